@@ -1,0 +1,111 @@
+package dev.svc.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc init}: writes a new project that validates and runs, never overwriting a file. */
+@Command(
+    name = "init",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Create a new project.",
+      "Writes .svc, a hello-world TypeScript tool and skills for AI coding agents",
+      "(.agents/skills/). Never overwrites: if any file exists, nothing is written."
+    })
+final class InitCommand implements Callable<Integer> {
+  /** Project files written, each with the resource it comes from. */
+  static final List<String> FILES =
+      List.of(
+          ".svc",
+          "app/tools/hello-world/config.terse",
+          "app/tools/hello-world/handler.ts",
+          ".agents/skills/svc-docs/SKILL.md",
+          ".agents/skills/svc-agents/SKILL.md");
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "FOLDER",
+      description = "Where to create the project (default: the working directory).")
+  String folder;
+
+  private final CliContext context;
+
+  InitCommand(CliContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() {
+    Path target =
+        folder == null
+            ? context.workingDirectory()
+            : context.workingDirectory().resolve(folder).normalize();
+    if (Files.exists(target) && !Files.isDirectory(target)) {
+      context.err().println("error: " + target + " exists and is not a directory");
+      return ExitCodes.FAILED;
+    }
+    List<String> existing = FILES.stream().filter(f -> Files.exists(target.resolve(f))).toList();
+    if (!existing.isEmpty()) {
+      context.err().println("error: svc init never overwrites files, and these exist already:");
+      existing.forEach(f -> context.err().println("  " + target.resolve(f)));
+      context.err().println("nothing was written; remove them or choose another folder");
+      return ExitCodes.FAILED;
+    }
+    String name = serviceName(target.toAbsolutePath().getFileName());
+    Map<String, String> contents = new LinkedHashMap<>();
+    for (String file : FILES) {
+      contents.put(file, template(file).replace("${name}", name));
+    }
+    try {
+      for (Map.Entry<String, String> entry : contents.entrySet()) {
+        Path path = target.resolve(entry.getKey());
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, entry.getValue(), StandardCharsets.UTF_8);
+        context.out().println("  created " + entry.getKey());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the project in " + target, e);
+    }
+    String cd = folder == null ? "" : "cd " + folder + " && ";
+    context.out().println();
+    context.out().println("Project `" + name + "` is ready. Next:");
+    context.out().println("  " + cd + "svc validate     # check it");
+    context.out().println("  " + cd + "svc start        # serve it on http://127.0.0.1:8080/mcp");
+    context.out().flush();
+    return ExitCodes.OK;
+  }
+
+  /** A valid service name from a folder name: lower-case, other characters become {@code -}. */
+  static String serviceName(Path folderName) {
+    String raw = folderName == null ? "" : folderName.toString().toLowerCase(Locale.ROOT);
+    String cleaned =
+        raw.replaceAll("[^a-z0-9_-]+", "-").replaceAll("^[^a-z]+", "").replaceAll("-+$", "");
+    return cleaned.isEmpty() ? "my-service" : cleaned;
+  }
+
+  private static String template(String file) {
+    String resource =
+        "/dev/svc/cli/init/"
+            + (file.equals(".svc") ? "svc.yaml" : file.replace(".agents/", "agents/"));
+    try (InputStream in = InitCommand.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing scaffold resource " + resource);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

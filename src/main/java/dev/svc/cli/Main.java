@@ -1,0 +1,18 @@
+package dev.svc.cli;
+
+import picocli.CommandLine;
+
+/** Entry point of the {@code svc} command. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(CliContext.system(), args));
+  }
+
+  /** Runs one command line and returns its exit code. */
+  public static int run(CliContext context, String... args) {
+    CommandLine line = SvcCommand.commandLine(context);
+    return line.execute(args);
+  }
+}

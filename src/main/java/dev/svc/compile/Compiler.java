@@ -1,0 +1,228 @@
+package dev.svc.compile;
+
+import dev.svc.definition.AdapterDefinition;
+import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.Located;
+import dev.svc.definition.PromptDefinition;
+import dev.svc.definition.ResourceDefinition;
+import dev.svc.definition.RootDefinition;
+import dev.svc.definition.Shapes;
+import dev.svc.definition.ToolDefinition;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.model.Adapter;
+import dev.svc.model.Agent;
+import dev.svc.model.CachePolicy;
+import dev.svc.model.Model;
+import dev.svc.model.Prompt;
+import dev.svc.model.Resource;
+import dev.svc.model.ResourceTemplate;
+import dev.svc.model.Service;
+import dev.svc.model.Tool;
+import dev.svc.model.ToolAccess;
+import dev.svc.project.Environment;
+import dev.svc.project.Project;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns a project into an immutable {@link Model}, or into every problem found in it. Reads the
+ * project's files and nothing else: it never connects to a database or a model provider, and never
+ * needs the values of environment variables ({@code environment} only decides a warning).
+ */
+public final class Compiler {
+  private Compiler() {}
+
+  public static Compilation compile(Project project, Environment environment) {
+    Diagnostics diagnostics = new Diagnostics();
+    Optional<Definitions> read = new ProjectReader(project, diagnostics).read();
+    if (read.isEmpty()) {
+      return new Compilation.Failure(diagnostics.sorted());
+    }
+    Optional<Model> model = new Run(project, environment, diagnostics, read.get()).model();
+    List<dev.svc.diagnostic.Diagnostic> sorted = diagnostics.sorted();
+    return model.isPresent() && !diagnostics.hasErrors()
+        ? new Compilation.Success(model.get(), sorted)
+        : new Compilation.Failure(sorted);
+  }
+
+  /** One compilation: the state shared by the steps below. */
+  private static final class Run {
+    private final Diagnostics diagnostics;
+    private final Definitions definitions;
+    private final Names names;
+    private final EnvStrings env;
+    private final AdapterCompiler adapterCompiler;
+    private final ToolCompiler toolCompiler;
+    private final PromptCompiler promptCompiler;
+    private final ResourceCompiler resourceCompiler;
+    private final AgentCompiler agentCompiler;
+
+    Run(
+        Project project,
+        Environment environment,
+        Diagnostics diagnostics,
+        Definitions definitions) {
+      this.diagnostics = diagnostics;
+      this.definitions = definitions;
+      this.names = new Names(diagnostics);
+      this.env = new EnvStrings(diagnostics);
+      this.adapterCompiler = new AdapterCompiler(diagnostics, names, env);
+      this.toolCompiler =
+          new ToolCompiler(
+              diagnostics,
+              names,
+              new ScriptResolver(project.directory(), diagnostics),
+              env,
+              environment);
+      this.promptCompiler = new PromptCompiler(diagnostics, env);
+      this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
+      this.agentCompiler = new AgentCompiler(diagnostics, env);
+    }
+
+    Optional<Model> model() {
+      RootDefinition root = definitions.root();
+      CachePolicy defaultCache = ToolCompiler.cache(CachePolicy.OFF, root.cache());
+      Map<String, Adapter> adapters = adapters();
+      List<Tool> tools = tools(adapters, defaultCache);
+      List<Prompt> prompts = prompts();
+      List<Resource> resources = new ArrayList<>();
+      List<ResourceTemplate> templates = new ArrayList<>();
+      resources(resources, templates);
+      Set<String> toolNames = new TreeSet<>(toolNamesWritten());
+      toolNames.add(ToolCompiler.RESERVED_SEARCH);
+      ToolAccess rootAccess =
+          root.agentToolAccess()
+              .flatMap(a -> agentCompiler.access(a, toolNames, false))
+              .orElse(ToolAccess.ALLOW_ALL);
+      List<Agent> agents = agents(toolNames, rootAccess);
+
+      if (definitions.tools().isEmpty()
+          && definitions.prompts().isEmpty()
+          && definitions.resources().isEmpty()
+          && definitions.agents().isEmpty()) {
+        diagnostics.error(
+            "empty-project",
+            root.origin(),
+            "the project defines no tools, prompts, resources or agents",
+            "add a tool in "
+                + definitions.baseDirectory()
+                + "/tools/<name>/config.terse (`svc init` writes an example)");
+      }
+      Optional<Service> service =
+          new ServiceCompiler(diagnostics).compile(root, defaultCache, rootAccess);
+      return service.map(s ->
+          new Model(
+              s, List.copyOf(adapters.values()), tools, prompts, resources, templates, agents));
+    }
+
+    private Map<String, Adapter> adapters() {
+      Names.Registry registry = names.registry("duplicate-adapter", "adapter");
+      Map<String, Adapter> adapters = new LinkedHashMap<>();
+      for (AdapterDefinition definition : definitions.adapters()) {
+        adapterCompiler
+            .compile(definition)
+            .filter(a ->
+                registry.claim(
+                    a.name(), definition.name().map(Located::origin).orElse(definition.origin())))
+            .ifPresent(a -> adapters.put(a.name(), a));
+      }
+      return adapters;
+    }
+
+    private List<Tool> tools(Map<String, Adapter> adapters, CachePolicy defaultCache) {
+      Names.Registry registry = names.registry("duplicate-tool", "tool");
+      List<Tool> tools = new ArrayList<>();
+      for (ToolDefinition definition : definitions.tools()) {
+        String name = definition.name().map(Located::value).orElse(definition.directoryName());
+        boolean unique =
+            registry.claim(
+                name, definition.name().map(Located::origin).orElse(definition.origin()));
+        toolCompiler
+            .compile(definition, adapters, definitions.plugins(), defaultCache)
+            .filter(t -> unique)
+            .ifPresent(tools::add);
+      }
+      return tools;
+    }
+
+    private List<String> toolNamesWritten() {
+      return definitions.tools().stream()
+          .map(t -> t.name().map(Located::value).orElse(t.directoryName()))
+          .toList();
+    }
+
+    private List<Prompt> prompts() {
+      Names.Registry registry = names.registry("duplicate-prompt", "prompt");
+      List<Prompt> prompts = new ArrayList<>();
+      for (PromptDefinition definition : definitions.prompts()) {
+        Optional<String> name = definition.name().map(Located::value).or(definition::defaultName);
+        if (name.isEmpty()) {
+          diagnostics.error(
+              "missing-field",
+              definition.origin(),
+              "an inline prompt needs a `name`",
+              "add `name: <prompt name>`");
+          continue;
+        }
+        boolean unique =
+            registry.claim(
+                name.get(), definition.name().map(Located::origin).orElse(definition.origin()));
+        if (definition.messages().isEmpty()) {
+          continue; // missing-field reported by the shape check
+        }
+        promptCompiler.compile(definition, name.get()).filter(p -> unique).ifPresent(prompts::add);
+      }
+      return prompts;
+    }
+
+    private void resources(List<Resource> resources, List<ResourceTemplate> templates) {
+      Names.Registry uris = names.registry("duplicate-resource", "resource URI");
+      Names.Registry uriTemplates = names.registry("duplicate-template", "resource template");
+      for (ResourceDefinition definition : definitions.resources()) {
+        resourceCompiler
+            .compile(definition)
+            .ifPresent(compiled -> {
+              switch (compiled) {
+                case ResourceCompiler.Concrete c -> {
+                  if (uris.claim(c.resource().uri(), c.origin())) {
+                    resources.add(c.resource());
+                  }
+                }
+                case ResourceCompiler.Template t -> {
+                  if (uriTemplates.claim(t.template().uriTemplate(), t.origin())) {
+                    templates.add(t.template());
+                  }
+                }
+              }
+            });
+      }
+    }
+
+    private List<Agent> agents(Set<String> toolNames, ToolAccess rootAccess) {
+      Names.Registry registry = names.registry("duplicate-agent", "agent");
+      List<Agent> agents = new ArrayList<>();
+      for (AgentDefinition definition : definitions.agents()) {
+        String name =
+            names.nameOf(
+                definition.name(),
+                definition.directoryName(),
+                Shapes.LOWER_NAME,
+                "agent",
+                definition.origin());
+        boolean unique =
+            registry.claim(
+                name, definition.name().map(Located::origin).orElse(definition.origin()));
+        agentCompiler
+            .compile(definition, name, toolNames, rootAccess)
+            .filter(a -> unique)
+            .ifPresent(agents::add);
+      }
+      return agents;
+    }
+  }
+}

@@ -1,0 +1,230 @@
+package dev.svc.compile;
+
+import dev.svc.definition.AdapterDefinition;
+import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.DefinitionReader;
+import dev.svc.definition.Located;
+import dev.svc.definition.PromptDefinition;
+import dev.svc.definition.ResourceDefinition;
+import dev.svc.definition.RootDefinition;
+import dev.svc.definition.ToolDefinition;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
+import dev.svc.project.Project;
+import dev.svc.project.YamlNode;
+import dev.svc.project.YamlParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Reads the root configuration, discovers definition files as the spec's layout table says and
+ * reads each one. Files are visited in sorted path order so diagnostics are stable.
+ */
+final class ProjectReader {
+  static final String DEFINITION_EXTENSION = ".terse";
+  static final String CONFIG_FILE = "config.terse";
+
+  private final Project project;
+  private final Diagnostics diagnostics;
+  private final DefinitionReader reader;
+
+  ProjectReader(Project project, Diagnostics diagnostics) {
+    this.project = project;
+    this.diagnostics = diagnostics;
+    this.reader = new DefinitionReader(diagnostics);
+  }
+
+  /** Reads everything; empty when the root configuration cannot be parsed at all. */
+  Optional<Definitions> read() {
+    Optional<YamlNode> rootNode = parse(rootText(), project.root().label());
+    if (rootNode.isEmpty()) {
+      return Optional.empty();
+    }
+    RootDefinition root = reader.root(rootNode.get());
+    String base = root.root().map(Located::value).orElse("app");
+    Path baseDir = project.directory().resolve(base).normalize();
+    if (root.root().isPresent() && !Files.isDirectory(baseDir)) {
+      diagnostics.warning(
+          "missing-directory",
+          root.root().get().origin(),
+          "directory `" + base + "` does not exist; nothing is discovered there");
+    }
+
+    Path adaptersDir = directory(baseDir, root.adaptersDirectory(), "adapters");
+    Path toolsDir = directory(baseDir, root.toolsDirectory(), "tools");
+    Path promptsDir = directory(baseDir, root.promptsDirectory(), "prompts");
+    Path resourcesDir = directory(baseDir, root.resourcesDirectory(), "resources");
+    Path agentsDir = directory(baseDir, root.agentsDirectory(), "agents");
+
+    List<AdapterDefinition> adapters =
+        each(
+            filesIn(adaptersDir, false, ProjectReader::isDefinitionFile),
+            (node, file) -> reader.adapter(node, stem(file)));
+    List<ToolDefinition> tools =
+        each(
+            configFiles(toolsDir, "tool"),
+            (node, file) -> reader.tool(node, project.relative(file.getParent()), dirName(file)));
+    List<PromptDefinition> prompts = new ArrayList<>(root.inlinePrompts());
+    prompts.addAll(
+        each(
+            filesIn(promptsDir, true, p -> p.toString().endsWith(DEFINITION_EXTENSION)),
+            (node, file) -> reader.prompt(node, Optional.of(stem(file)))));
+    List<ResourceDefinition> resources = new ArrayList<>(root.inlineResources());
+    resources.addAll(root.inlineTemplates());
+    resources.addAll(
+        each(
+            filesIn(resourcesDir, true, p -> p.getFileName().toString().equals(CONFIG_FILE)),
+            (node, file) ->
+                reader.resource(
+                    node, project.relative(file.getParent()), Optional.of(dirName(file)))));
+    List<AgentDefinition> agents =
+        each(configFiles(agentsDir, "agent"), (node, file) -> reader.agent(node, dirName(file)));
+
+    return Optional.of(
+        new Definitions(
+            root,
+            base,
+            adapters,
+            tools,
+            prompts,
+            resources,
+            agents,
+            plugins(baseDir.resolve("plugins"))));
+  }
+
+  private String rootText() {
+    return switch (project.root()) {
+      case Project.InlineRoot inline -> inline.yaml();
+      case Project.RootFile file -> readText(file.path());
+    };
+  }
+
+  private Path directory(Path baseDir, Optional<Located<String>> override, String fallback) {
+    Path dir = baseDir.resolve(override.map(Located::value).orElse(fallback)).normalize();
+    override
+        .filter(o -> !Files.isDirectory(dir))
+        .ifPresent(o ->
+            diagnostics.warning(
+                "missing-directory",
+                o.origin(),
+                "directory `"
+                    + project.relative(dir)
+                    + "` does not exist; nothing is discovered there"));
+    return dir;
+  }
+
+  /** {@code dir/*}{@code /config.terse}; a sub-directory without one gets a warning. */
+  private List<Path> configFiles(Path dir, String kind) {
+    List<Path> files = new ArrayList<>();
+    for (Path stray : filesIn(dir, false, ProjectReader::isDefinitionFile)) {
+      diagnostics.warning(
+          "misplaced-file",
+          Origin.ofFile(project.relative(stray)),
+          "a " + kind + " is a directory holding " + CONFIG_FILE + "; this file is ignored",
+          "move it to " + project.relative(dir) + "/" + stem(stray) + "/" + CONFIG_FILE);
+    }
+    for (Path sub : filesIn(dir, false, Files::isDirectory)) {
+      Path config = sub.resolve(CONFIG_FILE);
+      if (Files.isRegularFile(config)) {
+        files.add(config);
+      } else {
+        diagnostics.warning(
+            "missing-config",
+            Origin.ofFile(project.relative(sub)),
+            "directory `"
+                + project.relative(sub)
+                + "` has no "
+                + CONFIG_FILE
+                + ", so it is not a "
+                + kind,
+            "add " + CONFIG_FILE + " or move the directory out of " + project.relative(dir));
+      }
+    }
+    return files;
+  }
+
+  private Map<String, String> plugins(Path dir) {
+    Map<String, String> plugins = new TreeMap<>();
+    for (Path file : filesIn(dir, false, p -> p.toString().endsWith(".ts"))) {
+      plugins.put(stem(file), project.relative(file));
+    }
+    return plugins;
+  }
+
+  private <T> List<T> each(
+      List<Path> files, java.util.function.BiFunction<YamlNode, Path, T> read) {
+    List<T> definitions = new ArrayList<>();
+    for (Path file : files) {
+      parse(readText(file), project.relative(file))
+          .ifPresent(node -> definitions.add(read.apply(node, file)));
+    }
+    return definitions;
+  }
+
+  private Optional<YamlNode> parse(String text, String label) {
+    return YamlParser.parse(text, label, diagnostics);
+  }
+
+  private String readText(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (MalformedInputException e) {
+      diagnostics.error(
+          "invalid-encoding", Origin.ofFile(project.relative(file)), "file is not UTF-8 text");
+      return "";
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** Entries of {@code dir} (recursively if asked) that pass {@code filter}, sorted by path. */
+  private static List<Path> filesIn(
+      Path dir, boolean recursive, java.util.function.Predicate<Path> filter) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> entries = recursive ? Files.walk(dir) : Files.list(dir)) {
+      return entries
+          .filter(p -> !p.equals(dir))
+          .filter(p -> !isHidden(dir.relativize(p)))
+          .filter(p -> recursive ? Files.isRegularFile(p) && filter.test(p) : filter.test(p))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+
+  private static boolean isHidden(Path relative) {
+    for (Path part : relative) {
+      String name = part.toString();
+      if (name.startsWith(".") || name.equals("node_modules")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isDefinitionFile(Path file) {
+    return file.toString().endsWith(DEFINITION_EXTENSION) && Files.isRegularFile(file);
+  }
+
+  private static String stem(Path file) {
+    String name = file.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+
+  private static String dirName(Path configFile) {
+    return configFile.getParent().getFileName().toString();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.svc.compile;
+
+import dev.svc.definition.Located;
+import dev.svc.definition.RootDefinition;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.model.CachePolicy;
+import dev.svc.model.Service;
+import dev.svc.model.ToolAccess;
+import java.util.Optional;
+
+/** Compiles the service-wide settings of the root configuration. */
+final class ServiceCompiler {
+  private final Diagnostics diagnostics;
+
+  ServiceCompiler(Diagnostics diagnostics) {
+    this.diagnostics = diagnostics;
+  }
+
+  Optional<Service> compile(RootDefinition root, CachePolicy defaultCache, ToolAccess agentAccess) {
+    Optional<Integer> port = root.server().port().flatMap(this::port);
+    if (root.name().isEmpty()) {
+      return Optional.empty(); // reported by the shape check
+    }
+    return Optional.of(
+        new Service(
+            root.name().get().value(),
+            root.version().map(Located::value),
+            port,
+            root.server().logLevel().map(l -> l.value().intValue()),
+            root.server().allowedHosts().stream().map(Located::value).toList(),
+            root.server().allowedOrigins().stream().map(Located::value).toList(),
+            defaultCache,
+            root.searchLimit().map(l -> l.value().intValue()).orElse(Service.DEFAULT_SEARCH_LIMIT),
+            agentAccess,
+            root.build().out().map(Located::value),
+            root.build().cleanDir().map(Located::value).orElse(false)));
+  }
+
+  private Optional<Integer> port(Located<String> written) {
+    String text = written.value().strip();
+    if (text.matches("[0-9]{1,5}") && Integer.parseInt(text) <= 65535) {
+      return Optional.of(Integer.parseInt(text));
+    }
+    diagnostics.error(
+        "invalid-port",
+        written.origin(),
+        "`server.port` is `" + written.value() + "`; it must be a number from 0 to 65535",
+        "remove it to use --port, env PORT or 8080");
+    return Optional.empty();
+  }
+}

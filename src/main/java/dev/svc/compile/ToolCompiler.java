@@ -1,0 +1,323 @@
+package dev.svc.compile;
+
+import dev.svc.definition.CacheDefinition;
+import dev.svc.definition.Located;
+import dev.svc.definition.NamedValue;
+import dev.svc.definition.Shapes;
+import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolDefinition.AuthDefinition;
+import dev.svc.definition.ToolDefinition.InputDefinition;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
+import dev.svc.diagnostic.Suggestions;
+import dev.svc.model.Adapter;
+import dev.svc.model.AuthPolicy;
+import dev.svc.model.CachePolicy;
+import dev.svc.model.EnvString;
+import dev.svc.model.Execution;
+import dev.svc.model.Input;
+import dev.svc.model.InputType;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Statement;
+import dev.svc.model.Tool;
+import dev.svc.project.Environment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/** Compiles tool definitions: backend, scripts, inputs, statement, auth and cache. */
+final class ToolCompiler {
+  static final String RESERVED_SEARCH = "search";
+
+  private final Diagnostics diagnostics;
+  private final Names names;
+  private final ScriptResolver scripts;
+  private final StatementCompiler statements;
+  private final EnvStrings env;
+  private final Environment environment;
+
+  ToolCompiler(
+      Diagnostics diagnostics,
+      Names names,
+      ScriptResolver scripts,
+      EnvStrings env,
+      Environment environment) {
+    this.diagnostics = diagnostics;
+    this.names = names;
+    this.scripts = scripts;
+    this.statements = new StatementCompiler(diagnostics);
+    this.env = env;
+    this.environment = environment;
+  }
+
+  /**
+   * Compiles one tool; empty when it has errors (which are reported).
+   *
+   * @param adapters the project's adapters by name
+   * @param plugins custom auth plugins by name (project-relative script paths)
+   * @param defaultCache the global cache settings
+   */
+  Optional<Tool> compile(
+      ToolDefinition tool,
+      Map<String, Adapter> adapters,
+      Map<String, String> plugins,
+      CachePolicy defaultCache) {
+    int errorsBefore = errorCount();
+    String name =
+        names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
+    if (name.equals(RESERVED_SEARCH)) {
+      diagnostics.error(
+          "reserved-name",
+          tool.name().map(Located::origin).orElse(tool.origin()),
+          "`search` is the name of the built-in search tool",
+          "rename this tool");
+    }
+    tool.description()
+        .filter(d -> d.value().isBlank())
+        .ifPresent(d ->
+            diagnostics.error("missing-field", d.origin(), "the tool's `description` is empty"));
+
+    List<Input> inputs = inputs(tool.inputs());
+    Optional<ScriptRef> inputMapper =
+        tool.inputMapper()
+            .map(ref -> scripts.resolve(ref, tool.directory(), "input transform"))
+            .orElseGet(() ->
+                scripts.byConvention(
+                    tool.directory(),
+                    "input.ts",
+                    List.of("input", "validator"),
+                    tool.origin(),
+                    "input transform"));
+    Optional<ScriptRef> outputMapper =
+        tool.outputMapper()
+            .map(ref -> scripts.resolve(ref, tool.directory(), "output transform"))
+            .orElseGet(() ->
+                scripts.byConvention(
+                    tool.directory(),
+                    "output.ts",
+                    List.of("data", "mapper"),
+                    tool.origin(),
+                    "output transform"));
+    Optional<Execution> execution = execution(tool, adapters, inputs, inputMapper.isPresent());
+    Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
+    CachePolicy cache = cache(defaultCache, tool.cache());
+    Duration timeout =
+        tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
+
+    if (errorCount() > errorsBefore || execution.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Tool(
+            name,
+            tool.description().map(Located::value).orElse(""),
+            inputs,
+            execution.get(),
+            inputMapper,
+            outputMapper,
+            auth,
+            cache,
+            timeout));
+  }
+
+  private Optional<Execution> execution(
+      ToolDefinition tool,
+      Map<String, Adapter> adapters,
+      List<Input> inputs,
+      boolean hasInputMapper) {
+    if (tool.use().isPresent() && tool.handler().isPresent()) {
+      diagnostics.error(
+          "conflicting-backend",
+          tool.handler().get().origin(),
+          "the tool sets both `use` and `handler`; exactly one is allowed",
+          "keep `use` + `statement` for a database tool, or `handler` for a script tool");
+      return Optional.empty();
+    }
+    if (tool.use().isPresent()) {
+      Located<String> use = tool.use().get();
+      Adapter adapter = adapters.get(use.value());
+      if (adapter == null) {
+        diagnostics.error(
+            "unknown-adapter",
+            use.origin(),
+            "no adapter is named `" + use.value() + "`",
+            Suggestions.didYouMean(use.value(), adapters.keySet())
+                .orElse(
+                    adapters.isEmpty()
+                        ? "define one in app/adapters/" + use.value() + ".terse"
+                        : "adapters: " + String.join(", ", new TreeSet<>(adapters.keySet()))));
+        return Optional.empty();
+      }
+      if (tool.statement().isEmpty()) {
+        diagnostics.error(
+            "missing-statement",
+            use.origin(),
+            "the tool uses adapter `" + use.value() + "` but has no `statement`",
+            "add the SQL or command to run, e.g. `statement: SELECT * FROM items WHERE id = {{ inputs.id }}`");
+        return Optional.empty();
+      }
+      Located<String> source = tool.statement().get();
+      Optional<Statement> statement =
+          statements.compile(source.value(), adapter.connector(), source.origin());
+      statement.ifPresent(s -> checkPlaceholders(s, inputs, hasInputMapper, source.origin()));
+      return statement.map(s -> new Execution.OnAdapter(adapter.name(), adapter.connector(), s));
+    }
+    tool.statement()
+        .ifPresent(s ->
+            diagnostics.error(
+                "statement-without-adapter",
+                s.origin(),
+                "the tool has a `statement` but no `use`",
+                "add `use: <adapter>` to run it on a database"));
+    Optional<ScriptRef> handler =
+        tool.handler().isPresent()
+            ? scripts.resolve(tool.handler().get(), tool.directory(), "handler")
+            : scripts.byConvention(
+                tool.directory(), "handler.ts", List.of(), tool.origin(), "handler");
+    if (handler.isEmpty() && tool.handler().isEmpty()) {
+      diagnostics.error(
+          "missing-backend",
+          tool.origin(),
+          "the tool has neither `use` nor `handler`",
+          "add `use: <adapter>` and a `statement`, or `handler: handler.ts` (a handler.ts beside config.terse is found by itself)");
+    }
+    return handler.map(Execution.Handler::new);
+  }
+
+  private void checkPlaceholders(
+      Statement statement, List<Input> inputs, boolean hasInputMapper, Origin origin) {
+    List<String> declared = inputs.stream().map(Input::name).toList();
+    if (!hasInputMapper) {
+      for (String used : statement.inputNames()) {
+        if (!declared.contains(used)) {
+          diagnostics.error(
+              "unknown-input",
+              origin,
+              "the statement uses `{{ inputs."
+                  + used
+                  + " }}`, but the tool has no input `"
+                  + used
+                  + "`",
+              Suggestions.didYouMean(used, declared).orElse("declare it under `inputs:`"));
+        }
+      }
+    }
+  }
+
+  private List<Input> inputs(List<InputDefinition> definitions) {
+    List<Input> inputs = new ArrayList<>();
+    for (InputDefinition d : definitions) {
+      String name = d.name().value();
+      if (!Pattern.matches(Shapes.PARAMETER_NAME, name)) {
+        diagnostics.error(
+            "invalid-name",
+            d.name().origin(),
+            "input name `" + name + "` cannot be used in a placeholder",
+            "start with a letter or `_`; use letters, digits and `_`");
+      }
+      InputType type = d.type().flatMap(t -> InputType.parse(t.value())).orElse(InputType.STRING);
+      boolean optional = d.optional().map(Located::value).orElse(false);
+      if (optional && d.required().map(Located::value).orElse(false)) {
+        diagnostics.error(
+            "conflicting-required",
+            d.required().get().origin(),
+            "input `" + name + "` is marked both `optional: true` and `required: true`",
+            "keep one of them");
+      }
+      Optional<Object> defaultValue = Optional.empty();
+      if (d.defaultValue().isPresent()) {
+        Located<String> written = d.defaultValue().get();
+        defaultValue = type.convert(written.value());
+        if (defaultValue.isEmpty()) {
+          diagnostics.error(
+              "invalid-default",
+              written.origin(),
+              "the default `"
+                  + written.value()
+                  + "` of input `"
+                  + name
+                  + "` is not a valid "
+                  + type.wireName(),
+              defaultHint(type));
+        }
+      }
+      boolean required = !optional && d.defaultValue().isEmpty();
+      inputs.add(
+          new Input(name, type, d.description().map(Located::value), required, defaultValue));
+    }
+    return inputs;
+  }
+
+  private static String defaultHint(InputType type) {
+    return switch (type) {
+      case INT -> "write a whole number such as \"10\"";
+      case FLOAT -> "write a number such as \"1.5\"";
+      case BOOLEAN -> "write \"true\" or \"false\"";
+      case DATETIME ->
+          "write an RFC 3339 date-time such as \"2026-01-31T12:00:00Z\" or a date \"2026-01-31\"";
+      case STRING -> "write text";
+    };
+  }
+
+  private Optional<AuthPolicy> auth(AuthDefinition auth, Map<String, String> plugins, String tool) {
+    if (auth.plugin().isEmpty()) {
+      return Optional.empty();
+    }
+    Located<String> plugin = auth.plugin().get();
+    Map<String, EnvString> policy = new LinkedHashMap<>();
+    for (NamedValue entry : auth.policy()) {
+      policy.put(entry.key().value(), env.substituted(entry.value()));
+    }
+    Optional<ScriptRef> script = Optional.empty();
+    switch (plugin.value()) {
+      case AuthPolicy.ALLOW_ALL -> {}
+      case AuthPolicy.API_KEY -> {
+        if (!policy.containsKey("value") && !environment.has("SVC_API_KEY")) {
+          diagnostics.warning(
+              "missing-api-key",
+              plugin.origin(),
+              "tool `"
+                  + tool
+                  + "` uses `api_key` without `policy.value`, and SVC_API_KEY is not set here",
+              "set `policy: {value: \"{{ env.MY_KEY }}\"}` or SVC_API_KEY when serving; without a key every call is refused");
+        }
+      }
+      default -> {
+        String path = plugins.get(plugin.value());
+        if (path == null) {
+          List<String> known = new ArrayList<>(List.of(AuthPolicy.ALLOW_ALL, AuthPolicy.API_KEY));
+          known.addAll(plugins.keySet());
+          diagnostics.error(
+              "unknown-auth-plugin",
+              plugin.origin(),
+              "no auth plugin is named `" + plugin.value() + "`",
+              Suggestions.didYouMean(plugin.value(), known)
+                  .orElse(
+                      "built-in plugins: allow_all, api_key; custom plugins live in app/plugins/<name>.ts"));
+          return Optional.empty();
+        }
+        script = Optional.of(new ScriptRef(path, ScriptRef.DEFAULT_EXPORT));
+      }
+    }
+    return Optional.of(new AuthPolicy(plugin.value(), script, policy));
+  }
+
+  static CachePolicy cache(CachePolicy base, Optional<CacheDefinition> override) {
+    if (override.isEmpty()) {
+      return base;
+    }
+    CacheDefinition c = override.get();
+    return new CachePolicy(
+        c.enabled().map(Located::value).orElse(base.enabled()),
+        c.ttl().map(t -> Duration.ofSeconds(t.value())).orElse(base.ttl()));
+  }
+
+  private int errorCount() {
+    return diagnostics.errorCount();
+  }
+}

@@ -1,0 +1,195 @@
+package dev.svc.definition;
+
+import dev.svc.definition.AgentDefinition.ModelDefinition;
+import dev.svc.definition.PromptDefinition.MessageDefinition;
+import dev.svc.definition.RootDefinition.BuildDefinition;
+import dev.svc.definition.RootDefinition.ServerDefinition;
+import dev.svc.definition.ToolDefinition.AuthDefinition;
+import dev.svc.definition.ToolDefinition.InputDefinition;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.project.YamlNode;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns parsed YAML into definition records. Every file is first checked against its {@link Shapes
+ * shape}; problems go to the diagnostics and the record holds what could be read.
+ */
+public final class DefinitionReader {
+  private final ShapeChecker checker;
+
+  public DefinitionReader(Diagnostics diagnostics) {
+    this.checker = new ShapeChecker(diagnostics);
+  }
+
+  public RootDefinition root(YamlNode node) {
+    checker.checkMapping(node, Shapes.ROOT, "root configuration");
+    Fields f = Fields.of(node);
+    Optional<Fields> tools = f.object("tools");
+    Optional<Fields> agents = f.object("agents");
+    Optional<Fields> server = f.object("server");
+    Optional<Fields> build = f.object("build");
+    return new RootDefinition(
+        f.origin(),
+        f.text("name"),
+        f.text("version"),
+        f.text("root"),
+        tools.flatMap(t -> t.text("directory")),
+        tools.flatMap(t -> t.object("cache")).map(DefinitionReader::cache),
+        tools.flatMap(t -> t.object("search")).flatMap(s -> s.integer("limit")),
+        f.object("adapters").flatMap(a -> a.text("directory")),
+        f.object("prompts").flatMap(p -> p.text("directory")),
+        f.listOf("prompts").map(Located::value).orElse(List.of()).stream()
+            .map(p -> prompt(p, Optional.empty()))
+            .toList(),
+        f.object("resources").flatMap(r -> r.text("directory")),
+        f.listOf("resources").map(Located::value).orElse(List.of()).stream()
+            .map(r -> resource(r, "", Optional.empty()))
+            .toList(),
+        f.listOf("resource_templates").map(Located::value).orElse(List.of()).stream()
+            .map(r -> resource(r, "", Optional.empty()))
+            .toList(),
+        agents.flatMap(a -> a.text("directory")),
+        agents.flatMap(a -> a.object("tool_access")).map(DefinitionReader::toolAccess),
+        new ServerDefinition(
+            server.flatMap(s -> s.text("port")),
+            server.flatMap(s -> s.integer("log_level")),
+            server.flatMap(s -> s.textList("allowed_hosts")).map(Located::value).orElse(List.of()),
+            server
+                .flatMap(s -> s.textList("allowed_origins"))
+                .map(Located::value)
+                .orElse(List.of())),
+        new BuildDefinition(
+            build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
+            build.flatMap(b -> b.bool("clean_dir"))));
+  }
+
+  public AdapterDefinition adapter(YamlNode node, String fileName) {
+    checker.checkMapping(node, Shapes.ADAPTER, "adapter");
+    Fields f = Fields.of(node);
+    return new AdapterDefinition(
+        f.origin(),
+        fileName,
+        f.text("name"),
+        f.text("connector"),
+        f.text("connection_string"),
+        namedValues(f, "options"));
+  }
+
+  public ToolDefinition tool(YamlNode node, String directory, String directoryName) {
+    checker.checkMapping(node, Shapes.TOOL, "tool");
+    Fields f = Fields.of(node);
+    Optional<Fields> mappers = f.object("mappers");
+    return new ToolDefinition(
+        f.origin(),
+        directory,
+        directoryName,
+        f.text("name"),
+        f.text("description"),
+        f.text("use"),
+        f.text("statement"),
+        f.text("handler"),
+        mappers.flatMap(m -> m.text("input")),
+        mappers.flatMap(m -> m.text("output")),
+        f.mapOf("inputs").stream()
+            .map(e ->
+                new InputDefinition(
+                    e.key(),
+                    e.value().text("type"),
+                    e.value().text("description"),
+                    e.value().bool("optional"),
+                    e.value().bool("required"),
+                    e.value().text("default")))
+            .toList(),
+        f.object("auth")
+            .map(a -> new AuthDefinition(a.origin(), a.text("plugin"), namedValues(a, "policy"))),
+        f.object("cache").map(DefinitionReader::cache),
+        f.integer("timeout"));
+  }
+
+  public PromptDefinition prompt(YamlNode node, Optional<String> defaultName) {
+    checker.checkMapping(node, Shapes.PROMPT, "prompt");
+    return prompt(Fields.of(node), defaultName);
+  }
+
+  private PromptDefinition prompt(Fields f, Optional<String> defaultName) {
+    return new PromptDefinition(
+        f.origin(),
+        defaultName,
+        f.text("name"),
+        f.text("title"),
+        f.text("description"),
+        arguments(f),
+        f.listOf("messages")
+            .map(list ->
+                new Located<>(
+                    list.value().stream()
+                        .map(m -> new MessageDefinition(m.origin(), m.text("role"), m.text("text")))
+                        .toList(),
+                    list.origin())));
+  }
+
+  public ResourceDefinition resource(
+      YamlNode node, String directory, Optional<String> defaultName) {
+    checker.checkMapping(node, Shapes.RESOURCE, "resource");
+    return resource(Fields.of(node), directory, defaultName);
+  }
+
+  private ResourceDefinition resource(Fields f, String directory, Optional<String> defaultName) {
+    return new ResourceDefinition(
+        f.origin(),
+        directory,
+        defaultName,
+        f.text("name"),
+        f.text("title"),
+        f.text("description"),
+        f.text("mime_type"),
+        f.text("uri"),
+        f.text("text"),
+        f.text("file"),
+        f.text("uri_template"),
+        f.text("text_template"),
+        f.text("file_template"),
+        arguments(f));
+  }
+
+  public AgentDefinition agent(YamlNode node, String directoryName) {
+    checker.checkMapping(node, Shapes.AGENT, "agent");
+    Fields f = Fields.of(node);
+    return new AgentDefinition(
+        f.origin(),
+        directoryName,
+        f.text("name"),
+        f.text("description"),
+        f.text("instruction"),
+        f.object("model")
+            .map(m ->
+                new ModelDefinition(
+                    m.origin(), m.text("provider"), m.text("model"), namedValues(m, "options"))),
+        f.object("tool_access").map(DefinitionReader::toolAccess));
+  }
+
+  private static List<ArgumentDefinition> arguments(Fields f) {
+    return f.mapOf("arguments").stream()
+        .map(e ->
+            new ArgumentDefinition(
+                e.key(),
+                e.value().text("title"),
+                e.value().text("description"),
+                e.value().bool("required"),
+                e.value().textList("completion").map(Located::value).orElse(List.of())))
+        .toList();
+  }
+
+  private static CacheDefinition cache(Fields f) {
+    return new CacheDefinition(f.origin(), f.bool("enabled"), f.integer("ttl"));
+  }
+
+  private static ToolAccessDefinition toolAccess(Fields f) {
+    return new ToolAccessDefinition(f.origin(), f.text("mode"), f.textList("tools"));
+  }
+
+  private static List<NamedValue> namedValues(Fields f, String name) {
+    return f.scalarMap(name).stream().map(e -> new NamedValue(e.key(), e.value())).toList();
+  }
+}

@@ -1,0 +1,43 @@
+package dev.svc.definition;
+
+import dev.svc.diagnostic.Origin;
+import java.util.List;
+import java.util.Optional;
+
+/** What the user wrote in the root configuration {@code .svc}. */
+public record RootDefinition(
+    Origin origin,
+    Optional<Located<String>> name,
+    Optional<Located<String>> version,
+    Optional<Located<String>> root,
+    Optional<Located<String>> toolsDirectory,
+    Optional<CacheDefinition> cache,
+    Optional<Located<Long>> searchLimit,
+    Optional<Located<String>> adaptersDirectory,
+    Optional<Located<String>> promptsDirectory,
+    List<PromptDefinition> inlinePrompts,
+    Optional<Located<String>> resourcesDirectory,
+    List<ResourceDefinition> inlineResources,
+    List<ResourceDefinition> inlineTemplates,
+    Optional<Located<String>> agentsDirectory,
+    Optional<ToolAccessDefinition> agentToolAccess,
+    ServerDefinition server,
+    BuildDefinition build) {
+
+  public RootDefinition {
+    inlinePrompts = List.copyOf(inlinePrompts);
+    inlineResources = List.copyOf(inlineResources);
+    inlineTemplates = List.copyOf(inlineTemplates);
+  }
+
+  /** The {@code server} section. */
+  public record ServerDefinition(
+      Optional<Located<String>> port,
+      Optional<Located<Long>> logLevel,
+      List<Located<String>> allowedHosts,
+      List<Located<String>> allowedOrigins) {}
+
+  /** The {@code build} section; {@code out} is {@code build.out} or {@code build.out_dir}. */
+  public record BuildDefinition(
+      Optional<Located<String>> out, Optional<Located<Boolean>> cleanDir) {}
+}

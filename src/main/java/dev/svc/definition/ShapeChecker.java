@@ -1,0 +1,244 @@
+package dev.svc.definition;
+
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
+import dev.svc.diagnostic.Suggestions;
+import dev.svc.project.YamlNode;
+import dev.svc.project.YamlNode.Mapping;
+import dev.svc.project.YamlNode.Scalar;
+import dev.svc.project.YamlNode.ScalarKind;
+import dev.svc.project.YamlNode.Sequence;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Checks YAML nodes against a {@link Shape}: unknown keys (with a "did you mean"), value types,
+ * required fields, choices and patterns. Reports every problem and never stops at the first.
+ */
+final class ShapeChecker {
+  private final Diagnostics diagnostics;
+
+  ShapeChecker(Diagnostics diagnostics) {
+    this.diagnostics = diagnostics;
+  }
+
+  /** Checks a mapping against {@code shape}; {@code what} names it in messages ("tool"). */
+  void checkMapping(YamlNode node, Shape shape, String what) {
+    if (!(node instanceof Mapping mapping)) {
+      if (!isNull(node)) {
+        diagnostics.error(
+            "invalid-type",
+            node.origin(),
+            "a " + what + " must be a mapping, found " + node.describe());
+      }
+      if (isNull(node)) {
+        reportMissing(new Mapping(List.of(), node.origin()), shape, what);
+      }
+      return;
+    }
+    for (YamlNode.Entry entry : mapping.entries()) {
+      String key = entry.key().text();
+      shape
+          .field(key)
+          .ifPresentOrElse(
+              field -> checkValue(field, entry.key(), entry.value(), what),
+              () -> reportUnknownKey(entry.key(), shape, what));
+    }
+    reportMissing(mapping, shape, what);
+  }
+
+  private void reportMissing(Mapping mapping, Shape shape, String what) {
+    for (Field field : shape.fields()) {
+      if (field.required() && mapping.get(field.name()).filter(v -> !isNull(v)).isEmpty()) {
+        Origin at = mapping.entry(field.name()).map(e -> e.key().origin()).orElse(mapping.origin());
+        diagnostics.error(
+            "missing-field",
+            at,
+            "`" + field.name() + "` is missing from the " + what,
+            "add `" + field.name() + ":` (" + lowerFirst(field.description()) + ")");
+      }
+    }
+  }
+
+  private void reportUnknownKey(Scalar key, Shape shape, String what) {
+    String message = "unknown key `" + key.text() + "` in the " + what;
+    String hint =
+        Suggestions.didYouMean(key.text(), shape.fieldNames())
+            .orElse("known keys: " + String.join(", ", shape.fieldNames()));
+    if (shape.strict()) {
+      diagnostics.error("unknown-key", key.origin(), message, hint);
+    } else {
+      diagnostics.warning("unknown-key", key.origin(), message + " (ignored)", hint);
+    }
+  }
+
+  private void checkValue(Field field, Scalar key, YamlNode value, String what) {
+    if (isNull(value)) {
+      return; // an empty value counts as absent; required fields are reported by reportMissing
+    }
+    String name = "`" + key.text() + "`";
+    switch (field.type()) {
+      case FieldType.Text text -> {
+        if (value instanceof Scalar scalar) {
+          checkText(field, text, scalar, name);
+        } else {
+          wrongType(name, "a string", value);
+        }
+      }
+      case FieldType.Int range -> {
+        if (value instanceof Scalar scalar && scalar.kind() == ScalarKind.INTEGER) {
+          checkRange(field, range, scalar, name);
+        } else {
+          wrongType(name, "an integer", value);
+        }
+      }
+      case FieldType.Bool ignored -> {
+        if (!(value instanceof Scalar scalar && scalar.kind() == ScalarKind.BOOLEAN)) {
+          wrongType(name, "`true` or `false`", value);
+        }
+      }
+      case FieldType.IntOrText ignored -> {
+        if (!(value instanceof Scalar)) {
+          wrongType(name, "an integer or a string", value);
+        }
+      }
+      case FieldType.TextList ignored -> {
+        if (value instanceof Sequence sequence) {
+          for (YamlNode item : sequence.items()) {
+            if (!(item instanceof Scalar scalar) || scalar.isNull()) {
+              wrongType("each entry of " + name, "a string", item);
+            }
+          }
+        } else {
+          wrongType(name, "a list of strings", value);
+        }
+      }
+      case FieldType.ScalarMap ignored -> checkScalarMap(name, value);
+      case FieldType.Object object -> checkMapping(value, object.shape(), what + " " + name);
+      case FieldType.MapOf map -> checkMapOf(name, map.shape(), value);
+      case FieldType.ListOf list -> checkListOf(name, list.shape(), value);
+      case FieldType.ObjectOrList either -> {
+        if (value instanceof Sequence) {
+          checkListOf(name, either.item(), value);
+        } else if (value instanceof Mapping) {
+          checkMapping(value, either.object(), what + " " + name);
+        } else {
+          wrongType(name, "a mapping or a list", value);
+        }
+      }
+    }
+  }
+
+  private void checkText(Field field, FieldType.Text text, Scalar scalar, String name) {
+    String code = field.code().orElse("invalid-value");
+    for (FieldType.Misplaced misplaced : text.misplaced()) {
+      if (misplaced.value().equals(scalar.text())) {
+        diagnostics.error(misplaced.code(), scalar.origin(), misplaced.message(), misplaced.hint());
+        return;
+      }
+    }
+    if (!text.choices().isEmpty() && !text.choices().contains(scalar.text())) {
+      String hint =
+          Suggestions.didYouMean(scalar.text(), text.choices())
+              .orElse("use one of: " + String.join(", ", text.choices()));
+      diagnostics.error(
+          code,
+          scalar.origin(),
+          name + " is `" + scalar.text() + "`, which is not supported",
+          hint);
+    }
+    text.pattern()
+        .filter(p -> !Pattern.matches(p, scalar.text()))
+        .ifPresent(p ->
+            diagnostics.error(
+                code,
+                scalar.origin(),
+                name + " `" + scalar.text() + "` does not match " + p,
+                patternHint(p)));
+  }
+
+  static String patternHint(String pattern) {
+    return switch (pattern) {
+      case Shapes.LOWER_NAME -> "start with a lower-case letter; use a-z, 0-9, `_` and `-`";
+      case Shapes.ADAPTER_NAME -> "start with a letter; use letters, digits, `_` and `-`";
+      case Shapes.TOOL_NAME -> "use letters, digits, `_`, `-` and `.` (at most 128)";
+      case Shapes.PARAMETER_NAME -> "start with a letter or `_`; use letters, digits and `_`";
+      default -> "change it to match " + pattern;
+    };
+  }
+
+  private void checkRange(Field field, FieldType.Int range, Scalar scalar, String name) {
+    long value;
+    try {
+      value = Long.decode(scalar.text().replace("_", ""));
+    } catch (NumberFormatException e) {
+      wrongType(name, "an integer", scalar);
+      return;
+    }
+    if (value < range.minimum() || value > range.maximum()) {
+      String bounds =
+          range.maximum() >= Integer.MAX_VALUE
+              ? "at least " + range.minimum()
+              : "between " + range.minimum() + " and " + range.maximum();
+      diagnostics.error(
+          field.code().orElse("invalid-value"),
+          scalar.origin(),
+          name + " is " + value + "; it must be " + bounds);
+    }
+  }
+
+  private void checkScalarMap(String name, YamlNode value) {
+    if (!(value instanceof Mapping mapping)) {
+      wrongType(name, "a mapping of names to values", value);
+      return;
+    }
+    for (YamlNode.Entry entry : mapping.entries()) {
+      if (!(entry.value() instanceof Scalar)) {
+        wrongType(
+            "`" + entry.key().text() + "` in " + name,
+            "a string, number or boolean",
+            entry.value());
+      }
+    }
+  }
+
+  private void checkMapOf(String name, Shape shape, YamlNode value) {
+    if (!(value instanceof Mapping mapping)) {
+      wrongType(name, "a mapping keyed by name", value);
+      return;
+    }
+    for (YamlNode.Entry entry : mapping.entries()) {
+      checkMapping(entry.value(), shape, shape.id() + " `" + entry.key().text() + "`");
+    }
+  }
+
+  private void checkListOf(String name, Shape shape, YamlNode value) {
+    if (!(value instanceof Sequence sequence)) {
+      wrongType(name, "a list", value);
+      return;
+    }
+    int index = 0;
+    for (YamlNode item : sequence.items()) {
+      index++;
+      checkMapping(item, shape, shape.id() + " " + index + " in " + name);
+    }
+  }
+
+  private void wrongType(String name, String expected, YamlNode found) {
+    diagnostics.error(
+        "invalid-type",
+        found.origin(),
+        name + " must be " + expected + ", found " + found.describe());
+  }
+
+  static boolean isNull(YamlNode node) {
+    return node instanceof Scalar scalar && scalar.isNull();
+  }
+
+  private static String lowerFirst(String text) {
+    String trimmed = text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
+    return trimmed.isEmpty()
+        ? trimmed
+        : Character.toLowerCase(trimmed.charAt(0)) + trimmed.substring(1);
+  }
+}

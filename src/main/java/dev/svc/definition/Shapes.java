@@ -1,0 +1,385 @@
+package dev.svc.definition;
+
+import static dev.svc.definition.Field.optional;
+import static dev.svc.definition.Field.required;
+
+import java.util.List;
+
+/**
+ * Every field of every definition file, in one place. The reader checks files against these shapes
+ * and the editor schemas under {@code schema/} are generated from them.
+ */
+public final class Shapes {
+  private Shapes() {}
+
+  /** Pattern of service and agent names. */
+  public static final String LOWER_NAME = "^[a-z][a-z0-9_-]*$";
+
+  /** Pattern of adapter names. */
+  public static final String ADAPTER_NAME = "^[a-zA-Z][a-zA-Z0-9_-]*$";
+
+  /** Pattern of tool names: what MCP clients accept. */
+  public static final String TOOL_NAME = "^[A-Za-z0-9_.-]{1,128}$";
+
+  /** Pattern of input and argument names: usable as a placeholder. */
+  public static final String PARAMETER_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+
+  public static final List<String> CONNECTORS =
+      List.of("postgres", "mysql", "sqlite", "mongodb", "redis");
+  public static final List<String> INPUT_TYPES =
+      List.of("string", "int", "float", "boolean", "datetime");
+  public static final List<String> ROLES = List.of("user", "assistant", "system");
+  public static final List<String> ROOT_ACCESS_MODES =
+      List.of("allow_all", "allow_none", "allow_list");
+  public static final List<String> AGENT_ACCESS_MODES =
+      List.of("inherit", "allow_all", "allow_none", "allow_list");
+
+  static final Shape DIRECTORY =
+      shape(
+          "directory",
+          "Where definitions of this kind are discovered.",
+          false,
+          optional("directory", FieldType.text(), "Directory relative to `root`."));
+
+  static final Shape CACHE =
+      shape(
+          "cache",
+          "Result cache. Per-tool fields override only what they set.",
+          true,
+          optional("enabled", new FieldType.Bool(), "Whether results are cached."),
+          optional(
+              "ttl",
+              FieldType.positive(),
+              "Lifetime of a cached result in seconds (default 120)."));
+
+  static final Shape TOOLS_SECTION =
+      shape(
+          "tools-section",
+          "Tool discovery, cache and search settings.",
+          false,
+          optional(
+              "directory",
+              FieldType.text(),
+              "Tool directory relative to `root` (default `tools`)."),
+          optional("cache", new FieldType.Object(CACHE), "Global result cache of every tool."),
+          optional(
+              "search",
+              new FieldType.Object(
+                  shape(
+                      "search",
+                      "The built-in `search` tool.",
+                      false,
+                      optional(
+                          "limit",
+                          FieldType.positive(),
+                          "Most results one search returns (default 10)."))),
+              "The built-in `search` tool."));
+
+  static Shape toolAccess(boolean root) {
+    List<String> modes = root ? ROOT_ACCESS_MODES : AGENT_ACCESS_MODES;
+    return shape(
+        root ? "root-tool-access" : "tool-access",
+        root
+            ? "Default tool access of every agent whose own mode is `inherit`."
+            : "Which tools this agent may call.",
+        true,
+        optional(
+                "mode",
+                new FieldType.Text(
+                    java.util.Optional.empty(),
+                    modes,
+                    root
+                        ? List.of(
+                            new FieldType.Misplaced(
+                                "inherit",
+                                "inherit-at-root",
+                                "`inherit` is only valid on agents: the root sets what they inherit",
+                                "use `allow_all`, `allow_none` or `allow_list` here"))
+                        : List.of()),
+                root
+                    ? "`allow_all`, `allow_none` or `allow_list` (default `allow_all`)."
+                    : "`inherit` (default), `allow_all`, `allow_none` or `allow_list`.")
+            .reportedAs("invalid-tool-access"),
+        optional(
+            "tools", new FieldType.TextList(), "Tool names; required when mode is `allow_list`."));
+  }
+
+  static final Shape AGENTS_SECTION =
+      shape(
+          "agents-section",
+          "Agent discovery and default tool access.",
+          false,
+          optional(
+              "directory",
+              FieldType.text(),
+              "Agent directory relative to `root` (default `agents`)."),
+          optional("tool_access", new FieldType.Object(toolAccess(true)), "Default tool access."));
+
+  static final Shape SERVER =
+      shape(
+          "server",
+          "HTTP server settings.",
+          false,
+          optional(
+              "port",
+              new FieldType.IntOrText(),
+              "Listening port. `--port`, then this, then env `PORT`, then 8080."),
+          optional(
+                  "log_level",
+                  new FieldType.Int(1, 4),
+                  "1 errors only, 2 warnings, 3 info (default), 4 debug.")
+              .reportedAs("invalid-log-level"),
+          optional(
+              "allowed_hosts",
+              new FieldType.TextList(),
+              "Extra `Host` header values accepted besides loopback ones."),
+          optional(
+              "allowed_origins",
+              new FieldType.TextList(),
+              "Extra `Origin` header values accepted besides loopback ones."));
+
+  static final Shape BUILD =
+      shape(
+          "build",
+          "Build output settings.",
+          false,
+          optional("out", FieldType.text(), "Output directory of `svc build` (default `dist`)."),
+          optional("out_dir", FieldType.text(), "Same as `out`."),
+          optional(
+              "clean_dir", new FieldType.Bool(), "Remove the output directory before building."));
+
+  static final Shape ARGUMENT =
+      shape(
+          "argument",
+          "An argument of a prompt or resource template.",
+          true,
+          optional("title", FieldType.text(), "Human-readable title."),
+          optional("description", FieldType.text(), "What the argument is for."),
+          optional("required", new FieldType.Bool(), "Whether the caller must supply it."),
+          optional(
+              "completion",
+              new FieldType.TextList(),
+              "Values offered by `completion/complete` (prefix match, case-insensitive)."));
+
+  static final Shape MESSAGE =
+      shape(
+          "message",
+          "One prompt message.",
+          true,
+          required(
+                  "role",
+                  FieldType.choice("user", "assistant", "system"),
+                  "`user`, `assistant` or `system`.")
+              .reportedAs("invalid-role"),
+          required(
+              "text",
+              FieldType.text(),
+              "Message text; `{{ argument }}` placeholders are filled in."));
+
+  /**
+   * A prompt file under {@code app/prompts/} or an element of the root's inline {@code prompts}.
+   */
+  public static final Shape PROMPT =
+      shape(
+          "prompt",
+          "A reusable message template served by MCP `prompts/get`.",
+          true,
+          optional("name", FieldType.text(), "Prompt name; defaults to the file name.")
+              .reportedAs("invalid-name"),
+          optional("title", FieldType.text(), "Human-readable title."),
+          optional("description", FieldType.text(), "What the prompt is for."),
+          optional("arguments", new FieldType.MapOf(ARGUMENT), "Arguments keyed by name."),
+          required("messages", new FieldType.ListOf(MESSAGE), "Messages in order; at least one."));
+
+  /** A resource or resource template folder's {@code config.terse} or an inline element. */
+  public static final Shape RESOURCE =
+      shape(
+          "resource",
+          "Read-only context served by MCP: concrete (`uri`) or a template (`uri_template`).",
+          true,
+          optional("name", FieldType.text(), "Resource name."),
+          optional("title", FieldType.text(), "Human-readable title."),
+          optional("description", FieldType.text(), "What the resource holds."),
+          optional(
+              "mime_type", FieldType.text(), "MIME type; else inferred from the file extension."),
+          optional("uri", FieldType.text(), "URI of a concrete resource."),
+          optional("text", FieldType.text(), "Inline content of a concrete resource."),
+          optional(
+              "file",
+              FieldType.text(),
+              "Content file of a concrete resource, relative to its folder."),
+          optional(
+              "uri_template", FieldType.text(), "RFC 6570 URI template, e.g. `docs://{name}`."),
+          optional(
+              "text_template",
+              FieldType.text(),
+              "Inline template with `{{ argument }}` placeholders."),
+          optional(
+              "file_template",
+              FieldType.text(),
+              "Content file of a template; its path may contain `{{ argument }}` placeholders."),
+          optional(
+              "arguments", new FieldType.MapOf(ARGUMENT), "Template arguments keyed by name."));
+
+  /** The root configuration file {@code .svc}. */
+  public static final Shape ROOT =
+      shape(
+          "root",
+          "Root configuration of an svc project (`.svc`).",
+          false,
+          required(
+                  "name",
+                  FieldType.pattern(LOWER_NAME),
+                  "Service id: lower-case letters, digits, `_` and `-`.")
+              .reportedAs("invalid-name"),
+          optional("version", FieldType.text(), "Version of the service."),
+          optional("root", FieldType.text(), "Base directory of discovery (default `app`)."),
+          optional("tools", new FieldType.Object(TOOLS_SECTION), "Tool settings."),
+          optional(
+              "adapters",
+              new FieldType.Object(DIRECTORY),
+              "Adapter discovery (default `adapters`)."),
+          optional(
+              "prompts",
+              new FieldType.ObjectOrList(DIRECTORY, PROMPT),
+              "Either `{directory}` (default `prompts`) or a list of inline prompts."),
+          optional(
+              "resources",
+              new FieldType.ObjectOrList(DIRECTORY, RESOURCE),
+              "Either `{directory}` (default `resources`) or a list of inline resources."),
+          optional(
+              "resource_templates", new FieldType.ListOf(RESOURCE), "Inline resource templates."),
+          optional("agents", new FieldType.Object(AGENTS_SECTION), "Agent settings."),
+          optional("server", new FieldType.Object(SERVER), "HTTP server settings."),
+          optional("build", new FieldType.Object(BUILD), "`svc build` settings."));
+
+  /** An adapter file under {@code app/adapters/}. */
+  public static final Shape ADAPTER =
+      shape(
+          "adapter",
+          "A named database connection used by tools.",
+          true,
+          optional(
+                  "name",
+                  FieldType.pattern(ADAPTER_NAME),
+                  "Adapter name; defaults to the file name.")
+              .reportedAs("invalid-name"),
+          required(
+                  "connector",
+                  new FieldType.Text(java.util.Optional.empty(), CONNECTORS),
+                  "`postgres`, `mysql`, `sqlite`, `mongodb` or `redis`.")
+              .reportedAs("unknown-connector"),
+          required(
+              "connection_string",
+              FieldType.text(),
+              "Connection string; `{{ env.NAME }}` placeholders are filled in at start."),
+          optional(
+              "options",
+              new FieldType.ScalarMap(),
+              "Connector options (values are strings; `{{ env.NAME }}` allowed)."));
+
+  static final Shape INPUT =
+      shape(
+          "input",
+          "A typed tool input.",
+          true,
+          optional(
+                  "type",
+                  new FieldType.Text(java.util.Optional.empty(), INPUT_TYPES),
+                  "`string` (default), `int`, `float`, `boolean` or `datetime`.")
+              .reportedAs("invalid-input-type"),
+          optional("description", FieldType.text(), "What the input is for; shown to models."),
+          optional("optional", new FieldType.Bool(), "The caller may leave it out."),
+          optional(
+              "required",
+              new FieldType.Bool(),
+              "The caller must supply it (the default without `default`)."),
+          optional(
+              "default",
+              FieldType.text(),
+              "Value used when the caller leaves it out, written as a string."));
+
+  static final Shape MAPPERS =
+      shape(
+          "mappers",
+          "Input and output transform scripts.",
+          true,
+          optional("input", FieldType.text(), "Input transform script, `path` or `path#export`."),
+          optional(
+              "output", FieldType.text(), "Output transform script, `path` or `path#export`."));
+
+  static final Shape AUTH =
+      shape(
+          "auth",
+          "Authentication of this tool.",
+          true,
+          required(
+              "plugin",
+              FieldType.text(),
+              "`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`."),
+          optional(
+              "policy",
+              new FieldType.ScalarMap(),
+              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
+
+  /** A tool's {@code config.terse}. */
+  public static final Shape TOOL =
+      shape(
+          "tool",
+          "A callable tool: a bound statement on an adapter, or a TypeScript handler.",
+          true,
+          optional(
+                  "name",
+                  FieldType.pattern(TOOL_NAME),
+                  "Tool name; defaults to the directory name.")
+              .reportedAs("invalid-name"),
+          required("description", FieldType.text(), "What the tool does; shown to models."),
+          optional("use", FieldType.text(), "Adapter the statement runs on."),
+          optional(
+              "statement",
+              FieldType.text(),
+              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` placeholders (always bound)."),
+          optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
+          optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
+          optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
+          optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
+          optional("cache", new FieldType.Object(CACHE), "Per-tool cache settings."),
+          optional(
+              "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."));
+
+  static final Shape MODEL =
+      shape(
+          "model",
+          "The model behind an agent.",
+          true,
+          required(
+              "provider",
+              FieldType.text(),
+              "`gemini` (`google_ai_studio`), `vertex` (`vertex_ai`) or `openai_compatible` (`openai`)."),
+          required("model", FieldType.text(), "Provider-specific model name."),
+          optional(
+              "options",
+              new FieldType.ScalarMap(),
+              "Provider options (`api_key`, `base_url`, `project`, `location`, `temperature`, …)."));
+
+  /** An agent's {@code config.terse}. */
+  public static final Shape AGENT =
+      shape(
+          "agent",
+          "A model-backed assistant served over A2A at `/agent/{name}`.",
+          true,
+          optional(
+                  "name",
+                  FieldType.pattern(LOWER_NAME),
+                  "Agent name; defaults to the directory name.")
+              .reportedAs("invalid-name"),
+          optional("description", FieldType.text(), "What the agent does; shown on its card."),
+          required("instruction", FieldType.text(), "System instruction of every model call."),
+          required("model", new FieldType.Object(MODEL), "Provider and model."),
+          optional(
+              "tool_access", new FieldType.Object(toolAccess(false)), "Which tools it may call."));
+
+  private static Shape shape(String id, String description, boolean strict, Field... fields) {
+    return new Shape(id, description, List.of(fields), strict);
+  }
+}

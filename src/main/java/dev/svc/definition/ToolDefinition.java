@@ -1,0 +1,49 @@
+package dev.svc.definition;
+
+import dev.svc.diagnostic.Origin;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the user wrote in a tool's {@code config.terse}.
+ *
+ * @param origin start of the file
+ * @param directory the tool directory relative to the project, where script paths start
+ * @param directoryName the last segment of {@code directory}, the default name
+ */
+public record ToolDefinition(
+    Origin origin,
+    String directory,
+    String directoryName,
+    Optional<Located<String>> name,
+    Optional<Located<String>> description,
+    Optional<Located<String>> use,
+    Optional<Located<String>> statement,
+    Optional<Located<String>> handler,
+    Optional<Located<String>> inputMapper,
+    Optional<Located<String>> outputMapper,
+    List<InputDefinition> inputs,
+    Optional<AuthDefinition> auth,
+    Optional<CacheDefinition> cache,
+    Optional<Located<Long>> timeout) {
+  public ToolDefinition {
+    inputs = List.copyOf(inputs);
+  }
+
+  /** One entry of {@code inputs}. */
+  public record InputDefinition(
+      Located<String> name,
+      Optional<Located<String>> type,
+      Optional<Located<String>> description,
+      Optional<Located<Boolean>> optional,
+      Optional<Located<Boolean>> required,
+      Optional<Located<String>> defaultValue) {}
+
+  /** The {@code auth} block. */
+  public record AuthDefinition(
+      Origin origin, Optional<Located<String>> plugin, List<NamedValue> policy) {
+    public AuthDefinition {
+      policy = List.copyOf(policy);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package dev.svc.diagnostic;
+
+/** How bad a diagnostic is: errors make a project invalid, warnings do not. */
+public enum Severity {
+  ERROR,
+  WARNING;
+
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,18 @@
+package dev.svc.model;
+
+import java.util.Map;
+
+/**
+ * A named database connection.
+ *
+ * @param options connector options in the order written; values may hold env placeholders
+ */
+public record Adapter(
+    String name,
+    ConnectorKind connector,
+    EnvString connectionString,
+    Map<String, EnvString> options) {
+  public Adapter {
+    options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+  }
+}

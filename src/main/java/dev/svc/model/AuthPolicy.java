@@ -1,0 +1,20 @@
+package dev.svc.model;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A tool's authentication: a plugin and its policy.
+ *
+ * @param plugin {@code allow_all}, {@code api_key} or the name of a custom plugin
+ * @param script the custom plugin's script; empty for built-in plugins
+ * @param policy plugin parameters; values may hold env placeholders
+ */
+public record AuthPolicy(String plugin, Optional<ScriptRef> script, Map<String, EnvString> policy) {
+  public static final String ALLOW_ALL = "allow_all";
+  public static final String API_KEY = "api_key";
+
+  public AuthPolicy {
+    policy = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(policy));
+  }
+}

@@ -1,0 +1,60 @@
+package dev.svc.model;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A compiled project: immutable, validated, sorted by name (URI for resources). Everything that
+ * serves a project reads this and nothing else of the source.
+ */
+public record Model(
+    Service service,
+    List<Adapter> adapters,
+    List<Tool> tools,
+    List<Prompt> prompts,
+    List<Resource> resources,
+    List<ResourceTemplate> resourceTemplates,
+    List<Agent> agents) {
+
+  public Model {
+    adapters = sorted(adapters, Comparator.comparing(Adapter::name));
+    tools = sorted(tools, Comparator.comparing(Tool::name));
+    prompts = sorted(prompts, Comparator.comparing(Prompt::name));
+    resources = sorted(resources, Comparator.comparing(Resource::uri));
+    resourceTemplates =
+        sorted(resourceTemplates, Comparator.comparing(ResourceTemplate::uriTemplate));
+    agents = sorted(agents, Comparator.comparing(Agent::name));
+  }
+
+  public Optional<Tool> tool(String name) {
+    return tools.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  public Optional<Adapter> adapter(String name) {
+    return adapters.stream().filter(a -> a.name().equals(name)).findFirst();
+  }
+
+  public Optional<Prompt> prompt(String name) {
+    return prompts.stream().filter(p -> p.name().equals(name)).findFirst();
+  }
+
+  public Optional<Agent> agent(String name) {
+    return agents.stream().filter(a -> a.name().equals(name)).findFirst();
+  }
+
+  /** Adapters that at least one tool uses: the ones opened at start. */
+  public List<Adapter> usedAdapters() {
+    return adapters.stream()
+        .filter(a ->
+            tools.stream()
+                .anyMatch(t ->
+                    t.execution() instanceof Execution.OnAdapter on
+                        && on.adapter().equals(a.name())))
+        .toList();
+  }
+
+  private static <T> List<T> sorted(List<T> items, Comparator<T> order) {
+    return items.stream().sorted(order).toList();
+  }
+}

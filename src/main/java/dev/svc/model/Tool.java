@@ -1,0 +1,32 @@
+package dev.svc.model;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A compiled tool.
+ *
+ * @param inputs typed inputs in the order written
+ * @param timeout the deadline of one call
+ */
+public record Tool(
+    String name,
+    String description,
+    List<Input> inputs,
+    Execution execution,
+    Optional<ScriptRef> inputMapper,
+    Optional<ScriptRef> outputMapper,
+    Optional<AuthPolicy> auth,
+    CachePolicy cache,
+    Duration timeout) {
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+  public Tool {
+    inputs = List.copyOf(inputs);
+  }
+
+  public Optional<Input> input(String name) {
+    return inputs.stream().filter(i -> i.name().equals(name)).findFirst();
+  }
+}

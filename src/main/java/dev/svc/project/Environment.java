@@ -1,0 +1,48 @@
+package dev.svc.project;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The variables a project sees: the process environment, then {@code .env} in the working
+ * directory, then {@code .env} in the project directory. Earlier sources win. Values are never
+ * printed.
+ */
+public final class Environment {
+  private final Map<String, String> variables;
+
+  private Environment(Map<String, String> variables) {
+    this.variables = Map.copyOf(variables);
+  }
+
+  public static Environment of(Map<String, String> variables) {
+    return new Environment(variables);
+  }
+
+  public static Environment load(Path workingDirectory, Path projectDirectory) {
+    return load(workingDirectory, projectDirectory, System.getenv());
+  }
+
+  public static Environment load(
+      Path workingDirectory, Path projectDirectory, Map<String, String> processEnvironment) {
+    Map<String, String> merged = new HashMap<>();
+    Path cwd = workingDirectory.toAbsolutePath().normalize();
+    Path project = projectDirectory.toAbsolutePath().normalize();
+    if (!project.equals(cwd)) {
+      merged.putAll(DotEnv.read(project.resolve(".env")));
+    }
+    merged.putAll(DotEnv.read(cwd.resolve(".env")));
+    merged.putAll(processEnvironment);
+    return new Environment(merged);
+  }
+
+  public Optional<String> get(String name) {
+    return Optional.ofNullable(variables.get(name));
+  }
+
+  public boolean has(String name) {
+    return variables.containsKey(name);
+  }
+}

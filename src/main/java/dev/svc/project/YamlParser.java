@@ -1,0 +1,140 @@
+package dev.svc.project;
+
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+
+/**
+ * Parses YAML text into {@link YamlNode}s with positions. Syntax errors, several documents in one
+ * file and keys written twice become diagnostics; parsing never throws.
+ */
+public final class YamlParser {
+  private YamlParser() {}
+
+  /**
+   * Parses one document. An empty file gives an empty mapping positioned at the file; a syntax
+   * error gives no node and an error diagnostic.
+   */
+  public static Optional<YamlNode> parse(String text, String file, Diagnostics diagnostics) {
+    LoadSettings settings =
+        LoadSettings.builder().setLabel(file).setAllowDuplicateKeys(true).build();
+    try {
+      Iterator<Node> documents = new Compose(settings).composeAllFromString(text).iterator();
+      if (!documents.hasNext()) {
+        return Optional.of(new YamlNode.Mapping(List.of(), new Origin(file, 1, 1)));
+      }
+      Node first = documents.next();
+      if (documents.hasNext()) {
+        Node second = documents.next();
+        diagnostics.error(
+            "yaml-syntax",
+            origin(second, file),
+            "a definition file holds one YAML document, found a second one",
+            "remove the `---` separator or move the second document into its own file");
+      }
+      return Optional.of(convert(first, file, diagnostics));
+    } catch (MarkedYamlEngineException e) {
+      Origin at =
+          e.getProblemMark().or(e::getContextMark).map(m -> origin(m, file)).orElse(at1(file));
+      diagnostics.add(Diagnostic.error("yaml-syntax", at, "invalid YAML: " + describe(e)));
+      return Optional.empty();
+    } catch (YamlEngineException e) {
+      diagnostics.add(
+          Diagnostic.error("yaml-syntax", at1(file), "invalid YAML: " + e.getMessage()));
+      return Optional.empty();
+    }
+  }
+
+  private static String describe(MarkedYamlEngineException e) {
+    String problem = e.getProblem() == null ? "" : e.getProblem().trim();
+    String context = e.getContext() == null ? "" : e.getContext().trim();
+    if (problem.isEmpty()) {
+      return context;
+    }
+    return context.isEmpty() ? problem : problem + " (" + context + ")";
+  }
+
+  private static YamlNode convert(Node node, String file, Diagnostics diagnostics) {
+    Origin origin = origin(node, file);
+    return switch (node) {
+      case ScalarNode scalar ->
+          new YamlNode.Scalar(scalar.getValue(), kindOf(scalar.getTag()), origin);
+      case SequenceNode sequence -> {
+        List<YamlNode> items = new ArrayList<>();
+        for (Node item : sequence.getValue()) {
+          items.add(convert(item, file, diagnostics));
+        }
+        yield new YamlNode.Sequence(items, origin);
+      }
+      case MappingNode mapping -> {
+        List<YamlNode.Entry> entries = new ArrayList<>();
+        Map<String, Origin> seen = new HashMap<>();
+        for (NodeTuple tuple : mapping.getValue()) {
+          YamlNode key = convert(tuple.getKeyNode(), file, diagnostics);
+          if (!(key instanceof YamlNode.Scalar scalarKey) || scalarKey.isNull()) {
+            diagnostics.error(
+                "invalid-type",
+                key.origin(),
+                "mapping keys must be plain words, found " + key.describe());
+            continue;
+          }
+          Origin earlier = seen.putIfAbsent(scalarKey.text(), scalarKey.origin());
+          if (earlier != null) {
+            diagnostics.error(
+                "duplicate-key",
+                scalarKey.origin(),
+                "key `" + scalarKey.text() + "` is written twice in this mapping",
+                "the first one is at line " + earlier.line() + "; keep one");
+            continue;
+          }
+          entries.add(
+              new YamlNode.Entry(scalarKey, convert(tuple.getValueNode(), file, diagnostics)));
+        }
+        yield new YamlNode.Mapping(entries, origin);
+      }
+      default -> new YamlNode.Scalar("", YamlNode.ScalarKind.NULL, origin);
+    };
+  }
+
+  private static YamlNode.ScalarKind kindOf(Tag tag) {
+    if (tag.equals(Tag.INT)) {
+      return YamlNode.ScalarKind.INTEGER;
+    } else if (tag.equals(Tag.FLOAT)) {
+      return YamlNode.ScalarKind.FLOAT;
+    } else if (tag.equals(Tag.BOOL)) {
+      return YamlNode.ScalarKind.BOOLEAN;
+    } else if (tag.equals(Tag.NULL)) {
+      return YamlNode.ScalarKind.NULL;
+    }
+    return YamlNode.ScalarKind.STRING;
+  }
+
+  private static Origin origin(Node node, String file) {
+    return node.getStartMark().map(m -> origin(m, file)).orElse(at1(file));
+  }
+
+  private static Origin origin(Mark mark, String file) {
+    return new Origin(file, mark.getLine() + 1, mark.getColumn() + 1);
+  }
+
+  private static Origin at1(String file) {
+    return new Origin(file, 1, 1);
+  }
+}
