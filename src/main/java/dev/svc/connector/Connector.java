@@ -1,0 +1,42 @@
+package dev.svc.connector;
+
+import dev.svc.model.Statement;
+import java.time.Duration;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An open connection (pool) to one adapter's database. Implementations are prefixed by technology
+ * ({@code JdbcConnector}, {@code MongoConnector}, …) and picked by one exhaustive switch in {@link
+ * Connectors}.
+ *
+ * <p>Thread-safe: many calls run at once, each on its own virtual thread.
+ */
+public interface Connector extends AutoCloseable {
+
+  /**
+   * Proves the database is reachable with the configured credentials (start-up check).
+   *
+   * @throws ConnectorUnavailableException naming the cause: bad host, credentials, time-out
+   */
+  void check(Duration timeout);
+
+  /**
+   * Runs a compiled statement with its placeholders bound to {@code values}.
+   *
+   * @param values input name → value: {@code null}, {@code String}, {@code Long}, {@code Double},
+   *     {@code java.math.BigDecimal}, {@code Boolean}, {@code java.time.OffsetDateTime}, {@code
+   *     java.time.LocalDate}, or a {@link JsonNode} for structured values; every input the
+   *     statement names is present (the caller checks)
+   * @param timeout how long the statement may run before it is cancelled
+   * @return the result payload (see DECISIONS "Results")
+   * @throws StatementFailedException when the database rejects the statement (a tool error the
+   *     caller can fix) or it times out
+   * @throws ConnectorUnavailableException when the database cannot be reached (a server fault)
+   */
+  JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout);
+
+  /** Closes every connection; calls in flight may fail. Never throws. */
+  @Override
+  void close();
+}
