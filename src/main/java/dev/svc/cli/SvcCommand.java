@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {
+      StartCommand.class,
       ValidateCommand.class,
       InitCommand.class,
       CompletionCommand.class,

@@ -1,0 +1,94 @@
+package dev.svc.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The in-memory result cache of one instance: bounded by an estimate of the bytes it holds
+ * (size-aware eviction), each entry living for its tool's TTL. Not shared between instances.
+ */
+public final class ResultCache {
+  /** Default bound of the cache: 64 MiB of results. */
+  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+  private final Cache<CacheKey, Entry> cache;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+
+  private record Entry(JsonNode payload, long ttlNanos, int weight) {}
+
+  /**
+   * What identifies a cached result.
+   *
+   * @param inputs the canonical JSON of the final inputs
+   * @param identity the caller's identity for tools with auth, else empty
+   */
+  public record CacheKey(String tool, String inputs, String identity) {}
+
+  public ResultCache(long maxBytes) {
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher((CacheKey key, Entry entry) -> entry.weight())
+            .expireAfter(
+                new Expiry<CacheKey, Entry>() {
+                  @Override
+                  public long expireAfterCreate(CacheKey key, Entry entry, long now) {
+                    return entry.ttlNanos();
+                  }
+
+                  @Override
+                  public long expireAfterUpdate(CacheKey key, Entry entry, long now, long current) {
+                    return entry.ttlNanos();
+                  }
+
+                  @Override
+                  public long expireAfterRead(CacheKey key, Entry entry, long now, long current) {
+                    return current;
+                  }
+                })
+            .build();
+  }
+
+  public Optional<JsonNode> get(CacheKey key) {
+    Entry entry = cache.getIfPresent(key);
+    if (entry == null) {
+      misses.increment();
+      return Optional.empty();
+    }
+    hits.increment();
+    return Optional.of(entry.payload());
+  }
+
+  /** Stores a result; {@code size} estimates its bytes (e.g. the length of its JSON). */
+  public void put(CacheKey key, JsonNode payload, Duration ttl, int size) {
+    int weight = Math.max(64, size + key.inputs().length() + key.tool().length());
+    cache.put(key, new Entry(payload, ttl.toNanos(), weight));
+  }
+
+  /** Drops every result of the named tools (on reload). */
+  public void invalidateTools(Set<String> tools) {
+    Iterator<Map.Entry<CacheKey, Entry>> it = cache.asMap().entrySet().iterator();
+    while (it.hasNext()) {
+      if (tools.contains(it.next().getKey().tool())) {
+        it.remove();
+      }
+    }
+  }
+
+  public long hits() {
+    return hits.sum();
+  }
+
+  public long misses() {
+    return misses.sum();
+  }
+}

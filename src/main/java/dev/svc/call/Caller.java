@@ -1,0 +1,19 @@
+package dev.svc.call;
+
+import java.util.Optional;
+
+/**
+ * Who is calling and on which request: what auth plugins, logs, caches and audit lines need.
+ *
+ * @param requestId the id svc gave the HTTP request; it appears in logs and server-fault errors
+ * @param headers the HTTP headers of the request (for agents: of the request that started the task)
+ * @param sessionId the MCP session, when there is one
+ */
+public record Caller(String requestId, Headers headers, Optional<String> sessionId) {
+  /** The caller currently being served, bound for the duration of a request. */
+  public static final ScopedValue<Caller> CURRENT = ScopedValue.newInstance();
+
+  public static Caller internal(String requestId) {
+    return new Caller(requestId, Headers.NONE, Optional.empty());
+  }
+}

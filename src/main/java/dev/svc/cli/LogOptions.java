@@ -1,0 +1,78 @@
+package dev.svc.cli;
+
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Option;
+
+/** The logging flags of {@code start} and {@code serve}. */
+final class LogOptions {
+  @Option(
+      names = "--log-level",
+      paramLabel = "1-4",
+      description = "1 errors, 2 warnings, 3 info (default), 4 debug.")
+  Integer level;
+
+  @Option(names = "--verbose", description = "Debug logging (level 4); overrides --log-level.")
+  boolean verbose;
+
+  @Option(
+      names = "--log-tags",
+      paramLabel = "TAGS",
+      description =
+          "Only these tags, comma-separated; a leading - excludes one (e.g. mcp,db,-http). Env SVC_LOG_TAGS.")
+  String tags;
+
+  @Option(
+      names = "--log-file",
+      description = "Also write logs to /tmp/.svc/logs/svc-<id>.log (path printed).")
+  boolean file;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "text|json",
+      description = "Log line format (default: text on a terminal, json otherwise).")
+  String format;
+
+  /**
+   * Configures logging; the level is {@code --verbose}, then {@code --log-level}, then the
+   * project's {@code server.log_level}, then 3.
+   *
+   * @return the log file, when one was asked for
+   */
+  Optional<Path> apply(Optional<Integer> projectLevel, CliContext context) {
+    int number = verbose ? 4 : level != null ? level : projectLevel.orElse(3);
+    if (number < 1 || number > 4) {
+      throw new IllegalArgumentException("--log-level must be 1 to 4, got " + number);
+    }
+    LogFormat logFormat = format(context);
+    String tagSpec = tags != null ? tags : context.environment().getOrDefault("SVC_LOG_TAGS", "");
+    Optional<Path> path =
+        file
+            ? Optional.of(
+                Path.of(
+                    "/tmp/.svc/logs/svc-"
+                        + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt())
+                        + ".log"))
+            : Optional.empty();
+    LogSink.configure(Level.of(number), logFormat, TagFilter.parse(tagSpec), System.err, path);
+    return path;
+  }
+
+  private LogFormat format(CliContext context) {
+    if (format == null) {
+      return System.console() != null ? LogFormat.TEXT : LogFormat.JSON;
+    }
+    return switch (format.toLowerCase()) {
+      case "text" -> LogFormat.TEXT;
+      case "json" -> LogFormat.JSON;
+      default ->
+          throw new IllegalArgumentException("--log-format must be text or json, got " + format);
+    };
+  }
+}

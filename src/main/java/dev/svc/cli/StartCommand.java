@@ -1,0 +1,116 @@
+package dev.svc.cli;
+
+import dev.svc.connector.Connectors;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.model.Model;
+import dev.svc.project.Environment;
+import dev.svc.project.Project;
+import dev.svc.runtime.StartupException;
+import dev.svc.server.ServerStartException;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code svc start}: validates a source project, opens its adapters and serves it. */
+@Command(
+    name = "start",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve a project from its source files.",
+      "Validates, opens every adapter a tool uses (in parallel), then serves MCP at /mcp,",
+      "agents at /agent/{name} and GET /heartbeat. Stops cleanly on Ctrl-C or SIGTERM."
+    })
+final class StartCommand implements Callable<Integer> {
+  @Mixin ProjectOptions project;
+  @Mixin ServeOptions serve;
+  @Mixin LogOptions log;
+
+  @Option(names = "--watch", description = "Recompile and reload when .terse or .ts files change.")
+  boolean watch;
+
+  private final CliContext context;
+
+  StartCommand(CliContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() {
+    Project located = project.locate(context);
+    Optional<Model> model = ProjectCompiler.compile(located, context);
+    if (model.isEmpty()) {
+      return ExitCodes.FAILED;
+    }
+    Environment environment =
+        Environment.load(context.workingDirectory(), located.directory(), context.environment());
+    return serve.run(model.get(), environment, located.directory(), watch, log, context);
+  }
+
+  /** Runs an instance until the process is asked to stop. Shared with {@code serve}. */
+  static int runUntilStopped(Instance.Options options, Model model, CliContext context) {
+    Instance instance;
+    try {
+      instance = Instance.launch(model, options);
+    } catch (StartupException e) {
+      ProjectCompiler.print(e.problems(), context.err());
+      context
+          .err()
+          .println(
+              "svc: nothing is served (" + Diagnostics.summary(e.problems()).split(",")[0] + ")");
+      context.err().flush();
+      return ExitCodes.FAILED;
+    } catch (ServerStartException e) {
+      context.err().println("error: " + e.getMessage());
+      context.err().flush();
+      return ExitCodes.FAILED;
+    }
+    context
+        .out()
+        .println(
+            "svc: serving "
+                + model.service().name()
+                + " ("
+                + ProjectCompiler.contents(model)
+                + ") on "
+                + instance.baseUrl()
+                + "/mcp");
+    context.out().flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              instance.close();
+              stopped.countDown();
+              Runtime.getRuntime().halt(ExitCodes.OK);
+            },
+            "svc-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return ExitCodes.OK;
+  }
+
+  static Instance.Options options(
+      Model model,
+      Environment environment,
+      java.nio.file.Path directory,
+      String address,
+      Integer port,
+      boolean watch) {
+    int resolvedPort =
+        port != null
+            ? port
+            : model
+                .service()
+                .port()
+                .orElseGet(() -> environment.get("PORT").map(Integer::parseInt).orElse(8080));
+    return new Instance.Options(
+        environment, directory, address, resolvedPort, watch, Connectors::open);
+  }
+}

@@ -1,0 +1,124 @@
+package dev.svc.protocol.jsonrpc;
+
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads JSON-RPC 2.0 messages with the exact error codes of the specification, and writes
+ * responses. Batches are refused (MCP since 2025-06-18 and A2A have none).
+ */
+public final class JsonRpcCodec {
+  public static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private JsonRpcCodec() {}
+
+  /** What a body parsed to: a message, or an error to answer with (and the id, if one was read). */
+  public sealed interface Parsed {}
+
+  public record Message(JsonRpcMessage message) implements Parsed {}
+
+  public record Invalid(JsonRpcError error, Optional<JsonNode> id) implements Parsed {}
+
+  public static Parsed parse(byte[] body) {
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(body);
+    } catch (JacksonException e) {
+      return invalid(ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage(), null);
+    }
+    if (tree == null || tree.isMissingNode()) {
+      return invalid(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
+    }
+    if (tree.isArray()) {
+      return invalid(
+          ErrorCodes.INVALID_REQUEST, "Invalid Request: batches are not supported", null);
+    }
+    if (!tree.isObject()) {
+      return invalid(ErrorCodes.INVALID_REQUEST, "Invalid Request: expected a JSON object", null);
+    }
+    JsonNode id = tree.get("id");
+    JsonNode validId = id != null && (id.isString() || id.isIntegralNumber()) ? id : null;
+    if (!"2.0".equals(tree.path("jsonrpc").asString(null))) {
+      return invalid(
+          ErrorCodes.INVALID_REQUEST, "Invalid Request: `jsonrpc` must be \"2.0\"", validId);
+    }
+    JsonNode method = tree.get("method");
+    if (method == null) {
+      if (id != null && (tree.has("result") || tree.has("error"))) {
+        return new Message(
+            new JsonRpcMessage.Response(
+                id, Optional.ofNullable(tree.get("result")), errorOf(tree.get("error"))));
+      }
+      return invalid(ErrorCodes.INVALID_REQUEST, "Invalid Request: `method` is missing", validId);
+    }
+    if (!method.isString()) {
+      return invalid(
+          ErrorCodes.INVALID_REQUEST, "Invalid Request: `method` must be a string", validId);
+    }
+    JsonNode params = tree.get("params");
+    if (params != null && !params.isObject() && !params.isNull()) {
+      return invalid(
+          ErrorCodes.INVALID_REQUEST, "Invalid Request: `params` must be an object", validId);
+    }
+    ObjectNode paramsObject = params instanceof ObjectNode o ? o : NODES.objectNode();
+    if (id == null) {
+      return new Message(new JsonRpcMessage.Notification(method.asString(), paramsObject));
+    }
+    if (validId == null) {
+      return invalid(
+          ErrorCodes.INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer", null);
+    }
+    return new Message(new JsonRpcMessage.Request(id, method.asString(), paramsObject));
+  }
+
+  private static Optional<JsonRpcError> errorOf(JsonNode error) {
+    if (error == null || !error.isObject()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new JsonRpcError(
+            error.path("code").asInt(0),
+            error.path("message").asString(""),
+            Optional.ofNullable(error.get("data"))));
+  }
+
+  private static Invalid invalid(int code, String message, JsonNode id) {
+    return new Invalid(JsonRpcError.of(code, message), Optional.ofNullable(id));
+  }
+
+  public static ObjectNode result(JsonNode id, JsonNode result) {
+    ObjectNode response = NODES.objectNode();
+    response.put("jsonrpc", "2.0");
+    response.set("id", id);
+    response.set("result", result);
+    return response;
+  }
+
+  public static ObjectNode error(Optional<JsonNode> id, JsonRpcError error) {
+    ObjectNode response = NODES.objectNode();
+    response.put("jsonrpc", "2.0");
+    response.set("id", id.orElse(NODES.nullNode()));
+    ObjectNode body = response.putObject("error");
+    body.put("code", error.code());
+    body.put("message", error.message());
+    error.data().ifPresent(d -> body.set("data", d));
+    return response;
+  }
+
+  public static ObjectNode notification(String method, JsonNode params) {
+    ObjectNode message = NODES.objectNode();
+    message.put("jsonrpc", "2.0");
+    message.put("method", method);
+    message.set("params", params);
+    return message;
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    return JSON.writeValueAsBytes(node);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.svc.protocol.mcp;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Level;
+import dev.svc.runtime.Json;
+import java.util.Optional;
+import java.util.function.Consumer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One MCP request being served: its session and caller, and where notifications about it go (the
+ * request's own SSE stream, when it has one).
+ */
+record McpCall(
+    McpSession session,
+    Caller caller,
+    Optional<JsonNode> progressToken,
+    Consumer<JsonNode> notifier) {
+
+  /** Sends {@code notifications/message} when the session asked for logs at this level. */
+  void log(Level level, String message, ObjectNode data) {
+    Optional<Level> wanted = session.logLevel();
+    if (wanted.isEmpty() || level.number() > wanted.get().number()) {
+      return;
+    }
+    ObjectNode params = Json.NODES.objectNode();
+    params.put("level", LogLevels.mcpName(level));
+    params.put("logger", "svc");
+    ObjectNode payload = data.deepCopy();
+    payload.put("message", message);
+    params.set("data", payload);
+    notifier.accept(
+        dev.svc.protocol.jsonrpc.JsonRpcCodec.notification("notifications/message", params));
+  }
+
+  /** Sends {@code notifications/progress} when the client gave a progress token. */
+  void progress(double progress, double total, String message) {
+    progressToken.ifPresent(token -> {
+      ObjectNode params = Json.NODES.objectNode();
+      params.set("progressToken", token);
+      params.put("progress", progress);
+      params.put("total", total);
+      params.put("message", message);
+      notifier.accept(
+          dev.svc.protocol.jsonrpc.JsonRpcCodec.notification("notifications/progress", params));
+    });
+  }
+}

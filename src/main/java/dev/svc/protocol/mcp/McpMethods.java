@@ -1,0 +1,103 @@
+package dev.svc.protocol.mcp;
+
+import dev.svc.log.Level;
+import dev.svc.model.Model;
+import dev.svc.model.Tool;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.protocol.jsonrpc.MethodHandler;
+import dev.svc.runtime.InputSchemas;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.ToolSearch;
+import dev.svc.runtime.UnknownToolException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The MCP methods svc answers, each a small handler registered by name. */
+final class McpMethods {
+  private final Supplier<ProjectRuntime> runtime;
+  private volatile ToolList toolList = new ToolList(null, Json.NODES.objectNode());
+
+  /** {@code tools/list} of one model, built once. */
+  private record ToolList(Model model, ObjectNode result) {}
+
+  McpMethods(Supplier<ProjectRuntime> runtime) {
+    this.runtime = runtime;
+  }
+
+  Map<String, MethodHandler<McpCall>> handlers() {
+    Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
+    handlers.put("ping", (call, params) -> Json.NODES.objectNode());
+    handlers.put("logging/setLevel", this::setLevel);
+    handlers.put("tools/list", (call, params) -> toolList(runtime.get().model()));
+    handlers.put("tools/call", this::callTool);
+    return handlers;
+  }
+
+  private JsonNode setLevel(McpCall call, ObjectNode params) {
+    JsonNode level = params.get("level");
+    if (level == null || !level.isString()) {
+      throw JsonRpcException.invalidParams(
+          "`level` must be one of debug, info, notice, warning, error, critical, alert, emergency");
+    }
+    Level parsed =
+        LogLevels.parse(level.asString())
+            .orElseThrow(() ->
+                JsonRpcException.invalidParams(
+                    "unknown log level `"
+                        + level.asString()
+                        + "`; use debug, info, notice, warning, error, critical, alert or emergency"));
+    call.session().setLogLevel(parsed);
+    return Json.NODES.objectNode();
+  }
+
+  private ObjectNode toolList(Model model) {
+    ToolList current = toolList;
+    if (current.model() == model) {
+      return current.result();
+    }
+    ObjectNode result = Json.NODES.objectNode();
+    ArrayNode tools = result.putArray("tools");
+    for (Tool tool : model.tools()) {
+      ObjectNode entry = tools.addObject();
+      entry.put("name", tool.name());
+      entry.put("description", tool.description());
+      entry.set("inputSchema", InputSchemas.of(tool));
+    }
+    ObjectNode search = tools.addObject();
+    search.put("name", ToolSearch.NAME);
+    search.put("description", ToolSearch.DESCRIPTION);
+    search.set("inputSchema", InputSchemas.search());
+    toolList = new ToolList(model, result);
+    return result;
+  }
+
+  private JsonNode callTool(McpCall call, ObjectNode params) {
+    JsonNode name = params.get("name");
+    if (name == null || !name.isString()) {
+      throw JsonRpcException.invalidParams("`name` must be the name of a tool");
+    }
+    JsonNode arguments = params.get("arguments");
+    if (arguments != null && !arguments.isObject() && !arguments.isNull()) {
+      throw JsonRpcException.invalidParams("`arguments` must be an object");
+    }
+    call.progress(0, 1, "calling " + name.asString());
+    ToolOutcome outcome;
+    try {
+      outcome = runtime.get().tools().call(name.asString(), arguments, call.caller());
+    } catch (UnknownToolException e) {
+      throw JsonRpcException.invalidParams(e.getMessage());
+    }
+    if (outcome instanceof ToolOutcome.Failure failure) {
+      ObjectNode data = Json.NODES.objectNode().put("tool", name.asString());
+      call.log(Level.WARN, "tool call failed: " + failure.message(), data);
+    }
+    call.progress(1, 1, "done");
+    return ToolResults.of(outcome);
+  }
+}

@@ -1,0 +1,327 @@
+package dev.svc.protocol.mcp;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Log;
+import dev.svc.protocol.EventSink;
+import dev.svc.protocol.HttpCall;
+import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.jsonrpc.Dispatcher;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.ToolServerException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * MCP over Streamable HTTP at {@code /mcp} (DECISIONS "MCP transport"): {@code initialize} issues a
+ * signed session id; POSTed requests are answered with JSON, or with an SSE stream when the call
+ * streams notifications; notifications and responses get 202; {@code GET} opens the server's
+ * stream; {@code DELETE} ends the session.
+ */
+public final class McpServer {
+  private static final Log LOG = Log.tagged("mcp");
+  public static final String SESSION_HEADER = "Mcp-Session-Id";
+  public static final String VERSION_HEADER = "MCP-Protocol-Version";
+  private static final String JSON_TYPE = "application/json";
+  private static final String SSE_TYPE = "text/event-stream";
+
+  private final McpSessions sessions;
+  private final Dispatcher<McpCall> dispatcher;
+  private final Capabilities capabilities;
+  private final Supplier<ProjectRuntime> runtime;
+  private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+
+  /** What the server announces it can do; only what is really served. */
+  public record Capabilities(boolean listChanged) {}
+
+  public McpServer(
+      Supplier<ProjectRuntime> runtime, McpSessions sessions, Capabilities capabilities) {
+    this.runtime = runtime;
+    this.sessions = sessions;
+    this.capabilities = capabilities;
+    this.dispatcher = new Dispatcher<>(new McpMethods(runtime).handlers());
+  }
+
+  public McpSessions sessions() {
+    return sessions;
+  }
+
+  public HttpReply handle(HttpCall http) {
+    return switch (http.method()) {
+      case "POST" -> post(http);
+      case "GET" -> openStream(http);
+      case "DELETE" -> delete(http);
+      default -> status(405, "Method not allowed: use POST, GET or DELETE on /mcp");
+    };
+  }
+
+  private HttpReply post(HttpCall http) {
+    String contentType = http.headers().first("content-type").orElse("");
+    if (!contentType.toLowerCase().startsWith(JSON_TYPE)) {
+      return error(
+          415,
+          Optional.empty(),
+          ErrorCodes.INVALID_REQUEST,
+          "Unsupported Media Type: send Content-Type: application/json");
+    }
+    Accept accept = Accept.of(http.headers().first("accept").orElse(""));
+    if (!accept.json() && !accept.eventStream()) {
+      return error(
+          406,
+          Optional.empty(),
+          ErrorCodes.INVALID_REQUEST,
+          "Not Acceptable: accept application/json and text/event-stream");
+    }
+    JsonRpcMessage message;
+    switch (JsonRpcCodec.parse(http.body())) {
+      case JsonRpcCodec.Invalid invalid -> {
+        return error(400, invalid.id(), invalid.error().code(), invalid.error().message());
+      }
+      case JsonRpcCodec.Message parsed -> message = parsed.message();
+    }
+    if (message instanceof JsonRpcMessage.Request request
+        && request.method().equals("initialize")) {
+      return initialize(request);
+    }
+    Optional<String> sessionId = http.headers().first(SESSION_HEADER);
+    if (sessionId.isEmpty()) {
+      return error(
+          400,
+          idOf(message),
+          ErrorCodes.INVALID_REQUEST,
+          "Bad Request: Mcp-Session-Id header is required (call initialize first)");
+    }
+    Optional<McpSession> session = sessions.find(sessionId.get());
+    if (session.isEmpty()) {
+      return error(
+          404,
+          idOf(message),
+          ErrorCodes.SESSION_NOT_FOUND,
+          "Session not found: initialize a new session");
+    }
+    Optional<String> version = http.headers().first(VERSION_HEADER);
+    if (version.isPresent() && !ProtocolVersions.SUPPORTED.contains(version.get())) {
+      return error(
+          400,
+          idOf(message),
+          ErrorCodes.INVALID_REQUEST,
+          "Bad Request: unsupported MCP-Protocol-Version "
+              + version.get()
+              + "; supported: "
+              + String.join(", ", ProtocolVersions.SUPPORTED));
+    }
+    Caller caller = new Caller(http.requestId(), http.headers(), sessionId);
+    return switch (message) {
+      case JsonRpcMessage.Notification notification -> {
+        notification(session.get(), notification);
+        yield new HttpReply.Empty(202, Map.of());
+      }
+      case JsonRpcMessage.Response ignored -> new HttpReply.Empty(202, Map.of());
+      case JsonRpcMessage.Request request -> request(session.get(), caller, request, accept);
+    };
+  }
+
+  private HttpReply initialize(JsonRpcMessage.Request request) {
+    JsonNode requested = request.params().get("protocolVersion");
+    String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
+    McpSession session = sessions.create(version);
+    ObjectNode result = Json.NODES.objectNode();
+    result.put("protocolVersion", version);
+    ObjectNode caps = result.putObject("capabilities");
+    caps.putObject("tools").put("listChanged", capabilities.listChanged());
+    caps.putObject("logging");
+    ObjectNode info = result.putObject("serverInfo");
+    var service = runtime.get().model().service();
+    info.put("name", service.name());
+    info.put("version", service.version().orElse(dev.svc.SvcVersion.current()));
+    LOG.debug("session started", "protocol_version", version);
+    return json(
+        200, Map.of(SESSION_HEADER, session.id()), JsonRpcCodec.result(request.id(), result));
+  }
+
+  private void notification(McpSession session, JsonRpcMessage.Notification notification) {
+    if (notification.method().equals("notifications/cancelled")) {
+      JsonNode id = notification.params().get("requestId");
+      if (id != null && session.cancel(id)) {
+        LOG.debug("request cancelled by the client", "mcp_request", id.toString());
+      }
+    }
+  }
+
+  private HttpReply request(
+      McpSession session, Caller caller, JsonRpcMessage.Request request, Accept accept) {
+    JsonNode meta = request.params().path("_meta");
+    Optional<JsonNode> progressToken = Optional.ofNullable(meta.get("progressToken"));
+    boolean streams =
+        accept.eventStream()
+            && (!accept.json() || progressToken.isPresent() || session.logLevel().isPresent());
+    if (!streams) {
+      ObjectNode response = respond(new McpCall(session, caller, progressToken, n -> {}), request);
+      return json(200, Map.of(), response);
+    }
+    return new HttpReply.Stream(
+        200,
+        Map.of(),
+        sink -> {
+          Consumer<JsonNode> notifier = sink::send;
+          sink.send(respond(new McpCall(session, caller, progressToken, notifier), request));
+        });
+  }
+
+  /** Runs one request to its JSON-RPC response; never throws. */
+  private ObjectNode respond(McpCall call, JsonRpcMessage.Request request) {
+    Optional<JsonNode> id = Optional.of(request.id());
+    try {
+      JsonNode result =
+          ScopedValue.where(Caller.CURRENT, call.caller())
+              .where(dev.svc.log.LogContext.REQUEST_ID, call.caller().requestId())
+              .call(() -> run(call, request));
+      return JsonRpcCodec.result(request.id(), result);
+    } catch (JsonRpcException e) {
+      return JsonRpcCodec.error(id, e.error());
+    } catch (CancellationException e) {
+      return JsonRpcCodec.error(
+          id, JsonRpcError.of(ErrorCodes.REQUEST_CANCELLED, "Request cancelled"));
+    } catch (ToolServerException e) {
+      return internal(id, e.getMessage(), call.caller().requestId());
+    } catch (RuntimeException e) {
+      LOG.error("request failed", e, "method", request.method());
+      return internal(id, "internal error", call.caller().requestId());
+    }
+  }
+
+  /**
+   * Runs the handler; tool calls on their own thread so {@code notifications/cancelled} can end
+   * them.
+   */
+  private JsonNode run(McpCall call, JsonRpcMessage.Request request) {
+    if (!request.method().equals("tools/call")) {
+      return dispatcher.dispatch(call, request);
+    }
+    Caller caller = call.caller();
+    Future<JsonNode> future =
+        calls.submit(() ->
+            ScopedValue.where(Caller.CURRENT, caller)
+                .where(dev.svc.log.LogContext.REQUEST_ID, caller.requestId())
+                .call(() -> dispatcher.dispatch(call, request)));
+    call.session().started(request.id(), future);
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted");
+    } finally {
+      call.session().finished(request.id());
+    }
+  }
+
+  private static ObjectNode internal(Optional<JsonNode> id, String message, String requestId) {
+    ObjectNode data = Json.NODES.objectNode().put("requestId", requestId);
+    return JsonRpcCodec.error(
+        id,
+        new JsonRpcError(
+            ErrorCodes.INTERNAL_ERROR,
+            message + " (request id " + requestId + ")",
+            Optional.of(data)));
+  }
+
+  private HttpReply openStream(HttpCall http) {
+    if (!Accept.of(http.headers().first("accept").orElse("")).eventStream()) {
+      return status(406, "Not Acceptable: GET /mcp opens a text/event-stream");
+    }
+    Optional<String> sessionId = http.headers().first(SESSION_HEADER);
+    if (sessionId.isEmpty()) {
+      return error(
+          400,
+          Optional.empty(),
+          ErrorCodes.INVALID_REQUEST,
+          "Bad Request: Mcp-Session-Id header is required");
+    }
+    Optional<McpSession> session = sessions.find(sessionId.get());
+    if (session.isEmpty()) {
+      return error(404, Optional.empty(), ErrorCodes.SESSION_NOT_FOUND, "Session not found");
+    }
+    return new HttpReply.Stream(200, Map.of(), sink -> stream(session.get(), sink));
+  }
+
+  private static void stream(McpSession session, EventSink sink) {
+    session.attach(sink);
+    try {
+      while (sink.isOpen() && sink.comment("keep-alive")) {
+        Thread.sleep(15_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      session.detach(sink);
+    }
+  }
+
+  private HttpReply delete(HttpCall http) {
+    Optional<String> sessionId = http.headers().first(SESSION_HEADER);
+    if (sessionId.isEmpty()) {
+      return error(
+          400,
+          Optional.empty(),
+          ErrorCodes.INVALID_REQUEST,
+          "Bad Request: Mcp-Session-Id header is required");
+    }
+    Optional<McpSession> session = sessions.find(sessionId.get());
+    if (session.isEmpty()) {
+      return error(404, Optional.empty(), ErrorCodes.SESSION_NOT_FOUND, "Session not found");
+    }
+    sessions.end(session.get());
+    return new HttpReply.Empty(200, Map.of());
+  }
+
+  private static Optional<JsonNode> idOf(JsonRpcMessage message) {
+    return message instanceof JsonRpcMessage.Request request
+        ? Optional.of(request.id())
+        : Optional.empty();
+  }
+
+  private static HttpReply error(int status, Optional<JsonNode> id, int code, String message) {
+    return json(status, Map.of(), JsonRpcCodec.error(id, JsonRpcError.of(code, message)));
+  }
+
+  private static HttpReply status(int status, String message) {
+    return error(status, Optional.empty(), ErrorCodes.INVALID_REQUEST, message);
+  }
+
+  private static HttpReply json(int status, Map<String, String> headers, ObjectNode body) {
+    return new HttpReply.Body(status, headers, JSON_TYPE, JsonRpcCodec.bytes(body));
+  }
+
+  /** What a client's Accept header allows. */
+  record Accept(boolean json, boolean eventStream) {
+    static Accept of(String header) {
+      if (header.isBlank()) {
+        return new Accept(true, false);
+      }
+      String h = header.toLowerCase();
+      boolean any = h.contains("*/*");
+      return new Accept(
+          any || h.contains(JSON_TYPE) || h.contains("application/*"), any || h.contains(SSE_TYPE));
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.svc.protocol.mcp;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * The sessions this instance has seen. Ids are signed tokens, so a valid id from another instance
+ * is accepted and its state created here; ended sessions are remembered (for a day) so they get
+ * 404.
+ */
+public final class McpSessions {
+  private final SessionTokens tokens;
+  private final Cache<String, McpSession> live =
+      Caffeine.newBuilder().expireAfterAccess(Duration.ofHours(24)).maximumSize(100_000).build();
+  private final Cache<String, Boolean> ended =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(24)).maximumSize(100_000).build();
+
+  public McpSessions(SessionTokens tokens) {
+    this.tokens = tokens;
+  }
+
+  public McpSession create(String protocolVersion) {
+    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond());
+    McpSession session = new McpSession(id, protocolVersion);
+    live.put(id, session);
+    return session;
+  }
+
+  /** The session with this id; empty when unknown, forged or ended. */
+  public Optional<McpSession> find(String id) {
+    if (ended.getIfPresent(id) != null) {
+      return Optional.empty();
+    }
+    McpSession known = live.getIfPresent(id);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    return tokens
+        .verify(id)
+        .map(claims -> live.get(id, k -> new McpSession(k, claims.protocolVersion())));
+  }
+
+  public void end(McpSession session) {
+    ended.put(session.id(), Boolean.TRUE);
+    live.invalidate(session.id());
+    session.closeStreams();
+  }
+
+  public Collection<McpSession> all() {
+    return live.asMap().values();
+  }
+}

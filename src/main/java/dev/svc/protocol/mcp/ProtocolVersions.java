@@ -1,0 +1,17 @@
+package dev.svc.protocol.mcp;
+
+import java.util.List;
+
+/** The MCP revisions svc speaks (DECISIONS "MCP transport"). */
+public final class ProtocolVersions {
+  private ProtocolVersions() {}
+
+  public static final String PREFERRED = "2025-11-25";
+  public static final List<String> SUPPORTED =
+      List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+  /** The client's version when supported, else the preferred one. */
+  public static String negotiate(String requested) {
+    return SUPPORTED.contains(requested) ? requested : PREFERRED;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.svc.protocol.mcp;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * MCP session ids that any instance accepts: a self-describing payload (protocol version, issue
+ * time, a random nonce) signed with HMAC-SHA256. Instances that share {@code SVC_SESSION_SECRET}
+ * accept each other's sessions, so no session store is needed behind a load balancer.
+ */
+public final class SessionTokens {
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final byte[] secret;
+
+  public SessionTokens(byte[] secret) {
+    this.secret = secret.clone();
+  }
+
+  /** Tokens signed with {@code configured} when set, else with a random per-process secret. */
+  public static SessionTokens create(Optional<String> configured) {
+    if (configured.isPresent() && !configured.get().isEmpty()) {
+      return new SessionTokens(configured.get().getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] random = new byte[32];
+    RANDOM.nextBytes(random);
+    return new SessionTokens(random);
+  }
+
+  /** What a token says. */
+  public record Claims(String protocolVersion, long issuedAtSeconds) {}
+
+  public String issue(String protocolVersion, long nowSeconds) {
+    byte[] nonce = new byte[9];
+    RANDOM.nextBytes(nonce);
+    String payload =
+        "1." + protocolVersion + "." + nowSeconds + "." + ENCODER.encodeToString(nonce);
+    String body = ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+    return body + "." + ENCODER.encodeToString(sign(body));
+  }
+
+  /** The claims of a token this (or a sibling) instance signed; empty when forged or garbled. */
+  public Optional<Claims> verify(String token) {
+    int dot = token.lastIndexOf('.');
+    if (dot <= 0 || token.length() > 512) {
+      return Optional.empty();
+    }
+    String body = token.substring(0, dot);
+    byte[] signature;
+    try {
+      signature = DECODER.decode(token.substring(dot + 1));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (!MessageDigest.isEqual(signature, sign(body))) {
+      return Optional.empty();
+    }
+    String[] parts;
+    try {
+      parts = new String(DECODER.decode(body), StandardCharsets.UTF_8).split("\\.");
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (parts.length != 4 || !parts[0].equals("1")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new Claims(parts[1], Long.parseLong(parts[2])));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  private byte[] sign(String body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      byte[] full = mac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
+      return java.util.Arrays.copyOf(full, 16);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

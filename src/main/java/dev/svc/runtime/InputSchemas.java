@@ -1,0 +1,64 @@
+package dev.svc.runtime;
+
+import dev.svc.model.Input;
+import dev.svc.model.InputType;
+import dev.svc.model.Tool;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The JSON Schema of a tool's inputs, as {@code tools/list} shows it (DECISIONS "Tools"). */
+public final class InputSchemas {
+  private InputSchemas() {}
+
+  public static ObjectNode of(Tool tool) {
+    ObjectNode schema = Json.NODES.objectNode();
+    schema.put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    ArrayNode required = Json.NODES.arrayNode();
+    for (Input input : tool.inputs()) {
+      ObjectNode property = properties.putObject(input.name());
+      property.put("type", input.type().jsonType());
+      if (input.type() == InputType.DATETIME) {
+        property.put("format", "date-time");
+      }
+      input.description().ifPresent(d -> property.put("description", d));
+      input
+          .defaultValue()
+          .ifPresent(value -> {
+            switch (value) {
+              case Long l -> property.put("default", l);
+              case Double d -> property.put("default", d);
+              case Boolean b -> property.put("default", b);
+              default -> property.put("default", String.valueOf(value));
+            }
+          });
+      if (input.required()) {
+        required.add(input.name());
+      }
+    }
+    if (!required.isEmpty()) {
+      schema.set("required", required);
+    }
+    schema.put("additionalProperties", false);
+    return schema;
+  }
+
+  /** The schema of the built-in {@code search} tool. */
+  public static ObjectNode search() {
+    ObjectNode schema = Json.NODES.objectNode();
+    schema.put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties
+        .putObject("query")
+        .put("type", "string")
+        .put("description", "What you need a tool for.");
+    properties
+        .putObject("limit")
+        .put("type", "integer")
+        .put("minimum", 1)
+        .put("description", "Most results to return.");
+    schema.putArray("required").add("query");
+    schema.put("additionalProperties", false);
+    return schema;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.svc.runtime;
+
+import dev.svc.model.Input;
+import dev.svc.model.InputType;
+import dev.svc.model.Tool;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Checks a call's arguments against a tool's inputs (DECISIONS "Tools"): required inputs present,
+ * no undeclared keys, values converted to their declared type, defaults filled in. Every problem is
+ * reported in one line.
+ */
+final class InputValidator {
+  private InputValidator() {}
+
+  /** Validated inputs, or the one-line message of everything wrong. */
+  sealed interface Result {}
+
+  record Valid(ObjectNode inputs) implements Result {}
+
+  record Invalid(String message) implements Result {}
+
+  static Result validate(Tool tool, JsonNode arguments) {
+    if (arguments != null
+        && !arguments.isNull()
+        && !arguments.isMissingNode()
+        && !arguments.isObject()) {
+      return new Invalid("invalid arguments: expected an object of named inputs");
+    }
+    List<String> problems = new ArrayList<>();
+    ObjectNode inputs = Json.NODES.objectNode();
+    if (arguments != null && arguments.isObject()) {
+      for (Map.Entry<String, JsonNode> entry : arguments.properties()) {
+        if (tool.input(entry.getKey()).isEmpty()) {
+          problems.add("unknown input `" + entry.getKey() + "`" + known(tool));
+        }
+      }
+    }
+    for (Input input : tool.inputs()) {
+      JsonNode value = arguments == null ? null : arguments.get(input.name());
+      if (value == null || value.isNull()) {
+        if (input.defaultValue().isPresent()) {
+          inputs.set(input.name(), node(input.defaultValue().get()));
+        } else if (input.required()) {
+          problems.add("missing required input `" + input.name() + "`");
+        }
+        continue;
+      }
+      convert(input.type(), value)
+          .ifPresentOrElse(
+              converted -> inputs.set(input.name(), converted),
+              () -> problems.add("`" + input.name() + "` must be " + expected(input.type())));
+    }
+    return problems.isEmpty()
+        ? new Valid(inputs)
+        : new Invalid("invalid arguments: " + String.join("; ", problems));
+  }
+
+  private static String known(Tool tool) {
+    return tool.inputs().isEmpty()
+        ? " (this tool takes no inputs)"
+        : " (inputs: " + String.join(", ", tool.inputs().stream().map(Input::name).toList()) + ")";
+  }
+
+  static Optional<JsonNode> convert(InputType type, JsonNode value) {
+    return switch (type) {
+      case STRING ->
+          value.isString() || value.isNumber() || value.isBoolean()
+              ? Optional.of(Json.NODES.stringNode(value.asString()))
+              : Optional.empty();
+      case INT -> integer(value);
+      case FLOAT -> {
+        if (value.isNumber()) {
+          yield Optional.of(Json.NODES.numberNode(value.asDouble()));
+        }
+        yield value.isString()
+            ? type.convert(value.asString()).map(d -> Json.NODES.numberNode((Double) d))
+            : Optional.empty();
+      }
+      case BOOLEAN -> {
+        if (value.isBoolean()) {
+          yield Optional.of(value);
+        }
+        yield value.isString()
+            ? type.convert(value.asString()).map(b -> Json.NODES.booleanNode((Boolean) b))
+            : Optional.empty();
+      }
+      case DATETIME ->
+          value.isString() && InputType.isDateTime(value.asString().strip())
+              ? Optional.of(Json.NODES.stringNode(value.asString().strip()))
+              : Optional.empty();
+    };
+  }
+
+  private static Optional<JsonNode> integer(JsonNode value) {
+    if (value.isIntegralNumber() && value.canConvertToLong()) {
+      return Optional.of(Json.NODES.numberNode(value.asLong()));
+    }
+    if (value.isFloatingPointNumber()) {
+      BigDecimal decimal = value.decimalValue();
+      try {
+        return Optional.of(Json.NODES.numberNode(decimal.longValueExact()));
+      } catch (ArithmeticException e) {
+        return Optional.empty();
+      }
+    }
+    if (value.isString() && value.asString().strip().matches("[+-]?[0-9]{1,18}")) {
+      return Optional.of(Json.NODES.numberNode(Long.parseLong(value.asString().strip())));
+    }
+    return Optional.empty();
+  }
+
+  private static String expected(InputType type) {
+    return switch (type) {
+      case STRING -> "a string";
+      case INT -> "an integer";
+      case FLOAT -> "a number";
+      case BOOLEAN -> "true or false";
+      case DATETIME -> "an RFC 3339 date-time or a YYYY-MM-DD date";
+    };
+  }
+
+  private static JsonNode node(Object value) {
+    return switch (value) {
+      case Long l -> Json.NODES.numberNode(l);
+      case Double d -> Json.NODES.numberNode(d);
+      case Boolean b -> Json.NODES.booleanNode(b);
+      default -> Json.NODES.stringNode(String.valueOf(value));
+    };
+  }
+}

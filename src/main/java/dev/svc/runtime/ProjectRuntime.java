@@ -1,0 +1,237 @@
+package dev.svc.runtime;
+
+import dev.svc.auth.AllowAllPlugin;
+import dev.svc.auth.ApiKeyPlugin;
+import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.ResultCache;
+import dev.svc.connector.Connector;
+import dev.svc.connector.ConnectorUnavailableException;
+import dev.svc.connector.ResolvedAdapter;
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.log.Log;
+import dev.svc.model.Adapter;
+import dev.svc.model.AuthPolicy;
+import dev.svc.model.EnvString;
+import dev.svc.model.MissingVariableException;
+import dev.svc.model.Model;
+import dev.svc.model.Tool;
+import dev.svc.project.Environment;
+import dev.svc.script.ScriptRunner;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * A project being served: owns the open connectors, the script runner, the result cache and the
+ * auth plugins, and closes them (connectors concurrently) when serving stops.
+ */
+public final class ProjectRuntime implements AutoCloseable {
+  private static final Log LOG = Log.tagged("runtime");
+
+  /** How long one adapter's start-up connectivity check may take. */
+  public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
+
+  private final Model model;
+  private final Map<String, Connector> connectors;
+  private final ScriptRunner scripts;
+  private final ToolInvoker tools;
+
+  private ProjectRuntime(
+      Model model, Map<String, Connector> connectors, ScriptRunner scripts, ToolInvoker tools) {
+    this.model = model;
+    this.connectors = connectors;
+    this.scripts = scripts;
+    this.tools = tools;
+  }
+
+  /** What starting a project needs besides its model. */
+  public record Settings(
+      Environment environment,
+      Path projectDirectory,
+      Function<ResolvedAdapter, Connector> connectorFactory,
+      ScriptRunner scripts,
+      long cacheBytes) {}
+
+  /**
+   * Resolves env placeholders, opens every adapter a tool uses in parallel and checks it.
+   *
+   * @throws StartupException listing every missing variable or unreachable adapter
+   */
+  public static ProjectRuntime start(Model model, Settings settings) {
+    List<Diagnostic> problems = new ArrayList<>();
+    Map<String, ResolvedAdapter> adapters = new LinkedHashMap<>();
+    for (Adapter adapter : model.usedAdapters()) {
+      resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));
+    }
+    Map<String, AuthPlugin> auth = new LinkedHashMap<>();
+    for (Tool tool : model.tools()) {
+      tool.auth()
+          .flatMap(policy -> plugin(policy, settings.environment(), problems))
+          .ifPresent(p -> auth.put(tool.name(), p));
+    }
+    model
+        .agents()
+        .forEach(agent ->
+            agent
+                .model()
+                .options()
+                .values()
+                .forEach(v -> require(v, settings.environment(), problems)));
+    if (!problems.isEmpty()) {
+      throw new StartupException(problems);
+    }
+    Map<String, Connector> connectors = open(adapters, settings.connectorFactory(), problems);
+    if (!problems.isEmpty()) {
+      closeAll(connectors);
+      throw new StartupException(problems);
+    }
+    ResultCache cache = new ResultCache(settings.cacheBytes());
+    ToolInvoker invoker = new ToolInvoker(model, connectors, auth, settings.scripts(), cache);
+    return new ProjectRuntime(model, connectors, settings.scripts(), invoker);
+  }
+
+  private static Optional<ResolvedAdapter> resolve(
+      Adapter adapter, Settings settings, List<Diagnostic> problems) {
+    try {
+      Map<String, String> options = new LinkedHashMap<>();
+      for (Map.Entry<String, EnvString> option : adapter.options().entrySet()) {
+        options.put(option.getKey(), option.getValue().resolve(settings.environment()::get));
+      }
+      return Optional.of(
+          new ResolvedAdapter(
+              adapter.name(),
+              adapter.connector(),
+              adapter.connectionString().resolve(settings.environment()::get),
+              options,
+              settings.projectDirectory()));
+    } catch (MissingVariableException e) {
+      problems.add(missing(e));
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<AuthPlugin> plugin(
+      AuthPolicy policy, Environment environment, List<Diagnostic> problems) {
+    Map<String, String> resolved = new LinkedHashMap<>();
+    for (Map.Entry<String, EnvString> entry : policy.policy().entrySet()) {
+      try {
+        resolved.put(entry.getKey(), entry.getValue().resolve(environment::get));
+      } catch (MissingVariableException e) {
+        problems.add(missing(e));
+      }
+    }
+    return switch (policy.plugin()) {
+      case AuthPolicy.ALLOW_ALL -> Optional.of(new AllowAllPlugin());
+      case AuthPolicy.API_KEY ->
+          Optional.of(
+              new ApiKeyPlugin(
+                  Optional.ofNullable(resolved.get("value"))
+                      .or(() -> environment.get("SVC_API_KEY"))));
+      default ->
+          Optional.of(headers ->
+              new dev.svc.auth.AuthDecision.Deny(
+                  "custom auth plugins are not available in this build of svc yet"));
+    };
+  }
+
+  private static void require(EnvString value, Environment environment, List<Diagnostic> problems) {
+    try {
+      value.resolve(environment::get);
+    } catch (MissingVariableException e) {
+      problems.add(missing(e));
+    }
+  }
+
+  private static Diagnostic missing(MissingVariableException e) {
+    return Diagnostic.error(
+            "missing-env", e.origin(), "environment variable " + e.variable() + " is not set")
+        .withHint("set it in the environment or in .env");
+  }
+
+  private static Map<String, Connector> open(
+      Map<String, ResolvedAdapter> adapters,
+      Function<ResolvedAdapter, Connector> factory,
+      List<Diagnostic> problems) {
+    Map<String, Connector> connectors = new ConcurrentHashMap<>();
+    Map<String, Future<?>> checks = new LinkedHashMap<>();
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (ResolvedAdapter adapter : adapters.values()) {
+        checks.put(
+            adapter.name(),
+            executor.submit(() -> {
+              long started = System.nanoTime();
+              Connector connector = factory.apply(adapter);
+              connectors.put(adapter.name(), connector);
+              connector.check(CHECK_TIMEOUT);
+              LOG.info(
+                  "adapter ready",
+                  "adapter",
+                  adapter.name(),
+                  "connector",
+                  adapter.connector().wireName(),
+                  "ms",
+                  (System.nanoTime() - started) / 1_000_000);
+              return null;
+            }));
+      }
+      for (Map.Entry<String, Future<?>> check : checks.entrySet()) {
+        try {
+          check.getValue().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          Throwable cause = e.getCause();
+          String reason =
+              cause instanceof ConnectorUnavailableException
+                  ? cause.getMessage()
+                  : String.valueOf(cause);
+          problems.add(
+              Diagnostic.error(
+                      "adapter-unavailable",
+                      dev.svc.diagnostic.Origin.ofFile("adapter " + check.getKey()),
+                      reason)
+                  .withHint(
+                      "check the adapter's connection_string and that the database is running"));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while opening adapters", e);
+        }
+      }
+    }
+    return connectors;
+  }
+
+  public Model model() {
+    return model;
+  }
+
+  public ToolInvoker tools() {
+    return tools;
+  }
+
+  /** Closes every connector concurrently, then the script runner. Never throws. */
+  @Override
+  public void close() {
+    closeAll(connectors);
+    try {
+      scripts.close();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the script runner failed", "error", e.getMessage());
+    }
+  }
+
+  private static void closeAll(Map<String, Connector> connectors) {
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (Connector connector : connectors.values()) {
+        executor.submit(connector::close);
+      }
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package dev.svc.runtime;
+
+import dev.svc.SvcException;
+
+/** No tool has the name a caller asked for. */
+public final class UnknownToolException extends SvcException {
+  public UnknownToolException(String name) {
+    super("Unknown tool: " + name);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.svc.server;
+
+import dev.svc.log.Log;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/**
+ * The embedded HTTP server (Jetty 12 core API on virtual threads): the only class that starts or
+ * stops Jetty. {@code /heartbeat} answers 200 only once {@link #markReady()} was called.
+ */
+public final class HttpServer implements AutoCloseable {
+  private static final Log LOG = Log.tagged("http");
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final AtomicBoolean ready = new AtomicBoolean();
+
+  private HttpServer(Server server, ServerConnector connector) {
+    this.server = server;
+    this.connector = connector;
+  }
+
+  /** Binds and starts serving; {@code /heartbeat} stays 503 until {@link #markReady()}. */
+  public static HttpServer start(ServerSettings settings, Route mcp, Route agents) {
+    VirtualThreadPool threads = new VirtualThreadPool();
+    threads.setName("svc-http");
+    Server server = new Server(threads);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    config.setSendXPoweredBy(false);
+    ServerConnector connector =
+        new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
+    connector.setHost(settings.address());
+    connector.setPort(settings.port());
+    connector.setAcceptQueueSize(1024);
+    server.addConnector(connector);
+    HttpServer http = new HttpServer(server, connector);
+    OriginPolicy policy =
+        new OriginPolicy(
+            isLoopback(settings.address()), settings.allowedHosts(), settings.allowedOrigins());
+    server.setHandler(
+        new GracefulHandler(new RequestHandler(settings, policy, mcp, agents, http.ready::get)));
+    server.setStopTimeout(Duration.ofSeconds(10).toMillis());
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception ignored) {
+        // already failing
+      }
+      throw new ServerStartException(
+          "cannot listen on " + settings.address() + ":" + settings.port() + ": " + rootMessage(e),
+          e);
+    }
+    return http;
+  }
+
+  public void markReady() {
+    ready.set(true);
+  }
+
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** Stops accepting, lets requests in flight finish (at most {@code grace}), then stops. */
+  public void stop(Duration grace) {
+    ready.set(false);
+    server.setStopTimeout(grace.toMillis());
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.warn("the HTTP server did not stop cleanly", "error", String.valueOf(e.getMessage()));
+    }
+  }
+
+  @Override
+  public void close() {
+    stop(Duration.ofSeconds(10));
+  }
+
+  static boolean isLoopback(String address) {
+    try {
+      return InetAddress.getByName(address).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return String.valueOf(root.getMessage());
+  }
+}

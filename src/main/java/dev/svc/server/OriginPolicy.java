@@ -1,0 +1,72 @@
+package dev.svc.server;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * DNS-rebinding protection (DECISIONS "MCP transport"): when listening on a loopback address, only
+ * loopback {@code Host} and {@code Origin} values are accepted, plus the configured ones. When
+ * listening on other addresses, any value is accepted unless a list is configured.
+ */
+final class OriginPolicy {
+  private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+  private final boolean loopbackOnly;
+  private final List<String> allowedHosts;
+  private final List<String> allowedOrigins;
+
+  OriginPolicy(boolean loopbackOnly, List<String> allowedHosts, List<String> allowedOrigins) {
+    this.loopbackOnly = loopbackOnly;
+    this.allowedHosts = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+    this.allowedOrigins =
+        allowedOrigins.stream().map(o -> stripSlash(o.toLowerCase(Locale.ROOT))).toList();
+  }
+
+  boolean hostAllowed(Optional<String> hostHeader) {
+    if (hostHeader.isEmpty()) {
+      return !loopbackOnly;
+    }
+    String host = hostHeader.get().toLowerCase(Locale.ROOT);
+    if (allowedHosts.contains(host) || allowedHosts.contains(withoutPort(host))) {
+      return true;
+    }
+    if (LOOPBACK.contains(withoutPort(host))) {
+      return true;
+    }
+    return !loopbackOnly && allowedHosts.isEmpty();
+  }
+
+  boolean originAllowed(Optional<String> originHeader) {
+    if (originHeader.isEmpty()) {
+      return true; // not a browser
+    }
+    String origin = stripSlash(originHeader.get().toLowerCase(Locale.ROOT));
+    if (allowedOrigins.contains(origin)) {
+      return true;
+    }
+    try {
+      String host = URI.create(origin).getHost();
+      if (host != null && LOOPBACK.contains(host)) {
+        return true;
+      }
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return !loopbackOnly && allowedOrigins.isEmpty();
+  }
+
+  static String withoutPort(String host) {
+    if (host.startsWith("[")) {
+      int close = host.indexOf(']');
+      return close > 0 ? host.substring(0, close + 1) : host;
+    }
+    int colon = host.indexOf(':');
+    return colon >= 0 && host.indexOf(':', colon + 1) < 0 ? host.substring(0, colon) : host;
+  }
+
+  private static String stripSlash(String text) {
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  }
+}

@@ -1,0 +1,228 @@
+package dev.svc.server;
+
+import dev.svc.call.Headers;
+import dev.svc.call.RequestIds;
+import dev.svc.log.Log;
+import dev.svc.protocol.HttpCall;
+import dev.svc.protocol.HttpReply;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The one Jetty handler: routes by path, guards {@code Host}/{@code Origin}, answers CORS, reads
+ * bodies up to the limit, and writes what the protocol layer replies (bodies or SSE streams).
+ */
+final class RequestHandler extends Handler.Abstract {
+  private static final Log LOG = Log.tagged("http");
+  private static final byte[] HEARTBEAT = "{\"success\":true}".getBytes(StandardCharsets.UTF_8);
+  private static final String MCP_ALLOWED_HEADERS =
+      "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-API-Key";
+  private static final String AGENT_ALLOWED_HEADERS =
+      "Content-Type, Accept, Authorization, A2A-Version, A2A-Extensions, X-API-Key";
+
+  private final ServerSettings settings;
+  private final OriginPolicy policy;
+  private final Route mcp;
+  private final Route agents;
+  private final BooleanSupplier ready;
+
+  RequestHandler(
+      ServerSettings settings,
+      OriginPolicy policy,
+      Route mcp,
+      Route agents,
+      BooleanSupplier ready) {
+    super(InvocationType.BLOCKING);
+    this.settings = settings;
+    this.policy = policy;
+    this.mcp = mcp;
+    this.agents = agents;
+    this.ready = ready;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String path = request.getHttpURI().getPath();
+    String method = request.getMethod();
+    try {
+      if (path.equals("/heartbeat")) {
+        if (!ready.getAsBoolean()) {
+          writeBody(
+              response,
+              callback,
+              503,
+              "application/json",
+              "{\"success\":false}".getBytes(StandardCharsets.UTF_8));
+        } else {
+          writeBody(response, callback, 200, "application/json", HEARTBEAT);
+        }
+        return true;
+      }
+      boolean isMcp = path.equals("/mcp") || path.equals("/mcp/");
+      boolean isAgent = path.startsWith("/agent/");
+      if (!isMcp && !isAgent) {
+        writeError(
+            response,
+            callback,
+            404,
+            "not found: " + path + " (svc serves /mcp, /agent/{name} and /heartbeat)");
+        return true;
+      }
+      Headers headers = headers(request);
+      if (!policy.hostAllowed(headers.first("host"))) {
+        writeError(
+            response, callback, 403, "Forbidden: Host not allowed (see server.allowed_hosts)");
+        return true;
+      }
+      Optional<String> origin = headers.first("origin");
+      if (isMcp && !policy.originAllowed(origin)) {
+        writeError(
+            response, callback, 403, "Forbidden: Origin not allowed (see server.allowed_origins)");
+        return true;
+      }
+      cors(response, origin, isMcp);
+      if (method.equals("OPTIONS")) {
+        response
+            .getHeaders()
+            .put(
+                "Access-Control-Allow-Methods",
+                isMcp ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS");
+        response
+            .getHeaders()
+            .put(
+                "Access-Control-Allow-Headers",
+                isMcp ? MCP_ALLOWED_HEADERS : AGENT_ALLOWED_HEADERS);
+        response.getHeaders().put("Access-Control-Max-Age", "600");
+        response.setStatus(204);
+        response.write(true, null, callback);
+        return true;
+      }
+      Optional<byte[]> body = body(request);
+      if (body.isEmpty()) {
+        writeError(
+            response,
+            callback,
+            413,
+            "Payload Too Large: requests are limited to "
+                + settings.maxBodyBytes() / (1024 * 1024)
+                + " MiB");
+        return true;
+      }
+      HttpCall call =
+          new HttpCall(
+              method, path, headers, body.get(), baseUrl(request, headers), RequestIds.next());
+      HttpReply reply = (isMcp ? mcp : agents).handle(call);
+      write(reply, response, callback);
+    } catch (Throwable e) {
+      LOG.error("request failed", e, "path", path);
+      if (!response.isCommitted()) {
+        writeError(response, callback, 500, "internal server error");
+      } else {
+        callback.failed(e);
+      }
+    }
+    return true;
+  }
+
+  private static void cors(Response response, Optional<String> origin, boolean isMcp) {
+    if (origin.isEmpty()) {
+      return;
+    }
+    response.getHeaders().put("Access-Control-Allow-Origin", origin.get());
+    response.getHeaders().put("Vary", "Origin");
+    response
+        .getHeaders()
+        .put(
+            "Access-Control-Expose-Headers",
+            isMcp ? "Mcp-Session-Id, MCP-Protocol-Version" : "A2A-Version");
+  }
+
+  private void write(HttpReply reply, Response response, Callback callback) {
+    reply.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+    switch (reply) {
+      case HttpReply.Body body ->
+          writeBody(response, callback, body.status(), body.contentType(), body.body());
+      case HttpReply.Empty empty -> {
+        response.setStatus(empty.status());
+        response.write(true, null, callback);
+      }
+      case HttpReply.Stream stream -> {
+        response.setStatus(stream.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, no-transform");
+        response.getHeaders().put("X-Accel-Buffering", "no");
+        SseSink sink = new SseSink(response);
+        try {
+          stream.writer().accept(sink);
+        } finally {
+          sink.close();
+          response.write(true, null, callback);
+        }
+      }
+    }
+  }
+
+  private static void writeBody(
+      Response response, Callback callback, int status, String type, byte[] body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  private static void writeError(Response response, Callback callback, int status, String message) {
+    String json = "{\"error\":" + dev.svc.runtime.Json.MAPPER.writeValueAsString(message) + "}";
+    writeBody(
+        response, callback, status, "application/json", json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The body, or empty when it is larger than the limit. */
+  private Optional<byte[]> body(Request request) throws IOException {
+    long declared = request.getLength();
+    if (declared > settings.maxBodyBytes()) {
+      return Optional.empty();
+    }
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      byte[] bytes = in.readNBytes(settings.maxBodyBytes() + 1);
+      return bytes.length > settings.maxBodyBytes() ? Optional.empty() : Optional.of(bytes);
+    }
+  }
+
+  private static Headers headers(Request request) {
+    Map<String, List<String>> map = new LinkedHashMap<>();
+    for (HttpField field : request.getHeaders()) {
+      map.computeIfAbsent(field.getName(), k -> new ArrayList<>()).add(field.getValue());
+    }
+    return new Headers(map);
+  }
+
+  private static String baseUrl(Request request, Headers headers) {
+    String scheme =
+        headers
+            .first("x-forwarded-proto")
+            .map(s -> s.split(",")[0].strip())
+            .orElse(request.isSecure() ? "https" : "http");
+    String host =
+        headers
+            .first("x-forwarded-host")
+            .map(h -> h.split(",")[0].strip())
+            .or(() -> headers.first("host"))
+            .orElse(Request.getServerName(request) + ":" + Request.getServerPort(request));
+    return scheme + "://" + host;
+  }
+}
