@@ -154,6 +154,6 @@ final class CompletionCommand implements Callable<Integer> {
   }
 
   private static String fishQuote(String text) {
-    return text.replace("\\", "\\\\").replace("'", "\\'");
+    return text.replace("%n", " ").replace("\\", "\\\\").replace("'", "\\'");
   }
 }

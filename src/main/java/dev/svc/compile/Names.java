@@ -45,9 +45,13 @@ final class Names {
   }
 
   private static String hintFor(String pattern) {
-    return dev.svc.definition.Shapes.LOWER_NAME.equals(pattern)
-        ? "lower-case letters, digits, `_` and `-`, starting with a letter"
-        : "letters, digits, `_`, `-` and `.`";
+    return switch (pattern) {
+      case dev.svc.definition.Shapes.LOWER_NAME ->
+          "lower-case letters, digits, `_` and `-`, starting with a letter";
+      case dev.svc.definition.Shapes.ADAPTER_NAME ->
+          "letters, digits, `_` and `-`, starting with a letter";
+      default -> "letters, digits, `_`, `-` and `.`";
+    };
   }
 
   /** Tracks the first place each name of a kind was defined and reports later duplicates. */

@@ -295,7 +295,7 @@ final class StatementCompiler {
       diagnostics.error(
           "invalid-statement",
           origin,
-          "the MongoDB statement is not valid JSON: " + e.getOriginalMessage(),
+          "the MongoDB statement is not valid JSON: " + firstLine(e.getOriginalMessage()),
           "write {\"database\": \"<db>\", \"command\": {\"<commandName>\": ...}}");
       return Optional.empty();
     }
@@ -323,6 +323,12 @@ final class StatementCompiler {
       ok = false;
     }
     return ok ? Optional.of(new Statement.Mongo(source, segments)) : Optional.empty();
+  }
+
+  private static String firstLine(String message) {
+    String line = message == null ? "" : message.strip();
+    int newline = line.indexOf('\n');
+    return newline < 0 ? line : line.substring(0, newline).strip();
   }
 
   private static char nextNonSpace(String text, int from) {

@@ -221,8 +221,11 @@ final class ToolCompiler {
             "start with a letter or `_`; use letters, digits and `_`");
       }
       InputType type = d.type().flatMap(t -> InputType.parse(t.value())).orElse(InputType.STRING);
-      boolean optional = d.optional().map(Located::value).orElse(false);
-      if (optional && d.required().map(Located::value).orElse(false)) {
+      boolean optional =
+          d.optional().map(Located::value).orElse(false)
+              || d.required().map(r -> !r.value()).orElse(false);
+      if (d.optional().map(Located::value).orElse(false)
+          && d.required().map(Located::value).orElse(false)) {
         diagnostics.error(
             "conflicting-required",
             d.required().get().origin(),
