@@ -20,6 +20,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class StatementCompiler {
   private static final Pattern INPUT = Pattern.compile("\\s*inputs\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
+
+  /** {@code {{ input.x }}}, a common slip for {@code {{ inputs.x }}}. */
+  private static final Pattern SINGULAR =
+      Pattern.compile("\\s*input\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Diagnostics diagnostics;
@@ -54,11 +59,14 @@ final class StatementCompiler {
     Matcher m = INPUT.matcher(inner);
     if (!m.matches()) {
       String written = "{{" + inner + "}}";
+      Matcher singular = SINGULAR.matcher(inner);
       String hint =
           inner.strip().startsWith("env.")
               ? "environment variables are not substituted in statements; keep secrets in the"
                   + " adapter's connection_string, or pass the value as an input"
-              : "write `{{ inputs.<name> }}` with the name of a declared input";
+              : singular.matches()
+                  ? "did you mean `{{ inputs." + singular.group(1) + " }}`?"
+                  : "write `{{ inputs.<name> }}` with the name of a declared input";
       diagnostics.error(
           "invalid-placeholder", origin, "`" + written + "` is not an input placeholder", hint);
       return Optional.empty();
