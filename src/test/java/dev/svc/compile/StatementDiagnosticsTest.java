@@ -133,6 +133,64 @@ class StatementDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a placeholder cannot stand for a table name after FROM",
+            SQL
+                + """
+                == app/tools/get/config.terse
+                description: Any table.
+                use: db
+                statement: SELECT * FROM {{ inputs.table }}
+                inputs:
+                  table: {type: string}
+                """,
+            """
+            app/tools/get/config.terse:3:12: error[invalid-placeholder]: a placeholder cannot stand for a table or column name (after FROM)
+              hint: values are always bound as parameters; choose between fixed statements with separate tools
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a placeholder cannot choose the sort column, which would sort by a constant",
+            SQL
+                + """
+                == app/tools/get/config.terse
+                description: Sorted items.
+                use: db
+                statement: |
+                  SELECT * FROM items
+                  ORDER BY
+                    {{ inputs.column }}
+                inputs:
+                  column: {type: string}
+                """,
+            """
+            app/tools/get/config.terse:3:12: error[invalid-placeholder]: a placeholder cannot stand for a table or column name (after ORDER BY)
+              hint: values are always bound as parameters; choose between fixed statements with separate tools
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "placeholders after FROM inside a function call, IS DISTINCT FROM, LIMIT and VALUES are values",
+            SQL
+                + """
+                == app/tools/get/config.terse
+                description: Items.
+                use: db
+                statement: >-
+                  SELECT EXTRACT(YEAR FROM {{ inputs.day }}) AS year, name FROM items
+                  WHERE owner IS DISTINCT FROM {{ inputs.owner }}
+                  ORDER BY name LIMIT {{ inputs.limit }}
+                inputs:
+                  day: {type: datetime}
+                  owner: {type: string}
+                  limit: {type: int}
+                == app/tools/add/config.terse
+                description: Adds an item.
+                use: db
+                statement: INSERT INTO items (name) VALUES ({{ inputs.name }})
+                inputs:
+                  name: {type: string}
+                """,
+            ""),
+        argumentSet(
             "a bare question mark in SQL is rejected",
             SQL
                 + """
