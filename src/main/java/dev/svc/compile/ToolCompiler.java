@@ -145,6 +145,19 @@ final class ToolCompiler {
           "keep `use` + `statement` for a database tool, or `handler` for a script tool");
       return Optional.empty();
     }
+    if (tool.use().isPresent()
+        && scripts
+            .byConvention(tool.directory(), "handler.ts", List.of(), tool.origin(), "handler")
+            .isPresent()) {
+      diagnostics.error(
+          "conflicting-backend",
+          tool.use().get().origin(),
+          "the tool uses adapter `"
+              + tool.use().get().value()
+              + "`, and handler.ts beside it is a handler by convention; exactly one is allowed",
+          "remove or rename handler.ts, or drop `use` and `statement`");
+      return Optional.empty();
+    }
     if (tool.use().isPresent()) {
       Located<String> use = tool.use().get();
       Adapter adapter = adapters.get(use.value());

@@ -98,6 +98,22 @@ class ToolDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a handler.ts found by convention counts as a handler beside `use`",
+            DB
+                + """
+                == app/tools/count/config.terse
+                description: Counts.
+                use: db
+                statement: SELECT 1
+                == app/tools/count/handler.ts
+                export default () => 1;
+                """,
+            """
+            app/tools/count/config.terse:2:6: error[conflicting-backend]: the tool uses adapter `db`, and handler.ts beside it is a handler by convention; exactly one is allowed
+              hint: remove or rename handler.ts, or drop `use` and `statement`
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "a tool with neither `use` nor `handler` is rejected",
             """
             == app/tools/hello/config.terse
