@@ -82,7 +82,9 @@ class InitCommandTest {
     CliRun init = svc(work, "init", "My Shop");
 
     assertThat(init.exitCode()).isZero();
-    assertThat(init.out()).contains("Project `my-shop` is ready").contains("cd My Shop && ");
+    assertThat(init.out())
+        .contains("Project `my-shop` is ready")
+        .contains("cd 'My Shop' && svc validate");
     assertThat(files(work.resolve("My Shop")).get(".svc")).contains("\nname: my-shop\n");
     CliRun validate = svc(work, "validate", "My Shop");
     assertThat(validate.exitCode()).isZero();
