@@ -78,7 +78,14 @@ final class InitCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the project in " + target, e);
     }
-    String cd = folder == null ? "" : "cd " + folder + " && ";
+    String cd =
+        folder == null
+            ? ""
+            : "cd "
+                + (folder.matches("[A-Za-z0-9_./-]+")
+                    ? folder
+                    : "'" + folder.replace("'", "'\\''") + "'")
+                + " && ";
     context.out().println();
     context.out().println("Project `" + name + "` is ready. Next:");
     context.out().println("  " + cd + "svc validate     # check it");

@@ -46,6 +46,7 @@ public final class SvcCommand implements Runnable {
     CommandLine line = new CommandLine(new SvcCommand(context), new Factory(context));
     line.setOut(context.out());
     line.setErr(context.err());
+    // picocli asks this mapper for parse errors too: those are bad command lines (exit 2).
     line.setExitCodeExceptionMapper(
         e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED);
     line.setExecutionExceptionHandler((e, cmd, parsed) -> {

@@ -88,7 +88,14 @@ public final class Compiler {
       RootDefinition root = definitions.root();
       CachePolicy defaultCache = ToolCompiler.cache(CachePolicy.OFF, root.cache());
       Map<String, Adapter> adapters = adapters();
-      List<Tool> tools = tools(adapters, defaultCache);
+      Set<String> brokenAdapters = new TreeSet<>();
+      for (AdapterDefinition definition : definitions.adapters()) {
+        String name = definition.name().map(Located::value).orElse(definition.fileName());
+        if (!adapters.containsKey(name)) {
+          brokenAdapters.add(name);
+        }
+      }
+      List<Tool> tools = tools(adapters, brokenAdapters, defaultCache);
       List<Prompt> prompts = prompts();
       List<Resource> resources = new ArrayList<>();
       List<ResourceTemplate> templates = new ArrayList<>();
@@ -104,7 +111,8 @@ public final class Compiler {
       if (definitions.tools().isEmpty()
           && definitions.prompts().isEmpty()
           && definitions.resources().isEmpty()
-          && definitions.agents().isEmpty()) {
+          && definitions.agents().isEmpty()
+          && definitions.unreadableFiles() == 0) {
         diagnostics.error(
             "empty-project",
             root.origin(),
@@ -134,7 +142,8 @@ public final class Compiler {
       return adapters;
     }
 
-    private List<Tool> tools(Map<String, Adapter> adapters, CachePolicy defaultCache) {
+    private List<Tool> tools(
+        Map<String, Adapter> adapters, Set<String> brokenAdapters, CachePolicy defaultCache) {
       Names.Registry registry = names.registry("duplicate-tool", "tool");
       List<Tool> tools = new ArrayList<>();
       for (ToolDefinition definition : definitions.tools()) {
@@ -143,7 +152,7 @@ public final class Compiler {
             registry.claim(
                 name, definition.name().map(Located::origin).orElse(definition.origin()));
         toolCompiler
-            .compile(definition, adapters, definitions.plugins(), defaultCache)
+            .compile(definition, adapters, brokenAdapters, definitions.plugins(), defaultCache)
             .filter(t -> unique)
             .ifPresent(tools::add);
       }

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param baseDirectory {@code root} (default {@code app}), relative to the project
  * @param plugins custom auth plugins by name, each the project-relative path of its script
  * @param resources discovered and inline resources and templates alike
+ * @param unreadableFiles definition files that could not be parsed (already reported); a project
+ *     with such a file is not called empty
  */
 record Definitions(
     RootDefinition root,
@@ -25,4 +27,5 @@ record Definitions(
     List<PromptDefinition> prompts,
     List<ResourceDefinition> resources,
     List<AgentDefinition> agents,
-    Map<String, String> plugins) {}
+    Map<String, String> plugins,
+    int unreadableFiles) {}

@@ -39,19 +39,11 @@ final class Names {
               + fallback
               + "` does not match "
               + pattern,
-          "add a `name:` field, or rename it (" + hintFor(pattern) + ")");
+          "add a `name:` field, or rename it ("
+              + dev.svc.definition.Shapes.patternHint(pattern)
+              + ")");
     }
     return fallback;
-  }
-
-  private static String hintFor(String pattern) {
-    return switch (pattern) {
-      case dev.svc.definition.Shapes.LOWER_NAME ->
-          "lower-case letters, digits, `_` and `-`, starting with a letter";
-      case dev.svc.definition.Shapes.ADAPTER_NAME ->
-          "letters, digits, `_` and `-`, starting with a letter";
-      default -> "letters, digits, `_`, `-` and `.`";
-    };
   }
 
   /** Tracks the first place each name of a kind was defined and reports later duplicates. */

@@ -36,6 +36,7 @@ final class ProjectReader {
   private final Project project;
   private final Diagnostics diagnostics;
   private final DefinitionReader reader;
+  private int unreadableFiles;
 
   ProjectReader(Project project, Diagnostics diagnostics) {
     this.project = project;
@@ -98,7 +99,8 @@ final class ProjectReader {
             prompts,
             resources,
             agents,
-            plugins(baseDir.resolve("plugins"))));
+            plugins(baseDir.resolve("plugins")),
+            unreadableFiles));
   }
 
   private String rootText() {
@@ -165,7 +167,8 @@ final class ProjectReader {
     List<T> definitions = new ArrayList<>();
     for (Path file : files) {
       parse(readText(file), project.relative(file))
-          .ifPresent(node -> definitions.add(read.apply(node, file)));
+          .ifPresentOrElse(
+              node -> definitions.add(read.apply(node, file)), () -> unreadableFiles++);
     }
     return definitions;
   }

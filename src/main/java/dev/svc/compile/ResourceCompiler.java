@@ -57,8 +57,9 @@ final class ResourceCompiler {
     if (!r.arguments().isEmpty()) {
       diagnostics.error(
           "wrong-mode-field",
-          r.origin(),
-          "`arguments` belong to resource templates; this resource has a fixed `uri`");
+          r.arguments().getFirst().name().origin(),
+          "`arguments` belong to resource templates; this resource has a fixed `uri`",
+          "remove them, or use `uri_template` with `{argument}` variables");
     }
     Optional<Resource.Content> content = content(r.text(), r.file(), r, "text", "file");
     String name = r.name().map(Located::value).or(r::defaultName).orElse(uri.value());

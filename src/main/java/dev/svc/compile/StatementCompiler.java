@@ -20,6 +20,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class StatementCompiler {
   private static final Pattern INPUT = Pattern.compile("\\s*inputs\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
+
+  /** {@code {{ input.x }}}, a common slip for {@code {{ inputs.x }}}. */
+  private static final Pattern SINGULAR =
+      Pattern.compile("\\s*input\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final Diagnostics diagnostics;
@@ -54,11 +59,14 @@ final class StatementCompiler {
     Matcher m = INPUT.matcher(inner);
     if (!m.matches()) {
       String written = "{{" + inner + "}}";
+      Matcher singular = SINGULAR.matcher(inner);
       String hint =
           inner.strip().startsWith("env.")
               ? "environment variables are not substituted in statements; keep secrets in the"
                   + " adapter's connection_string, or pass the value as an input"
-              : "write `{{ inputs.<name> }}` with the name of a declared input";
+              : singular.matches()
+                  ? "did you mean `{{ inputs." + singular.group(1) + " }}`?"
+                  : "write `{{ inputs.<name> }}` with the name of a declared input";
       diagnostics.error(
           "invalid-placeholder", origin, "`" + written + "` is not an input placeholder", hint);
       return Optional.empty();
@@ -74,6 +82,7 @@ final class StatementCompiler {
     StringBuilder out = new StringBuilder(source.length());
     List<Statement.Parameter> parameters = new ArrayList<>();
     boolean ok = true;
+    int depth = 0; // parentheses, to tell `FROM t` from `EXTRACT(YEAR FROM d)`
     int i = 0;
     int n = source.length();
     while (i < n) {
@@ -82,6 +91,15 @@ final class StatementCompiler {
         Optional<Placeholder> p = placeholderAt(source, i, origin);
         if (p.isEmpty()) {
           return Optional.empty();
+        }
+        Optional<String> keyword = identifierPosition(out, depth);
+        if (keyword.isPresent()) {
+          diagnostics.error(
+              "invalid-placeholder",
+              origin,
+              "a placeholder cannot stand for a table or column name (after " + keyword.get() + ")",
+              "values are always bound as parameters; choose between fixed statements with separate tools");
+          ok = false;
         }
         out.append('?');
         parameters.add(new Statement.Parameter(p.get().input(), false));
@@ -147,6 +165,7 @@ final class StatementCompiler {
         ok = false;
         i++;
       } else {
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
         out.append(c);
         i++;
       }
@@ -154,6 +173,54 @@ final class StatementCompiler {
     return ok
         ? Optional.of(new Statement.Sql(source, out.toString(), parameters))
         : Optional.empty();
+  }
+
+  /**
+   * The keyword before a placeholder when it puts the placeholder where a table or column name
+   * belongs: bound there, the value would be a syntax error ({@code FROM ?}) or a constant that
+   * silently changes nothing ({@code ORDER BY ?}). {@code FROM} inside parentheses ({@code
+   * EXTRACT(YEAR FROM ?)}) and {@code IS DISTINCT FROM ?} take values.
+   */
+  private static Optional<String> identifierPosition(CharSequence before, int depth) {
+    int end = before.length();
+    String word = wordBefore(before, end);
+    String upper = word.toUpperCase(java.util.Locale.ROOT);
+    int start = startOfWordBefore(before, end);
+    String previous = wordBefore(before, start).toUpperCase(java.util.Locale.ROOT);
+    return switch (upper) {
+      case "JOIN", "INTO", "UPDATE", "TABLE" -> Optional.of(upper);
+      case "FROM" ->
+          depth == 0 && !previous.equals("DISTINCT") ? Optional.of(upper) : Optional.empty();
+      case "BY" ->
+          previous.equals("ORDER") || previous.equals("GROUP")
+              ? Optional.of(previous + " BY")
+              : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  /** The word ending just before {@code end}, skipping whitespace; empty if none. */
+  private static String wordBefore(CharSequence text, int end) {
+    int stop = end;
+    while (stop > 0 && Character.isWhitespace(text.charAt(stop - 1))) {
+      stop--;
+    }
+    int start = stop;
+    while (start > 0 && Character.isLetter(text.charAt(start - 1))) {
+      start--;
+    }
+    return text.subSequence(start, stop).toString();
+  }
+
+  private static int startOfWordBefore(CharSequence text, int end) {
+    int stop = end;
+    while (stop > 0 && Character.isWhitespace(text.charAt(stop - 1))) {
+      stop--;
+    }
+    while (stop > 0 && Character.isLetter(text.charAt(stop - 1))) {
+      stop--;
+    }
+    return stop;
   }
 
   /**

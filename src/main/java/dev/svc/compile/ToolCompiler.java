@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -59,12 +60,15 @@ final class ToolCompiler {
    * Compiles one tool; empty when it has errors (which are reported).
    *
    * @param adapters the project's adapters by name
+   * @param brokenAdapters names of adapters that are defined but have errors (already reported, so
+   *     a tool using one is not reported again)
    * @param plugins custom auth plugins by name (project-relative script paths)
    * @param defaultCache the global cache settings
    */
   Optional<Tool> compile(
       ToolDefinition tool,
       Map<String, Adapter> adapters,
+      Set<String> brokenAdapters,
       Map<String, String> plugins,
       CachePolicy defaultCache) {
     int errorsBefore = errorCount();
@@ -81,6 +85,7 @@ final class ToolCompiler {
         .filter(d -> d.value().isBlank())
         .ifPresent(d ->
             diagnostics.error("missing-field", d.origin(), "the tool's `description` is empty"));
+    env.notSubstituted(tool.description(), "description");
 
     List<Input> inputs = inputs(tool.inputs());
     Optional<ScriptRef> inputMapper =
@@ -103,7 +108,8 @@ final class ToolCompiler {
                     List.of("data", "mapper"),
                     tool.origin(),
                     "output transform"));
-    Optional<Execution> execution = execution(tool, adapters, inputs, inputMapper.isPresent());
+    Optional<Execution> execution =
+        execution(tool, adapters, brokenAdapters, inputs, inputMapper.isPresent());
     Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
@@ -128,6 +134,7 @@ final class ToolCompiler {
   private Optional<Execution> execution(
       ToolDefinition tool,
       Map<String, Adapter> adapters,
+      Set<String> brokenAdapters,
       List<Input> inputs,
       boolean hasInputMapper) {
     if (tool.use().isPresent() && tool.handler().isPresent()) {
@@ -138,9 +145,25 @@ final class ToolCompiler {
           "keep `use` + `statement` for a database tool, or `handler` for a script tool");
       return Optional.empty();
     }
+    if (tool.use().isPresent()
+        && scripts
+            .byConvention(tool.directory(), "handler.ts", List.of(), tool.origin(), "handler")
+            .isPresent()) {
+      diagnostics.error(
+          "conflicting-backend",
+          tool.use().get().origin(),
+          "the tool uses adapter `"
+              + tool.use().get().value()
+              + "`, and handler.ts beside it is a handler by convention; exactly one is allowed",
+          "remove or rename handler.ts, or drop `use` and `statement`");
+      return Optional.empty();
+    }
     if (tool.use().isPresent()) {
       Located<String> use = tool.use().get();
       Adapter adapter = adapters.get(use.value());
+      if (adapter == null && brokenAdapters.contains(use.value())) {
+        return Optional.empty(); // the adapter's own errors are reported
+      }
       if (adapter == null) {
         diagnostics.error(
             "unknown-adapter",
@@ -179,7 +202,7 @@ final class ToolCompiler {
             ? scripts.resolve(tool.handler().get(), tool.directory(), "handler")
             : scripts.byConvention(
                 tool.directory(), "handler.ts", List.of(), tool.origin(), "handler");
-    if (handler.isEmpty() && tool.handler().isEmpty()) {
+    if (handler.isEmpty() && tool.handler().isEmpty() && tool.statement().isEmpty()) {
       diagnostics.error(
           "missing-backend",
           tool.origin(),

@@ -114,14 +114,14 @@ final class ShapeChecker {
         }
       }
       case FieldType.ScalarMap ignored -> checkScalarMap(name, value);
-      case FieldType.Object object -> checkMapping(value, object.shape(), what + " " + name);
+      case FieldType.Object object -> checkMapping(value, object.shape(), nested(what, name));
       case FieldType.MapOf map -> checkMapOf(name, map.shape(), value);
       case FieldType.ListOf list -> checkListOf(name, list.shape(), value);
       case FieldType.ObjectOrList either -> {
         if (value instanceof Sequence) {
           checkListOf(name, either.item(), value);
         } else if (value instanceof Mapping) {
-          checkMapping(value, either.object(), what + " " + name);
+          checkMapping(value, either.object(), nested(what, name));
         } else {
           wrongType(name, "a mapping or a list", value);
         }
@@ -153,18 +153,8 @@ final class ShapeChecker {
             diagnostics.error(
                 code,
                 scalar.origin(),
-                name + " `" + scalar.text() + "` does not match " + p,
-                patternHint(p)));
-  }
-
-  static String patternHint(String pattern) {
-    return switch (pattern) {
-      case Shapes.LOWER_NAME -> "start with a lower-case letter; use a-z, 0-9, `_` and `-`";
-      case Shapes.ADAPTER_NAME -> "start with a letter; use letters, digits, `_` and `-`";
-      case Shapes.TOOL_NAME -> "use letters, digits, `_`, `-` and `.` (at most 128)";
-      case Shapes.PARAMETER_NAME -> "start with a letter or `_`; use letters, digits and `_`";
-      default -> "change it to match " + pattern;
-    };
+                name + " is `" + scalar.text() + "`; it must match " + p,
+                Shapes.patternHint(p)));
   }
 
   private void checkRange(Field field, FieldType.Int range, Scalar scalar, String name) {
@@ -220,8 +210,31 @@ final class ShapeChecker {
     int index = 0;
     for (YamlNode item : sequence.items()) {
       index++;
-      checkMapping(item, shape, shape.id() + " " + index + " in " + name);
+      checkMapping(item, shape, ordinal(index) + " entry of " + name);
     }
+  }
+
+  /**
+   * What a nested mapping is called: {@code tool `auth`}, and {@code root configuration
+   * `tools.cache`} rather than {@code root configuration `tools` `cache`}.
+   */
+  private static String nested(String what, String name) {
+    return what.endsWith("`")
+        ? what.substring(0, what.length() - 1) + "." + name.substring(1)
+        : what + " " + name;
+  }
+
+  private static String ordinal(int n) {
+    String suffix =
+        n % 100 >= 11 && n % 100 <= 13
+            ? "th"
+            : switch (n % 10) {
+              case 1 -> "st";
+              case 2 -> "nd";
+              case 3 -> "rd";
+              default -> "th";
+            };
+    return n + suffix;
   }
 
   private void wrongType(String name, String expected, YamlNode found) {

@@ -41,16 +41,34 @@ public final class Shapes {
           false,
           optional("directory", FieldType.text(), "Directory relative to `root`."));
 
-  static final Shape CACHE =
-      shape(
-          "cache",
-          "Result cache. Per-tool fields override only what they set.",
-          true,
-          optional("enabled", new FieldType.Bool(), "Whether results are cached."),
-          optional(
-              "ttl",
-              FieldType.positive(),
-              "Lifetime of a cached result in seconds (default 120)."));
+  /**
+   * A hint saying what {@code pattern} allows, for names that break it.
+   *
+   * @param pattern one of the name patterns above
+   */
+  public static String patternHint(String pattern) {
+    return switch (pattern) {
+      case LOWER_NAME -> "start with a lower-case letter; use a-z, 0-9, `_` and `-`";
+      case ADAPTER_NAME -> "start with a letter; use letters, digits, `_` and `-`";
+      case TOOL_NAME -> "use letters, digits, `_`, `-` and `.` (at most 128)";
+      case PARAMETER_NAME -> "start with a letter or `_`; use letters, digits and `_`";
+      default -> "change it to match " + pattern;
+    };
+  }
+
+  /**
+   * A cache block; {@code root} is the global one, lenient like the rest of the root file (an
+   * unknown key there is a warning).
+   */
+  static Shape cache(boolean root) {
+    return shape(
+        root ? "root-cache" : "cache",
+        "Result cache. Per-tool fields override only what they set.",
+        !root,
+        optional("enabled", new FieldType.Bool(), "Whether results are cached."),
+        optional(
+            "ttl", FieldType.positive(), "Lifetime of a cached result in seconds (default 120)."));
+  }
 
   static final Shape TOOLS_SECTION =
       shape(
@@ -61,7 +79,8 @@ public final class Shapes {
               "directory",
               FieldType.text(),
               "Tool directory relative to `root` (default `tools`)."),
-          optional("cache", new FieldType.Object(CACHE), "Global result cache of every tool."),
+          optional(
+              "cache", new FieldType.Object(cache(true)), "Global result cache of every tool."),
           optional(
               "search",
               new FieldType.Object(
@@ -82,7 +101,7 @@ public final class Shapes {
         root
             ? "Default tool access of every agent whose own mode is `inherit`."
             : "Which tools this agent may call.",
-        true,
+        !root,
         optional(
                 "mode",
                 new FieldType.Text(
@@ -343,7 +362,7 @@ public final class Shapes {
           optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
           optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
           optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
-          optional("cache", new FieldType.Object(CACHE), "Per-tool cache settings."),
+          optional("cache", new FieldType.Object(cache(false)), "Per-tool cache settings."),
           optional(
               "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."));
 

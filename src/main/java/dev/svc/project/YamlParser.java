@@ -51,8 +51,17 @@ public final class YamlParser {
       }
       return Optional.of(convert(first, file, diagnostics));
     } catch (MarkedYamlEngineException e) {
-      Origin at =
-          e.getProblemMark().or(e::getContextMark).map(m -> origin(m, file)).orElse(at1(file));
+      // At the end of the text (an unclosed quote or bracket), where the construct began helps
+      // more.
+      boolean atEnd =
+          e.getProblemMark()
+              .map(m -> m.getIndex() >= text.codePointCount(0, text.length()))
+              .orElse(true);
+      Optional<Mark> mark =
+          atEnd
+              ? e.getContextMark().or(e::getProblemMark)
+              : e.getProblemMark().or(e::getContextMark);
+      Origin at = mark.map(m -> origin(m, file)).orElse(at1(file));
       diagnostics.add(Diagnostic.error("yaml-syntax", at, "invalid YAML: " + describe(e)));
       return Optional.empty();
     } catch (YamlEngineException e) {

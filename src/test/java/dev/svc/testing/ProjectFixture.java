@@ -3,6 +3,7 @@ package dev.svc.testing;
 import dev.svc.compile.Compilation;
 import dev.svc.compile.Compiler;
 import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
@@ -77,6 +78,25 @@ public final class ProjectFixture {
         "expected a valid project, got:\n"
             + String.join(
                 "\n", compilation.diagnostics().stream().map(Diagnostic::render).toList()));
+  }
+
+  /** The root file a project gets from {@link #report} when the text block has none. */
+  public static final String DEFAULT_ROOT = "== .svc\nname: shop\n";
+
+  /**
+   * Writes and compiles a project and returns what {@code svc validate} prints on stderr: every
+   * diagnostic with its hint, then the summary line; empty when there is nothing to report. A text
+   * block without a {@code == .svc} file gets {@link #DEFAULT_ROOT}.
+   */
+  public static String report(Path directory, String files) {
+    String project = files.contains("== .svc\n") ? files : DEFAULT_ROOT + files;
+    List<Diagnostic> diagnostics = compile(write(directory, project)).diagnostics();
+    if (diagnostics.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    diagnostics.forEach(d -> out.append(d.render()).append('\n'));
+    return out.append(Diagnostics.summary(diagnostics)).append('\n').toString();
   }
 
   /** A diagnostic's first line: {@code file:line:col: severity[code]: message}. */

@@ -1,0 +1,125 @@
+package dev.svc.cli;
+
+import static dev.svc.cli.CliRun.svc;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InitCommandTest {
+  @TempDir Path work;
+
+  @Test
+  void initWritesExactlyTheFilesTheSpecListsAndTheyValidate() {
+    Path shop = work.resolve("shop");
+
+    CliRun init = svc(shop, "init");
+
+    assertThat(init.exitCode()).isZero();
+    assertThat(init.err()).isEmpty();
+    assertThat(files(shop).keySet())
+        .containsExactlyInAnyOrder(
+            ".svc",
+            "app/tools/hello-world/config.terse",
+            "app/tools/hello-world/handler.ts",
+            ".agents/skills/svc-docs/SKILL.md",
+            ".agents/skills/svc-agents/SKILL.md");
+    assertThat(files(shop).values()).allSatisfy(content -> assertThat(content).isNotBlank());
+    CliRun validate = svc(shop, "validate");
+    assertThat(validate.err()).isEmpty();
+    assertThat(validate.exitCode()).isZero();
+    assertThat(validate.out()).startsWith("valid: shop (1 tool,");
+  }
+
+  @Test
+  void theSkillsAreAgentSkillsWithNameAndDescription() {
+    assertThat(svc(work, "init").exitCode()).isZero();
+
+    for (String skill : new String[] {"svc-docs", "svc-agents"}) {
+      String text = files(work).get(".agents/skills/" + skill + "/SKILL.md");
+      assertThat(text).startsWith("---\nname: " + skill + "\ndescription: ");
+      assertThat(text.split("\n---\n", 2)[1]).isNotBlank();
+    }
+  }
+
+  @Test
+  void aSecondInitReportsTheExistingFilesWritesNothingAndFails() {
+    assertThat(svc(work, "init").exitCode()).isZero();
+    Map<String, String> before = files(work);
+
+    CliRun again = svc(work, "init");
+
+    assertThat(again.exitCode()).isEqualTo(1);
+    assertThat(again.out()).isEmpty();
+    assertThat(again.err())
+        .contains("never overwrites")
+        .contains(work.resolve(".svc").toString())
+        .contains(work.resolve("app/tools/hello-world/handler.ts").toString())
+        .contains("nothing was written");
+    assertThat(files(work)).isEqualTo(before);
+  }
+
+  @Test
+  void oneExistingFileIsEnoughToWriteNothing() throws IOException {
+    Files.writeString(work.resolve(".svc"), "name: mine\n");
+
+    CliRun init = svc(work, "init");
+
+    assertThat(init.exitCode()).isEqualTo(1);
+    assertThat(init.err()).contains(work.resolve(".svc").toString()).doesNotContain("handler.ts");
+    assertThat(files(work)).containsOnlyKeys(".svc").containsEntry(".svc", "name: mine\n");
+  }
+
+  @Test
+  void initIntoAFolderDerivesAValidServiceNameFromIt() {
+    CliRun init = svc(work, "init", "My Shop");
+
+    assertThat(init.exitCode()).isZero();
+    assertThat(init.out())
+        .contains("Project `my-shop` is ready")
+        .contains("cd 'My Shop' && svc validate");
+    assertThat(files(work.resolve("My Shop")).get(".svc")).contains("\nname: my-shop\n");
+    CliRun validate = svc(work, "validate", "My Shop");
+    assertThat(validate.exitCode()).isZero();
+    assertThat(validate.out()).startsWith("valid: my-shop ");
+  }
+
+  @Test
+  void serviceNamesAreMadeValidFromAnyFolderName() {
+    assertThat(InitCommand.serviceName(Path.of("shop"))).isEqualTo("shop");
+    assertThat(InitCommand.serviceName(Path.of("Order_Service"))).isEqualTo("order_service");
+    assertThat(InitCommand.serviceName(Path.of("2024 Reports!"))).isEqualTo("reports");
+    assertThat(InitCommand.serviceName(Path.of("---"))).isEqualTo("my-service");
+    assertThat(InitCommand.serviceName(null)).isEqualTo("my-service");
+  }
+
+  @Test
+  void initOnAFileFails() throws IOException {
+    Files.writeString(work.resolve("taken"), "x");
+
+    CliRun init = svc(work, "init", "taken");
+
+    assertThat(init.exitCode()).isEqualTo(1);
+    assertThat(init.err()).contains("exists and is not a directory");
+  }
+
+  /** Every regular file under {@code root} by relative path, with its content. */
+  private static Map<String, String> files(Path root) {
+    try (Stream<Path> walk = Files.walk(root)) {
+      Map<String, String> files = new TreeMap<>();
+      for (Path file : walk.filter(Files::isRegularFile).toList()) {
+        files.put(root.relativize(file).toString().replace('\\', '/'), Files.readString(file));
+      }
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package dev.svc.cli;
+
+import static dev.svc.cli.CliRun.svc;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValidateCommandTest {
+  @TempDir Path work;
+
+  static final String VALID =
+      """
+      == .svc
+      name: shop
+      == app/tools/hello/config.terse
+      description: Says hello.
+      == app/tools/hello/handler.ts
+      export default () => "hello";
+      """;
+
+  @Test
+  void aValidProjectExitsZeroWithASummaryOnStdout() {
+    ProjectFixture.write(work, VALID);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .isEqualTo("valid: shop (1 tool, 0 adapters, 0 prompts, 0 resources, 0 agents)\n");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void warningsOfAValidProjectGoToStderrAndTheExitCodeStaysZero() {
+    ProjectFixture.write(work, VALID + "== app/tools/draft/notes.md\nlater\n");
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).startsWith("valid: shop");
+    assertThat(run.err())
+        .isEqualTo(
+            """
+            app/tools/draft: warning[missing-config]: directory `app/tools/draft` has no config.terse, so it is not a tool
+              hint: add config.terse or move the directory out of app/tools
+            0 errors, 1 warning
+            """);
+  }
+
+  @Test
+  void anInvalidProjectExitsOneWithDiagnosticsAndSummaryOnStderr() {
+    ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: shop
+        == app/tools/hello/config.terse
+        description: Says hello.
+        use: db
+        == app/tools/bye/config.terse
+        handler: bye.ts
+        == app/tools/bye/bye.ts
+        export default () => "bye";
+        """);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            """
+            app/tools/bye/config.terse:1:1: error[missing-field]: `description` is missing from the tool
+              hint: add `description:` (what the tool does; shown to models)
+            app/tools/hello/config.terse:2:6: error[unknown-adapter]: no adapter is named `db`
+              hint: define one in app/adapters/db.terse
+            2 errors, 0 warnings
+            """);
+  }
+
+  @Test
+  void aDirectoryArgumentValidatesThatProject() {
+    ProjectFixture.write(work.resolve("shop"), VALID);
+
+    CliRun run = svc(work, "validate", "shop");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).startsWith("valid: shop ");
+  }
+
+  @Test
+  void aFileArgumentIsTheRootFileAndDiagnosticsNameIt() {
+    ProjectFixture.write(
+        work,
+        """
+        == svc.yaml
+        name: Shop
+        == app/tools/hello/config.terse
+        description: Says hello.
+        == app/tools/hello/handler.ts
+        export default () => "hello";
+        """);
+
+    CliRun run = svc(work, "validate", "svc.yaml");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("svc.yaml:1:7: error[invalid-name]: `name` is `Shop`; it must match");
+  }
+
+  @Test
+  void inlineRootConfigurationReplacesTheRootFile() {
+    ProjectFixture.write(work, VALID);
+
+    CliRun run = svc(work, "validate", "-s", "name: inline");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).startsWith("valid: inline ");
+  }
+
+  @Test
+  void aMissingPathExitsOneWithAClearError() {
+    CliRun run = svc(work, "validate", "nope");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo("error: no such file or directory: " + work.resolve("nope") + "\n");
+  }
+
+  @Test
+  void aFolderWithoutProjectSuggestsInit() {
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("no .svc file in " + work).contains("svc init");
+  }
+
+  @Test
+  void dotEnvOfTheWorkingDirectoryCountsForTheApiKeyWarning() {
+    ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: shop
+        == .env
+        SVC_API_KEY=from-dotenv
+        == app/tools/hello/config.terse
+        description: Says hello.
+        auth: {plugin: api_key}
+        == app/tools/hello/handler.ts
+        export default () => "hello";
+        """);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).isEmpty();
+  }
+}

@@ -1,0 +1,313 @@
+package dev.svc.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
+
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Rules of adapter files, each pinned to its exact output. */
+class AdapterDiagnosticsTest {
+  @TempDir Path dir;
+
+  /** A tool on adapter {@code db}, so that a case is about the adapter only. */
+  static final String TOOL_ON_DB =
+      """
+      == app/tools/count/config.terse
+      description: Counts items.
+      use: db
+      statement: SELECT count(*) FROM items
+      """;
+
+  static Stream<Arguments> rules() {
+    return Stream.of(
+        argumentSet(
+            "an adapter without `connector` is an error",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connection_string: ":memory:"
+                """,
+            """
+            app/adapters/db.terse:1:1: error[missing-field]: `connector` is missing from the adapter
+              hint: add `connector:` (`postgres`, `mysql`, `sqlite`, `mongodb` or `redis`)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an adapter without `connection_string` is an error",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                """,
+            """
+            app/adapters/db.terse:1:1: error[missing-field]: `connection_string` is missing from the adapter
+              hint: add `connection_string:` (connection string; `{{ env.NAME }}` placeholders are filled in at start)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an unknown connector is an error with a did-you-mean",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgresql
+                connection_string: postgresql://u:p@localhost:5432/shop
+                """,
+            """
+            app/adapters/db.terse:1:12: error[unknown-connector]: `connector` is `postgresql`, which is not supported
+              hint: did you mean `postgres`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "sqlite over ws:// is an unsupported scheme",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: ws://localhost:8080
+                """,
+            """
+            app/adapters/db.terse:2:20: error[unsupported-scheme]: sqlite connection strings with `ws://` are not supported
+              hint: use libsql://, https:// or http:// for a remote database
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "sqlite over wss:// is an unsupported scheme",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: wss://db.example.com
+                """,
+            """
+            app/adapters/db.terse:2:20: error[unsupported-scheme]: sqlite connection strings with `wss://` are not supported
+              hint: use libsql://, https:// or http:// for a remote database
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a sqlite connection string with another database's scheme is invalid",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: postgres://localhost/shop
+                """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-connection-string]: `postgres://` is not a sqlite connection string
+              hint: write :memory:, file:./<path>.db, an absolute path, or libsql://…, https://…, http://…
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a postgres connection string must use postgresql://",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: mysql://u:p@localhost:3306/shop
+                """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-connection-string]: the connection string must start with postgresql:// or postgres://
+              hint: write postgresql://<user>:<password>@<host>:<port>/<database>?<param>=<value>
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a mysql connection string must be in DSN form",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: mysql
+                connection_string: u:p@localhost:3306/shop
+                """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-connection-string]: the mysql connection string is not in DSN form
+              hint: write <user>:<password>@tcp(<host>:<port>)/<database>?<param>=<value>
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a redis connection string must use redis:// or rediss://",
+            """
+            == app/tools/get/config.terse
+            description: Gets a key.
+            use: db
+            statement: GET greeting
+            == app/adapters/db.terse
+            connector: redis
+            connection_string: http://localhost:6379
+            """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-connection-string]: the connection string must start with redis:// or rediss://
+              hint: write redis://<user>:<password>@<host>:<port>/<db_number>
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a mongodb connection string must use mongodb:// or mongodb+srv://",
+            """
+            == app/tools/find/config.terse
+            description: Finds users.
+            use: db
+            statement: '{"database": "shop", "command": {"find": "users"}}'
+            == app/adapters/db.terse
+            connector: mongodb
+            connection_string: localhost:27017
+            """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-connection-string]: the connection string must start with mongodb:// or mongodb+srv://
+              hint: write mongodb://<user>:<password>@<host>:<port>/<database>
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a connection string taken whole from the environment is checked only at start",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: "{{ env.DATABASE_URL }}"
+                """,
+            ""),
+        argumentSet(
+            "a malformed env placeholder in a connection string is an error",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: "postgresql://app:{{ env.DB-PASSWORD }}@localhost/shop"
+                """,
+            """
+            app/adapters/db.terse:2:20: error[invalid-placeholder]: `{{ env.DB-PASSWORD }}` is not a valid environment placeholder
+              hint: write `{{ env.NAME }}` where NAME has letters, digits and `_`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an adapter name must start with a letter",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                name: 1db
+                connector: sqlite
+                connection_string: ":memory:"
+                """,
+            """
+            app/adapters/db.terse:1:7: error[invalid-name]: `name` is `1db`; it must match ^[a-zA-Z][a-zA-Z0-9_-]*$
+              hint: start with a letter; use letters, digits, `_` and `-`
+            app/tools/count/config.terse:2:6: error[unknown-adapter]: no adapter is named `db`
+              hint: did you mean `1db`?
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "an adapter file name that is not a valid name needs a `name` field",
+            """
+            == app/tools/count/config.terse
+            description: Counts items.
+            use: shop.db
+            statement: SELECT count(*) FROM items
+            == app/adapters/shop.db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            """,
+            """
+            app/adapters/shop.db.terse:1:1: error[invalid-name]: the adapter has no `name`, and its default name `shop.db` does not match ^[a-zA-Z][a-zA-Z0-9_-]*$
+              hint: add a `name:` field, or rename it (start with a letter; use letters, digits, `_` and `-`)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "two adapters with one name are rejected",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: ":memory:"
+                == app/adapters/main.terse
+                name: db
+                connector: sqlite
+                connection_string: "file:./main.db"
+                """,
+            """
+            app/adapters/main.terse:1:7: error[duplicate-adapter]: adapter `db` is defined twice
+              hint: the first definition is at app/adapters/db.terse:1:1; rename or remove one
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a misspelt option is a warning with a did-you-mean",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: postgresql://u:p@localhost:5432/shop
+                options:
+                  ssl_mode: require
+                """,
+            """
+            app/adapters/db.terse:4:3: warning[unknown-option]: `ssl_mode` is not a known postgres option; it is passed to the driver as written
+              hint: did you mean `sslmode`?
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "an unsupported sslmode is an error",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: postgresql://u:p@localhost:5432/shop
+                options:
+                  sslmode: always
+                """,
+            """
+            app/adapters/db.terse:4:12: error[invalid-option]: sslmode `always` is not supported
+              hint: use one of: disable, allow, prefer, require, verify-ca, verify-full
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a pool size that is not a positive number is an error",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: postgresql://u:p@localhost:5432/shop
+                options:
+                  max_connections: ten
+                """,
+            """
+            app/adapters/db.terse:4:20: error[invalid-option]: option `max_connections` must be a positive whole number, found `ten`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "adapter options must be a mapping",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: ":memory:"
+                options: [sync_interval]
+                """,
+            """
+            app/adapters/db.terse:3:10: error[invalid-type]: `options` must be a mapping of names to values, found a list
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an unknown key in an adapter is an error with a did-you-mean",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: ":memory:"
+                option:
+                  sync_interval: 5s
+                """,
+            """
+            app/adapters/db.terse:3:1: error[unknown-key]: unknown key `option` in the adapter
+              hint: did you mean `options`?
+            1 error, 0 warnings
+            """));
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void reportsExactlyWhatTheRuleSays(String files, String expected) {
+    assertThat(ProjectFixture.report(dir, files)).isEqualTo(expected);
+  }
+}

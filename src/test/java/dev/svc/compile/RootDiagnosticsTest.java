@@ -1,0 +1,318 @@
+package dev.svc.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
+
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Rules of the root file {@code .svc} and of discovery, each pinned to its exact output. */
+class RootDiagnosticsTest {
+  @TempDir Path dir;
+
+  /** A valid tool, so that a case is about the root file only. */
+  static final String HELLO =
+      """
+      == app/tools/hello/config.terse
+      description: Says hello.
+      handler: handler.ts
+      == app/tools/hello/handler.ts
+      export default () => "hello";
+      """;
+
+  static Stream<Arguments> rules() {
+    return Stream.of(
+        argumentSet(
+            "a root file without `name` is an error",
+            """
+            == .svc
+            version: "1.0"
+            """
+                + HELLO,
+            """
+            .svc:1:1: error[missing-field]: `name` is missing from the root configuration
+              hint: add `name:` (service id: lower-case letters, digits, `_` and `-`)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a service name must be lower-case",
+            """
+            == .svc
+            name: My Shop
+            """
+                + HELLO,
+            """
+            .svc:1:7: error[invalid-name]: `name` is `My Shop`; it must match ^[a-z][a-z0-9_-]*$
+              hint: start with a lower-case letter; use a-z, 0-9, `_` and `-`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an unknown key in the root file is a warning with a did-you-mean",
+            """
+            == .svc
+            name: shop
+            verison: "1.0"
+            """
+                + HELLO,
+            """
+            .svc:2:1: warning[unknown-key]: unknown key `verison` in the root configuration (ignored)
+              hint: did you mean `version`?
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "an unknown key in a root section is a warning too",
+            """
+            == .svc
+            name: shop
+            tools:
+              directroy: tools
+            """
+                + HELLO,
+            """
+            .svc:3:3: warning[unknown-key]: unknown key `directroy` in the root configuration `tools` (ignored)
+              hint: did you mean `directory`?
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "an unknown key in the root's global cache is a warning, as everywhere in the root file",
+            """
+            == .svc
+            name: shop
+            tools:
+              cache:
+                enabled: true
+                ttel: 60
+            """
+                + HELLO,
+            """
+            .svc:5:5: warning[unknown-key]: unknown key `ttel` in the root configuration `tools.cache` (ignored)
+              hint: did you mean `ttl`?
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "a log level above 4 is rejected",
+            """
+            == .svc
+            name: shop
+            server:
+              log_level: 7
+            """
+                + HELLO,
+            """
+            .svc:3:14: error[invalid-log-level]: `log_level` is 7; it must be between 1 and 4
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a log level below 1 is rejected",
+            """
+            == .svc
+            name: shop
+            server:
+              log_level: 0
+            """
+                + HELLO,
+            """
+            .svc:3:14: error[invalid-log-level]: `log_level` is 0; it must be between 1 and 4
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a log level written as a string is the wrong type",
+            """
+            == .svc
+            name: shop
+            server:
+              log_level: "3"
+            """
+                + HELLO,
+            """
+            .svc:3:14: error[invalid-type]: `log_level` must be an integer, found a string
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a port above 65535 is rejected",
+            """
+            == .svc
+            name: shop
+            server:
+              port: 70000
+            """
+                + HELLO,
+            """
+            .svc:3:9: error[invalid-port]: `server.port` is `70000`; it must be a number from 0 to 65535
+              hint: remove it to use --port, env PORT or 8080
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a port that is not a number is rejected",
+            """
+            == .svc
+            name: shop
+            server:
+              port: http
+            """
+                + HELLO,
+            """
+            .svc:3:9: error[invalid-port]: `server.port` is `http`; it must be a number from 0 to 65535
+              hint: remove it to use --port, env PORT or 8080
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a boolean setting written as a word is the wrong type",
+            """
+            == .svc
+            name: shop
+            build:
+              clean_dir: "yes"
+            """
+                + HELLO,
+            """
+            .svc:3:14: error[invalid-type]: `clean_dir` must be `true` or `false`, found a string
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a search limit must be at least 1",
+            """
+            == .svc
+            name: shop
+            tools:
+              search:
+                limit: 0
+            """
+                + HELLO,
+            """
+            .svc:4:12: error[invalid-value]: `limit` is 0; it must be at least 1
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "`inherit` is not a tool access mode of the root",
+            """
+            == .svc
+            name: shop
+            agents:
+              tool_access:
+                mode: inherit
+            """
+                + HELLO,
+            """
+            .svc:4:11: error[inherit-at-root]: `inherit` is only valid on agents: the root sets what they inherit
+              hint: use `allow_all`, `allow_none` or `allow_list` here
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "the root's `allow_list` needs tools",
+            """
+            == .svc
+            name: shop
+            agents:
+              tool_access:
+                mode: allow_list
+            """
+                + HELLO,
+            """
+            .svc:4:11: error[missing-tool-list]: mode `allow_list` needs a non-empty `tools` list
+              hint: add `tools: [tool_a, tool_b]`, or use `allow_none`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "the root's `allow_list` may only name existing tools",
+            """
+            == .svc
+            name: shop
+            agents:
+              tool_access:
+                mode: allow_list
+                tools: [hello, helo]
+            """
+                + HELLO,
+            """
+            .svc:5:20: error[unknown-tool]: no tool is named `helo`
+              hint: did you mean `hello`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a project with nothing to serve is invalid",
+            """
+            == .svc
+            name: shop
+            """,
+            """
+            .svc:1:1: error[empty-project]: the project defines no tools, prompts, resources or agents
+              hint: add a tool in app/tools/<name>/config.terse (`svc init` writes an example)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a directory override naming a missing directory is a warning",
+            """
+            == .svc
+            name: shop
+            prompts:
+              directory: missing
+            """
+                + HELLO,
+            """
+            .svc:3:14: warning[missing-directory]: directory `app/missing` does not exist; nothing is discovered there
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "a missing `root` directory is a warning, and then nothing is found",
+            """
+            == .svc
+            name: shop
+            root: src
+            """
+                + HELLO,
+            """
+            .svc:1:1: error[empty-project]: the project defines no tools, prompts, resources or agents
+              hint: add a tool in src/tools/<name>/config.terse (`svc init` writes an example)
+            .svc:2:7: warning[missing-directory]: directory `src` does not exist; nothing is discovered there
+            1 error, 1 warning
+            """),
+        argumentSet(
+            "a tool directory without config.terse is a warning",
+            HELLO
+                + """
+                == app/tools/draft/notes.md
+                Not a tool yet.
+                """,
+            """
+            app/tools/draft: warning[missing-config]: directory `app/tools/draft` has no config.terse, so it is not a tool
+              hint: add config.terse or move the directory out of app/tools
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "a definition file directly in the tools directory is a warning",
+            HELLO
+                + """
+                == app/tools/stray.terse
+                description: Misplaced.
+                """,
+            """
+            app/tools/stray.terse: warning[misplaced-file]: a tool is a directory holding config.terse; this file is ignored
+              hint: move it to app/tools/stray/config.terse
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "`prompts` must be a mapping or a list",
+            """
+            == .svc
+            name: shop
+            prompts: prompts
+            """
+                + HELLO,
+            """
+            .svc:2:10: error[invalid-type]: `prompts` must be a mapping or a list, found a string
+            1 error, 0 warnings
+            """));
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void reportsExactlyWhatTheRuleSays(String files, String expected) {
+    assertThat(ProjectFixture.report(dir, files)).isEqualTo(expected);
+  }
+}

@@ -1,0 +1,123 @@
+package dev.svc.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
+
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** YAML-level problems of any file, each pinned to its exact output. */
+class YamlDiagnosticsTest {
+  @TempDir Path dir;
+
+  static Stream<Arguments> rules() {
+    return Stream.of(
+        argumentSet(
+            "a YAML syntax error in a tool is reported at its position, and only once",
+            """
+            == app/tools/hello/config.terse
+            description: "Says hello.
+            handler: handler.ts
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:1:14: error[yaml-syntax]: invalid YAML: found unexpected end of stream (while scanning a quoted scalar)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a YAML syntax error in the root file stops reading the project",
+            """
+            == .svc
+            name: shop
+              version: 1
+            == app/tools/hello/config.terse
+            description: Says hello.
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            .svc:2:10: error[yaml-syntax]: invalid YAML: mapping values are not allowed here
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a key written twice is an error pointing at the second one",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            handler: handler.ts
+            description: Says hi.
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:1: error[duplicate-key]: key `description` is written twice in this mapping
+              hint: the first one is at line 1; keep one
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a definition file holds one YAML document",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            ---
+            description: Says hi.
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:1: error[yaml-syntax]: a definition file holds one YAML document, found a second one
+              hint: remove the `---` separator or move the second document into its own file
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a definition file must be a mapping",
+            """
+            == app/tools/hello/config.terse
+            - description: Says hello.
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:1:1: error[invalid-type]: a tool must be a mapping, found a list
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an empty tool file is a tool with nothing in it",
+            """
+            == app/tools/hello/config.terse
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:1:1: error[missing-field]: `description` is missing from the tool
+              hint: add `description:` (what the tool does; shown to models)
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "tabs used for indentation are a syntax error",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+            \tname: {type: string}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:1: error[yaml-syntax]: invalid YAML: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation) (while scanning for the next token)
+            1 error, 0 warnings
+            """));
+  }
+
+  @ParameterizedTest
+  @MethodSource("rules")
+  void reportsExactlyWhatTheRuleSays(String files, String expected) {
+    assertThat(ProjectFixture.report(dir, files)).isEqualTo(expected);
+  }
+}
