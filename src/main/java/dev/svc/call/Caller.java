@@ -8,12 +8,22 @@ import java.util.Optional;
  * @param requestId the id svc gave the HTTP request; it appears in logs and server-fault errors
  * @param headers the HTTP headers of the request (for agents: of the request that started the task)
  * @param sessionId the MCP session, when there is one
+ * @param clientLog where messages for the client go (script console output, …)
  */
-public record Caller(String requestId, Headers headers, Optional<String> sessionId) {
+public record Caller(
+    String requestId, Headers headers, Optional<String> sessionId, ClientLog clientLog) {
   /** The caller currently being served, bound for the duration of a request. */
   public static final ScopedValue<Caller> CURRENT = ScopedValue.newInstance();
 
+  public Caller(String requestId, Headers headers, Optional<String> sessionId) {
+    this(requestId, headers, sessionId, ClientLog.NONE);
+  }
+
   public static Caller internal(String requestId) {
     return new Caller(requestId, Headers.NONE, Optional.empty());
+  }
+
+  public Caller withClientLog(ClientLog log) {
+    return new Caller(requestId, headers, sessionId, log);
   }
 }

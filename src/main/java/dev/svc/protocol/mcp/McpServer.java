@@ -170,7 +170,7 @@ public final class McpServer {
         accept.eventStream()
             && (!accept.json() || progressToken.isPresent() || session.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = respond(new McpCall(session, caller, progressToken, n -> {}), request);
+      ObjectNode response = respond(call(session, caller, progressToken, n -> {}), request);
       return json(200, Map.of(), response);
     }
     return new HttpReply.Stream(
@@ -178,8 +178,22 @@ public final class McpServer {
         Map.of(),
         sink -> {
           Consumer<JsonNode> notifier = sink::send;
-          sink.send(respond(new McpCall(session, caller, progressToken, notifier), request));
+          sink.send(respond(call(session, caller, progressToken, notifier), request));
         });
+  }
+
+  /** A call whose client-bound log messages go to the request's stream, as the session asked. */
+  private static McpCall call(
+      McpSession session,
+      Caller caller,
+      Optional<JsonNode> progressToken,
+      Consumer<JsonNode> notifier) {
+    McpCall[] self = new McpCall[1];
+    Caller withLog =
+        caller.withClientLog((level, logger, message) ->
+            self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)));
+    self[0] = new McpCall(session, withLog, progressToken, notifier);
+    return self[0];
   }
 
   /** Runs one request to its JSON-RPC response; never throws. */
