@@ -44,13 +44,19 @@ public final class ProjectRuntime implements AutoCloseable {
   private final Map<String, Connector> connectors;
   private final ScriptRunner scripts;
   private final ToolInvoker tools;
+  private final ResourceContents resources;
 
   private ProjectRuntime(
-      Model model, Map<String, Connector> connectors, ScriptRunner scripts, ToolInvoker tools) {
+      Model model,
+      Map<String, Connector> connectors,
+      ScriptRunner scripts,
+      ToolInvoker tools,
+      ResourceContents resources) {
     this.model = model;
     this.connectors = connectors;
     this.scripts = scripts;
     this.tools = tools;
+    this.resources = resources;
   }
 
   /** What starting a project needs besides its model. */
@@ -96,7 +102,12 @@ public final class ProjectRuntime implements AutoCloseable {
     }
     ResultCache cache = new ResultCache(settings.cacheBytes());
     ToolInvoker invoker = new ToolInvoker(model, connectors, auth, settings.scripts(), cache);
-    return new ProjectRuntime(model, connectors, settings.scripts(), invoker);
+    return new ProjectRuntime(
+        model,
+        connectors,
+        settings.scripts(),
+        invoker,
+        new ResourceContents(model, settings.projectDirectory()));
   }
 
   private static Optional<ResolvedAdapter> resolve(
@@ -214,6 +225,10 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ToolInvoker tools() {
     return tools;
+  }
+
+  public ResourceContents resources() {
+    return resources;
   }
 
   /** Closes every connector concurrently, then the script runner. Never throws. */

@@ -143,6 +143,11 @@ public final class McpServer {
     result.put("protocolVersion", version);
     ObjectNode caps = result.putObject("capabilities");
     caps.putObject("tools").put("listChanged", capabilities.listChanged());
+    caps.putObject("prompts").put("listChanged", capabilities.listChanged());
+    caps.putObject("resources")
+        .put("subscribe", true)
+        .put("listChanged", capabilities.listChanged());
+    caps.putObject("completions");
     caps.putObject("logging");
     ObjectNode info = result.putObject("serverInfo");
     var service = runtime.get().model().service();
