@@ -9,6 +9,7 @@ import dev.svc.protocol.HttpReply;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
+import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.script.UnavailableScriptRunner;
 import dev.svc.server.HttpServer;
@@ -28,12 +29,16 @@ public final class Instance implements AutoCloseable {
 
   private final AtomicReference<ProjectRuntime> runtime;
   private final HttpServer http;
-  private final String address;
+  private final McpServer mcp;
+  private final Options options;
+  private final Object reloading = new Object();
 
-  private Instance(AtomicReference<ProjectRuntime> runtime, HttpServer http, String address) {
+  private Instance(
+      AtomicReference<ProjectRuntime> runtime, HttpServer http, McpServer mcp, Options options) {
     this.runtime = runtime;
     this.http = http;
-    this.address = address;
+    this.mcp = mcp;
+    this.options = options;
   }
 
   /** Everything launching needs besides the model. */
@@ -52,15 +57,7 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
-    ProjectRuntime started =
-        ProjectRuntime.start(
-            model,
-            new ProjectRuntime.Settings(
-                options.environment(),
-                options.projectDirectory(),
-                options.connectors(),
-                new UnavailableScriptRunner(),
-                dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES));
+    ProjectRuntime started = ProjectRuntime.start(model, settings(options));
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     try {
       McpServer mcp =
@@ -78,10 +75,59 @@ public final class Instance implements AutoCloseable {
               ServerSettings.DEFAULT_MAX_BODY_BYTES);
       HttpServer http = HttpServer.start(settings, mcp::handle, call -> notFound(call.path()));
       http.markReady();
-      return new Instance(runtime, http, options.address());
+      return new Instance(runtime, http, mcp, options);
     } catch (RuntimeException e) {
       started.close();
       throw e;
+    }
+  }
+
+  private static ProjectRuntime.Settings settings(Options options) {
+    return new ProjectRuntime.Settings(
+        options.environment(),
+        options.projectDirectory(),
+        options.connectors(),
+        new UnavailableScriptRunner(),
+        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Serves {@code next} from now on: adapters that changed are reopened and unchanged ones kept,
+   * caches of changed tools flushed, sessions kept, and clients notified. Calls in flight finish on
+   * the old model; connectors it no longer needs close once those calls had time to end.
+   *
+   * @param changedFiles project-relative paths that changed (for resources/updated)
+   * @throws dev.svc.runtime.StartupException when the new model cannot be served; the old one keeps
+   *     serving
+   */
+  public ModelChanges reload(Model next, java.util.Set<String> changedFiles) {
+    synchronized (reloading) {
+      ProjectRuntime previous = runtime.get();
+      ProjectRuntime fresh = previous.reload(next, settings(options));
+      runtime.set(fresh);
+      ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
+      fresh.cache().invalidateTools(changes.tools());
+      mcp.publish(changes);
+      java.util.List<dev.svc.connector.Connector> retired = previous.retiredBy(fresh);
+      if (!retired.isEmpty()) {
+        Duration drain =
+            previous.model().tools().stream()
+                .map(dev.svc.model.Tool::timeout)
+                .max(Duration::compareTo)
+                .orElse(Duration.ZERO)
+                .plusSeconds(1);
+        Thread.ofVirtual()
+            .name("svc-retire-adapters")
+            .start(() -> {
+              try {
+                Thread.sleep(drain);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              ProjectRuntime.close(retired);
+            });
+      }
+      return changes;
     }
   }
 
@@ -98,6 +144,7 @@ public final class Instance implements AutoCloseable {
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:8080}. */
   public String baseUrl() {
+    String address = options.address();
     String host = address.contains(":") ? "[" + address + "]" : address;
     if (address.equals("0.0.0.0") || address.equals("::")) {
       host = "127.0.0.1";

@@ -34,6 +34,9 @@ final class ServeOptions {
       return ExitCodes.USAGE;
     }
     return StartCommand.runUntilStopped(
-        StartCommand.options(model, environment, directory, address, port, watch), model, context);
+        StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
+        model,
+        watched,
+        context);
   }
 }

@@ -60,6 +60,33 @@ public final class McpServer {
     return sessions;
   }
 
+  /**
+   * Tells clients what a reload changed: {@code notifications/…/list_changed} to every session with
+   * an open stream, {@code notifications/resources/updated} to sessions subscribed to a changed
+   * URI.
+   */
+  public void publish(dev.svc.runtime.ModelChanges changes) {
+    ObjectNode empty = Json.NODES.objectNode();
+    for (McpSession session : sessions.all()) {
+      if (changes.toolsChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/tools/list_changed", empty));
+      }
+      if (changes.promptsChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/prompts/list_changed", empty));
+      }
+      if (changes.resourcesChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/resources/list_changed", empty));
+      }
+      for (String uri : changes.updatedUris()) {
+        if (session.subscriptions().contains(uri)) {
+          session.notify(
+              JsonRpcCodec.notification(
+                  "notifications/resources/updated", Json.NODES.objectNode().put("uri", uri)));
+        }
+      }
+    }
+  }
+
   public HttpReply handle(HttpCall http) {
     return switch (http.method()) {
       case "POST" -> post(http);
