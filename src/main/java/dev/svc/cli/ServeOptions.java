@@ -24,7 +24,7 @@ final class ServeOptions {
       Model model,
       Environment environment,
       Path directory,
-      boolean watch,
+      java.util.Optional<dev.svc.project.Project> watched,
       LogOptions log,
       CliContext context) {
     log.apply(model.service().logLevel(), context)

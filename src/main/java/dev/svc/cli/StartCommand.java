@@ -50,7 +50,7 @@ final class StartCommand implements Callable<Integer> {
         model.get(),
         environment,
         located.directory(),
-        watch ? Optional.of(located) : Optional.empty(),
+        watch ? Optional.of(located) : Optional.<Project>empty(),
         log,
         context);
   }
