@@ -32,7 +32,7 @@ public final class Connectors {
     int separator = text.indexOf("://");
     String scheme = separator < 0 ? "" : text.substring(0, separator).toLowerCase(Locale.ROOT);
     return switch (scheme) {
-      case "" -> new JdbcConnector(adapter, SqliteDialect.INSTANCE);
+      case "", "file" -> new JdbcConnector(adapter, SqliteDialect.INSTANCE);
       case "libsql", "https", "http" ->
           throw new ConnectorUnavailableException(
               "sqlite adapter `" + adapter.name() + "`: remote libSQL is not available yet");

@@ -86,6 +86,11 @@ final class JdbcPool {
     return permits.availablePermits();
   }
 
+  /** Callers waiting for a connection. */
+  int waiting() {
+    return permits.getQueueLength();
+  }
+
   /**
    * Opens the connection of every empty slot, in parallel on virtual threads. The futures fail with
    * the driver's exception; a connection that opens after the pool closed is closed.

@@ -106,7 +106,7 @@ final class SqliteDialect implements SqlDialect {
   /** The database file: absolute, or relative to the project directory. */
   static Path file(String text, ResolvedAdapter adapter) {
     String path = text;
-    if (path.contains("://")) {
+    if (path.contains("://") && !path.startsWith("file://")) {
       throw new ConnectorUnavailableException(
           "the connection string of sqlite adapter `"
               + adapter.name()
@@ -116,6 +116,15 @@ final class SqliteDialect implements SqlDialect {
       path = path.substring("file:".length());
       int query = path.indexOf('?');
       path = query < 0 ? path : path.substring(0, query);
+      if (path.startsWith("//")) { // file://[localhost]/abs/path
+        int slash = path.indexOf('/', 2);
+        String host = slash < 0 ? path.substring(2) : path.substring(2, slash);
+        if (!host.isEmpty() && !host.equals("localhost")) {
+          throw new ConnectorUnavailableException(
+              "sqlite adapter `" + adapter.name() + "` names a file on host `" + host + "`");
+        }
+        path = slash < 0 ? "" : path.substring(slash);
+      }
       path = ConnectionStrings.percentDecode(path);
     }
     if (path.isBlank()) {
