@@ -54,6 +54,8 @@ public final class JdbcConnector implements Connector {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object anchorLock = new Object();
   private Connection anchor; // guarded by anchorLock
+  private final Object firstOpenLock = new Object();
+  private volatile boolean openedOne;
 
   /** Translates the adapter's settings; opens nothing yet ({@link #check} does). */
   JdbcConnector(ResolvedAdapter adapter, SqlDialect dialect) {
@@ -222,6 +224,15 @@ public final class JdbcConnector implements Connector {
         }
         if (anchor == null) {
           anchor = connect();
+        }
+      }
+    }
+    if (!openedOne && dialect.opensFirstConnectionAlone()) {
+      synchronized (firstOpenLock) {
+        if (!openedOne) {
+          Connection first = connect();
+          openedOne = true;
+          return first;
         }
       }
     }

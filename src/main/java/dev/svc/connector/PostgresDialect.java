@@ -26,7 +26,11 @@ import org.postgresql.util.ServerErrorMessage;
  * <p>Defaults: a pool of {@value #DEFAULT_POOL_SIZE} connections (the size that served best in
  * performance.md), connect time-out 10 s, application name {@code svc}, TCP keep-alive, and {@code
  * stringtype=unspecified}: string inputs are sent untyped, so the server types them by where they
- * are used (a uuid, date or jsonb column accepts a string input).
+ * are used (a uuid, date or jsonb column accepts a string input). The flip side: a placeholder with
+ * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, needs a cast ({@code CAST({{ inputs.x
+ * }} AS TEXT) IS NULL}); {@code stringtype=varchar} as an option restores pgjdbc's default. Integer
+ * inputs bind as {@code bigint}: comparisons with integer columns work as they are, but a function
+ * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}.
  */
 final class PostgresDialect implements SqlDialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();

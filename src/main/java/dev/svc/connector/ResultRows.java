@@ -35,7 +35,8 @@ final class ResultRows {
 
   static ArrayNode rowsAffected(long count) {
     ArrayNode result = JsonValues.NODES.arrayNode(1);
-    result.add(JsonValues.NODES.objectNode().put("rows_affected", count));
+    // drivers answer -1 for statements that report no count (DDL on some servers)
+    result.add(JsonValues.NODES.objectNode().put("rows_affected", Math.max(0, count)));
     return result;
   }
 }

@@ -45,6 +45,14 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
         || e instanceof SQLRecoverableException;
   }
 
+  /**
+   * Whether the first connection must open alone before the others open in parallel (SQLite:
+   * switching a new file to WAL needs the file to itself).
+   */
+  default boolean opensFirstConnectionAlone() {
+    return false;
+  }
+
   /** Whether the statement was cancelled (by our deadline, or by someone else). */
   boolean isCancellation(SQLException e);
 

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.model.ConnectorKind;
@@ -73,6 +74,24 @@ class MysqlConnectorIT extends SqlConnectorContract {
             "SELECT id FROM items WHERE DATE(created) = {{ inputs.day }}",
             values("day", LocalDate.parse("2024-06-01"))),
         "[{\"id\": 2}]");
+  }
+
+  @Test
+  void aConnectionKilledByTheServerFailsOneCallAndIsReplaced() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    long id = run("SELECT CONNECTION_ID() AS id", Map.of()).get(0).get("id").asLong();
+    try (Connector admin = Connectors.open(adapter(Map.of()))) {
+      admin.execute(dev.svc.compile.StatementFixture.sql(kind(), "KILL " + id), Map.of(), TIMEOUT);
+    }
+
+    assertThatThrownBy(() -> run("SELECT 1 AS one", Map.of()))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageStartingWith(
+            "lost the connection to mysql adapter `db` at 127.0.0.1:" + DATABASE.port() + ": ");
+    assertJson(run("SELECT 1 AS one", Map.of()), "[{\"one\": 1}]");
+    assertThat(run("SELECT CONNECTION_ID() AS id", Map.of()).get(0).get("id").asLong())
+        .isNotEqualTo(id);
   }
 
   @Test

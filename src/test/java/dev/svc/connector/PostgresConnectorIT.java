@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.model.ConnectorKind;
@@ -70,6 +71,28 @@ class PostgresConnectorIT extends SqlConnectorContract {
             "SELECT id FROM items WHERE created > {{ inputs.since }} ORDER BY id",
             values("since", "2024-06-15T00:00:00Z")),
         "[{\"id\": 3}]");
+  }
+
+  @Test
+  void aConnectionKilledByTheServerFailsOneCallAndIsReplaced() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    long pid = run("SELECT pg_backend_pid() AS pid", Map.of()).get(0).get("pid").asLong();
+    try (Connector admin = Connectors.open(adapter(Map.of()))) {
+      admin.execute(
+          dev.svc.compile.StatementFixture.sql(
+              kind(), "SELECT pg_terminate_backend(CAST({{ inputs.pid }} AS INTEGER))"),
+          values("pid", pid),
+          TIMEOUT);
+    }
+
+    assertThatThrownBy(() -> run("SELECT 1 AS one", Map.of()))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageStartingWith(
+            "lost the connection to postgres adapter `db` at 127.0.0.1:" + DATABASE.port() + ": ");
+    assertJson(run("SELECT 1 AS one", Map.of()), "[{\"one\": 1}]");
+    assertThat(run("SELECT pg_backend_pid() AS pid", Map.of()).get(0).get("pid").asLong())
+        .isNotEqualTo(pid);
   }
 
   @Test

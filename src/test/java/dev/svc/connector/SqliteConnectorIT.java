@@ -81,6 +81,17 @@ class SqliteConnectorIT extends SqlConnectorContract {
   }
 
   @Test
+  void aNewFileOpensAFullPoolAtOnce() {
+    // several connections switching a new file to WAL together used to fail "database is locked"
+    for (int i = 0; i < 100; i++) {
+      try (Connector fresh =
+          Connectors.open(sqlite("fresh" + i + ".db", Map.of("max_connections", "8")))) {
+        fresh.check(TIMEOUT);
+      }
+    }
+  }
+
+  @Test
   void anInMemoryDatabaseIsSharedByEveryPoolConnection() {
     connector.close();
     connector = Connectors.open(sqlite(":memory:", Map.of("max_connections", "4")));
