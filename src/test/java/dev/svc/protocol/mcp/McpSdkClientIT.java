@@ -53,13 +53,17 @@ class McpSdkClientIT {
             .containsExactly("add", "broken", "search");
 
         McpSchema.CallToolResult sum =
-            client.callTool(new McpSchema.CallToolRequest("add", Map.of("a", 2, "b", 40)));
+            client.callTool(
+                McpSchema.CallToolRequest.builder("add")
+                    .arguments(Map.of("a", 2, "b", 40))
+                    .build());
         assertThat(sum.isError()).isFalse();
         assertThat(((McpSchema.TextContent) sum.content().getFirst()).text())
             .isEqualTo("[{\"sum\":42}]");
 
         McpSchema.CallToolResult failed =
-            client.callTool(new McpSchema.CallToolRequest("broken", Map.of()));
+            client.callTool(
+                McpSchema.CallToolRequest.builder("broken").arguments(Map.of()).build());
         assertThat(failed.isError()).isTrue();
 
         client.ping();
