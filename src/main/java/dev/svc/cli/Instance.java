@@ -160,6 +160,7 @@ public final class Instance implements AutoCloseable {
   @Override
   public void close() {
     long started = System.nanoTime();
+    mcp.shutdown();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);

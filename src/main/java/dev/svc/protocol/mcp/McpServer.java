@@ -44,6 +44,8 @@ public final class McpServer {
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
   private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+  private final java.util.concurrent.CountDownLatch closing =
+      new java.util.concurrent.CountDownLatch(1);
 
   /** What the server announces it can do; only what is really served. */
   public record Capabilities(boolean listChanged) {}
@@ -310,11 +312,18 @@ public final class McpServer {
     return new HttpReply.Stream(200, Map.of(), sink -> stream(session.get(), sink));
   }
 
-  private static void stream(McpSession session, EventSink sink) {
+  /** Ends every open server stream, so shutdown does not wait for them. */
+  public void shutdown() {
+    closing.countDown();
+  }
+
+  private void stream(McpSession session, EventSink sink) {
     session.attach(sink);
     try {
-      while (sink.isOpen() && sink.comment("keep-alive")) {
-        Thread.sleep(15_000);
+      while (sink.isOpen()
+          && sink.comment("keep-alive")
+          && !closing.await(15, java.util.concurrent.TimeUnit.SECONDS)) {
+        // keep the stream open; notifications are sent by publish()
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
