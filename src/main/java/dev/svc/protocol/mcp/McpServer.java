@@ -224,8 +224,10 @@ public final class McpServer {
       Consumer<JsonNode> notifier) {
     McpCall[] self = new McpCall[1];
     Caller withLog =
-        caller.withClientLog((level, logger, message) ->
-            self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)));
+        caller
+            .withClientLog((level, logger, message) ->
+                self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)))
+            .withProgress((fraction, message) -> self[0].progress(fraction, 1, message));
     self[0] = new McpCall(session, withLog, progressToken, notifier);
     return self[0];
   }
