@@ -29,9 +29,10 @@ import tools.jackson.databind.JsonNode;
  * virtual threads, FIFO hand-off was essential to keep tails short. The pool is ~200 lines; the
  * dependency and its tuning surface would buy us nothing we use.
  *
- * <p><b>Deadlines.</b> A call waits for a connection at most {@link #MAX_POOL_WAIT} (and never past
- * its deadline); the statement gets the rest of the deadline through {@code setQueryTimeout} and a
- * cancel at the deadline ({@link StatementDeadline}).
+ * <p><b>Deadlines.</b> A call waits for a free connection at most {@link #MAX_POOL_WAIT} (and never
+ * past its deadline), and for a connection being opened at most until its deadline; the statement
+ * gets the rest through {@code setQueryTimeout} and a cancel at the deadline ({@link
+ * StatementDeadline}).
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
@@ -82,7 +83,7 @@ public final class JdbcConnector implements Connector {
   @Override
   public void check(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    List<CompletableFuture<Void>> opening = pool.fill();
+    List<CompletableFuture<PooledConnection>> opening = pool.fill();
     CompletableFuture<Void> firstFailure = new CompletableFuture<>();
     opening.forEach(f ->
         f.whenComplete((ok, failure) -> {
@@ -120,7 +121,8 @@ public final class JdbcConnector implements Connector {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    JdbcPool.Lease lease = borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()));
+    JdbcPool.Lease lease =
+        borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()), deadline, timeout);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
     StatementDeadline cancel = null;
@@ -196,11 +198,16 @@ public final class JdbcConnector implements Connector {
     return "JdbcConnector(" + description + ", pool of " + pool.size() + ")";
   }
 
-  private JdbcPool.Lease borrow(long waitNanos) {
+  private JdbcPool.Lease borrow(long waitNanos, long deadline, Duration timeout) {
     try {
-      return pool.borrow(waitNanos);
+      return pool.borrow(waitNanos, deadline);
     } catch (SQLException e) {
       throw connectFailure(e);
+    } catch (TimeoutException e) {
+      throw new ConnectorUnavailableException(
+          JdbcFailures.cannotConnectPrefix(dialect, settings, description)
+              + "timed out after "
+              + JdbcFailures.words(timeout));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StatementFailedException(
