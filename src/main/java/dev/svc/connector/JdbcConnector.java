@@ -67,7 +67,7 @@ public final class JdbcConnector implements Connector {
   }
 
   /** Connections in the pool. */
-  public int poolSize() {
+  int poolSize() {
     return pool.size();
   }
 
@@ -136,7 +136,7 @@ public final class JdbcConnector implements Connector {
       if (dialect.usesQueryTimeout()) {
         prepared.setQueryTimeout(seconds(remaining));
       }
-      cancel = StatementDeadline.arm(prepared, remaining);
+      cancel = StatementDeadline.arm(prepared::cancel, remaining);
       if (prepared.execute()) {
         try (ResultSet rows = prepared.getResultSet()) {
           return ResultRows.read(rows, dialect);
@@ -144,6 +144,12 @@ public final class JdbcConnector implements Connector {
       }
       return ResultRows.rowsAffected(prepared.getUpdateCount());
     } catch (SQLException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        healthy = false; // the interrupt may have closed the socket mid-exchange
+        stopAbandoned(connection);
+        throw new StatementFailedException(
+            "the call was cancelled before the statement finished", false, e);
+      }
       boolean deadlinePassed = System.nanoTime() - deadline > -CANCEL_SLACK_NANOS;
       if ((cancel != null && cancel.fired())
           || e instanceof SQLTimeoutException
@@ -212,6 +218,20 @@ public final class JdbcConnector implements Connector {
       Thread.currentThread().interrupt();
       throw new StatementFailedException(
           "the call was cancelled while waiting for a connection to " + description, false, e);
+    }
+  }
+
+  /** Best effort: the caller is gone, so the statement must not run on at the server. */
+  private void stopAbandoned(PooledConnection connection) {
+    boolean interrupted = Thread.interrupted(); // an interrupted thread cannot open a socket
+    try {
+      dialect.stopAbandoned(connection.raw(), this::connect);
+    } catch (SQLException | RuntimeException e) {
+      // the statement may have ended on its own; its connection is discarded either way
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
