@@ -26,13 +26,14 @@ import tools.jackson.databind.JsonNode;
  * over without regard to arrival order. Measured on the real hot path (performance.md), our own
  * fixed pool with a per-connection prepared-statement cache and a fair FIFO hand-off served 30–40%
  * more requests per second than a general pool that prepares per call, and halved p99 latency; with
- * virtual threads, FIFO hand-off was essential to keep tails short. The pool is ~200 lines; the
+ * virtual threads, FIFO hand-off was essential to keep tails short. The pool is ~250 lines; the
  * dependency and its tuning surface would buy us nothing we use.
  *
  * <p><b>Deadlines.</b> A call waits for a free connection at most {@link #MAX_POOL_WAIT} (and never
  * past its deadline), and for a connection being opened at most until its deadline; the statement
  * gets the rest through {@code setQueryTimeout} and a cancel at the deadline ({@link
- * StatementDeadline}).
+ * StatementDeadline}). An interrupted call (the client cancelled it) is stopped at the database
+ * too, and fails with a {@link StatementFailedException}.
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken

@@ -167,6 +167,20 @@ abstract class SqlConnectorContract {
   }
 
   @Test
+  void aStructuredValueIsBoundAsItsJsonText() {
+    tools.jackson.databind.node.ObjectNode document = JSON.createObjectNode();
+    document.putArray("tags").add("a").add("b");
+    run(
+        "INSERT INTO items (id, name, price, active, note) VALUES (6, 'doc', 1, TRUE, {{"
+            + " inputs.doc }})",
+        values("doc", document));
+
+    assertJson(
+        run("SELECT note FROM items WHERE id = 6", Map.of()),
+        "[{\"note\": " + JSON.writeValueAsString("{\"tags\":[\"a\",\"b\"]}") + "}]");
+  }
+
+  @Test
   void aPlaceholderInsideAStringLiteralIsBoundAsText() {
     JsonNode rows =
         run(
