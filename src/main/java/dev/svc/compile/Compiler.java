@@ -71,7 +71,7 @@ public final class Compiler {
       this.definitions = definitions;
       this.names = new Names(diagnostics);
       this.env = new EnvStrings(diagnostics);
-      this.adapterCompiler = new AdapterCompiler(diagnostics, names, env);
+      this.adapterCompiler = new AdapterCompiler(diagnostics, names, env, project.directory());
       this.toolCompiler =
           new ToolCompiler(
               diagnostics,

@@ -49,6 +49,7 @@ public final class JdbcConnector implements Connector {
   /** A driver's cancellation this close to the deadline is the deadline's (setQueryTimeout). */
   private static final long CANCEL_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+  private final ResolvedAdapter adapter;
   private final SqlDialect dialect;
   private final JdbcSettings settings;
   private final String description;
@@ -61,6 +62,7 @@ public final class JdbcConnector implements Connector {
 
   /** Translates the adapter's settings; opens nothing yet ({@link #check} does). */
   JdbcConnector(ResolvedAdapter adapter, SqlDialect dialect) {
+    this.adapter = adapter;
     this.dialect = dialect;
     this.settings = dialect.settings(adapter);
     this.description = dialect.kind().wireName() + " adapter `" + adapter.name() + "`";
@@ -84,6 +86,7 @@ public final class JdbcConnector implements Connector {
   @Override
   public void check(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    dialect.prepare(adapter, settings);
     List<CompletableFuture<PooledConnection>> opening = pool.fill();
     CompletableFuture<Void> firstFailure = new CompletableFuture<>();
     opening.forEach(f ->

@@ -46,6 +46,9 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
         || e instanceof SQLRecoverableException;
   }
 
+  /** Runs before the pool's connections open (e.g. to create a SQLite file from a seed). */
+  default void prepare(ResolvedAdapter adapter, JdbcSettings settings) {}
+
   /**
    * Whether the first connection must open alone before the others open in parallel (SQLite:
    * switching a new file to WAL needs the file to itself).
