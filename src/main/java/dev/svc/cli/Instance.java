@@ -1,21 +1,24 @@
 package dev.svc.cli;
 
+import dev.svc.agent.AgentChecks;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.log.Log;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
-import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.StartupException;
 import dev.svc.script.UnavailableScriptRunner;
 import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -28,11 +31,14 @@ public final class Instance implements AutoCloseable {
 
   private final AtomicReference<ProjectRuntime> runtime;
   private final HttpServer http;
+  private final A2aServer agents;
   private final String address;
 
-  private Instance(AtomicReference<ProjectRuntime> runtime, HttpServer http, String address) {
+  private Instance(
+      AtomicReference<ProjectRuntime> runtime, HttpServer http, A2aServer agents, String address) {
     this.runtime = runtime;
     this.http = http;
+    this.agents = agents;
     this.address = address;
   }
 
@@ -43,7 +49,26 @@ public final class Instance implements AutoCloseable {
       String address,
       int port,
       boolean watch,
-      Function<ResolvedAdapter, Connector> connectors) {}
+      Function<ResolvedAdapter, Connector> connectors,
+      A2aServer.Settings agents) {
+
+    public Options(
+        Environment environment,
+        Path projectDirectory,
+        String address,
+        int port,
+        boolean watch,
+        Function<ResolvedAdapter, Connector> connectors) {
+      this(
+          environment,
+          projectDirectory,
+          address,
+          port,
+          watch,
+          connectors,
+          A2aServer.Settings.defaults());
+    }
+  }
 
   /**
    * Opens the project's adapters, then starts listening.
@@ -62,7 +87,13 @@ public final class Instance implements AutoCloseable {
                 new UnavailableScriptRunner(),
                 dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES));
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
+    A2aServer agents = null;
     try {
+      List<Diagnostic> agentProblems = AgentChecks.check(model, options.environment());
+      if (!agentProblems.isEmpty()) {
+        throw new StartupException(agentProblems);
+      }
+      agents = new A2aServer(runtime::get, options.environment(), options.agents());
       McpServer mcp =
           new McpServer(
               runtime::get,
@@ -76,20 +107,16 @@ public final class Instance implements AutoCloseable {
               model.service().allowedHosts(),
               model.service().allowedOrigins(),
               ServerSettings.DEFAULT_MAX_BODY_BYTES);
-      HttpServer http = HttpServer.start(settings, mcp::handle, call -> notFound(call.path()));
+      HttpServer http = HttpServer.start(settings, mcp::handle, agents::handle);
       http.markReady();
-      return new Instance(runtime, http, options.address());
+      return new Instance(runtime, http, agents, options.address());
     } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
       started.close();
       throw e;
     }
-  }
-
-  private static HttpReply notFound(String path) {
-    byte[] body =
-        ("{\"error\":\"no agent is served at " + path + "\"}")
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    return new HttpReply.Body(404, Map.of(), "application/json", body);
   }
 
   public int port() {
@@ -113,6 +140,7 @@ public final class Instance implements AutoCloseable {
   @Override
   public void close() {
     long started = System.nanoTime();
+    agents.close();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);
