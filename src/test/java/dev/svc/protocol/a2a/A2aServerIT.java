@@ -712,4 +712,116 @@ class A2aServerIT {
     assertThat(card.path("skills").get(1).path("description").asString())
         .isEqualTo("Weather forecast for a city.");
   }
+
+  @Test
+  void pushNotificationsPostTheTaskOnEveryStatusChangeWithRetries() throws Exception {
+    try (ScriptedModelServer receiver = ScriptedModelServer.start()) {
+      receiver.error(500, "{}"); // the first delivery fails and is retried
+      for (int i = 0; i < 10; i++) {
+        receiver.json("{}");
+      }
+      model.json(OpenAiReplies.text("pushed"));
+      String configuration =
+          "{\"taskPushNotificationConfig\":{\"url\":\""
+              + receiver.url()
+              + "/hook\",\"token\":\"tok-1\",\"authentication\":{\"scheme\":\"Bearer\",\"credentials\":\"cred\"}}}";
+
+      JsonNode task =
+          svc.result(
+                  "chat", "SendMessage", withConfiguration(userMessage("notify me"), configuration))
+              .path("task");
+
+      List<String> states = new java.util.ArrayList<>();
+      while (!states.contains("TASK_STATE_COMPLETED")) {
+        ScriptedModelServer.Recorded push = receiver.awaitRequest();
+        assertThat(push.path()).isEqualTo("/hook");
+        assertThat(push.header("X-A2A-Notification-Token")).isEqualTo("tok-1");
+        assertThat(push.header("Authorization")).isEqualTo("Bearer cred");
+        assertThat(push.header("Content-Type")).startsWith("application/json");
+        JsonNode pushed = push.body().path("task");
+        assertThat(pushed.path("id").asString()).isEqualTo(task.path("id").asString());
+        states.add(state(pushed));
+      }
+      assertThat(states.stream().distinct().toList())
+          .containsExactly("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED");
+      assertThat(states.getFirst()).isEqualTo("TASK_STATE_SUBMITTED");
+      assertThat(states.get(1))
+          .as("the failed delivery was retried")
+          .isEqualTo("TASK_STATE_SUBMITTED");
+    }
+  }
+
+  @Test
+  void pushNotificationConfigsCanBeCreatedReadListedAndDeleted() {
+    model.json(OpenAiReplies.text("ok"));
+    String id =
+        svc.result("chat", "SendMessage", userMessage("hi")).path("task").path("id").asString();
+
+    JsonNode created =
+        svc.result(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\""
+                + id
+                + "\",\"id\":\"cfg-1\",\"url\":\"https://hooks.example.com/a\",\"token\":\"t\"}");
+    assertThat(created.path("id").asString()).isEqualTo("cfg-1");
+    assertThat(created.path("taskId").asString()).isEqualTo(id);
+    assertThat(created.path("url").asString()).isEqualTo("https://hooks.example.com/a");
+    JsonNode generated =
+        svc.result(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"url\":\"https://hooks.example.com/b\"}");
+    assertThat(generated.path("id").asString()).isNotEmpty();
+
+    JsonNode read =
+        svc.result(
+            "chat",
+            "GetTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"id\":\"cfg-1\"}");
+    assertThat(read.path("token").asString()).isEqualTo("t");
+
+    JsonNode page1 =
+        svc.result(
+            "chat",
+            "ListTaskPushNotificationConfigs",
+            "{\"taskId\":\"" + id + "\",\"pageSize\":1}");
+    assertThat(page1.path("configs")).hasSize(1);
+    String token = page1.path("nextPageToken").asString();
+    assertThat(token).isNotEmpty();
+    JsonNode page2 =
+        svc.result(
+            "chat",
+            "ListTaskPushNotificationConfigs",
+            "{\"taskId\":\"" + id + "\",\"pageSize\":1,\"pageToken\":\"" + token + "\"}");
+    assertThat(page2.path("configs").get(0).path("url").asString())
+        .isEqualTo("https://hooks.example.com/b");
+    assertThat(page2.path("nextPageToken").asString()).isEmpty();
+
+    JsonNode deleted =
+        svc.result(
+            "chat",
+            "DeleteTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"id\":\"cfg-1\"}");
+    assertThat(deleted.isObject() && deleted.isEmpty()).isTrue();
+    JsonNode gone =
+        svc.rpc(
+            "chat",
+            "GetTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"id\":\"cfg-1\"}");
+    assertThat(gone.path("error").path("code").asInt()).isEqualTo(-32001);
+
+    JsonNode noTask =
+        svc.rpc(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\"nope\",\"url\":\"https://h.example.com/\"}");
+    assertThat(noTask.path("error").path("code").asInt()).isEqualTo(-32001);
+    JsonNode badUrl =
+        svc.rpc(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"url\":\"ftp://h/\"}");
+    assertThat(badUrl.path("error").path("code").asInt()).isEqualTo(-32602);
+  }
 }
