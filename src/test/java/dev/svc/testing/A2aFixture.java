@@ -31,13 +31,20 @@ import tools.jackson.databind.node.ObjectNode;
 public final class A2aFixture implements AutoCloseable {
   public static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  private final Instance instance;
+  private final String url;
+  private final AutoCloseable server;
   private final StubConnector connector;
   private final AtomicInteger ids = new AtomicInteger();
 
-  private A2aFixture(Instance instance, StubConnector connector) {
-    this.instance = instance;
+  private A2aFixture(String url, AutoCloseable server, StubConnector connector) {
+    this.url = url;
+    this.server = server;
     this.connector = connector;
+  }
+
+  /** A client for a server a test started itself (closing the fixture closes {@code server}). */
+  public static A2aFixture at(String url, AutoCloseable server) {
+    return new A2aFixture(url, server, new StubConnector());
   }
 
   public static A2aFixture launch(
@@ -59,11 +66,11 @@ public final class A2aFixture implements AutoCloseable {
                 false,
                 adapter -> connector,
                 settings));
-    return new A2aFixture(instance, connector);
+    return new A2aFixture(instance.baseUrl(), instance, connector);
   }
 
   public String url() {
-    return instance.baseUrl();
+    return url;
   }
 
   public StubConnector connector() {
@@ -222,6 +229,10 @@ public final class A2aFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    instance.close();
+    try {
+      server.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
