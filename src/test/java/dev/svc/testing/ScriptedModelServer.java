@@ -55,7 +55,7 @@ public final class ScriptedModelServer implements AutoCloseable {
   private final HttpServer server;
   private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
   private final List<Recorded> requests = java.util.Collections.synchronizedList(new ArrayList<>());
-  private final CountDownLatch started = new CountDownLatch(1);
+  private final java.util.concurrent.Semaphore started = new java.util.concurrent.Semaphore(0);
   private final CountDownLatch disconnected = new CountDownLatch(1);
   private final BlockingQueue<Recorded> arrivals = new LinkedBlockingQueue<>();
 
@@ -133,9 +133,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     return disconnected.await(30, TimeUnit.SECONDS);
   }
 
-  /** Waits until an endless or gated reply has started; false after 30 s. */
+  /** Waits until one more endless or gated reply has started; false after 30 s. */
   public boolean awaitEndlessStarted() throws InterruptedException {
-    return started.await(30, TimeUnit.SECONDS);
+    return started.tryAcquire(30, TimeUnit.SECONDS);
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -190,7 +190,7 @@ public final class ScriptedModelServer implements AutoCloseable {
           OutputStream out = exchange.getResponseBody();
           out.write(": waiting\n\n".getBytes(StandardCharsets.UTF_8));
           out.flush();
-          started.countDown();
+          started.release();
           try {
             gated.gate().await(60, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
@@ -207,7 +207,7 @@ public final class ScriptedModelServer implements AutoCloseable {
               .set("Content-Type", endless.sse() ? "text/event-stream" : "application/json");
           exchange.sendResponseHeaders(200, 0);
           OutputStream out = exchange.getResponseBody();
-          started.countDown();
+          started.release();
           byte[] tick = (endless.sse() ? ": tick\n\n" : " ").getBytes(StandardCharsets.UTF_8);
           long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
           try {
