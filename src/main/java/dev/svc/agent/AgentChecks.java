@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * Checks every agent's model options when serving starts (after the env placeholders were checked):
- * an invalid {@code max_steps} or {@code timeout} stops the start; a provider without credentials
- * is a warning in the log (its tasks fail with that reason until it is fixed).
+ * a {@code max_steps} or {@code timeout} whose environment variable is not a positive whole number
+ * stops the start (literal values were checked when compiling); a provider without credentials is a
+ * warning in the log (its tasks fail with that reason until it is fixed).
  */
 public final class AgentChecks {
   private static final Log LOG = Log.tagged("agent");
@@ -26,27 +27,25 @@ public final class AgentChecks {
     for (Agent agent : model.agents()) {
       Agent.ModelSpec spec = agent.model();
       int before = problems.size();
-      for (String key : List.of("max_steps", "timeout")) {
+      for (String key : Agent.ModelSpec.LOOP_OPTIONS) {
         EnvString option = spec.options().get(key);
-        if (option == null) {
-          continue;
+        if (option == null || !option.hasPlaceholders()) {
+          continue; // literal values are checked when compiling
         }
         try {
-          String value = option.resolve(environment::get).strip();
-          if (!value.matches("\\d{1,9}") || Integer.parseInt(value) < 1) {
+          String value = option.resolve(environment::get);
+          if (!Agent.ModelSpec.isPositiveWholeNumber(value)) {
             problems.add(
                 Diagnostic.error(
                         "invalid-option",
                         option.origin(),
                         "model option `"
                             + key
-                            + "` must be a positive integer, not `"
+                            + "` must be a positive whole number, not `"
                             + value
                             + "`")
                     .withHint(
-                        key.equals("timeout")
-                            ? "seconds one model call may take, e.g. `timeout: 60`"
-                            : "model calls per task, e.g. `max_steps: 12` (default 8)"));
+                        "it comes from the environment: " + String.join(", ", option.variables())));
           }
         } catch (MissingVariableException e) {
           // reported by the runtime's start checks

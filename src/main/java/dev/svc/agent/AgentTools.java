@@ -34,13 +34,18 @@ public final class AgentTools {
     this.functions = new FunctionNames(names);
   }
 
-  /** Tool names the agent may call, sorted; {@code search} included under {@code allow_all}. */
+  /**
+   * Tool names the agent may call, sorted; under {@code allow_all} the built-in {@code search} too
+   * (when the project has tools).
+   */
   public static List<String> offered(ToolAccess access, List<Tool> tools) {
     List<String> names = new ArrayList<>();
     switch (access.mode()) {
       case ALLOW_ALL -> {
         tools.forEach(t -> names.add(t.name()));
-        names.add(ToolSearch.NAME);
+        if (!tools.isEmpty()) {
+          names.add(ToolSearch.NAME); // finding tools among none is no help
+        }
       }
       case ALLOW_LIST -> names.addAll(access.tools());
       case ALLOW_NONE -> {}

@@ -141,16 +141,11 @@ public record ModelSettings(
     if (text == null || text.isBlank()) {
       return fallback;
     }
-    try {
-      int value = Integer.parseInt(text.strip());
-      if (value > 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
+    if (!Agent.ModelSpec.isPositiveWholeNumber(text)) {
+      throw new ModelException(
+          "model option `" + key + "` must be a positive whole number, not `" + text + "`");
     }
-    throw new ModelException(
-        "model option `" + key + "` must be a positive integer, not `" + text + "`");
+    return Integer.parseInt(text.strip());
   }
 
   private static Optional<String> nonBlank(String value) {

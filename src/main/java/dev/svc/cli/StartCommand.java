@@ -77,6 +77,17 @@ final class StartCommand implements Callable<Integer> {
                 + ") on "
                 + instance.baseUrl()
                 + "/mcp");
+    if (!model.agents().isEmpty()) {
+      context
+          .out()
+          .println(
+              "svc: agents at "
+                  + String.join(
+                      ", ",
+                      model.agents().stream()
+                          .map(a -> instance.baseUrl() + "/agent/" + a.name())
+                          .toList()));
+    }
     context.out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =

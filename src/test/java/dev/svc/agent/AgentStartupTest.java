@@ -65,15 +65,26 @@ class AgentStartupTest {
   }
 
   @Test
-  void aLoopOptionThatIsNotAPositiveNumberStopsTheStart() {
+  void aLoopOptionFromTheEnvironmentThatIsNotAPositiveNumberStopsTheStart() {
+    Model model = project("    api_key: k\n    max_steps: \"{{ env.STEPS }}\"\n");
     StartupException e =
-        launchFails(project("    api_key: k\n    max_steps: lots\n    timeout: 0\n"));
-    assertThat(e.problems())
-        .extracting(Diagnostic::code)
-        .containsExactly("invalid-option", "invalid-option");
+        catchThrowableOfType(
+            StartupException.class,
+            () ->
+                Instance.launch(
+                        model,
+                        new Instance.Options(
+                            Environment.of(Map.of("STEPS", "many")),
+                            directory,
+                            "127.0.0.1",
+                            0,
+                            false,
+                            a -> new StubConnector()))
+                    .close());
+    assertThat(e.problems()).extracting(Diagnostic::code).containsExactly("invalid-option");
     assertThat(lines(e).getFirst())
         .isEqualTo(
-            "app/agents/helper/config.terse:7:16: error[invalid-option]: model option `max_steps` must be a positive integer, not `lots`");
+            "app/agents/helper/config.terse:7:16: error[invalid-option]: model option `max_steps` must be a positive whole number, not `many`");
   }
 
   @Test

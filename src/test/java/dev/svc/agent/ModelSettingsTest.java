@@ -118,7 +118,7 @@ class ModelSettingsTest {
   void badNumbersAndMissingVariablesAreErrors() {
     assertThatThrownBy(() -> settings(spec(Provider.GEMINI, "max_steps", "0")))
         .isInstanceOf(ModelException.class)
-        .hasMessageContaining("`max_steps` must be a positive integer");
+        .hasMessageContaining("`max_steps` must be a positive whole number");
     Agent.ModelSpec withPlaceholder =
         new Agent.ModelSpec(
             Provider.GEMINI, "m", Map.of("api_key", EnvString.plain("{{ env.NOPE }}")));
