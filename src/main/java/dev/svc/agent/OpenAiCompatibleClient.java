@@ -20,6 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * protocol.
  */
 final class OpenAiCompatibleClient implements ModelClient {
+  /** Request fields svc sets itself; a generation parameter of the same name is not sent. */
+  private static final List<String> RESERVED = List.of("model", "messages", "tools", "stream");
+
   private final ModelSettings settings;
   private final ProviderHttp http;
 
@@ -138,7 +141,13 @@ final class OpenAiCompatibleClient implements ModelClient {
         f.set("parameters", function.parameters());
       }
     }
-    settings.parameters().forEach(body::set);
+    settings
+        .parameters()
+        .forEach((key, value) -> {
+          if (!RESERVED.contains(key)) {
+            body.set(key, value);
+          }
+        });
     return body;
   }
 

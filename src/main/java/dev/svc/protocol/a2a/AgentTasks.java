@@ -224,11 +224,15 @@ final class AgentTasks implements AutoCloseable {
     return message.contextId().orElseGet(() -> UUID.randomUUID().toString());
   }
 
-  /** The messages of the conversation's finished tasks, as model turns (the latest ones). */
+  /**
+   * The messages of the conversation's completed tasks, as model turns (the latest ones). Failed
+   * and canceled tasks are left out: their question got no answer, and an error message is not a
+   * turn the model said.
+   */
   private List<Turn> earlierTurns(String agent, String contextId) {
     List<Turn> turns = new ArrayList<>();
     for (Task task : store.context(agent, contextId)) {
-      if (!task.status().state().isTerminal()) {
+      if (task.status().state() != TaskState.COMPLETED) {
         continue;
       }
       for (Message message : task.history()) {

@@ -44,29 +44,33 @@ public final class PushNotifier implements AutoCloseable {
     this.client = HttpClient.newBuilder().connectTimeout(retry.timeout()).build();
   }
 
-  /** Queues one notification of {@code task} to every config; returns at once. */
+  /** Queues one notification of {@code task} to every config; returns at once, never throws. */
   public void notify(List<PushConfig> configs, Task task) {
-    if (configs.isEmpty()) {
+    if (configs.isEmpty() || executor.isShutdown()) {
       return;
     }
-    byte[] body = Json.MAPPER.writeValueAsBytes(new StreamResponse.TaskEvent(task).toJson());
-    for (PushConfig config : configs) {
-      String key = task.id() + "/" + config.id();
-      chains.compute(
-          key,
-          (k, previous) -> {
-            CompletableFuture<Void> before =
-                previous == null ? CompletableFuture.completedFuture(null) : previous;
-            CompletableFuture<Void> next =
-                before.handleAsync(
-                    (ignored, error) -> {
-                      deliver(config, body, task);
-                      return null;
-                    },
-                    executor);
-            next.whenComplete((ignored, error) -> chains.remove(k, next));
-            return next;
-          });
+    try {
+      byte[] body = Json.MAPPER.writeValueAsBytes(new StreamResponse.TaskEvent(task).toJson());
+      for (PushConfig config : configs) {
+        String key = task.id() + "/" + config.id();
+        CompletableFuture<Void> next;
+        synchronized (chains) {
+          CompletableFuture<Void> before =
+              chains.getOrDefault(key, CompletableFuture.completedFuture(null));
+          next =
+              before.handleAsync(
+                  (ignored, error) -> {
+                    deliver(config, body, task);
+                    return null;
+                  },
+                  executor);
+          chains.put(key, next);
+        }
+        CompletableFuture<Void> queued = next;
+        queued.whenComplete((ignored, error) -> chains.remove(key, queued));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("push notification not queued", "task", task.id(), "error", String.valueOf(e));
     }
   }
 

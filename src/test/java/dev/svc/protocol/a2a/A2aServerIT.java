@@ -655,6 +655,21 @@ class A2aServerIT {
             "assistant: Your name is Ada.",
             "user: And now?");
 
+    model.error(500, "{\"error\":{\"message\":\"overloaded\"}}");
+    model.json(OpenAiReplies.text("Ada, again."));
+    String inContext = "\"contextId\":\"" + context + "\",\"role\"";
+    JsonNode failed =
+        svc.result(
+                "chat", "SendMessage", userMessage("Lost question").replace("\"role\"", inContext))
+            .path("task");
+    assertThat(state(failed)).isEqualTo("TASK_STATE_FAILED");
+    svc.result("chat", "SendMessage", userMessage("Last one").replace("\"role\"", inContext));
+    assertThat(model.request(4).body().path("messages").toString())
+        .as("a failed task is not part of the conversation")
+        .doesNotContain("Lost question")
+        .doesNotContain("overloaded")
+        .contains("Still Ada.");
+
     JsonNode mismatch =
         svc.rpc(
             "chat",
