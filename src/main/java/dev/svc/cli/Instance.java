@@ -11,6 +11,7 @@ import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
+import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.UnavailableScriptRunner;
@@ -31,15 +32,22 @@ public final class Instance implements AutoCloseable {
 
   private final AtomicReference<ProjectRuntime> runtime;
   private final HttpServer http;
+  private final McpServer mcp;
   private final A2aServer agents;
-  private final String address;
+  private final Options options;
+  private final Object reloading = new Object();
 
   private Instance(
-      AtomicReference<ProjectRuntime> runtime, HttpServer http, A2aServer agents, String address) {
+      AtomicReference<ProjectRuntime> runtime,
+      HttpServer http,
+      McpServer mcp,
+      A2aServer agents,
+      Options options) {
     this.runtime = runtime;
     this.http = http;
+    this.mcp = mcp;
     this.agents = agents;
-    this.address = address;
+    this.options = options;
   }
 
   /** Everything launching needs besides the model. */
@@ -77,15 +85,7 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
-    ProjectRuntime started =
-        ProjectRuntime.start(
-            model,
-            new ProjectRuntime.Settings(
-                options.environment(),
-                options.projectDirectory(),
-                options.connectors(),
-                new UnavailableScriptRunner(),
-                dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES));
+    ProjectRuntime started = ProjectRuntime.start(model, settings(options));
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     A2aServer agents = null;
     try {
@@ -109,7 +109,7 @@ public final class Instance implements AutoCloseable {
               ServerSettings.DEFAULT_MAX_BODY_BYTES);
       HttpServer http = HttpServer.start(settings, mcp::handle, agents::handle);
       http.markReady();
-      return new Instance(runtime, http, agents, options.address());
+      return new Instance(runtime, http, mcp, agents, options);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
@@ -119,12 +119,67 @@ public final class Instance implements AutoCloseable {
     }
   }
 
+  private static ProjectRuntime.Settings settings(Options options) {
+    return new ProjectRuntime.Settings(
+        options.environment(),
+        options.projectDirectory(),
+        options.connectors(),
+        new UnavailableScriptRunner(),
+        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Serves {@code next} from now on: adapters that changed are reopened and unchanged ones kept,
+   * caches of changed tools flushed, sessions kept, and clients notified. Agent routes follow at
+   * once (a task already running finishes on its old definition). Calls in flight finish on the old
+   * model; connectors it no longer needs close once those calls had time to end.
+   *
+   * @param changedFiles project-relative paths that changed (for resources/updated)
+   * @throws dev.svc.runtime.StartupException when the new model cannot be served; the old one keeps
+   *     serving
+   */
+  public ModelChanges reload(Model next, java.util.Set<String> changedFiles) {
+    synchronized (reloading) {
+      List<Diagnostic> agentProblems = AgentChecks.check(next, options.environment());
+      if (!agentProblems.isEmpty()) {
+        throw new StartupException(agentProblems);
+      }
+      ProjectRuntime previous = runtime.get();
+      ProjectRuntime fresh = previous.reload(next, settings(options));
+      runtime.set(fresh);
+      ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
+      fresh.cache().invalidateTools(changes.tools());
+      mcp.publish(changes);
+      java.util.List<dev.svc.connector.Connector> retired = previous.retiredBy(fresh);
+      if (!retired.isEmpty()) {
+        Duration drain =
+            previous.model().tools().stream()
+                .map(dev.svc.model.Tool::timeout)
+                .max(Duration::compareTo)
+                .orElse(Duration.ZERO)
+                .plusSeconds(1);
+        Thread.ofVirtual()
+            .name("svc-retire-adapters")
+            .start(() -> {
+              try {
+                Thread.sleep(drain);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              ProjectRuntime.close(retired);
+            });
+      }
+      return changes;
+    }
+  }
+
   public int port() {
     return http.port();
   }
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:8080}. */
   public String baseUrl() {
+    String address = options.address();
     String host = address.contains(":") ? "[" + address + "]" : address;
     if (address.equals("0.0.0.0") || address.equals("::")) {
       host = "127.0.0.1";
@@ -141,6 +196,7 @@ public final class Instance implements AutoCloseable {
   public void close() {
     long started = System.nanoTime();
     agents.close();
+    mcp.shutdown();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);

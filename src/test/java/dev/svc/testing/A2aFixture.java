@@ -1,6 +1,7 @@
 package dev.svc.testing;
 
 import dev.svc.cli.Instance;
+import dev.svc.connector.Connectors;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.protocol.a2a.A2aServer;
@@ -25,26 +26,24 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A running svc instance with agents, for tests over real HTTP: writes a project (with {@code
- * {{MODEL}}} replaced by the scripted model server's URL), launches it on port 0 with a {@link
- * StubConnector}, and speaks A2A JSON-RPC and SSE to it.
+ * {{MODEL}}} replaced by the scripted model server's URL), launches it on port 0 with the real
+ * connectors, and speaks A2A JSON-RPC and SSE to it.
  */
 public final class A2aFixture implements AutoCloseable {
   public static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final String url;
   private final AutoCloseable server;
-  private final StubConnector connector;
   private final AtomicInteger ids = new AtomicInteger();
 
-  private A2aFixture(String url, AutoCloseable server, StubConnector connector) {
+  private A2aFixture(String url, AutoCloseable server) {
     this.url = url;
     this.server = server;
-    this.connector = connector;
   }
 
   /** A client for a server a test started itself (closing the fixture closes {@code server}). */
   public static A2aFixture at(String url, AutoCloseable server) {
-    return new A2aFixture(url, server, new StubConnector());
+    return new A2aFixture(url, server);
   }
 
   public static A2aFixture launch(
@@ -54,7 +53,6 @@ public final class A2aFixture implements AutoCloseable {
       Map<String, String> environment,
       A2aServer.Settings settings) {
     Model model = ProjectFixture.model(directory, files.replace("{{MODEL}}", modelUrl));
-    StubConnector connector = new StubConnector();
     Instance instance =
         Instance.launch(
             model,
@@ -64,17 +62,13 @@ public final class A2aFixture implements AutoCloseable {
                 "127.0.0.1",
                 0,
                 false,
-                adapter -> connector,
+                Connectors::open,
                 settings));
-    return new A2aFixture(instance.baseUrl(), instance, connector);
+    return new A2aFixture(instance.baseUrl(), instance);
   }
 
   public String url() {
     return url;
-  }
-
-  public StubConnector connector() {
-    return connector;
   }
 
   /** A JSON-RPC call; returns the whole response object. */

@@ -227,7 +227,8 @@ class A2aJsSdkIT {
           .isEqualTo("statusUpdate:TASK_STATE_COMPLETEDSubscribed and done.");
 
       assertThat(steps.get("extendedCard").path("skills").valueStream().map(JsonNode::asString))
-          .containsExactly("weather", "weather/get_weather", "weather/secret_report");
+          .containsExactly(
+              "weather", "weather/get_weather", "weather/secret_report", "weather/weather_archive");
       assertThat(steps.get("notFound").path("error").asString())
           .isEqualTo("JsonRpcTaskNotFoundError");
       assertThat(steps.get("notFound").path("message").asString())

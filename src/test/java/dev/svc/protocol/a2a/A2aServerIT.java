@@ -83,7 +83,7 @@ class A2aServerIT {
     assertThat(skill.path("id").asString()).isEqualTo("weather");
     assertThat(skill.path("description").asString())
         .contains("Answers questions about the weather.")
-        .contains("get_weather, secret_report");
+        .contains("get_weather, secret_report, weather_archive");
     assertThat(skill.path("tags").toString()).contains("get_weather");
   }
 
@@ -245,7 +245,7 @@ class A2aServerIT {
             .valueStream()
             .map(t -> t.path("function").path("name").asString())
             .toList();
-    assertThat(tools).containsExactly("get_weather", "secret_report");
+    assertThat(tools).containsExactly("get_weather", "secret_report", "weather_archive");
     JsonNode weather = first.body().path("tools").get(0).path("function");
     assertThat(weather.path("description").asString()).isEqualTo("Weather forecast for a city.");
     assertThat(weather.path("parameters").path("properties").path("city").path("type").asString())
@@ -257,9 +257,7 @@ class A2aServerIT {
     assertThat(toolMessage.path("role").asString()).isEqualTo("tool");
     assertThat(toolMessage.path("tool_call_id").asString()).isEqualTo("call_1");
     assertThat(toolMessage.path("content").asString())
-        .contains("\"forecast\":\"sunny\"")
-        .contains("Paris");
-    assertThat(svc.connector().executions()).isEqualTo(1);
+        .isEqualTo("[{\"city\":\"Paris\",\"forecast\":\"sunny\"}]");
   }
 
   @Test
@@ -273,13 +271,14 @@ class A2aServerIT {
     assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
     JsonNode toolMessage = model.request(1).body().path("messages").get(3);
     assertThat(toolMessage.path("content").asString())
-        .contains("tool `drop_tables` is not available to this agent");
-    assertThat(svc.connector().executions()).isZero();
+        .contains("tool `drop_tables` is not available to this agent")
+        .as("the statement never reached the database")
+        .doesNotContain("no such table");
   }
 
   @Test
   void toolFailuresGoBackToTheModelAsTheToolsAnswer() {
-    model.json(OpenAiReplies.toolCall("call_1", "get_weather", "{\"city\":\"fail\"}"));
+    model.json(OpenAiReplies.toolCall("call_1", "weather_archive", "{\"city\":\"Oslo\"}"));
     model.json(OpenAiReplies.toolCall("call_2", "get_weather", "{}"));
     model.json(OpenAiReplies.text("Sorry."));
 
@@ -287,7 +286,7 @@ class A2aServerIT {
 
     assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
     assertThat(model.request(1).body().path("messages").get(3).path("content").asString())
-        .contains("no such table: weather");
+        .contains("no such table: weather_archive");
     assertThat(model.request(2).body().path("messages").get(5).path("content").asString())
         .contains("city");
   }
@@ -303,10 +302,9 @@ class A2aServerIT {
     svc.result("weather", "SendMessage", userMessage("report again"));
 
     assertThat(model.request(1).body().path("messages").get(3).path("content").asString())
-        .contains("sunny");
+        .isEqualTo("[{\"report\":\"classified\",\"city\":\"Oslo\"}]");
     assertThat(model.request(3).body().path("messages").get(3).path("content").asString())
         .contains("authentication failed");
-    assertThat(svc.connector().executions()).isEqualTo(1);
   }
 
   @Test
@@ -329,7 +327,9 @@ class A2aServerIT {
             .valueStream()
             .map(t -> t.path("function").path("name").asString())
             .toList();
-    assertThat(tools).containsExactly("drop_tables", "get_weather", "search", "secret_report");
+    assertThat(tools)
+        .containsExactly(
+            "drop_tables", "get_weather", "search", "secret_report", "weather_archive");
   }
 
   @Test
@@ -723,7 +723,8 @@ class A2aServerIT {
   void theExtendedCardListsTheAgentsTools() {
     JsonNode card = svc.result("weather", "GetExtendedAgentCard", "{}");
     assertThat(card.path("skills").valueStream().map(s -> s.path("id").asString()))
-        .containsExactly("weather", "weather/get_weather", "weather/secret_report");
+        .containsExactly(
+            "weather", "weather/get_weather", "weather/secret_report", "weather/weather_archive");
     assertThat(card.path("skills").get(1).path("description").asString())
         .isEqualTo("Weather forecast for a city.");
   }

@@ -19,15 +19,22 @@ final class AgentProjects {
       == app/tools/get_weather/config.terse
       description: Weather forecast for a city.
       use: db
-      statement: select forecast from weather where city = {{ inputs.city }}
+      statement: SELECT {{ inputs.city }} AS city, 'sunny' AS forecast
       inputs:
         city:
           type: string
           description: The city.
+      == app/tools/weather_archive/config.terse
+      description: Past weather of a city.
+      use: db
+      statement: SELECT * FROM weather_archive WHERE city = {{ inputs.city }}
+      inputs:
+        city:
+          type: string
       == app/tools/secret_report/config.terse
       description: A report only callers with the key may read.
       use: db
-      statement: select report from reports where city = {{ inputs.city }}
+      statement: SELECT 'classified' AS report, {{ inputs.city }} AS city
       inputs:
         city:
           type: string
@@ -38,7 +45,7 @@ final class AgentProjects {
       == app/tools/drop_tables/config.terse
       description: Deletes every table.
       use: db
-      statement: delete from weather where city = {{ inputs.city }}
+      statement: DELETE FROM weather WHERE city = {{ inputs.city }}
       inputs:
         city:
           type: string
@@ -55,7 +62,7 @@ final class AgentProjects {
           max_tokens: 100
       tool_access:
         mode: allow_list
-        tools: [get_weather, secret_report]
+        tools: [get_weather, secret_report, weather_archive]
       == app/agents/gem/config.terse
       instruction: You are Gem.
       model:

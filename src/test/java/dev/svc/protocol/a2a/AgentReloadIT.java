@@ -14,7 +14,6 @@ import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.ScriptedModelServer;
-import dev.svc.testing.StubConnector;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,7 @@ class AgentReloadIT {
       == app/tools/get_weather/config.terse
       description: Weather forecast for a city.
       use: db
-      statement: select forecast from weather where city = {{ inputs.city }}
+      statement: SELECT {{ inputs.city }} AS city, 'sunny' AS forecast
       inputs:
         city:
           type: string
@@ -70,7 +69,7 @@ class AgentReloadIT {
         new ProjectRuntime.Settings(
             Environment.of(Map.of()),
             directory,
-            adapter -> new StubConnector(),
+            dev.svc.connector.Connectors::open,
             new UnavailableScriptRunner(),
             ResultCache.DEFAULT_MAX_BYTES));
   }
