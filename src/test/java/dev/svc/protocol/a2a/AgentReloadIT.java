@@ -1,15 +1,14 @@
 package dev.svc.protocol.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.svc.cache.ResultCache;
+import dev.svc.cli.Instance;
+import dev.svc.connector.Connectors;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
-import dev.svc.protocol.HttpReply;
-import dev.svc.runtime.ProjectRuntime;
-import dev.svc.script.UnavailableScriptRunner;
-import dev.svc.server.HttpServer;
-import dev.svc.server.ServerSettings;
+import dev.svc.runtime.StartupException;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ProjectFixture;
@@ -17,13 +16,13 @@ import dev.svc.testing.ScriptedModelServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** Agent routes follow the current model: DECISIONS "A2A v1", model reload. */
+/** Agent routes follow the current model after {@link Instance#reload}: DECISIONS "A2A v1". */
 class AgentReloadIT {
   static final String BEFORE =
       """
@@ -63,17 +62,6 @@ class AgentReloadIT {
 
   @TempDir Path directory;
 
-  ProjectRuntime runtime(Model model) {
-    return ProjectRuntime.start(
-        model,
-        new ProjectRuntime.Settings(
-            Environment.of(Map.of()),
-            directory,
-            dev.svc.connector.Connectors::open,
-            new UnavailableScriptRunner(),
-            ResultCache.DEFAULT_MAX_BYTES));
-  }
-
   @Test
   void addedRemovedAndChangedAgentsAreServedAtOnceWhileRunningTasksKeepTheirDefinition()
       throws Exception {
@@ -82,26 +70,17 @@ class AgentReloadIT {
           ProjectFixture.model(directory.resolve("a"), BEFORE.replace("{{MODEL}}", model.url()));
       Model after =
           ProjectFixture.model(directory.resolve("b"), AFTER.replace("{{MODEL}}", model.url()));
-      ProjectRuntime first = runtime(before);
-      ProjectRuntime second = runtime(after);
-      AtomicReference<ProjectRuntime> current = new AtomicReference<>(first);
-      A2aServer agents =
-          new A2aServer(current::get, Environment.of(Map.of()), A2aServer.Settings.defaults());
-      HttpServer http =
-          HttpServer.start(
-              new ServerSettings(
-                  "127.0.0.1", 0, List.of(), List.of(), ServerSettings.DEFAULT_MAX_BODY_BYTES),
-              call -> new HttpReply.Empty(404, Map.of()),
-              agents::handle);
-      try (A2aFixture svc =
-          A2aFixture.at(
-              "http://127.0.0.1:" + http.port(),
-              () -> {
-                http.close();
-                agents.close();
-                first.close();
-                second.close();
-              })) {
+      Instance instance =
+          Instance.launch(
+              before,
+              new Instance.Options(
+                  Environment.of(Map.of("STEPS", "many")),
+                  directory,
+                  "127.0.0.1",
+                  0,
+                  true,
+                  Connectors::open));
+      try (A2aFixture svc = A2aFixture.at(instance.baseUrl(), instance)) {
         CountDownLatch gate =
             model.gated(
                 OpenAiReplies.toolDelta(0, "c1", "get_weather", "{\"city\":\"Oslo\"}"),
@@ -112,7 +91,7 @@ class AgentReloadIT {
         String id = running.next().path("result").path("task").path("id").asString();
         assertThat(model.awaitEndlessStarted()).isTrue();
 
-        current.set(second);
+        instance.reload(after, Set.of());
 
         assertThat(svc.get("/agent/old/.well-known/agent-card.json").statusCode()).isEqualTo(404);
         assertThat(svc.get("/agent/fresh/.well-known/agent-card.json").statusCode()).isEqualTo(200);
@@ -131,6 +110,21 @@ class AgentReloadIT {
         assertThat(
                 svc.result("weather", "GetTask", "{\"id\":\"" + id + "\"}").path("id").asString())
             .isEqualTo(id);
+
+        Model broken =
+            ProjectFixture.model(
+                directory.resolve("c"),
+                AFTER
+                    .replace("{{MODEL}}", model.url())
+                    .replace(
+                        "base_url: " + model.url() + "/v1\n",
+                        "base_url: " + model.url() + "/v1\n    max_steps: \"{{ env.STEPS }}\"\n"));
+        StartupException refused =
+            catchThrowableOfType(StartupException.class, () -> instance.reload(broken, Set.of()));
+        assertThat(refused.problems()).extracting(Diagnostic::code).contains("invalid-option");
+        assertThat(svc.get("/agent/fresh/.well-known/agent-card.json").statusCode())
+            .as("the previous project keeps serving")
+            .isEqualTo(200);
       }
     }
   }
