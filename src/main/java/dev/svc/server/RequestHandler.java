@@ -125,7 +125,13 @@ final class RequestHandler extends Handler.Abstract {
       }
       HttpCall call =
           new HttpCall(
-              method, path, headers, body.get(), baseUrl(request, headers), RequestIds.next());
+              method,
+              path,
+              headers,
+              body.get(),
+              baseUrl(request, headers),
+              RequestIds.next(),
+              java.util.Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
       HttpReply reply = (isMcp ? mcp : agents).handle(call);
       write(reply, response, callback);
     } catch (Throwable e) {
