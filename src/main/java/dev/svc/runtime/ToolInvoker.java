@@ -109,8 +109,11 @@ public final class ToolInvoker {
         }
       }
       ResultCache.CacheKey key =
-          new ResultCache.CacheKey(tool.name(), Json.canonical(finalInputs), identity.orElse(""));
-      if (tool.cache().enabled()) {
+          tool.cache().enabled()
+              ? new ResultCache.CacheKey(
+                  tool.name(), Json.canonical(finalInputs), identity.orElse(""))
+              : null;
+      if (key != null) {
         Optional<JsonNode> cached = cache.get(key);
         if (cached.isPresent()) {
           return new ToolOutcome.Success(cached.get());
@@ -123,7 +126,7 @@ public final class ToolInvoker {
         result =
             script(tool, tool.outputMapper().get(), payload("results", results, tool), deadline);
       }
-      if (tool.cache().enabled()) {
+      if (key != null) {
         cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
       }
       return new ToolOutcome.Success(result);
