@@ -32,6 +32,7 @@ public final class ToolInvoker {
   private static final Log LOG = Log.tagged("tool");
 
   private final Model model;
+  private final Map<String, Tool> toolsByName;
   private final Map<String, Connector> connectors;
   private final Map<String, AuthPlugin> auth;
   private final ScriptRunner scripts;
@@ -44,6 +45,9 @@ public final class ToolInvoker {
       ScriptRunner scripts,
       ResultCache cache) {
     this.model = model;
+    this.toolsByName =
+        model.tools().stream()
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(Tool::name, t -> t));
     this.connectors = Map.copyOf(connectors);
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
@@ -65,7 +69,10 @@ public final class ToolInvoker {
     if (name.equals(ToolSearch.NAME)) {
       return search(arguments);
     }
-    Tool tool = model.tool(name).orElseThrow(() -> new UnknownToolException(name));
+    Tool tool = toolsByName.get(name);
+    if (tool == null) {
+      throw new UnknownToolException(name);
+    }
     ToolOutcome outcome = run(tool, arguments, caller);
     if (LOG.isDebug()) {
       LOG.debug(

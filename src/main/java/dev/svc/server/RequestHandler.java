@@ -204,6 +204,11 @@ final class RequestHandler extends Handler.Abstract {
       return Optional.empty();
     }
     try (InputStream in = Content.Source.asInputStream(request)) {
+      if (declared >= 0) {
+        byte[] bytes = new byte[(int) declared];
+        int read = in.readNBytes(bytes, 0, bytes.length);
+        return Optional.of(read == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, read));
+      }
       byte[] bytes = in.readNBytes(settings.maxBodyBytes() + 1);
       return bytes.length > settings.maxBodyBytes() ? Optional.empty() : Optional.of(bytes);
     }
