@@ -79,11 +79,13 @@ record MongoSettings(MongoClientSettings client, String location, Optional<Strin
     if (parsed.getApplicationName() == null) {
       client.applicationName("svc");
     }
+    MongoClientSettings built = client.build();
     String location =
         parsed.isSrvProtocol()
             ? "SRV " + String.join(",", parsed.getHosts())
-            : String.join(",", parsed.getHosts());
-    return new MongoSettings(client.build(), location, Optional.ofNullable(parsed.getUsername()));
+            : String.join(
+                ",", built.getClusterSettings().getHosts().stream().map(Object::toString).toList());
+    return new MongoSettings(built, location, Optional.ofNullable(parsed.getUsername()));
   }
 
   /** A whole-number option of at least {@code min}, when given. */
