@@ -34,7 +34,7 @@ public final class Connectors {
       case "", "file" -> new JdbcConnector(adapter, SqliteDialect.INSTANCE);
       case "libsql", "https", "http" -> new LibsqlConnector(adapter);
       case "ws", "wss" ->
-          throw new ConnectorUnavailableException(
+          throw ConnectorUnavailableException.unsupportedScheme(
               "sqlite adapter `"
                   + adapter.name()
                   + "` uses the unsupported scheme `"
