@@ -52,6 +52,9 @@ final class AdapterCompiler {
     for (NamedValue option : adapter.options()) {
       options.put(option.key().value(), env.substituted(option.value()));
       checkOption(connector.get(), option);
+      if (connector.get() == ConnectorKind.SQLITE && option.key().value().equals("tls")) {
+        checkTlsPort(connection, option);
+      }
     }
     return Optional.of(new Adapter(name, connector.get(), connectionString, options));
   }
@@ -109,6 +112,25 @@ final class AdapterCompiler {
     }
   }
 
+  /** The TLS switch of remote libSQL only makes sense with a port written in the URL (spec). */
+  private void checkTlsPort(Located<String> connection, NamedValue option) {
+    String text = connection.value().strip();
+    if (text.contains("{{") || !text.contains("://")) {
+      return;
+    }
+    String rest = text.substring(text.indexOf("://") + 3);
+    String authority = rest.split("[/?#]", 2)[0];
+    boolean port =
+        authority.startsWith("[") ? authority.contains("]:") : authority.indexOf(':') >= 0;
+    if (!port) {
+      diagnostics.error(
+          "invalid-option",
+          option.key().origin(),
+          "option `tls` is valid only with an explicit port in the connection string",
+          "write the port, e.g. libsql://127.0.0.1:8080, or remove `tls`");
+    }
+  }
+
   private void expectScheme(
       Located<String> connection, String scheme, List<String> schemes, String shape) {
     if (!schemes.contains(scheme)) {
@@ -126,17 +148,25 @@ final class AdapterCompiler {
     String value = option.value().value();
     OptionKind kind = known.get(key);
     if (kind == null) {
-      Suggestions.closest(key, known.keySet())
-          .ifPresent(close ->
-              diagnostics.warning(
-                  "unknown-option",
-                  option.key().origin(),
-                  "`"
-                      + key
-                      + "` is not a known "
-                      + connector.wireName()
-                      + " option; it is passed to the driver as written",
-                  "did you mean `" + close + "`?"));
+      Optional<String> close = Suggestions.closest(key, known.keySet());
+      if (connector == ConnectorKind.REDIS) { // nothing takes unknown options: say so always
+        diagnostics.warning(
+            "unknown-option",
+            option.key().origin(),
+            "`" + key + "` is not a known redis option; it is ignored",
+            close.map(c -> "did you mean `" + c + "`?").orElse("the redis option is pool_size"));
+        return;
+      }
+      close.ifPresent(c ->
+          diagnostics.warning(
+              "unknown-option",
+              option.key().origin(),
+              "`"
+                  + key
+                  + "` is not a known "
+                  + connector.wireName()
+                  + " option; it is passed to the driver as written",
+              "did you mean `" + c + "`?"));
       return;
     }
     if (value.contains("{{")) {
@@ -160,6 +190,31 @@ final class AdapterCompiler {
               "use one of: " + String.join(", ", POSTGRES_SSL_MODES));
         }
       }
+      case NON_NEGATIVE_INTEGER -> {
+        if (!value.strip().matches("[0-9]{1,9}")) {
+          diagnostics.error(
+              "invalid-option",
+              option.value().origin(),
+              "option `" + key + "` must be a whole number (0 or more), found `" + value + "`");
+        }
+      }
+      case TLS_SWITCH -> {
+        if (!value.strip().equals("0") && !value.strip().equals("1")) {
+          diagnostics.error(
+              "invalid-option",
+              option.value().origin(),
+              "option `tls` must be 1 (TLS) or 0 (no TLS), found `" + value + "`");
+        }
+      }
+      case DURATION -> {
+        if (!DURATION.matcher(value.strip()).matches()) {
+          diagnostics.error(
+              "invalid-option",
+              option.value().origin(),
+              "option `" + key + "` must be a duration, found `" + value + "`",
+              "write e.g. 5s, 500ms or 1m");
+        }
+      }
       case TEXT -> {}
       case SEED_FILE -> checkSeed(option);
     }
@@ -179,8 +234,15 @@ final class AdapterCompiler {
     TEXT,
     SEED_FILE,
     POSITIVE_INTEGER,
-    SSL_MODE
+    NON_NEGATIVE_INTEGER,
+    SSL_MODE,
+    TLS_SWITCH,
+    DURATION
   }
+
+  /** A Go-style duration ({@code 5s}, {@code 1m30s}, {@code 500ms}) or whole seconds. */
+  private static final Pattern DURATION =
+      Pattern.compile("[0-9]+|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+");
 
   private static Map<String, OptionKind> knownOptions(ConnectorKind connector) {
     return switch (connector) {
@@ -195,7 +257,7 @@ final class AdapterCompiler {
       case MONGODB ->
           Map.of(
               "maxPoolSize", OptionKind.POSITIVE_INTEGER,
-              "minPoolSize", OptionKind.POSITIVE_INTEGER,
+              "minPoolSize", OptionKind.NON_NEGATIVE_INTEGER,
               "connectTimeoutMS", OptionKind.POSITIVE_INTEGER,
               "serverSelectionTimeoutMS", OptionKind.POSITIVE_INTEGER);
       case REDIS -> Map.of("pool_size", OptionKind.POSITIVE_INTEGER);
@@ -204,8 +266,8 @@ final class AdapterCompiler {
               "authToken", OptionKind.TEXT,
               "auth_token", OptionKind.TEXT,
               "jwt", OptionKind.TEXT,
-              "sync_interval", OptionKind.TEXT,
-              "tls", OptionKind.TEXT,
+              "sync_interval", OptionKind.DURATION,
+              "tls", OptionKind.TLS_SWITCH,
               "seed", OptionKind.SEED_FILE);
     };
   }

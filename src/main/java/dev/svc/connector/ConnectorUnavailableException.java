@@ -4,11 +4,33 @@ import dev.svc.SvcException;
 
 /** The database cannot be reached or refused the connection: a server fault, not a tool error. */
 public final class ConnectorUnavailableException extends SvcException {
+  /** The diagnostic code a failure at start is reported with, unless it says otherwise. */
+  public static final String UNAVAILABLE = "adapter-unavailable";
+
+  private final String code;
+
   public ConnectorUnavailableException(String message, Throwable cause) {
     super(message, cause);
+    this.code = UNAVAILABLE;
   }
 
   public ConnectorUnavailableException(String message) {
     super(message);
+    this.code = UNAVAILABLE;
+  }
+
+  private ConnectorUnavailableException(String code, String message) {
+    super(message);
+    this.code = code;
+  }
+
+  /** A connection string whose scheme svc does not support ({@code unsupported-scheme}). */
+  public static ConnectorUnavailableException unsupportedScheme(String message) {
+    return new ConnectorUnavailableException("unsupported-scheme", message);
+  }
+
+  /** The diagnostic code for a failure at start: {@code adapter-unavailable} by default. */
+  public String code() {
+    return code;
   }
 }

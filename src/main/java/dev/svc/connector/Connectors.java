@@ -21,9 +21,8 @@ public final class Connectors {
       case POSTGRES -> new JdbcConnector(adapter, PostgresDialect.INSTANCE);
       case MYSQL -> new JdbcConnector(adapter, MysqlDialect.INSTANCE);
       case SQLITE -> sqlite(adapter);
-      case MONGODB, REDIS ->
-          throw new ConnectorUnavailableException(
-              "the " + adapter.connector().wireName() + " connector is not available yet");
+      case MONGODB -> new MongoConnector(adapter);
+      case REDIS -> new RedisConnector(adapter);
     };
   }
 
@@ -33,11 +32,9 @@ public final class Connectors {
     String scheme = separator < 0 ? "" : text.substring(0, separator).toLowerCase(Locale.ROOT);
     return switch (scheme) {
       case "", "file" -> new JdbcConnector(adapter, SqliteDialect.INSTANCE);
-      case "libsql", "https", "http" ->
-          throw new ConnectorUnavailableException(
-              "sqlite adapter `" + adapter.name() + "`: remote libSQL is not available yet");
+      case "libsql", "https", "http" -> new LibsqlConnector(adapter);
       case "ws", "wss" ->
-          throw new ConnectorUnavailableException(
+          throw ConnectorUnavailableException.unsupportedScheme(
               "sqlite adapter `"
                   + adapter.name()
                   + "` uses the unsupported scheme `"

@@ -253,11 +253,13 @@ public final class ProjectRuntime implements AutoCloseable {
               cause instanceof ConnectorUnavailableException
                   ? cause.getMessage()
                   : String.valueOf(cause);
+          String code =
+              cause instanceof ConnectorUnavailableException unavailable
+                  ? unavailable.code()
+                  : ConnectorUnavailableException.UNAVAILABLE;
           problems.add(
               Diagnostic.error(
-                      "adapter-unavailable",
-                      dev.svc.diagnostic.Origin.ofFile("adapter " + check.getKey()),
-                      reason)
+                      code, dev.svc.diagnostic.Origin.ofFile("adapter " + check.getKey()), reason)
                   .withHint(
                       "check the adapter's connection_string and that the database is running"));
         } catch (InterruptedException e) {

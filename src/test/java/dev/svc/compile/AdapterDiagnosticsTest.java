@@ -247,6 +247,68 @@ class AdapterDiagnosticsTest {
             0 errors, 1 warning
             """),
         argumentSet(
+            "mongodb's minPoolSize may be zero; its other options must be positive",
+            """
+            == app/tools/count/config.terse
+            description: Counts items.
+            use: db
+            statement: '{"database": "crm", "command": {"count": "items"}}'
+            == app/adapters/db.terse
+            connector: mongodb
+            connection_string: mongodb://localhost:27017/crm
+            options:
+              minPoolSize: "0"
+              maxPoolSize: "0"
+              connectTimeoutMS: "5000"
+            """,
+            """
+            app/adapters/db.terse:5:16: error[invalid-option]: option `maxPoolSize` must be a positive whole number, found `0`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an unknown redis option is ignored, and says so",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: redis
+                connection_string: redis://localhost:6379/0
+                options:
+                  poolsize: "4"
+                  timeout: "5"
+                """,
+            """
+            app/adapters/db.terse:4:3: warning[unknown-option]: `poolsize` is not a known redis option; it is ignored
+              hint: did you mean `pool_size`?
+            app/adapters/db.terse:5:3: warning[unknown-option]: `timeout` is not a known redis option; it is ignored
+              hint: the redis option is pool_size
+            0 errors, 2 warnings
+            """),
+        argumentSet(
+            "the libSQL tls switch is 0 or 1 and needs an explicit port",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: libsql://db.example.io
+                options:
+                  tls: "0"
+                  sync_interval: soon
+                == app/adapters/other.terse
+                connector: sqlite
+                connection_string: libsql://127.0.0.1:8080
+                options:
+                  tls: "yes"
+                  sync_interval: 1m30s
+                """,
+            """
+            app/adapters/db.terse:4:3: error[invalid-option]: option `tls` is valid only with an explicit port in the connection string
+              hint: write the port, e.g. libsql://127.0.0.1:8080, or remove `tls`
+            app/adapters/db.terse:5:18: error[invalid-option]: option `sync_interval` must be a duration, found `soon`
+              hint: write e.g. 5s, 500ms or 1m
+            app/adapters/other.terse:4:8: error[invalid-option]: option `tls` must be 1 (TLS) or 0 (no TLS), found `yes`
+            3 errors, 0 warnings
+            """),
+        argumentSet(
             "an unsupported sslmode is an error",
             TOOL_ON_DB
                 + """

@@ -12,6 +12,11 @@ public final class StatementFixture {
 
   /** The SQL statement {@code source} compiles to for {@code kind}; fails on any diagnostic. */
   public static Statement.Sql sql(ConnectorKind kind, String source) {
+    return (Statement.Sql) compile(kind, source);
+  }
+
+  /** The statement {@code source} compiles to for {@code kind}; fails on any diagnostic. */
+  public static Statement compile(ConnectorKind kind, String source) {
     Diagnostics diagnostics = new Diagnostics();
     Statement statement =
         new StatementCompiler(diagnostics)
@@ -20,6 +25,6 @@ public final class StatementFixture {
                 new AssertionError(
                     "the statement does not compile: "
                         + diagnostics.sorted().stream().map(Diagnostic::message).toList()));
-    return (Statement.Sql) statement;
+    return statement;
   }
 }

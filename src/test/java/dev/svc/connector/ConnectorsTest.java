@@ -31,22 +31,23 @@ class ConnectorsTest {
   }
 
   @Test
-  void mongodbAndRedisAreNotAvailableYet() {
-    assertThatThrownBy(() -> Connectors.open(adapter(ConnectorKind.MONGODB, "mongodb://h/d")))
-        .isInstanceOf(ConnectorUnavailableException.class)
-        .hasMessage("the mongodb connector is not available yet");
-    assertThatThrownBy(() -> Connectors.open(adapter(ConnectorKind.REDIS, "redis://h/0")))
-        .isInstanceOf(ConnectorUnavailableException.class)
-        .hasMessage("the redis connector is not available yet");
+  void mongodbAndRedisGetTheirOwnConnectorsWithoutConnecting() {
+    try (Connector mongo = Connectors.open(adapter(ConnectorKind.MONGODB, "mongodb://h/d"));
+        Connector srv = Connectors.open(adapter(ConnectorKind.MONGODB, "mongodb+srv://c.example"));
+        Connector redis = Connectors.open(adapter(ConnectorKind.REDIS, "redis://h/0"))) {
+      assertThat(mongo).isInstanceOf(MongoConnector.class);
+      assertThat(srv).isInstanceOf(MongoConnector.class);
+      assertThat(redis.toString()).isEqualTo("RedisConnector(redis adapter `db`, pool of 8)");
+    }
   }
 
   @Test
-  void remoteSqliteIsNotAvailableYet() {
+  void remoteSqliteGetsTheLibsqlConnector() {
     for (String remote :
         new String[] {"libsql://db.example", "https://h", "http://127.0.0.1:8080"}) {
-      assertThatThrownBy(() -> Connectors.open(adapter(ConnectorKind.SQLITE, remote)))
-          .isInstanceOf(ConnectorUnavailableException.class)
-          .hasMessage("sqlite adapter `db`: remote libSQL is not available yet");
+      try (Connector connector = Connectors.open(adapter(ConnectorKind.SQLITE, remote))) {
+        assertThat(connector).isInstanceOf(LibsqlConnector.class);
+      }
     }
   }
 

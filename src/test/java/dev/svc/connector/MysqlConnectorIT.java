@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The SQL connector against a real MariaDB or MySQL (127.0.0.1:3306) through Connector/J. */
-class MysqlConnectorIT extends SqlConnectorContract {
+class MysqlConnectorIT extends JdbcConnectorContract {
   @RegisterExtension static final TestDatabase DATABASE = TestDatabase.mysql();
 
   @Override

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The SQL connector against a real PostgreSQL (127.0.0.1:5432). */
-class PostgresConnectorIT extends SqlConnectorContract {
+class PostgresConnectorIT extends JdbcConnectorContract {
   @RegisterExtension static final TestDatabase DATABASE = TestDatabase.postgres();
 
   @Override

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The SQL connector on local SQLite files and in-memory databases. */
-class SqliteConnectorIT extends SqlConnectorContract {
+class SqliteConnectorIT extends JdbcConnectorContract {
   @TempDir Path directory;
 
   @Override

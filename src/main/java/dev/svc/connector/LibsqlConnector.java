@@ -1,0 +1,252 @@
+package dev.svc.connector;
+
+import dev.svc.model.Statement;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Remote libSQL (Turso, {@code sqld}) over Hrana over HTTP: our own small client of the pipeline
+ * protocol (<a href="https://github.com/tursodatabase/libsql/blob/main/docs/HRANA_3_SPEC.md">Hrana
+ * 3 spec, "Hrana over HTTP"</a>) on {@code java.net.http}.
+ *
+ * <p>{@link #check} probes the protocol version ({@code GET /v3}, else {@code GET /v2}) and runs
+ * {@code SELECT 1}, which proves the auth token. Each call is one pipeline, {@code POST
+ * /v3/pipeline} (or {@code /v2/pipeline}): an {@code execute} request with the statement and its
+ * typed positional arguments, then {@code close}, so no stream (baton) outlives the call. Values
+ * are always Hrana arguments, never spliced into the SQL.
+ *
+ * <p><b>Deadlines.</b> The HTTP request gets what is left of the call's deadline; past it the
+ * request is abandoned (Hrana has no cancel: the server may still finish the statement). An
+ * interrupted call is abandoned the same way.
+ *
+ * <p><b>Errors.</b> An error result of the statement is a {@link StatementFailedException} with the
+ * server's message; an unreachable server, a refused token or a server error (HTTP 5xx) is a {@link
+ * ConnectorUnavailableException}.
+ */
+public final class LibsqlConnector implements Connector {
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final String CHECK_QUERY = "SELECT 1";
+
+  private final LibsqlSettings settings;
+  private final String description;
+  private final HttpClient http;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile int version; // 0 until probed
+
+  LibsqlConnector(ResolvedAdapter adapter) {
+    this.settings = LibsqlSettings.of(adapter);
+    this.description = "sqlite adapter `" + adapter.name() + "`";
+    this.http =
+        HttpClient.newBuilder()
+            .connectTimeout(CONNECT_TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(settings.secure() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+            .build();
+  }
+
+  LibsqlSettings settings() {
+    return settings;
+  }
+
+  /** The Hrana over HTTP version in use: 3 or 2; 0 before the first check or call. */
+  int version() {
+    return version;
+  }
+
+  @Override
+  public void check(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      probe(deadline, timeout);
+      execute(
+          new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()),
+          Map.of(),
+          Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+    } catch (StatementFailedException e) {
+      throw new ConnectorUnavailableException(
+          cannotConnect()
+              + (e.timedOut() ? "timed out after " + JdbcFailures.words(timeout) : e.getMessage()),
+          e);
+    }
+  }
+
+  @Override
+  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+    if (!(statement instanceof Statement.Sql sql)) {
+      throw new IllegalArgumentException(description + " runs SQL statements only");
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ObjectNode stmt = JsonValues.NODES.objectNode();
+    stmt.put("sql", sql.sql());
+    stmt.set("args", HranaValues.arguments(sql, values));
+    stmt.put("want_rows", true);
+    ObjectNode body = JsonValues.NODES.objectNode();
+    body.putNull("baton");
+    ArrayNode requests = body.putArray("requests");
+    requests.addObject().put("type", "execute").set("stmt", stmt);
+    requests.addObject().put("type", "close");
+    if (version == 0) {
+      probe(deadline, timeout);
+    }
+    JsonNode reply = send(pipeline(body), deadline, timeout);
+    JsonNode result = reply.path("results").path(0);
+    return switch (result.path("type").asString("")) {
+      case "ok" -> HranaValues.rows(result.path("response").path("result"));
+      case "error" ->
+          throw new StatementFailedException(
+              SqlDialect.firstLine(result.path("error").path("message").asString(null)),
+              false,
+              null);
+      default ->
+          throw new ConnectorUnavailableException(
+              description + " answered the pipeline without a result for the statement");
+    };
+  }
+
+  /** Finds the newest protocol version the server speaks: v3, else v2. */
+  private void probe(long deadline, Duration timeout) {
+    for (int candidate : new int[] {3, 2}) {
+      HttpResponse<String> response =
+          exchange(request(settings.versionUri(candidate)).GET(), deadline, timeout);
+      int status = response.statusCode();
+      if (status / 100 == 2) {
+        version = candidate;
+        return;
+      }
+      if (status == 401 || status == 403) {
+        throw refused(status);
+      }
+      if (status / 100 == 5) {
+        throw serverError(response);
+      }
+    }
+    throw new ConnectorUnavailableException(
+        cannotConnect()
+            + "the server does not speak Hrana over HTTP v3 or v2 (GET /v3 and /v2 failed)");
+  }
+
+  private HttpRequest.Builder pipeline(ObjectNode body) {
+    return request(settings.pipelineUri(version))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+  }
+
+  private HttpRequest.Builder request(java.net.URI uri) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "application/json");
+    settings.token().ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+    return builder;
+  }
+
+  private JsonNode send(HttpRequest.Builder request, long deadline, Duration timeout) {
+    HttpResponse<String> response = exchange(request, deadline, timeout);
+    int status = response.statusCode();
+    if (status == 401 || status == 403) {
+      throw refused(status);
+    }
+    if (status / 100 == 5 || status == 404) {
+      throw serverError(response);
+    }
+    JsonNode reply;
+    try {
+      reply = JSON.readTree(response.body());
+    } catch (JacksonException e) {
+      throw new ConnectorUnavailableException(
+          description + " answered HTTP " + status + " without a JSON body", e);
+    }
+    if (status / 100 != 2) {
+      // a request the server could not take (Hrana protocol error): say what it said
+      throw new StatementFailedException(
+          "the database rejected the request: "
+              + SqlDialect.firstLine(reply.path("error").asString(null)),
+          false,
+          null);
+    }
+    return reply;
+  }
+
+  private HttpResponse<String> exchange(
+      HttpRequest.Builder request, long deadline, Duration timeout) {
+    if (closed.get()) {
+      throw new ConnectorUnavailableException(description + " is closed");
+    }
+    long remaining = deadline - System.nanoTime();
+    if (remaining <= 0) {
+      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
+    }
+    try {
+      return http.send(
+          request.timeout(Duration.ofNanos(remaining)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (HttpConnectTimeoutException e) {
+      throw new ConnectorUnavailableException(cannotConnect() + "timed out while connecting", e);
+    } catch (HttpTimeoutException e) {
+      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, e);
+    } catch (IOException e) {
+      if (closed.get()) {
+        throw new ConnectorUnavailableException(description + " is closed", e);
+      }
+      throw new ConnectorUnavailableException(
+          cannotConnect() + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StatementFailedException(
+          "the call was cancelled before the statement finished", false, e);
+    }
+  }
+
+  private ConnectorUnavailableException refused(int status) {
+    return new ConnectorUnavailableException(
+        cannotConnect()
+            + "authentication failed (HTTP "
+            + status
+            + (settings.token().isPresent()
+                ? "): the server refused the auth token"
+                : "): the server needs an auth token (option authToken)"));
+  }
+
+  private ConnectorUnavailableException serverError(HttpResponse<String> response) {
+    String body = response.body() == null ? "" : response.body().strip();
+    return new ConnectorUnavailableException(
+        description
+            + " at "
+            + settings.location()
+            + " answered HTTP "
+            + response.statusCode()
+            + (body.isEmpty()
+                ? ""
+                : ": "
+                    + SqlDialect.firstLine(body.length() > 200 ? body.substring(0, 200) : body)));
+  }
+
+  private String cannotConnect() {
+    return "cannot connect to " + description + " at " + settings.location() + ": ";
+  }
+
+  /** Stops the HTTP client; calls in flight fail. Never throws. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      http.shutdownNow();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LibsqlConnector(" + description + ", Hrana over HTTP v" + version + ")";
+  }
+}

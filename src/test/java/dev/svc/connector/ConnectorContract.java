@@ -1,0 +1,127 @@
+package dev.svc.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.svc.compile.StatementFixture;
+import dev.svc.model.ConnectorKind;
+import dev.svc.model.Statement;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What every connector does, whatever its statements look like: it checks and closes cleanly, names
+ * an input without a value, reports a rejected statement as one line, explains an unreachable
+ * server in plain words, and serves concurrent calls. Implemented by the {@code *IT} of connectors
+ * that are not SQL ({@link SqlConnectorContract} covers those).
+ */
+interface ConnectorContract {
+  Duration TIMEOUT = Duration.ofSeconds(30);
+
+  ConnectorKind kind();
+
+  /** An adapter named {@code db} on the test server. */
+  ResolvedAdapter adapter(Map<String, String> options);
+
+  /** An adapter named {@code db} whose connection string names {@code 127.0.0.1:port}. */
+  ResolvedAdapter adapterAt(int port);
+
+  /** A statement that succeeds, answering {@code expected()}. */
+  String trivialStatement();
+
+  JsonNode trivialResult();
+
+  /** A statement using input {@code value} (a string) that succeeds. */
+  String statementUsingValue();
+
+  /** A statement the server rejects, and a part of the message it gives. */
+  String rejectedStatement();
+
+  String rejectedMessagePart();
+
+  default Statement statement(String source) {
+    return StatementFixture.compile(kind(), source);
+  }
+
+  @Test
+  default void checkSucceedsAndCloseIsIdempotent() {
+    Connector connector = Connectors.open(adapter(Map.of()));
+    connector.check(TIMEOUT);
+    assertThat(connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+        .isEqualTo(trivialResult());
+    connector.close();
+    connector.close();
+
+    assertThatThrownBy(() -> connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage(kind().wireName() + " adapter `db` is closed");
+  }
+
+  @Test
+  default void anInputWithoutAValueIsNamedAndNothingRuns() {
+    try (Connector connector = Connectors.open(adapter(Map.of()))) {
+      assertThatThrownBy(
+              () -> connector.execute(statement(statementUsingValue()), Map.of(), TIMEOUT))
+          .isInstanceOf(StatementFailedException.class)
+          .hasMessage("the statement uses input `value`, which has no value");
+    }
+  }
+
+  @Test
+  default void aRejectedStatementIsAOneLineToolError() {
+    try (Connector connector = Connectors.open(adapter(Map.of()))) {
+      StatementFailedException failure =
+          catchThrowableOfType(
+              StatementFailedException.class,
+              () -> connector.execute(statement(rejectedStatement()), Map.of(), TIMEOUT));
+
+      assertThat(failure.timedOut()).isFalse();
+      assertThat(failure.getMessage()).contains(rejectedMessagePart()).doesNotContain("\n");
+      assertThat(connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+          .isEqualTo(trivialResult());
+    }
+  }
+
+  @Test
+  default void anUnreachableServerFailsTheCheckInPlainWords() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    try (Connector connector = Connectors.open(adapterAt(port))) {
+      assertThatThrownBy(() -> connector.check(Duration.ofSeconds(5)))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessageStartingWith("cannot connect to " + kind().wireName() + " adapter `db` at ")
+          .hasMessageContaining("127.0.0.1:" + port)
+          .hasMessageEndingWith("connection refused");
+    }
+  }
+
+  @Test
+  default void manyConcurrentCallsAllSucceed() throws Exception {
+    try (Connector connector = Connectors.open(adapter(Map.of()))) {
+      connector.check(TIMEOUT);
+      List<Future<JsonNode>> calls = new ArrayList<>();
+      try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        for (int i = 0; i < 100; i++) {
+          calls.add(
+              threads.submit(
+                  () -> connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT)));
+        }
+      }
+      for (Future<JsonNode> call : calls) {
+        assertThat(call.get()).isEqualTo(trivialResult());
+      }
+    }
+  }
+}

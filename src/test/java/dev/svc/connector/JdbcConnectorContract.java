@@ -1,0 +1,129 @@
+package dev.svc.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.compile.StatementFixture;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What the JDBC connector adds to {@link SqlConnectorContract}: an interrupted call is stopped at
+ * the database, many calls share a small pool, and a pool that stays busy is reported as exhausted.
+ */
+abstract class JdbcConnectorContract extends SqlConnectorContract {
+
+  /**
+   * A query counting this database's statements that run {@link #sleep}{@code (600)}, other than
+   * itself; empty where statements run in the caller's own thread (SQLite).
+   */
+  abstract Optional<String> countLongSleeps();
+
+  @Test
+  void anInterruptedCallIsCancelledAtTheDatabaseAndTheConnectorRecovers() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "2")));
+    connector.check(TIMEOUT); // so the call below does not wait for a connection to open
+    JdbcConnector jdbc = (JdbcConnector) connector;
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    Thread call =
+        Thread.ofVirtual()
+            .start(() -> {
+              try {
+                connector.execute(StatementFixture.sql(kind(), sleep(600)), Map.of(), TIMEOUT);
+              } catch (RuntimeException e) {
+                failures.add(e);
+              }
+            });
+    awaitRunningSleeps(jdbc, 1);
+
+    call.interrupt();
+    call.join();
+
+    assertThat(failures).hasSize(1);
+    assertThat(failures.getFirst())
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessage("the call was cancelled before the statement finished");
+    awaitRunningSleeps(jdbc, 0); // the database stopped it: it was not left running for 10 min
+    assertJson(run("SELECT 4 AS four", Map.of()), "[{\"four\": 4}]");
+  }
+
+  /**
+   * Waits until {@code count} sleeps run at the database (or, for SQLite, a connection is busy).
+   */
+  private void awaitRunningSleeps(JdbcConnector jdbc, int count) throws InterruptedException {
+    long giveUp = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < giveUp) {
+      long running =
+          countLongSleeps().isPresent()
+              ? run(countLongSleeps().get(), Map.of()).get(0).get("n").asLong()
+              : jdbc.poolSize() - jdbc.available();
+      if (running == count) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("expected " + count + " running sleeps");
+  }
+
+  @Test
+  void manyConcurrentCallsShareASmallPool() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "4")));
+    connector.check(TIMEOUT);
+    List<Future<JsonNode>> calls = new ArrayList<>();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 200; i++) {
+        long id = i % 3 + 1;
+        calls.add(
+            threads.submit(
+                () -> run("SELECT id FROM items WHERE id = {{ inputs.id }}", values("id", id))));
+      }
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      assertJson(calls.get(i).get(), "[{\"id\": " + (i % 3 + 1) + "}]");
+    }
+    assertThat(((JdbcConnector) connector).available()).isEqualTo(4);
+  }
+
+  @Test
+  void aCallThatFindsEveryConnectionBusyFailsWithPoolExhausted() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    JdbcConnector jdbc = (JdbcConnector) connector;
+    Thread slow =
+        Thread.ofVirtual()
+            .start(() -> {
+              try {
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)), Map.of(), Duration.ofSeconds(3));
+              } catch (StatementFailedException expected) {
+                // its deadline ends it
+              }
+            });
+    long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (jdbc.available() > 0 && System.nanoTime() < giveUp) {
+      Thread.sleep(5);
+    }
+
+    assertThatThrownBy(() ->
+            connector.execute(
+                StatementFixture.sql(kind(), "SELECT 1"), Map.of(), Duration.ofMillis(200)))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage(
+            "pool exhausted: all 1 connections of "
+                + kind().wireName()
+                + " adapter `db` stayed busy for 200 ms");
+    slow.join();
+    assertJson(run("SELECT 3 AS three", Map.of()), "[{\"three\": 3}]");
+  }
+}
