@@ -2,6 +2,8 @@ package dev.svc.cli;
 
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
@@ -10,12 +12,17 @@ import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.runtime.ProjectRuntime;
-import dev.svc.script.UnavailableScriptRunner;
+import dev.svc.runtime.StartupException;
+import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.ScriptRunner;
+import dev.svc.script.V8Engine;
 import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -59,7 +66,7 @@ public final class Instance implements AutoCloseable {
                 options.environment(),
                 options.projectDirectory(),
                 options.connectors(),
-                new UnavailableScriptRunner(),
+                scripts(model, options.environment()),
                 dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES));
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     try {
@@ -83,6 +90,43 @@ public final class Instance implements AutoCloseable {
       started.close();
       throw e;
     }
+  }
+
+  /**
+   * The script runner: V8 isolates made on demand (the first one warmed up in the background, so
+   * start-up does not wait for V8 and a project without scripts never loads it). {@code
+   * SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code SVC_SCRIPT_ISOLATES} their number.
+   */
+  static ScriptRunner scripts(Model model, Environment environment) {
+    PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
+    int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
+    int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
+    return new PooledScriptRunner(
+        new V8Engine(heapMb),
+        model.scripts(),
+        new PooledScriptRunner.Settings(isolates, defaults.idleTimeout(), defaults.warmUp()));
+  }
+
+  private static int positive(Environment environment, String name, int fallback, int minimum) {
+    Optional<String> value = environment.get(name);
+    if (value.isEmpty() || value.get().isBlank()) {
+      return fallback;
+    }
+    try {
+      int parsed = Integer.parseInt(value.get().strip());
+      if (parsed >= minimum) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new StartupException(
+        List.of(
+            Diagnostic.error(
+                    "invalid-env",
+                    Origin.ofFile("environment " + name),
+                    name + " must be a whole number of at least " + minimum)
+                .withHint("unset it to use the default, " + fallback)));
   }
 
   private static HttpReply notFound(String path) {

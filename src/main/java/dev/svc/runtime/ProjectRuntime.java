@@ -75,7 +75,7 @@ public final class ProjectRuntime implements AutoCloseable {
     Map<String, AuthPlugin> auth = new LinkedHashMap<>();
     for (Tool tool : model.tools()) {
       tool.auth()
-          .flatMap(policy -> plugin(policy, settings.environment(), problems))
+          .flatMap(policy -> plugin(tool, policy, settings, problems))
           .ifPresent(p -> auth.put(tool.name(), p));
     }
     model
@@ -120,7 +120,8 @@ public final class ProjectRuntime implements AutoCloseable {
   }
 
   private static Optional<AuthPlugin> plugin(
-      AuthPolicy policy, Environment environment, List<Diagnostic> problems) {
+      Tool tool, AuthPolicy policy, Settings settings, List<Diagnostic> problems) {
+    Environment environment = settings.environment();
     Map<String, String> resolved = new LinkedHashMap<>();
     for (Map.Entry<String, EnvString> entry : policy.policy().entrySet()) {
       try {
@@ -137,9 +138,16 @@ public final class ProjectRuntime implements AutoCloseable {
                   Optional.ofNullable(resolved.get("value"))
                       .or(() -> environment.get("SVC_API_KEY"))));
       default ->
-          Optional.of(headers ->
-              new dev.svc.auth.AuthDecision.Deny(
-                  "custom auth plugins are not available in this build of svc yet"));
+          policy
+              .script()
+              .map(script ->
+                  new ScriptAuthPlugin(
+                      settings.scripts(),
+                      policy.plugin(),
+                      script,
+                      tool.name(),
+                      resolved,
+                      tool.timeout()));
     };
   }
 

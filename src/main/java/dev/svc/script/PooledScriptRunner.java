@@ -1,0 +1,381 @@
+package dev.svc.script;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Level;
+import dev.svc.log.Log;
+import dev.svc.log.LogContext;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Scripts;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs scripts on a bounded pool of isolates that grows with load.
+ *
+ * <p>Each isolate belongs to one worker, a platform thread that created it and is the only thread
+ * that ever runs it (exclusive checkout by construction: two threads on one V8 isolate deadlock).
+ * Platform threads, not virtual ones, because a virtual thread inside V8 pins its carrier: a few
+ * endless loops would stall every other request of the server until their deadlines.
+ *
+ * <p>Calls wait in one queue. When a call arrives and no worker is idle, a worker is added, up to
+ * {@link Settings#maxIsolates()}; past that, calls wait for a free isolate, each no longer than its
+ * own deadline, so more calls than isolates slow down but never deadlock. Workers idle longer than
+ * {@link Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the
+ * deadline or a cancellation is closed and its worker makes a fresh one for its next call.
+ *
+ * <p>No isolate exists until the first call (or {@link Settings#warmUp()}): V8 is never loaded for
+ * a project without scripts.
+ */
+public final class PooledScriptRunner implements ScriptRunner {
+  private static final Log LOG = Log.tagged("script");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Longest console line kept; longer ones are cut. */
+  static final int MAX_CONSOLE_CHARS = 8192;
+
+  /** Console lines kept per call; later ones are dropped (one notice says so). */
+  static final int MAX_CONSOLE_LINES = 200;
+
+  /** How long past its deadline a caller waits for its worker to report the timeout itself. */
+  private static final Duration GRACE = Duration.ofSeconds(2);
+
+  /**
+   * How the pool behaves.
+   *
+   * @param maxIsolates most isolates (and worker threads) alive at once
+   * @param idleTimeout how long an idle worker (beyond the first) lives
+   * @param warmUp whether to create the first isolate at once, in the background, so that the first
+   *     call does not pay for loading V8
+   */
+  public record Settings(int maxIsolates, Duration idleTimeout, boolean warmUp) {
+    public Settings {
+      if (maxIsolates < 1) {
+        throw new IllegalArgumentException("at least one isolate is needed");
+      }
+    }
+
+    /** Four isolates per core, at least eight: scripts waiting for fetch hold theirs. */
+    public static Settings defaults() {
+      int cores = Runtime.getRuntime().availableProcessors();
+      return new Settings(Math.max(8, 4 * cores), Duration.ofSeconds(60), true);
+    }
+  }
+
+  private final ScriptEngine engine;
+  private final Scripts scripts;
+  private final Settings settings;
+  private final HttpFetch http = new HttpFetch();
+  private final LinkedBlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+  private final AtomicInteger workers = new AtomicInteger();
+  private final AtomicInteger idle = new AtomicInteger();
+  private final AtomicInteger serial = new AtomicInteger();
+  private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
+    this.engine = engine;
+    this.scripts = scripts;
+    this.settings = settings;
+    if (settings.warmUp() && !scripts.isEmpty()) {
+      workers.incrementAndGet();
+      startWorker(true);
+    }
+  }
+
+  @Override
+  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
+    if (closed) {
+      throw new IllegalStateException("the script runner is closed");
+    }
+    Optional<Caller> caller =
+        Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ScriptCall call =
+        new ScriptCall(
+            script,
+            JSON.writeValueAsString(payload),
+            toolName,
+            timeout,
+            deadline,
+            new Host(toolName, caller, deadline));
+    Job job = new Job(call, caller);
+    queue.add(job);
+    grow();
+    String result = job.await();
+    return JSON.readTree(result);
+  }
+
+  /** Adds a worker when a call waits and none is idle, up to the cap. */
+  private void grow() {
+    while (idle.get() == 0 && !queue.isEmpty() && !closed) {
+      int n = workers.get();
+      if (n >= settings.maxIsolates()) {
+        return;
+      }
+      if (workers.compareAndSet(n, n + 1)) {
+        startWorker(false);
+        return;
+      }
+    }
+  }
+
+  private void startWorker(boolean warm) {
+    Thread thread =
+        Thread.ofPlatform()
+            .name("svc-script-" + serial.incrementAndGet())
+            .daemon(true)
+            .stackSize(4L * 1024 * 1024)
+            .unstarted(() -> work(warm));
+    threads.add(thread);
+    thread.start();
+  }
+
+  private void work(boolean warm) {
+    ScriptIsolate isolate = null;
+    boolean counted = true;
+    try {
+      if (warm) {
+        isolate = create();
+      }
+      while (!closed) {
+        Job job;
+        idle.incrementAndGet();
+        try {
+          job = queue.poll(settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+          idle.decrementAndGet();
+        }
+        if (job == null) {
+          int n = workers.get();
+          if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
+            counted = false;
+            return;
+          }
+          continue;
+        }
+        isolate = run(job, isolate);
+      }
+    } catch (InterruptedException e) {
+      // the runner is closing
+    } catch (RuntimeException e) {
+      LOG.error("a script worker failed", e);
+    } finally {
+      close(isolate);
+      threads.remove(Thread.currentThread());
+      if (counted) {
+        workers.decrementAndGet();
+      }
+      if (!closed) {
+        grow(); // a call queued while this worker was leaving must not be left without one
+      }
+    }
+  }
+
+  /** Runs one job; returns the isolate to keep (null when it must be replaced). */
+  private ScriptIsolate run(Job job, ScriptIsolate isolate) {
+    if (!job.begin()) {
+      return isolate; // timed out or cancelled while queued
+    }
+    ScriptIsolate current = isolate;
+    try {
+      if (current == null) {
+        current = create();
+      }
+      job.running.set(current);
+      ScriptIsolate using = current;
+      String result =
+          bound(
+              job,
+              () -> {
+                try {
+                  return using.call(job.call);
+                } catch (ScriptFailedException e) {
+                  e.scriptStack()
+                      .ifPresent(stack ->
+                          LOG.child(job.call.tool())
+                              .debug("script failed", "error", e.getMessage(), "stack", stack));
+                  throw e;
+                }
+              });
+      job.result.complete(result);
+    } catch (ScriptFailedException e) {
+      job.result.completeExceptionally(e);
+    } catch (RuntimeException e) {
+      job.result.completeExceptionally(e);
+      if (current != null) {
+        close(current);
+        current = null;
+      }
+    } finally {
+      job.running.set(null);
+    }
+    if (current != null && !current.isReusable()) {
+      close(current);
+      return null;
+    }
+    return current;
+  }
+
+  /** Runs {@code work} with the caller and request id bound, as on the caller's own thread. */
+  private static String bound(Job job, java.util.function.Supplier<String> work) {
+    if (job.caller.isEmpty()) {
+      return work.get();
+    }
+    Caller caller = job.caller.get();
+    return ScopedValue.where(Caller.CURRENT, caller)
+        .where(LogContext.REQUEST_ID, caller.requestId())
+        .call(work::get);
+  }
+
+  private ScriptIsolate create() {
+    long started = System.nanoTime();
+    ScriptIsolate isolate = engine.newIsolate(scripts);
+    LOG.debug(
+        "isolate ready",
+        "ms",
+        (System.nanoTime() - started) / 1_000_000,
+        "isolates",
+        workers.get());
+    return isolate;
+  }
+
+  private static void close(ScriptIsolate isolate) {
+    if (isolate != null) {
+      isolate.close();
+    }
+  }
+
+  /** Stops every worker; calls still queued fail. Never throws. */
+  @Override
+  public void close() {
+    closed = true;
+    for (Thread thread : threads) {
+      thread.interrupt();
+    }
+    for (Thread thread : threads) {
+      try {
+        thread.join(Duration.ofSeconds(5));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    Job job;
+    while ((job = queue.poll()) != null) {
+      job.result.completeExceptionally(new IllegalStateException("the server is stopping"));
+    }
+  }
+
+  /** A call waiting for or running on an isolate. */
+  private static final class Job {
+    final ScriptCall call;
+    final Optional<Caller> caller;
+    final CompletableFuture<String> result = new CompletableFuture<>();
+    final AtomicReference<ScriptIsolate> running = new AtomicReference<>();
+    private final AtomicInteger state = new AtomicInteger(); // 0 queued, 1 running, 2 abandoned
+
+    Job(ScriptCall call, Optional<Caller> caller) {
+      this.call = call;
+      this.caller = caller;
+    }
+
+    /** Claims the job for a worker; false when its caller gave up or its deadline passed. */
+    boolean begin() {
+      if (call.remainingNanos() <= 0) {
+        if (state.compareAndSet(0, 2)) {
+          result.completeExceptionally(new ScriptTimeoutException(call.timeout()));
+        }
+        return false;
+      }
+      return state.compareAndSet(0, 1);
+    }
+
+    /** Waits for the outcome: the deadline plus a grace for the worker to report it. */
+    String await() {
+      long wait = call.remainingNanos() + GRACE.toNanos();
+      try {
+        return result.get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (TimeoutException e) {
+        abandon();
+        throw new ScriptTimeoutException(call.timeout());
+      } catch (InterruptedException e) {
+        abandon();
+        Thread.currentThread().interrupt();
+        throw new ScriptFailedException("the call was cancelled");
+      }
+    }
+
+    private void abandon() {
+      if (!state.compareAndSet(0, 2)) {
+        ScriptIsolate isolate = running.get();
+        if (isolate != null) {
+          isolate.interrupt();
+        }
+      }
+    }
+  }
+
+  /** What a call's console and fetch reach: the log, the client's log, the HTTP client. */
+  private final class Host implements ScriptHost {
+    private final String tool;
+    private final Log log;
+    private final Optional<Caller> caller;
+    private final long deadline;
+    private int lines;
+
+    Host(String tool, Optional<Caller> caller, long deadline) {
+      this.tool = tool;
+      this.log = LOG.child(tool);
+      this.caller = caller;
+      this.deadline = deadline;
+    }
+
+    @Override
+    public void console(Level level, String message) {
+      lines++;
+      if (lines > MAX_CONSOLE_LINES) {
+        if (lines == MAX_CONSOLE_LINES + 1) {
+          write(
+              Level.WARN, "more than " + MAX_CONSOLE_LINES + " console lines; the rest is dropped");
+        }
+        return;
+      }
+      write(
+          level,
+          message.length() > MAX_CONSOLE_CHARS
+              ? message.substring(0, MAX_CONSOLE_CHARS) + "…"
+              : message);
+    }
+
+    private void write(Level level, String message) {
+      switch (level) {
+        case ERROR -> log.error(message);
+        case WARN -> log.warn(message);
+        case INFO -> log.info(message);
+        case DEBUG -> log.debug(message);
+      }
+      caller.ifPresent(c -> c.clientLog().log(level, "script:" + tool, message));
+    }
+
+    @Override
+    public CompletableFuture<String> fetch(String request) {
+      return http.start(request, Duration.ofNanos(deadline - System.nanoTime()));
+    }
+  }
+}
