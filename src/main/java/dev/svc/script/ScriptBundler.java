@@ -199,7 +199,7 @@ public final class ScriptBundler {
           exports.put(entry, new Entry(!format.equals("cjs"), names));
         }
       }
-      List<ScriptBundle> bundles = commonJs(outputs);
+      List<ScriptBundle> bundles = commonJs(outputs, exports);
       Optional<String> vendor = vendor(packageImports(metafile));
       if (hasErrors()) {
         return new Result(Scripts.NONE, exports, diagnostics);
@@ -208,7 +208,8 @@ public final class ScriptBundler {
     }
 
     /** Run 2: each ESM output to CommonJS, in a directory no {@code "type": "module"} covers. */
-    private List<ScriptBundle> commonJs(Map<String, Path> outputs) throws IOException {
+    private List<ScriptBundle> commonJs(Map<String, Path> outputs, Map<String, Entry> formats)
+        throws IOException {
       Path esmDir = work.resolve("esm");
       Files.writeString(work.resolve("package.json"), "{\"type\": \"commonjs\"}\n");
       List<String> args = new ArrayList<>();
@@ -230,7 +231,9 @@ public final class ScriptBundler {
       List<ScriptBundle> bundles = new ArrayList<>();
       for (Map.Entry<String, Path> output : outputs.entrySet()) {
         Path converted = work.resolve("cjs").resolve(esmDir.relativize(output.getValue()));
-        bundles.add(new ScriptBundle(output.getKey(), Files.readString(converted)));
+        // an ES module is strict code; CommonJS output would otherwise run sloppy
+        String strict = formats.get(output.getKey()).esModule() ? "\"use strict\";\n" : "";
+        bundles.add(new ScriptBundle(output.getKey(), strict + Files.readString(converted)));
       }
       return bundles;
     }
@@ -341,6 +344,9 @@ public final class ScriptBundler {
               "--bundle",
               "--format=cjs",
               "--main-fields=module,main",
+              // what packages commonly read at load time from Node's globals
+              "--define:process.env.NODE_ENV=\"production\"",
+              "--define:global=globalThis",
               "--log-level=error",
               "--sourcefile=" + VENDOR_ENTRY));
       Esbuild.Result vendor = Esbuild.run(project, args, Optional.of(entry.toString()));
