@@ -63,7 +63,6 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction invoke;
   private V8ValueFunction poll;
   private V8ValueFunction settle;
-  private V8ValueFunction finish;
   private volatile boolean memoryExceeded;
   private volatile boolean stopped;
   private volatile boolean interrupted;
@@ -138,7 +137,6 @@ final class V8Isolate implements ScriptIsolate {
         invoke = own(internals.get("invoke"));
         poll = own(internals.get("poll"));
         settle = own(internals.get("settle"));
-        finish = own(internals.get("finish"));
       }
     }
   }
@@ -195,13 +193,6 @@ final class V8Isolate implements ScriptIsolate {
     } finally {
       running = null;
       state.abandon();
-      if (!stopped) {
-        try {
-          finish.callVoid(null);
-        } catch (JavetException | RuntimeException e) {
-          stopped = true;
-        }
-      }
     }
   }
 
