@@ -9,14 +9,19 @@ import java.util.Optional;
  * @param headers the HTTP headers of the request (for agents: of the request that started the task)
  * @param sessionId the MCP session, when there is one
  * @param clientLog where messages for the client go (script console output, …)
+ * @param progress where progress of the request goes
  */
 public record Caller(
-    String requestId, Headers headers, Optional<String> sessionId, ClientLog clientLog) {
+    String requestId,
+    Headers headers,
+    Optional<String> sessionId,
+    ClientLog clientLog,
+    Progress progress) {
   /** The caller currently being served, bound for the duration of a request. */
   public static final ScopedValue<Caller> CURRENT = ScopedValue.newInstance();
 
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
-    this(requestId, headers, sessionId, ClientLog.NONE);
+    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE);
   }
 
   public static Caller internal(String requestId) {
@@ -24,6 +29,10 @@ public record Caller(
   }
 
   public Caller withClientLog(ClientLog log) {
-    return new Caller(requestId, headers, sessionId, log);
+    return new Caller(requestId, headers, sessionId, log, progress);
+  }
+
+  public Caller withProgress(Progress reporter) {
+    return new Caller(requestId, headers, sessionId, clientLog, reporter);
   }
 }

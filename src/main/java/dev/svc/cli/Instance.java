@@ -11,6 +11,7 @@ import dev.svc.protocol.HttpReply;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
+import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
@@ -35,12 +36,16 @@ public final class Instance implements AutoCloseable {
 
   private final AtomicReference<ProjectRuntime> runtime;
   private final HttpServer http;
-  private final String address;
+  private final McpServer mcp;
+  private final Options options;
+  private final Object reloading = new Object();
 
-  private Instance(AtomicReference<ProjectRuntime> runtime, HttpServer http, String address) {
+  private Instance(
+      AtomicReference<ProjectRuntime> runtime, HttpServer http, McpServer mcp, Options options) {
     this.runtime = runtime;
     this.http = http;
-    this.address = address;
+    this.mcp = mcp;
+    this.options = options;
   }
 
   /** Everything launching needs besides the model. */
@@ -59,15 +64,15 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
-    ProjectRuntime started =
-        ProjectRuntime.start(
-            model,
-            new ProjectRuntime.Settings(
-                options.environment(),
-                options.projectDirectory(),
-                options.connectors(),
-                scripts(model, options.environment()),
-                dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES));
+    PooledScriptRunner scripts = scripts(model, options.environment());
+    ProjectRuntime started;
+    try {
+      started = ProjectRuntime.start(model, settings(options, scripts));
+    } catch (RuntimeException e) {
+      scripts.close();
+      throw e;
+    }
+    scripts.warmUp();
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     try {
       McpServer mcp =
@@ -85,19 +90,29 @@ public final class Instance implements AutoCloseable {
               ServerSettings.DEFAULT_MAX_BODY_BYTES);
       HttpServer http = HttpServer.start(settings, mcp::handle, call -> notFound(call.path()));
       http.markReady();
-      return new Instance(runtime, http, options.address());
+      return new Instance(runtime, http, mcp, options);
     } catch (RuntimeException e) {
       started.close();
       throw e;
     }
   }
 
+  private static ProjectRuntime.Settings settings(Options options, ScriptRunner scripts) {
+    return new ProjectRuntime.Settings(
+        options.environment(),
+        options.projectDirectory(),
+        options.connectors(),
+        scripts,
+        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES);
+  }
+
   /**
-   * The script runner: V8 isolates made on demand (the first one warmed up in the background, so
-   * start-up does not wait for V8 and a project without scripts never loads it). {@code
-   * SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code SVC_SCRIPT_ISOLATES} their number.
+   * The script runner of a model: V8 isolates made on demand, so a project without scripts never
+   * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
+   * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
+   * SVC_SCRIPT_ISOLATES} their number.
    */
-  static ScriptRunner scripts(Model model, Environment environment) {
+  static PooledScriptRunner scripts(Model model, Environment environment) {
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
     int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
     int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
@@ -129,6 +144,64 @@ public final class Instance implements AutoCloseable {
                 .withHint("unset it to use the default, " + fallback)));
   }
 
+  /**
+   * Serves {@code next} from now on: adapters that changed are reopened and unchanged ones kept,
+   * caches of changed tools flushed, sessions kept, and clients notified. Calls in flight finish on
+   * the old model; connectors it no longer needs close once those calls had time to end.
+   *
+   * @param changedFiles project-relative paths that changed (for resources/updated)
+   * @throws dev.svc.runtime.StartupException when the new model cannot be served; the old one keeps
+   *     serving
+   */
+  public ModelChanges reload(Model next, java.util.Set<String> changedFiles) {
+    synchronized (reloading) {
+      ProjectRuntime previous = runtime.get();
+      // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
+      boolean sameScripts = previous.model().scripts().equals(next.scripts());
+      ScriptRunner scripts =
+          sameScripts ? previous.scripts() : scripts(next, options.environment());
+      ProjectRuntime fresh;
+      try {
+        fresh = previous.reload(next, settings(options, scripts));
+      } catch (RuntimeException e) {
+        if (!sameScripts) {
+          scripts.close();
+        }
+        throw e;
+      }
+      if (!sameScripts && scripts instanceof PooledScriptRunner pooled) {
+        pooled.warmUp();
+      }
+      runtime.set(fresh);
+      ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
+      fresh.cache().invalidateTools(changes.tools());
+      mcp.publish(changes);
+      java.util.List<dev.svc.connector.Connector> retired = previous.retiredBy(fresh);
+      Optional<ScriptRunner> retiredScripts =
+          sameScripts ? Optional.empty() : Optional.of(previous.scripts());
+      if (!retired.isEmpty() || retiredScripts.isPresent()) {
+        Duration drain =
+            previous.model().tools().stream()
+                .map(dev.svc.model.Tool::timeout)
+                .max(Duration::compareTo)
+                .orElse(Duration.ZERO)
+                .plusSeconds(1);
+        Thread.ofVirtual()
+            .name("svc-retire-adapters")
+            .start(() -> {
+              try {
+                Thread.sleep(drain);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              ProjectRuntime.close(retired);
+              retiredScripts.ifPresent(ScriptRunner::close);
+            });
+      }
+      return changes;
+    }
+  }
+
   private static HttpReply notFound(String path) {
     byte[] body =
         ("{\"error\":\"no agent is served at " + path + "\"}")
@@ -142,6 +215,7 @@ public final class Instance implements AutoCloseable {
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:8080}. */
   public String baseUrl() {
+    String address = options.address();
     String host = address.contains(":") ? "[" + address + "]" : address;
     if (address.equals("0.0.0.0") || address.equals("::")) {
       host = "127.0.0.1";
@@ -157,6 +231,7 @@ public final class Instance implements AutoCloseable {
   @Override
   public void close() {
     long started = System.nanoTime();
+    mcp.shutdown();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);

@@ -24,7 +24,7 @@ final class ServeOptions {
       Model model,
       Environment environment,
       Path directory,
-      boolean watch,
+      java.util.Optional<dev.svc.project.Project> watched,
       LogOptions log,
       CliContext context) {
     log.apply(model.service().logLevel(), context)
@@ -34,6 +34,9 @@ final class ServeOptions {
       return ExitCodes.USAGE;
     }
     return StartCommand.runUntilStopped(
-        StartCommand.options(model, environment, directory, address, port, watch), model, context);
+        StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
+        model,
+        watched,
+        context);
   }
 }

@@ -46,11 +46,18 @@ final class StartCommand implements Callable<Integer> {
     }
     Environment environment =
         Environment.load(context.workingDirectory(), located.directory(), context.environment());
-    return serve.run(model.get(), environment, located.directory(), watch, log, context);
+    return serve.run(
+        model.get(),
+        environment,
+        located.directory(),
+        watch ? Optional.of(located) : Optional.<Project>empty(),
+        log,
+        context);
   }
 
   /** Runs an instance until the process is asked to stop. Shared with {@code serve}. */
-  static int runUntilStopped(Instance.Options options, Model model, CliContext context) {
+  static int runUntilStopped(
+      Instance.Options options, Model model, Optional<Project> watched, CliContext context) {
     Instance instance;
     try {
       instance = Instance.launch(model, options);
@@ -78,10 +85,16 @@ final class StartCommand implements Callable<Integer> {
                 + instance.baseUrl()
                 + "/mcp");
     context.out().flush();
+    Optional<Reloader> reloader =
+        watched.map(p -> new Reloader(p, options.environment(), instance, context));
+    reloader.ifPresent(
+        r -> context.out().println("svc: watching " + watched.get().directory() + " for changes"));
+    context.out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
         new Thread(
             () -> {
+              reloader.ifPresent(Reloader::close);
               instance.close();
               stopped.countDown();
               Runtime.getRuntime().halt(ExitCodes.OK);

@@ -44,13 +44,25 @@ public final class ProjectRuntime implements AutoCloseable {
   private final Map<String, Connector> connectors;
   private final ScriptRunner scripts;
   private final ToolInvoker tools;
+  private final ResourceContents resources;
+  private final Map<String, OpenAdapter> openAdapters;
+  private final ResultCache cache;
 
   private ProjectRuntime(
-      Model model, Map<String, Connector> connectors, ScriptRunner scripts, ToolInvoker tools) {
+      Model model,
+      Map<String, Connector> connectors,
+      Map<String, OpenAdapter> openAdapters,
+      ScriptRunner scripts,
+      ToolInvoker tools,
+      ResourceContents resources,
+      ResultCache cache) {
     this.model = model;
     this.connectors = connectors;
+    this.openAdapters = openAdapters;
     this.scripts = scripts;
     this.tools = tools;
+    this.resources = resources;
+    this.cache = cache;
   }
 
   /** What starting a project needs besides its model. */
@@ -67,6 +79,35 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException listing every missing variable or unreachable adapter
    */
   public static ProjectRuntime start(Model model, Settings settings) {
+    return open(model, settings, Map.of(), new ResultCache(settings.cacheBytes()));
+  }
+
+  /**
+   * A runtime for a changed model that keeps this one's connectors whose adapter did not change and
+   * its cache (minus the results of tools that changed). This runtime keeps serving until the
+   * caller swaps; connectors it no longer needs are listed by {@link #retiredBy}.
+   *
+   * @throws StartupException when the new model cannot be served (this one is untouched)
+   */
+  public ProjectRuntime reload(Model next, Settings settings) {
+    return open(next, settings, Map.copyOf(openAdapters), cache);
+  }
+
+  /** Connectors of this runtime that {@code next} does not use: close them once calls drain. */
+  public List<Connector> retiredBy(ProjectRuntime next) {
+    List<Connector> retired = new ArrayList<>();
+    connectors.forEach((name, connector) -> {
+      if (next.connectors.get(name) != connector) {
+        retired.add(connector);
+      }
+    });
+    return retired;
+  }
+
+  private record OpenAdapter(ResolvedAdapter adapter, Connector connector) {}
+
+  private static ProjectRuntime open(
+      Model model, Settings settings, Map<String, OpenAdapter> previous, ResultCache cache) {
     List<Diagnostic> problems = new ArrayList<>();
     Map<String, ResolvedAdapter> adapters = new LinkedHashMap<>();
     for (Adapter adapter : model.usedAdapters()) {
@@ -89,14 +130,34 @@ public final class ProjectRuntime implements AutoCloseable {
     if (!problems.isEmpty()) {
       throw new StartupException(problems);
     }
-    Map<String, Connector> connectors = open(adapters, settings.connectorFactory(), problems);
+    Map<String, OpenAdapter> reused = new LinkedHashMap<>();
+    Map<String, ResolvedAdapter> toOpen = new LinkedHashMap<>();
+    adapters.forEach((name, adapter) -> {
+      OpenAdapter old = previous.get(name);
+      if (old != null && old.adapter().equals(adapter)) {
+        reused.put(name, old);
+      } else {
+        toOpen.put(name, adapter);
+      }
+    });
+    Map<String, Connector> opened = open(toOpen, settings.connectorFactory(), problems);
     if (!problems.isEmpty()) {
-      closeAll(connectors);
+      closeAll(opened);
       throw new StartupException(problems);
     }
-    ResultCache cache = new ResultCache(settings.cacheBytes());
+    Map<String, OpenAdapter> all = new LinkedHashMap<>(reused);
+    toOpen.forEach((name, adapter) -> all.put(name, new OpenAdapter(adapter, opened.get(name))));
+    Map<String, Connector> connectors = new LinkedHashMap<>();
+    all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker = new ToolInvoker(model, connectors, auth, settings.scripts(), cache);
-    return new ProjectRuntime(model, connectors, settings.scripts(), invoker);
+    return new ProjectRuntime(
+        model,
+        connectors,
+        all,
+        settings.scripts(),
+        invoker,
+        new ResourceContents(model, settings.projectDirectory()),
+        cache);
   }
 
   private static Optional<ResolvedAdapter> resolve(
@@ -222,6 +283,28 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ToolInvoker tools() {
     return tools;
+  }
+
+  public ResourceContents resources() {
+    return resources;
+  }
+
+  /** The script runner this runtime calls (a reload may share it with the next runtime). */
+  public ScriptRunner scripts() {
+    return scripts;
+  }
+
+  public ResultCache cache() {
+    return cache;
+  }
+
+  /** Closes the given connectors concurrently (used for connectors a reload retired). */
+  public static void close(List<Connector> connectors) {
+    closeAll(
+        connectors.stream()
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    c -> String.valueOf(System.identityHashCode(c)), c -> c, (a, b) -> a)));
   }
 
   /** Closes every connector concurrently, then the script runner. Never throws. */

@@ -117,6 +117,7 @@ public final class ToolInvoker {
           return new ToolOutcome.Success(cached.get());
         }
       }
+      caller.progress().report(0.5, "running " + tool.name());
       JsonNode result = execute(tool, finalInputs, deadline);
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);

@@ -34,8 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the
  * deadline or a cancellation is closed and its worker makes a fresh one for its next call.
  *
- * <p>No isolate exists until the first call (or {@link Settings#warmUp()}): V8 is never loaded for
- * a project without scripts.
+ * <p>No isolate exists until the first call (or {@link #warmUp()}): V8 is never loaded for a
+ * project without scripts.
  */
 public final class PooledScriptRunner implements ScriptRunner {
   private static final Log LOG = Log.tagged("script");
@@ -87,8 +87,14 @@ public final class PooledScriptRunner implements ScriptRunner {
     this.engine = engine;
     this.scripts = scripts;
     this.settings = settings;
-    if (settings.warmUp() && !scripts.isEmpty()) {
-      workers.incrementAndGet();
+  }
+
+  /**
+   * When {@link Settings#warmUp()} and there are scripts: makes the first isolate now, in the
+   * background, so that the first call does not wait for V8 to load. Call it once serving starts.
+   */
+  public void warmUp() {
+    if (settings.warmUp() && !scripts.isEmpty() && !closed && workers.compareAndSet(0, 1)) {
       startWorker(true);
     }
   }

@@ -36,6 +36,8 @@ final class McpMethods {
     handlers.put("logging/setLevel", this::setLevel);
     handlers.put("tools/list", (call, params) -> toolList(runtime.get().model()));
     handlers.put("tools/call", this::callTool);
+    new PromptMethods(runtime).register(handlers);
+    new ResourceMethods(runtime).register(handlers);
     return handlers;
   }
 

@@ -44,6 +44,8 @@ public final class McpServer {
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
   private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+  private final java.util.concurrent.CountDownLatch closing =
+      new java.util.concurrent.CountDownLatch(1);
 
   /** What the server announces it can do; only what is really served. */
   public record Capabilities(boolean listChanged) {}
@@ -58,6 +60,33 @@ public final class McpServer {
 
   public McpSessions sessions() {
     return sessions;
+  }
+
+  /**
+   * Tells clients what a reload changed: {@code notifications/…/list_changed} to every session with
+   * an open stream, {@code notifications/resources/updated} to sessions subscribed to a changed
+   * URI.
+   */
+  public void publish(dev.svc.runtime.ModelChanges changes) {
+    ObjectNode empty = Json.NODES.objectNode();
+    for (McpSession session : sessions.all()) {
+      if (changes.toolsChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/tools/list_changed", empty));
+      }
+      if (changes.promptsChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/prompts/list_changed", empty));
+      }
+      if (changes.resourcesChanged()) {
+        session.notify(JsonRpcCodec.notification("notifications/resources/list_changed", empty));
+      }
+      for (String uri : changes.updatedUris()) {
+        if (session.subscriptions().contains(uri)) {
+          session.notify(
+              JsonRpcCodec.notification(
+                  "notifications/resources/updated", Json.NODES.objectNode().put("uri", uri)));
+        }
+      }
+    }
   }
 
   public HttpReply handle(HttpCall http) {
@@ -143,6 +172,11 @@ public final class McpServer {
     result.put("protocolVersion", version);
     ObjectNode caps = result.putObject("capabilities");
     caps.putObject("tools").put("listChanged", capabilities.listChanged());
+    caps.putObject("prompts").put("listChanged", capabilities.listChanged());
+    caps.putObject("resources")
+        .put("subscribe", true)
+        .put("listChanged", capabilities.listChanged());
+    caps.putObject("completions");
     caps.putObject("logging");
     ObjectNode info = result.putObject("serverInfo");
     var service = runtime.get().model().service();
@@ -190,8 +224,10 @@ public final class McpServer {
       Consumer<JsonNode> notifier) {
     McpCall[] self = new McpCall[1];
     Caller withLog =
-        caller.withClientLog((level, logger, message) ->
-            self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)));
+        caller
+            .withClientLog((level, logger, message) ->
+                self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)))
+            .withProgress((fraction, message) -> self[0].progress(fraction, 1, message));
     self[0] = new McpCall(session, withLog, progressToken, notifier);
     return self[0];
   }
@@ -278,11 +314,18 @@ public final class McpServer {
     return new HttpReply.Stream(200, Map.of(), sink -> stream(session.get(), sink));
   }
 
-  private static void stream(McpSession session, EventSink sink) {
+  /** Ends every open server stream, so shutdown does not wait for them. */
+  public void shutdown() {
+    closing.countDown();
+  }
+
+  private void stream(McpSession session, EventSink sink) {
     session.attach(sink);
     try {
-      while (sink.isOpen() && sink.comment("keep-alive")) {
-        Thread.sleep(15_000);
+      while (sink.isOpen()
+          && sink.comment("keep-alive")
+          && !closing.await(15, java.util.concurrent.TimeUnit.SECONDS)) {
+        // keep the stream open; notifications are sent by publish()
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,0 +1,291 @@
+package dev.svc.connector;
+
+import dev.svc.model.ConnectorKind;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Driver;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MySQL and MariaDB through MySQL Connector/J.
+ *
+ * <p>The connection string is a Go-driver DSN, {@code user:password@tcp(host:port)/db?param=value}
+ * (or, for convenience, {@code mysql://user:password@host:port/db?param=value}). User and password
+ * are percent-decoded when they hold {@code %XX} escapes. DSN parameters are translated: {@code
+ * charset} → {@code characterEncoding} (the first of a list), {@code collation} → {@code
+ * connectionCollation}, {@code timeout} → {@code connectTimeout}, {@code readTimeout} → {@code
+ * socketTimeout} (durations such as {@code 5s}, {@code 500ms}, {@code 1m} in milliseconds), {@code
+ * loc} → {@code connectionTimeZone}, {@code tls} → {@code sslMode}. Go-only switches without a
+ * meaning here ({@code parseTime}: results are always ISO-8601 strings; {@code writeTimeout}: Java
+ * sockets have no write time-out; {@code multiStatements}: never enabled) are accepted and ignored.
+ * Anything else, and every option, is passed to Connector/J as written; the {@code charset} option
+ * sets the character set like the parameter does. Options win over parameters.
+ *
+ * <p>Defaults: a pool of {@value #DEFAULT_POOL_SIZE}, connect time-out 10 s, server-side prepared
+ * statements (values travel as protocol parameters, and our per-connection statement cache reuses
+ * the server's plans), zero dates read as NULL.
+ */
+final class MysqlDialect implements SqlDialect {
+  static final MysqlDialect INSTANCE = new MysqlDialect();
+  static final int DEFAULT_POOL_SIZE = 8;
+  private static final Driver DRIVER = newDriver();
+  private static final Set<String> GO_ONLY =
+      Set.of(
+          "parseTime",
+          "writeTimeout",
+          "multiStatements",
+          "interpolateParams",
+          "columnsWithAlias",
+          "clientFoundRows",
+          "allowNativePasswords",
+          "allowOldPasswords",
+          "allowCleartextPasswords",
+          "allowFallbackToPlaintext",
+          "allowAllFiles",
+          "checkConnLiveness",
+          "rejectReadOnly",
+          "serverPubKey",
+          "timeTruncate",
+          "connectionAttributes");
+
+  private MysqlDialect() {}
+
+  private static Driver newDriver() {
+    try {
+      return new com.mysql.cj.jdbc.Driver();
+    } catch (SQLException e) {
+      throw new IllegalStateException("MySQL Connector/J cannot start", e);
+    }
+  }
+
+  @Override
+  public ConnectorKind kind() {
+    return ConnectorKind.MYSQL;
+  }
+
+  @Override
+  public Driver driver() {
+    return DRIVER;
+  }
+
+  @Override
+  public JdbcSettings settings(ResolvedAdapter adapter) {
+    String text = adapter.connectionString().strip();
+    ConnectionStrings.UrlParts url =
+        text.startsWith("mysql://")
+            ? ConnectionStrings.url(text.substring("mysql://".length()), 3306, adapter.name())
+            : dsn(text, adapter.name());
+    if (url.hosts().size() != 1) {
+      throw new ConnectorUnavailableException(
+          "the connection string of mysql adapter `" + adapter.name() + "` names several hosts");
+    }
+    Map<String, String> settings = new LinkedHashMap<>(url.query());
+    settings.putAll(adapter.options());
+
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("connectTimeout", "10000");
+    properties.put("useServerPrepStmts", "true");
+    properties.put("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+    url.user().ifPresent(user -> properties.put("user", user));
+    url.password().ifPresent(password -> properties.put("password", password));
+    for (Map.Entry<String, String> setting : settings.entrySet()) {
+      String key = setting.getKey();
+      String value = setting.getValue();
+      switch (key) {
+        case ConnectionStrings.MAX_CONNECTIONS -> {} // the pool's, not the driver's
+        case "charset" -> properties.put("characterEncoding", javaEncoding(value));
+        case "collation" -> properties.put("connectionCollation", value);
+        case "timeout" ->
+            properties.put("connectTimeout", ConnectionStrings.millis(adapter.name(), key, value));
+        case "readTimeout" ->
+            properties.put("socketTimeout", ConnectionStrings.millis(adapter.name(), key, value));
+        case "loc" -> properties.put("connectionTimeZone", value.equals("Local") ? "LOCAL" : value);
+        case "tls" -> properties.put("sslMode", sslMode(adapter.name(), value));
+        default -> {
+          if (key.equals("writeTimeout")) {
+            ConnectionStrings.millis(adapter.name(), key, value); // still must be a duration
+          } else if (!GO_ONLY.contains(key)) {
+            properties.put(key, value);
+          }
+        }
+      }
+    }
+    ConnectionStrings.HostPort host = url.hosts().getFirst();
+    String jdbcUrl =
+        "jdbc:mysql://"
+            + host
+            + "/"
+            + URLEncoder.encode(url.database(), StandardCharsets.UTF_8).replace("+", "%20");
+    return new JdbcSettings(
+        jdbcUrl,
+        properties,
+        ConnectionStrings.poolSize(adapter.name(), settings, DEFAULT_POOL_SIZE),
+        host.toString(),
+        Optional.ofNullable(properties.get("user")),
+        false,
+        connectTimeout(adapter.name(), properties.get("connectTimeout")));
+  }
+
+  /**
+   * Parses the Go driver's {@code [user[:password]@][tcp[(host:port)]]/database[?params]}, where
+   * the password may hold {@code :} and {@code @}.
+   */
+  static ConnectionStrings.UrlParts dsn(String text, String adapter) {
+    int at = Math.max(text.lastIndexOf("@tcp("), text.lastIndexOf("@unix("));
+    if (at < 0) {
+      int slash = text.lastIndexOf('/', text.indexOf('?') < 0 ? text.length() : text.indexOf('?'));
+      at = slash < 0 ? -1 : text.lastIndexOf('@', slash);
+    }
+    String userinfo = at < 0 ? "" : text.substring(0, at);
+    String rest = text.substring(at + 1);
+    String address = "";
+    String network;
+    int open = rest.indexOf('(');
+    int slash = rest.indexOf('/');
+    if (open >= 0 && (slash < 0 || open < slash)) {
+      int close = rest.indexOf(')', open);
+      if (close < 0) {
+        throw invalidDsn(adapter);
+      }
+      network = rest.substring(0, open);
+      address = rest.substring(open + 1, close);
+      rest = rest.substring(close + 1);
+    } else {
+      int end = slash < 0 ? rest.length() : slash;
+      network = rest.substring(0, end);
+      rest = rest.substring(end);
+    }
+    if (network.equals("unix")) {
+      throw new ConnectorUnavailableException(
+          "mysql adapter `"
+              + adapter
+              + "` names a unix socket, which svc cannot use: write tcp(<host>:<port>)");
+    }
+    if ((!network.isEmpty() && !network.equals("tcp")) || !rest.startsWith("/")) {
+      throw invalidDsn(adapter);
+    }
+    int query = rest.indexOf('?');
+    String database =
+        ConnectionStrings.percentDecode(rest.substring(1, query < 0 ? rest.length() : query));
+    int colon = userinfo.indexOf(':');
+    String user = colon < 0 ? userinfo : userinfo.substring(0, colon);
+    return new ConnectionStrings.UrlParts(
+        user.isEmpty() ? Optional.empty() : Optional.of(ConnectionStrings.percentDecode(user)),
+        colon < 0
+            ? Optional.empty()
+            : Optional.of(ConnectionStrings.percentDecode(userinfo.substring(colon + 1))),
+        List.of(ConnectionStrings.hostPort(address, 3306, adapter)),
+        database,
+        query < 0 ? Map.of() : ConnectionStrings.query(rest.substring(query + 1)));
+  }
+
+  private static ConnectorUnavailableException invalidDsn(String adapter) {
+    return new ConnectorUnavailableException(
+        "the connection string of mysql adapter `"
+            + adapter
+            + "` is not in DSN form <user>:<password>@tcp(<host>:<port>)/<database>");
+  }
+
+  private static java.time.Duration connectTimeout(String adapter, String millis) {
+    try {
+      return java.time.Duration.ofMillis(Long.parseLong(millis.strip()));
+    } catch (NumberFormatException e) {
+      throw new ConnectorUnavailableException(
+          "connectTimeout of mysql adapter `"
+              + adapter
+              + "` must be milliseconds, found `"
+              + millis
+              + "`");
+    }
+  }
+
+  /**
+   * Connector/J takes Java encoding names; MySQL charset names (the first of a Go-style list) are
+   * translated, anything else is passed on. {@code utf8}/{@code utf8mb3} become UTF-8, which
+   * Connector/J sends as utf8mb4, a superset.
+   */
+  static String javaEncoding(String charsets) {
+    String charset = charsets.split(",")[0].strip();
+    return switch (charset.toLowerCase(java.util.Locale.ROOT)) {
+      case "utf8mb4", "utf8", "utf8mb3" -> "UTF-8";
+      case "latin1" -> "Cp1252";
+      case "ascii" -> "US-ASCII";
+      case "latin2" -> "ISO8859_2";
+      case "greek" -> "ISO8859_7";
+      case "hebrew" -> "ISO8859_8";
+      case "cp1250" -> "Cp1250";
+      case "cp1251" -> "Cp1251";
+      case "cp1256" -> "Cp1256";
+      case "cp1257" -> "Cp1257";
+      case "koi8r" -> "KOI8_R";
+      case "sjis" -> "SJIS";
+      case "cp932" -> "Cp932";
+      case "ujis" -> "EUC_JP";
+      case "euckr" -> "EUC_KR";
+      case "big5" -> "Big5";
+      case "gbk" -> "GBK";
+      case "gb2312" -> "EUC_CN";
+      case "gb18030" -> "GB18030";
+      default -> charset;
+    };
+  }
+
+  /** The Go driver's {@code tls} values as Connector/J {@code sslMode}. */
+  private static String sslMode(String adapter, String value) {
+    return switch (value) {
+      case "true" -> "VERIFY_IDENTITY";
+      case "skip-verify" -> "REQUIRED";
+      case "preferred" -> "PREFERRED";
+      case "false" -> "DISABLED";
+      default ->
+          throw new ConnectorUnavailableException(
+              "tls=`"
+                  + value
+                  + "` of mysql adapter `"
+                  + adapter
+                  + "` is not supported: use true, skip-verify, preferred or false");
+    };
+  }
+
+  @Override
+  public ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException {
+    return switch (meta.getColumnTypeName(column)) {
+      case "JSON" -> ColumnKind.JSON;
+      case "TIMESTAMP" -> ColumnKind.INSTANT;
+      case "YEAR" -> ColumnKind.INTEGER;
+      default -> ColumnKind.standard(meta, column);
+    };
+  }
+
+  @Override
+  public boolean isCancellation(SQLException e) {
+    return e instanceof SQLTimeoutException
+        || e instanceof com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException
+        || e.getErrorCode() == 1317 // ER_QUERY_INTERRUPTED
+        || e.getErrorCode() == 3024; // ER_QUERY_TIMEOUT (max_execution_time)
+  }
+
+  /**
+   * Connector/J has no TIMESTAMP_WITH_TIMEZONE target: it takes the {@code OffsetDateTime} itself
+   * and converts the instant to the connection time zone ({@code loc}).
+   */
+  @Override
+  public void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)
+      throws SQLException {
+    statement.setObject(index, value);
+  }
+
+  @Override
+  public boolean usesQueryTimeout() {
+    return true;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.svc.connector;
+
+import dev.svc.model.Statement;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Binds input values to a prepared statement's {@code ?} parameters, each with the JDBC setter of
+ * its type. Values are never written into SQL text.
+ */
+final class ParameterBinder {
+  private ParameterBinder() {}
+
+  /**
+   * Binds parameter {@code i} to the value of the input it names.
+   *
+   * @throws StatementFailedException when an input the statement names has no value
+   */
+  static void bind(
+      PreparedStatement statement,
+      List<Statement.Parameter> parameters,
+      Map<String, Object> values,
+      SqlDialect dialect)
+      throws SQLException {
+    for (int i = 0; i < parameters.size(); i++) {
+      Statement.Parameter parameter = parameters.get(i);
+      if (!values.containsKey(parameter.input())) {
+        throw new StatementFailedException(
+            "the statement uses input `" + parameter.input() + "`, which has no value",
+            false,
+            null);
+      }
+      Object value = values.get(parameter.input());
+      int index = i + 1;
+      if (parameter.asText()) {
+        if (value == null) {
+          statement.setNull(index, Types.VARCHAR);
+        } else {
+          statement.setString(index, text(value));
+        }
+      } else {
+        bindTyped(statement, index, value, dialect);
+      }
+    }
+  }
+
+  private static void bindTyped(
+      PreparedStatement statement, int index, Object value, SqlDialect dialect)
+      throws SQLException {
+    switch (value) {
+      case null -> statement.setNull(index, Types.NULL);
+      case Long l -> statement.setLong(index, l);
+      case Integer n -> statement.setLong(index, n);
+      case Double d -> statement.setDouble(index, d);
+      case BigDecimal d -> statement.setBigDecimal(index, d);
+      case Boolean b -> statement.setBoolean(index, b);
+      case String s -> statement.setString(index, s);
+      case OffsetDateTime t -> dialect.bindDateTime(statement, index, t);
+      case LocalDate d -> dialect.bindDate(statement, index, d);
+      case JsonNode node -> bindJson(statement, index, node, dialect);
+      default ->
+          throw new IllegalArgumentException(
+              "cannot bind a value of type " + value.getClass().getName());
+    }
+  }
+
+  /** Scalars bind as their type; objects and arrays as their JSON text. */
+  private static void bindJson(
+      PreparedStatement statement, int index, JsonNode node, SqlDialect dialect)
+      throws SQLException {
+    if (node.isNull() || node.isMissingNode()) {
+      statement.setNull(index, Types.NULL);
+    } else if (node.isString()) {
+      statement.setString(index, node.stringValue());
+    } else if (node.isBoolean()) {
+      statement.setBoolean(index, node.booleanValue());
+    } else if (node.isIntegralNumber() && node.canConvertToLong()) {
+      statement.setLong(index, node.longValue());
+    } else if (node.isNumber()) {
+      bindTyped(
+          statement,
+          index,
+          node.isDouble() || node.isFloat() ? (Object) node.doubleValue() : node.decimalValue(),
+          dialect);
+    } else {
+      statement.setString(index, node.toString());
+    }
+  }
+
+  /** The text of a value bound inside a string literal. */
+  static String text(Object value) {
+    return switch (value) {
+      case String s -> s;
+      case BigDecimal d -> d.toPlainString();
+      case java.time.temporal.TemporalAccessor t -> JsonValues.iso(t);
+      case JsonNode node -> node.isString() ? node.stringValue() : node.toString();
+      default -> value.toString();
+    };
+  }
+}

@@ -1,0 +1,180 @@
+package dev.svc.connector;
+
+import dev.svc.model.ConnectorKind;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Driver;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * PostgreSQL through pgjdbc.
+ *
+ * <p>{@code postgresql://user:password@host:port/database?param=value} (or {@code postgres://})
+ * becomes {@code jdbc:postgresql://host:port/database}; user and password (percent-decoded) go in
+ * the driver properties, never in the URL. libpq parameter names are translated: {@code
+ * connect_timeout} (seconds) → {@code connectTimeout} and {@code loginTimeout}, {@code
+ * application_name} → {@code ApplicationName}, {@code target_session_attrs} → {@code
+ * targetServerType}; {@code sslmode} and every other parameter or option is passed to the driver as
+ * written. Options win over query parameters.
+ *
+ * <p>Defaults: a pool of {@value #DEFAULT_POOL_SIZE} connections (the size that served best in
+ * performance.md), connect time-out 10 s, application name {@code svc}, TCP keep-alive, and {@code
+ * stringtype=unspecified}: string inputs are sent untyped, so the server types them by where they
+ * are used (a uuid, date or jsonb column accepts a string input). The flip side: a placeholder with
+ * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, needs a cast ({@code CAST({{ inputs.x
+ * }} AS TEXT) IS NULL}); {@code stringtype=varchar} as an option restores pgjdbc's default. Integer
+ * inputs bind as {@code bigint}: comparisons with integer columns work as they are, but a function
+ * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}.
+ */
+final class PostgresDialect implements SqlDialect {
+  static final PostgresDialect INSTANCE = new PostgresDialect();
+  static final int DEFAULT_POOL_SIZE = 8;
+  private static final Driver DRIVER = new org.postgresql.Driver();
+
+  private PostgresDialect() {}
+
+  @Override
+  public ConnectorKind kind() {
+    return ConnectorKind.POSTGRES;
+  }
+
+  @Override
+  public Driver driver() {
+    return DRIVER;
+  }
+
+  @Override
+  public JdbcSettings settings(ResolvedAdapter adapter) {
+    String text = adapter.connectionString().strip();
+    String afterScheme;
+    if (text.startsWith("postgresql://")) {
+      afterScheme = text.substring("postgresql://".length());
+    } else if (text.startsWith("postgres://")) {
+      afterScheme = text.substring("postgres://".length());
+    } else {
+      throw new ConnectorUnavailableException(
+          "the connection string of postgres adapter `"
+              + adapter.name()
+              + "` must start with postgresql:// or postgres://");
+    }
+    ConnectionStrings.UrlParts url = ConnectionStrings.url(afterScheme, 5432, adapter.name());
+    Map<String, String> settings = new LinkedHashMap<>(url.query());
+    settings.putAll(adapter.options());
+
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("ApplicationName", "svc");
+    properties.put("connectTimeout", "10");
+    properties.put("loginTimeout", "10");
+    properties.put("tcpKeepAlive", "true");
+    properties.put("stringtype", "unspecified");
+    url.user().ifPresent(user -> properties.put("user", user));
+    url.password().ifPresent(password -> properties.put("password", password));
+    for (Map.Entry<String, String> setting : settings.entrySet()) {
+      String value = setting.getValue();
+      switch (setting.getKey()) {
+        case ConnectionStrings.MAX_CONNECTIONS -> {} // the pool's, not the driver's
+        case "connect_timeout" -> {
+          String seconds = seconds(adapter.name(), value);
+          properties.put("connectTimeout", seconds);
+          properties.put("loginTimeout", seconds);
+        }
+        case "application_name" -> properties.put("ApplicationName", value);
+        case "target_session_attrs" -> properties.put("targetServerType", serverType(value));
+        default -> properties.put(setting.getKey(), value);
+      }
+    }
+    String jdbcUrl =
+        "jdbc:postgresql://"
+            + url.hostList()
+            + "/"
+            + URLEncoder.encode(url.database(), StandardCharsets.UTF_8);
+    return new JdbcSettings(
+        jdbcUrl,
+        properties,
+        ConnectionStrings.poolSize(adapter.name(), settings, DEFAULT_POOL_SIZE),
+        url.hostList(),
+        java.util.Optional.ofNullable(properties.get("user")),
+        false,
+        connectTimeout(properties.get("connectTimeout")));
+  }
+
+  private static String seconds(String adapter, String value) {
+    if (!value.strip().matches("[0-9]{1,6}")) {
+      throw new ConnectorUnavailableException(
+          "option connect_timeout of adapter `"
+              + adapter
+              + "` must be a whole number of seconds, found `"
+              + value
+              + "`");
+    }
+    return value.strip();
+  }
+
+  private static Duration connectTimeout(String seconds) {
+    try {
+      return Duration.ofSeconds(Long.parseLong(seconds.strip()));
+    } catch (NumberFormatException e) {
+      return Duration.ZERO; // the driver will say what is wrong with it
+    }
+  }
+
+  /** libpq's {@code target_session_attrs} values in pgjdbc's {@code targetServerType} words. */
+  private static String serverType(String value) {
+    return switch (value) {
+      case "read-write", "primary" -> "primary";
+      case "read-only", "standby" -> "secondary";
+      case "prefer-standby" -> "preferSecondary";
+      default -> value; // "any", or pgjdbc's own words
+    };
+  }
+
+  @Override
+  public ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException {
+    return switch (meta.getColumnTypeName(column)) {
+      case "bool" -> ColumnKind.BOOLEAN;
+      case "bit", "varbit", "money" -> ColumnKind.STRING;
+      case "json", "jsonb" -> ColumnKind.JSON;
+      case "timestamptz" -> ColumnKind.TIMESTAMPTZ;
+      case "timetz" -> ColumnKind.OFFSET_TIME;
+      default -> ColumnKind.standard(meta, column);
+    };
+  }
+
+  /** The server's primary message ({@code relation "x" does not exist}), without detail lines. */
+  @Override
+  public String message(SQLException e) {
+    if (e instanceof PSQLException p) {
+      ServerErrorMessage server = p.getServerErrorMessage();
+      if (server != null && server.getMessage() != null) {
+        return SqlDialect.firstLine(server.getMessage());
+      }
+    }
+    return SqlDialect.firstLine(e.getMessage());
+  }
+
+  @Override
+  public boolean isConnectionLost(SQLException e) {
+    String state = e.getSQLState();
+    // admin_shutdown, crash_shutdown, cannot_connect_now: the server is going away
+    return SqlDialect.super.isConnectionLost(e)
+        || "57P01".equals(state)
+        || "57P02".equals(state)
+        || "57P03".equals(state);
+  }
+
+  @Override
+  public boolean isCancellation(SQLException e) {
+    return "57014".equals(e.getSQLState()); // query_canceled
+  }
+
+  @Override
+  public boolean usesQueryTimeout() {
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.svc.connector;
+
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds a statement's result payload (DECISIONS "Results"): an array of row objects keyed by
+ * column label in column order, or {@code [{"rows_affected": n}]} for a statement without rows.
+ */
+final class ResultRows {
+  private ResultRows() {}
+
+  static ArrayNode read(ResultSet rows, SqlDialect dialect) throws SQLException {
+    ResultSetMetaData meta = rows.getMetaData();
+    int count = meta.getColumnCount();
+    String[] labels = new String[count];
+    ColumnKind[] kinds = new ColumnKind[count];
+    for (int i = 0; i < count; i++) {
+      labels[i] = meta.getColumnLabel(i + 1);
+      kinds[i] = dialect.columnKind(meta, i + 1);
+    }
+    ArrayNode result = JsonValues.NODES.arrayNode();
+    while (rows.next()) {
+      ObjectNode row = JsonValues.NODES.objectNode();
+      for (int i = 0; i < count; i++) {
+        row.set(labels[i], kinds[i].read(rows, i + 1));
+      }
+      result.add(row);
+    }
+    return result;
+  }
+
+  static ArrayNode rowsAffected(long count) {
+    ArrayNode result = JsonValues.NODES.arrayNode(1);
+    // drivers answer -1 for statements that report no count (DDL on some servers)
+    result.add(JsonValues.NODES.objectNode().put("rows_affected", Math.max(0, count)));
+    return result;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.svc.connector;
+
+import dev.svc.model.ConnectorKind;
+import java.sql.Driver;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+
+/**
+ * What differs between the SQL databases {@link JdbcConnector} serves: how a connection string
+ * becomes a JDBC URL, how columns map to JSON, and how the driver reports errors. One small
+ * strategy per {@link ConnectorKind}; everything else (pool, binding, deadlines) is shared.
+ */
+sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect {
+
+  ConnectorKind kind();
+
+  /** The driver, used directly so that opening a connection never scans every driver. */
+  Driver driver();
+
+  /**
+   * Translates the adapter's connection string and options.
+   *
+   * @throws ConnectorUnavailableException when they are malformed (never quoting a password)
+   */
+  JdbcSettings settings(ResolvedAdapter adapter);
+
+  /** How column {@code column} (1-based) becomes JSON. */
+  ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException;
+
+  /** The database's own one-line message, without driver decoration. */
+  default String message(SQLException e) {
+    return firstLine(e.getMessage());
+  }
+
+  /** Whether the connection is gone (it is discarded and the failure is a server fault). */
+  default boolean isConnectionLost(SQLException e) {
+    String state = e.getSQLState();
+    return (state != null && state.startsWith("08"))
+        || e instanceof SQLNonTransientConnectionException
+        || e instanceof SQLRecoverableException;
+  }
+
+  /**
+   * Whether the first connection must open alone before the others open in parallel (SQLite:
+   * switching a new file to WAL needs the file to itself).
+   */
+  default boolean opensFirstConnectionAlone() {
+    return false;
+  }
+
+  /** Whether the statement was cancelled (by our deadline, or by someone else). */
+  boolean isCancellation(SQLException e);
+
+  /**
+   * Whether {@link java.sql.Statement#setQueryTimeout} is a real server-side time-out for this
+   * driver (sqlite-jdbc only stretches the busy time-out with it, so SQLite relies on cancel).
+   */
+  boolean usesQueryTimeout();
+
+  default void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)
+      throws SQLException {
+    statement.setObject(index, value, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+  }
+
+  default void bindDate(PreparedStatement statement, int index, LocalDate value)
+      throws SQLException {
+    statement.setObject(index, value, java.sql.Types.DATE);
+  }
+
+  static String firstLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "the database reported an error without a message";
+    }
+    String line = message.strip();
+    int eol = line.indexOf('\n');
+    return (eol < 0 ? line : line.substring(0, eol)).strip();
+  }
+}

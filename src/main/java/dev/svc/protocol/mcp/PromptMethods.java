@@ -1,0 +1,110 @@
+package dev.svc.protocol.mcp;
+
+import dev.svc.model.Argument;
+import dev.svc.model.Prompt;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.protocol.jsonrpc.MethodHandler;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.PromptRenderer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code prompts/list} and {@code prompts/get}. MCP prompt messages allow only {@code user} and
+ * {@code assistant}: a {@code system} message is sent with role {@code user} and marked in {@code
+ * _meta} as {@code {"svc/role": "system"}} (DECISIONS).
+ */
+final class PromptMethods {
+  private final Supplier<ProjectRuntime> runtime;
+
+  PromptMethods(Supplier<ProjectRuntime> runtime) {
+    this.runtime = runtime;
+  }
+
+  void register(Map<String, MethodHandler<McpCall>> handlers) {
+    handlers.put("prompts/list", (call, params) -> list());
+    handlers.put("prompts/get", (call, params) -> get(params));
+  }
+
+  private JsonNode list() {
+    ObjectNode result = Json.NODES.objectNode();
+    ArrayNode prompts = result.putArray("prompts");
+    for (Prompt prompt : runtime.get().model().prompts()) {
+      ObjectNode entry = prompts.addObject();
+      entry.put("name", prompt.name());
+      prompt.title().ifPresent(t -> entry.put("title", t));
+      prompt.description().ifPresent(d -> entry.put("description", d));
+      ArrayNode arguments = entry.putArray("arguments");
+      for (Argument argument : prompt.arguments()) {
+        ObjectNode a = arguments.addObject();
+        a.put("name", argument.name());
+        argument.title().ifPresent(t -> a.put("title", t));
+        argument.description().ifPresent(d -> a.put("description", d));
+        a.put("required", argument.required());
+      }
+    }
+    return result;
+  }
+
+  private JsonNode get(ObjectNode params) {
+    JsonNode name = params.get("name");
+    if (name == null || !name.isString()) {
+      throw JsonRpcException.invalidParams("`name` must be the name of a prompt");
+    }
+    Prompt prompt =
+        runtime
+            .get()
+            .model()
+            .prompt(name.asString())
+            .orElseThrow(
+                () -> JsonRpcException.invalidParams("Unknown prompt: " + name.asString()));
+    Map<String, String> arguments = arguments(params.get("arguments"));
+    List<String> missing = PromptRenderer.missingRequired(prompt, arguments);
+    if (!missing.isEmpty()) {
+      throw JsonRpcException.invalidParams(
+          "prompt `"
+              + prompt.name()
+              + "` needs the argument(s) "
+              + String.join(", ", missing.stream().map(m -> "`" + m + "`").toList()));
+    }
+    ObjectNode result = Json.NODES.objectNode();
+    prompt.description().ifPresent(d -> result.put("description", d));
+    ArrayNode messages = result.putArray("messages");
+    for (PromptRenderer.Rendered message : PromptRenderer.render(prompt, arguments)) {
+      ObjectNode m = messages.addObject();
+      m.put("role", message.role() == Prompt.Role.ASSISTANT ? "assistant" : "user");
+      m.putObject("content").put("type", "text").put("text", message.text());
+      if (message.role() == Prompt.Role.SYSTEM) {
+        m.putObject("_meta").put("svc/role", "system");
+      }
+    }
+    return result;
+  }
+
+  private static Map<String, String> arguments(JsonNode node) {
+    Map<String, String> arguments = new LinkedHashMap<>();
+    if (node == null || node.isNull()) {
+      return arguments;
+    }
+    if (!node.isObject()) {
+      throw JsonRpcException.invalidParams("`arguments` must be an object of strings");
+    }
+    for (Map.Entry<String, JsonNode> entry : node.properties()) {
+      JsonNode value = entry.getValue();
+      if (value.isNull()) {
+        continue;
+      }
+      if (value.isContainer()) {
+        throw JsonRpcException.invalidParams("argument `" + entry.getKey() + "` must be a string");
+      }
+      arguments.put(entry.getKey(), value.asString());
+    }
+    return arguments;
+  }
+}

@@ -1,0 +1,199 @@
+package dev.svc.runtime;
+
+import dev.svc.model.Model;
+import dev.svc.model.Resource;
+import dev.svc.model.ResourceTemplate;
+import dev.svc.model.UriTemplate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads resources: an exact concrete URI first, then templates (the most specific first) matched
+ * per RFC 6570. File content is text when it is UTF-8, else binary; MIME types come from the
+ * configuration, else the file extension, else {@code text/plain; charset=utf-8} for text and
+ * {@code application/octet-stream} for binary.
+ */
+public final class ResourceContents {
+  private final Model model;
+  private final Path projectDirectory;
+  private final List<Compiled> templates;
+
+  private record Compiled(ResourceTemplate template, UriTemplate uriTemplate) {}
+
+  public ResourceContents(Model model, Path projectDirectory) {
+    this.model = model;
+    this.projectDirectory = projectDirectory.toAbsolutePath().normalize();
+    this.templates =
+        model.resourceTemplates().stream()
+            .map(t -> new Compiled(t, UriTemplate.parse(t.uriTemplate())))
+            .sorted(
+                Comparator.comparingInt((Compiled c) -> c.uriTemplate().literalLength()).reversed())
+            .toList();
+  }
+
+  /** What a read gives. */
+  public sealed interface Content {
+    String uri();
+
+    String mimeType();
+  }
+
+  public record Text(String uri, String mimeType, String text) implements Content {}
+
+  public record Blob(String uri, String mimeType, byte[] bytes) implements Content {}
+
+  /** A template path that leaves its directory after interpolation. */
+  public static final class InvalidPathException extends dev.svc.SvcException {
+    InvalidPathException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The content at {@code uri}; empty when no resource or template matches.
+   *
+   * @throws InvalidPathException when a file template's interpolated path contains {@code ..}
+   */
+  public Optional<Content> read(String uri) {
+    for (Resource resource : model.resources()) {
+      if (resource.uri().equals(uri)) {
+        return Optional.of(concrete(resource));
+      }
+    }
+    for (Compiled compiled : templates) {
+      Optional<Map<String, String>> values = compiled.uriTemplate().match(uri);
+      if (values.isPresent()) {
+        return template(uri, compiled.template(), values.get());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Content concrete(Resource resource) {
+    return switch (resource.content()) {
+      case Resource.InlineText inline ->
+          new Text(resource.uri(), resource.mimeType().orElse(TEXT), inline.text());
+      case Resource.ContentFile file ->
+          file(resource.uri(), resource.mimeType(), projectDirectory.resolve(file.path()));
+    };
+  }
+
+  private Optional<Content> template(
+      String uri, ResourceTemplate template, Map<String, String> values) {
+    return switch (template.content()) {
+      case ResourceTemplate.InlineTemplate inline ->
+          Optional.of(
+              new Text(
+                  uri,
+                  template.mimeType().orElse(TEXT),
+                  PromptRenderer.substitute(inline.text(), values)));
+      case ResourceTemplate.FileTemplate file -> {
+        String path = PromptRenderer.substitute(file.pathTemplate(), values);
+        if (java.util.Arrays.asList(path.split("[/\\\\]")).contains("..")) {
+          throw new InvalidPathException("the resource path may not contain `..`");
+        }
+        Path directory = projectDirectory.resolve(file.directory()).normalize();
+        Path target = directory.resolve(path).normalize();
+        if (!target.startsWith(directory) || !Files.isRegularFile(target)) {
+          yield Optional.empty();
+        }
+        yield Optional.of(file(uri, template.mimeType(), target));
+      }
+    };
+  }
+
+  private static final String TEXT = "text/plain; charset=utf-8";
+
+  private static Content file(String uri, Optional<String> configured, Path path) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource file " + path.getFileName(), e);
+    }
+    Optional<String> byExtension = mimeOf(path.getFileName().toString());
+    Optional<String> text = utf8(bytes);
+    if (text.isPresent() && !isBinaryType(configured.or(() -> byExtension))) {
+      return new Text(uri, configured.or(() -> byExtension).orElse(TEXT), text.get());
+    }
+    return new Blob(
+        uri, configured.or(() -> byExtension).orElse("application/octet-stream"), bytes);
+  }
+
+  private static boolean isBinaryType(Optional<String> mime) {
+    return mime.map(m ->
+            m.startsWith("image/") && !m.contains("svg")
+                || m.startsWith("audio/")
+                || m.startsWith("video/")
+                || m.equals("application/pdf")
+                || m.equals("application/octet-stream"))
+        .orElse(false);
+  }
+
+  private static Optional<String> utf8(byte[] bytes) {
+    try {
+      String text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+      return text.indexOf('\0') >= 0 ? Optional.empty() : Optional.of(text);
+    } catch (CharacterCodingException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The MIME type of a file name's extension, when known. */
+  public static Optional<String> mimeOf(String fileName) {
+    int dot = fileName.lastIndexOf('.');
+    if (dot < 0) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(
+        switch (fileName.substring(dot + 1).toLowerCase(Locale.ROOT)) {
+          case "md", "markdown" -> "text/markdown";
+          case "txt", "text", "log" -> "text/plain";
+          case "csv" -> "text/csv";
+          case "html", "htm" -> "text/html";
+          case "css" -> "text/css";
+          case "js", "mjs" -> "text/javascript";
+          case "json" -> "application/json";
+          case "xml" -> "application/xml";
+          case "yaml", "yml" -> "application/yaml";
+          case "svg" -> "image/svg+xml";
+          case "png" -> "image/png";
+          case "jpg", "jpeg" -> "image/jpeg";
+          case "gif" -> "image/gif";
+          case "webp" -> "image/webp";
+          case "pdf" -> "application/pdf";
+          case "wav" -> "audio/wav";
+          case "mp3" -> "audio/mpeg";
+          case "zip" -> "application/zip";
+          default -> null;
+        });
+  }
+
+  /** The MIME type {@code resources/list} shows for a concrete resource, when one is known. */
+  public static Optional<String> listedMimeType(Resource resource) {
+    if (resource.mimeType().isPresent()) {
+      return resource.mimeType();
+    }
+    return switch (resource.content()) {
+      case Resource.InlineText ignored -> Optional.of(TEXT);
+      case Resource.ContentFile file -> mimeOf(file.path());
+    };
+  }
+}

@@ -1,0 +1,146 @@
+package dev.svc.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.model.ConnectorKind;
+import dev.svc.testing.TestDatabase;
+import java.time.LocalDate;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The SQL connector against a real PostgreSQL (127.0.0.1:5432). */
+class PostgresConnectorIT extends SqlConnectorContract {
+  @RegisterExtension static final TestDatabase DATABASE = TestDatabase.postgres();
+
+  @Override
+  ConnectorKind kind() {
+    return ConnectorKind.POSTGRES;
+  }
+
+  @Override
+  ResolvedAdapter adapter(Map<String, String> options) {
+    return DATABASE.adapter(options);
+  }
+
+  @Override
+  String createItems() {
+    return "CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(100) NOT NULL, price DOUBLE"
+        + " PRECISION, active BOOLEAN, created TIMESTAMPTZ, note TEXT)";
+  }
+
+  @Override
+  String sleep(int seconds) {
+    return "SELECT pg_sleep(" + seconds + ")";
+  }
+
+  @Test
+  void everyColumnTypeMapsToItsJsonForm() {
+    run(
+        "CREATE TABLE kinds (i4 int4, i8 int8, n numeric(10,2), f8 float8, b bool, t text, ts"
+            + " timestamptz, d date, by bytea, j json, jb jsonb)",
+        Map.of());
+    run(
+        "INSERT INTO kinds VALUES (42, 9007199254740993, 12.50, 0.1, true, 'héllo',"
+            + " '2024-05-01 10:00:00+02', '2024-05-01', '\\x00ff10', '{\"a\": [1, 2]}',"
+            + " '{\"b\": {\"c\": null}}'), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+            + " NULL, NULL)",
+        Map.of());
+
+    assertJson(
+        run("SELECT * FROM kinds ORDER BY i4 NULLS LAST", Map.of()),
+        """
+        [{"i4": 42, "i8": 9007199254740993, "n": 12.50, "f8": 0.1, "b": true, "t": "héllo",
+          "ts": "2024-05-01T08:00:00Z", "d": "2024-05-01", "by": "AP8Q", "j": {"a": [1, 2]},
+          "jb": {"b": {"c": null}}},
+         {"i4": null, "i8": null, "n": null, "f8": null, "b": null, "t": null, "ts": null,
+          "d": null, "by": null, "j": null, "jb": null}]
+        """);
+  }
+
+  @Test
+  void datesBindAsDatesAndStringsTakeTheTypeOfTheirColumn() {
+    assertJson(
+        run(
+            "SELECT id FROM items WHERE created::date = {{ inputs.day }}",
+            values("day", LocalDate.parse("2024-06-01"))),
+        "[{\"id\": 2}]");
+    assertJson(
+        run(
+            "SELECT id FROM items WHERE created > {{ inputs.since }} ORDER BY id",
+            values("since", "2024-06-15T00:00:00Z")),
+        "[{\"id\": 3}]");
+  }
+
+  @Test
+  void aConnectionKilledByTheServerFailsOneCallAndIsReplaced() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    long pid = run("SELECT pg_backend_pid() AS pid", Map.of()).get(0).get("pid").asLong();
+    try (Connector admin = Connectors.open(adapter(Map.of()))) {
+      admin.execute(
+          dev.svc.compile.StatementFixture.sql(
+              kind(), "SELECT pg_terminate_backend(CAST({{ inputs.pid }} AS INTEGER))"),
+          values("pid", pid),
+          TIMEOUT);
+    }
+
+    assertThatThrownBy(() -> run("SELECT 1 AS one", Map.of()))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageStartingWith(
+            "lost the connection to postgres adapter `db` at 127.0.0.1:" + DATABASE.port() + ": ");
+    assertJson(run("SELECT 1 AS one", Map.of()), "[{\"one\": 1}]");
+    assertThat(run("SELECT pg_backend_pid() AS pid", Map.of()).get(0).get("pid").asLong())
+        .isNotEqualTo(pid);
+  }
+
+  @Test
+  void aWrongPortIsAClearConnectorFailure() {
+    Connector wrong =
+        Connectors.open(
+            DATABASE.adapter("postgresql://" + DATABASE.user() + "@127.0.0.1:1/x", Map.of()));
+
+    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage("cannot connect to postgres adapter `db` at 127.0.0.1:1: connection refused");
+    wrong.close();
+  }
+
+  @Test
+  void anUnknownUserIsAnAuthenticationFailure() {
+    Connector wrong =
+        Connectors.open(
+            DATABASE.adapter(
+                "postgresql://svc_nobody:secret@127.0.0.1:" + DATABASE.port() + "/x", Map.of()));
+
+    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageStartingWith(
+            "cannot connect to postgres adapter `db` at 127.0.0.1:"
+                + DATABASE.port()
+                + ": authentication failed for user `svc_nobody`")
+        .hasMessageNotContaining("secret");
+    wrong.close();
+  }
+
+  @Test
+  void anUnknownHostIsNamed() {
+    Connector wrong =
+        Connectors.open(DATABASE.adapter("postgresql://u@no-such-host.invalid/x", Map.of()));
+
+    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage(
+            "cannot connect to postgres adapter `db` at no-such-host.invalid:5432: unknown host"
+                + " `no-such-host.invalid`");
+    wrong.close();
+  }
+
+  @Test
+  void aMissingRelationIsReportedInPostgresWords() {
+    assertThatThrownBy(() -> run("SELECT * FROM itemz", Map.of()))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessage("relation \"itemz\" does not exist");
+  }
+}

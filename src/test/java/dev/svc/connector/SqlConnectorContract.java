@@ -1,0 +1,313 @@
+package dev.svc.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.svc.compile.StatementFixture;
+import dev.svc.model.ConnectorKind;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What every SQL connector does, run against a real database by each {@code *ConnectorIT}: typed
+ * binding, results, placeholders in literals, injection attempts, errors, deadlines, concurrency
+ * and the pool's limits. Statements go through the real statement compiler.
+ */
+abstract class SqlConnectorContract {
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final JsonMapper JSON =
+      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+
+  Connector connector;
+
+  abstract ConnectorKind kind();
+
+  /** An adapter named {@code db} on this test's database. */
+  abstract ResolvedAdapter adapter(Map<String, String> options);
+
+  /** {@code items(id, name, price, active, created, note)} in this database's types. */
+  abstract String createItems();
+
+  /** A statement that runs for about {@code seconds} seconds. */
+  abstract String sleep(int seconds);
+
+  @BeforeEach
+  void createItemsTable() {
+    connector = Connectors.open(adapter(Map.of()));
+    run("DROP TABLE IF EXISTS items", Map.of());
+    run(createItems(), Map.of());
+    String insert =
+        "INSERT INTO items (id, name, price, active, created, note) VALUES ({{ inputs.id }},"
+            + " {{ inputs.name }}, {{ inputs.price }}, {{ inputs.active }}, {{ inputs.created }},"
+            + " {{ inputs.note }})";
+    run(
+        insert,
+        values(
+            "id",
+            1L,
+            "name",
+            "apple",
+            "price",
+            1.5,
+            "active",
+            true,
+            "created",
+            at("2024-05-01T10:00:00Z"),
+            "note",
+            null));
+    run(
+        insert,
+        values(
+            "id",
+            2L,
+            "name",
+            "banana",
+            "price",
+            0.25,
+            "active",
+            false,
+            "created",
+            at("2024-06-01T12:30:00Z"),
+            "note",
+            "ripe"));
+    run(
+        insert,
+        values(
+            "id",
+            3L,
+            "name",
+            "cherry",
+            "price",
+            12.0,
+            "active",
+            true,
+            "created",
+            at("2024-07-01T08:00:00Z"),
+            "note",
+            null));
+  }
+
+  @AfterEach
+  void closeConnector() {
+    connector.close();
+  }
+
+  @Test
+  void bindsEveryInputTypeAsAParameter() {
+    JsonNode rows =
+        run(
+            "SELECT id, name FROM items WHERE id >= {{ inputs.min_id }} AND price >"
+                + " {{ inputs.min_price }} AND name <> {{ inputs.not_name }} AND active ="
+                + " {{ inputs.active }} AND created >= {{ inputs.since }} ORDER BY id",
+            values(
+                "min_id",
+                1L,
+                "min_price",
+                1.0,
+                "not_name",
+                "zzz",
+                "active",
+                true,
+                "since",
+                at("2024-01-01T00:00:00Z")));
+
+    assertJson(rows, "[{\"id\": 1, \"name\": \"apple\"}, {\"id\": 3, \"name\": \"cherry\"}]");
+  }
+
+  @Test
+  void aNullInputIsBoundAsSqlNull() {
+    JsonNode rows = run("SELECT id FROM items WHERE note IS NULL ORDER BY id", Map.of());
+
+    assertJson(rows, "[{\"id\": 1}, {\"id\": 3}]");
+  }
+
+  @Test
+  void noMatchingRowsIsAnEmptyArray() {
+    assertJson(run("SELECT id FROM items WHERE id = {{ inputs.id }}", values("id", 99L)), "[]");
+  }
+
+  @Test
+  void insertUpdateAndDeleteReportRowsAffected() {
+    assertJson(
+        run(
+            "INSERT INTO items (id, name, price, active) VALUES ({{ inputs.id }}, {{ inputs.name"
+                + " }}, 2.0, {{ inputs.active }})",
+            values("id", 4L, "name", "date", "active", false)),
+        "[{\"rows_affected\": 1}]");
+    assertJson(
+        run(
+            "UPDATE items SET price = price + 1 WHERE active = {{ inputs.active }}",
+            values("active", false)),
+        "[{\"rows_affected\": 2}]");
+    assertJson(
+        run("DELETE FROM items WHERE id > {{ inputs.id }}", values("id", 1L)),
+        "[{\"rows_affected\": 3}]");
+  }
+
+  @Test
+  void aPlaceholderInsideAStringLiteralIsBoundAsText() {
+    JsonNode rows =
+        run(
+            "SELECT name FROM items WHERE name LIKE '%{{ inputs.q }}%' ORDER BY id",
+            values("q", "an"));
+
+    assertJson(rows, "[{\"name\": \"banana\"}]");
+  }
+
+  @Test
+  void injectionAttemptsStayData() {
+    assertJson(
+        run("SELECT id FROM items WHERE name = {{ inputs.name }}", values("name", "' OR 1=1 --")),
+        "[]");
+    assertJson(
+        run("SELECT id FROM items WHERE name LIKE '%{{ inputs.q }}%'", values("q", "' OR 1=1 --")),
+        "[]");
+    String evil = "x'); DROP TABLE items; --";
+    run(
+        "INSERT INTO items (id, name, price, active) VALUES (5, {{ inputs.name }}, 1, TRUE)",
+        values("name", evil));
+
+    assertJson(
+        run("SELECT name FROM items WHERE id = 5", Map.of()),
+        "[{\"name\": " + JSON.writeValueAsString(evil) + "}]");
+    assertThat(run("SELECT id FROM items", Map.of())).hasSize(4);
+  }
+
+  @Test
+  void aRejectedStatementFailsWithTheDatabasesOwnMessage() {
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class, () -> run("SELECT id FROM itemz", Map.of()));
+
+    assertThat(failure.timedOut()).isFalse();
+    assertThat(failure.getMessage()).contains("itemz").doesNotContain("jdbc:").doesNotContain("\n");
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void anInputWithoutAValueIsNamed() {
+    assertThatThrownBy(() -> run("SELECT id FROM items WHERE id = {{ inputs.id }}", Map.of()))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessage("the statement uses input `id`, which has no value");
+  }
+
+  @Test
+  void aStatementPastItsDeadlineIsCancelledAndTheConnectionStaysUsable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () ->
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)), Map.of(), Duration.ofSeconds(1)));
+
+    assertThat(failure.timedOut()).isTrue();
+    assertThat(failure.getMessage())
+        .isEqualTo("the statement ran longer than 1 s and was cancelled");
+    assertJson(run("SELECT 2 AS two", Map.of()), "[{\"two\": 2}]");
+  }
+
+  @Test
+  void manyConcurrentCallsShareASmallPool() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "4")));
+    connector.check(TIMEOUT);
+    List<Future<JsonNode>> calls = new ArrayList<>();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 200; i++) {
+        long id = i % 3 + 1;
+        calls.add(
+            threads.submit(
+                () -> run("SELECT id FROM items WHERE id = {{ inputs.id }}", values("id", id))));
+      }
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      assertJson(calls.get(i).get(), "[{\"id\": " + (i % 3 + 1) + "}]");
+    }
+    assertThat(((JdbcConnector) connector).available()).isEqualTo(4);
+  }
+
+  @Test
+  void aCallThatFindsEveryConnectionBusyFailsWithPoolExhausted() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    JdbcConnector jdbc = (JdbcConnector) connector;
+    Thread slow =
+        Thread.ofVirtual()
+            .start(() -> {
+              try {
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)), Map.of(), Duration.ofSeconds(3));
+              } catch (StatementFailedException expected) {
+                // its deadline ends it
+              }
+            });
+    long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (jdbc.available() > 0 && System.nanoTime() < giveUp) {
+      Thread.sleep(5);
+    }
+
+    assertThatThrownBy(() ->
+            connector.execute(
+                StatementFixture.sql(kind(), "SELECT 1"), Map.of(), Duration.ofMillis(200)))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage(
+            "pool exhausted: all 1 connections of "
+                + kind().wireName()
+                + " adapter `db` stayed busy for 200 ms");
+    slow.join();
+    assertJson(run("SELECT 3 AS three", Map.of()), "[{\"three\": 3}]");
+  }
+
+  @Test
+  void checkOpensThePoolAndCloseIsIdempotent() {
+    connector.check(TIMEOUT);
+    connector.close();
+    connector.close();
+
+    assertThatThrownBy(() -> run("SELECT 1", Map.of()))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageEndingWith("adapter `db` is closed");
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  JsonNode run(String source, Map<String, Object> values) {
+    return connector.execute(StatementFixture.sql(kind(), source), values, TIMEOUT);
+  }
+
+  /** Name/value pairs; values may be null. */
+  static Map<String, Object> values(Object... pairs) {
+    Map<String, Object> values = new HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      values.put((String) pairs[i], pairs[i + 1]);
+    }
+    return values;
+  }
+
+  static OffsetDateTime at(String text) {
+    return OffsetDateTime.parse(text);
+  }
+
+  /** Compares JSON texts; decimals in {@code expected} keep their scale (12.50 ≠ 12.5). */
+  static void assertJson(JsonNode actual, String expected) {
+    assertThat(actual.toString()).isEqualTo(JSON.readTree(expected).toString());
+  }
+}

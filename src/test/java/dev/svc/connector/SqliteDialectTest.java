@@ -1,0 +1,119 @@
+package dev.svc.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.model.ConnectorKind;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SqliteDialectTest {
+  private static final Path PROJECT = Path.of("/srv/project");
+
+  private static JdbcSettings settings(String connectionString, Map<String, String> options) {
+    return SqliteDialect.INSTANCE.settings(
+        new ResolvedAdapter("db", ConnectorKind.SQLITE, connectionString, options, PROJECT));
+  }
+
+  @Test
+  void memoryIsOneNamedSharedDatabasePerAdapter() {
+    JdbcSettings first = settings(":memory:", Map.of());
+    JdbcSettings second = settings(":memory:", Map.of());
+
+    assertThat(first.url()).startsWith("jdbc:sqlite:file:/svc-memory-").endsWith("?vfs=memdb");
+    assertThat(first.url()).isNotEqualTo(second.url());
+    assertThat(first.anchored()).isTrue();
+    assertThat(first.poolSize()).isEqualTo(SqliteDialect.DEFAULT_MEMORY_POOL_SIZE);
+    assertThat(first.properties())
+        .containsEntry("busy_timeout", "5000")
+        .doesNotContainKey("journal_mode");
+  }
+
+  @Test
+  void aRelativeFileIsResolvedAgainstTheProjectDirectory() {
+    JdbcSettings settings = settings("file:./data/shop.db", Map.of());
+
+    assertThat(settings.url()).isEqualTo("jdbc:sqlite:/srv/project/data/shop.db");
+    assertThat(settings.location()).isEqualTo("/srv/project/data/shop.db");
+    assertThat(settings.anchored()).isFalse();
+    assertThat(settings.poolSize()).isEqualTo(SqliteDialect.DEFAULT_FILE_POOL_SIZE);
+    assertThat(settings.properties())
+        .containsEntry("journal_mode", "WAL")
+        .containsEntry("synchronous", "NORMAL")
+        .containsEntry("busy_timeout", "5000");
+    assertThat(settings("data/../shop.db", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:/srv/project/shop.db");
+  }
+
+  @Test
+  void absolutePathsAndFileUrisStayAbsolute() {
+    assertThat(settings("/var/lib/shop.db", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:/var/lib/shop.db");
+    assertThat(settings("file:/var/lib/shop.db", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:/var/lib/shop.db");
+    assertThat(settings("file:///var/lib/my%20shop.db", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:/var/lib/my shop.db");
+    assertThat(settings("file://localhost/var/lib/shop.db", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:/var/lib/shop.db");
+    assertThatThrownBy(() -> settings("file://elsewhere/var/lib/shop.db", Map.of()))
+        .hasMessage("sqlite adapter `db` names a file on host `elsewhere`");
+  }
+
+  @Test
+  void uriParametersStayOnTheUri() {
+    assertThat(settings("file:./my shop.db?mode=ro", Map.of()).url())
+        .isEqualTo("jdbc:sqlite:file:/srv/project/my%20shop.db?mode=ro");
+  }
+
+  @Test
+  void optionsReachTheDriverExceptRemoteOnesAndThePoolSize() {
+    JdbcSettings settings =
+        settings(
+            "x.db",
+            Map.of(
+                "foreign_keys", "true",
+                "busy_timeout", "100",
+                "authToken", "secret",
+                "sync_interval", "5s",
+                "max_connections", "2"));
+
+    assertThat(settings.properties())
+        .containsEntry("foreign_keys", "true")
+        .containsEntry("busy_timeout", "100")
+        .doesNotContainKeys("authToken", "sync_interval", "max_connections");
+    assertThat(settings.poolSize()).isEqualTo(2);
+  }
+
+  @Test
+  void emptyOrRemoteLookingPathsAreRejected() {
+    assertThatThrownBy(() -> settings("file:", Map.of()))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessage("the connection string of sqlite adapter `db` names no file");
+    assertThatThrownBy(() -> settings("ftp://h/x.db", Map.of()))
+        .hasMessage(
+            "the connection string of sqlite adapter `db` is not a local path: write :memory:,"
+                + " file:./<path>.db or an absolute path");
+  }
+
+  @Test
+  void sqliteMessagesLoseTheDriversDecoration() {
+    assertThat(
+            SqliteDialect.INSTANCE.message(
+                new SQLException(
+                    "[SQLITE_ERROR] SQL error or missing database (no such table: itemz)")))
+        .isEqualTo("no such table: itemz");
+    assertThat(SqliteDialect.INSTANCE.message(new SQLException("plain"))).isEqualTo("plain");
+  }
+
+  @Test
+  void interruptsAreCancellations() {
+    assertThat(
+            SqliteDialect.INSTANCE.isCancellation(
+                new SQLException("[SQLITE_INTERRUPT] Operation terminated (interrupted)")))
+        .isTrue();
+    assertThat(SqliteDialect.INSTANCE.isCancellation(new SQLException("x", null, 9))).isTrue();
+    assertThat(SqliteDialect.INSTANCE.isCancellation(new SQLException("x", null, 1))).isFalse();
+  }
+}

@@ -1,0 +1,82 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.RunningProject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** Shutdown with calls in flight, and cancellation of a running call. */
+class McpLifecycleIT {
+  private static final String SLOW_PROJECT =
+      """
+      == .svc
+      name: slow
+      == app/adapters/db.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/slow_count/config.terse
+      description: Counts slowly.
+      use: db
+      statement: |
+        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {{ inputs.n }})
+        SELECT count(*) AS counted FROM c
+      inputs:
+        n: {type: int}
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void shutdownLetsEveryCallInFlightFinish() throws Exception {
+    Instance instance = RunningProject.start(dir, SLOW_PROJECT);
+    McpHttpClient client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+    List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+    try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 6; i++) {
+        calls.add(
+            CompletableFuture.supplyAsync(
+                () -> client.call("slow_count", "{\"n\": 1500000}"), threads));
+      }
+      Thread.sleep(300);
+      instance.close();
+      for (CompletableFuture<JsonNode> call : calls) {
+        JsonNode result = call.get().path("result");
+        assertThat(result.path("isError").asBoolean()).isFalse();
+        assertThat(result.path("structuredContent").path("result").get(0).path("counted").asLong())
+            .isEqualTo(1_500_000);
+      }
+    }
+  }
+
+  @Test
+  void aCancelledCallIsAnsweredWithRequestCancelled() throws Exception {
+    try (Instance instance = RunningProject.start(dir, SLOW_PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      String body =
+          "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"slow_count\",\"arguments\":{\"n\":20000000}}}";
+      CompletableFuture<McpHttpClient.Reply> slow =
+          CompletableFuture.supplyAsync(() -> client.post(body));
+      Thread.sleep(300);
+      assertThat(
+              client
+                  .post(
+                      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\",\"reason\":\"user\"}}")
+                  .status())
+          .isEqualTo(202);
+      JsonNode response = slow.get().json();
+      assertThat(response.path("id").asString()).isEqualTo("slow-1");
+      assertThat(response.path("error").path("code").asInt()).isEqualTo(-32800);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.RunningProject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** Prompts, resources, templates, completion and subscriptions over real HTTP. */
+class McpPromptsAndResourcesIT {
+  @TempDir static Path dir;
+  static Instance instance;
+  static McpHttpClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Files.createDirectories(dir.resolve("app/resources/logo"));
+    Files.write(
+        dir.resolve("app/resources/logo/logo.png"),
+        new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2, (byte) 0xff});
+    instance =
+        RunningProject.start(
+            dir,
+            """
+            == .svc
+            name: content
+            prompts:
+              - name: inline_prompt
+                description: Declared in .svc.
+                messages:
+                  - role: user
+                    text: Inline {{ x }}
+            resource_templates:
+              - uri_template: "notes://{topic}"
+                name: notes
+                text_template: "Notes about {{ topic }}"
+                arguments:
+                  topic: {completion: [Coffee, cocoa, Tea]}
+            == app/prompts/review.terse
+            title: Review code
+            description: Ask for a review.
+            arguments:
+              language: {required: true, completion: [java, javascript, python]}
+              focus: {description: What to look at}
+            messages:
+              - role: system
+                text: You review {{ language }} code.
+              - role: user
+                text: "Focus on {{ focus }} please. Keep {{ unknown }}."
+              - role: assistant
+                text: Sure.
+            == app/resources/guide/config.terse
+            name: guide
+            title: The guide
+            uri: docs://guide
+            file: guide.md
+            == app/resources/guide/guide.md
+            # Guide
+            == app/resources/logo/config.terse
+            name: logo
+            uri: images://logo
+            file: logo.png
+            == app/resources/inline/config.terse
+            name: inline
+            uri: text://hello
+            text: Hello there
+            == app/resources/files/config.terse
+            name: files
+            uri_template: "files://{name}"
+            file_template: "docs/{{ name }}.txt"
+            == app/resources/files/docs/a.txt
+            File A
+            == app/resources/items/config.terse
+            name: items
+            uri_template: "items://{id}/data"
+            mime_type: application/json
+            text_template: '{"id": "{{ id }}"}'
+            """);
+    client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+  }
+
+  @AfterAll
+  static void stop() {
+    instance.close();
+  }
+
+  @Test
+  void promptsAreListedByNameWithTheirArguments() {
+    JsonNode prompts = client.request("prompts/list", "{}").path("result").path("prompts");
+    assertThat(prompts.valueStream().map(p -> p.path("name").asString()).toList())
+        .containsExactly("inline_prompt", "review");
+    JsonNode review = prompts.get(1);
+    assertThat(review.path("title").asString()).isEqualTo("Review code");
+    assertThat(review.path("arguments").get(0).path("name").asString()).isEqualTo("language");
+    assertThat(review.path("arguments").get(0).path("required").asBoolean()).isTrue();
+  }
+
+  @Test
+  void getRendersMessagesInOrderAndLeavesUnsuppliedPlaceholders() {
+    JsonNode result =
+        client
+            .request("prompts/get", "{\"name\":\"review\",\"arguments\":{\"language\":\"Java\"}}")
+            .path("result");
+    JsonNode messages = result.path("messages");
+    assertThat(messages.size()).isEqualTo(3);
+    assertThat(messages.get(0).path("role").asString()).isEqualTo("user");
+    assertThat(messages.get(0).path("_meta").path("svc/role").asString()).isEqualTo("system");
+    assertThat(messages.get(0).path("content").path("text").asString())
+        .isEqualTo("You review Java code.");
+    assertThat(messages.get(1).path("content").path("text").asString())
+        .isEqualTo("Focus on {{ focus }} please. Keep {{ unknown }}.");
+    assertThat(messages.get(2).path("role").asString()).isEqualTo("assistant");
+  }
+
+  @Test
+  void unknownPromptsAndMissingRequiredArgumentsAreInvalidParams() {
+    assertThat(
+            client.request("prompts/get", "{\"name\":\"nope\"}").path("error").path("code").asInt())
+        .isEqualTo(-32602);
+    JsonNode missing =
+        client.request("prompts/get", "{\"name\":\"review\",\"arguments\":{}}").path("error");
+    assertThat(missing.path("code").asInt()).isEqualTo(-32602);
+    assertThat(missing.path("message").asString())
+        .isEqualTo("prompt `review` needs the argument(s) `language`");
+  }
+
+  @Test
+  void resourcesAndTemplatesAreListed() {
+    JsonNode resources = client.request("resources/list", "{}").path("result").path("resources");
+    assertThat(resources.valueStream().map(r -> r.path("uri").asString()).toList())
+        .containsExactly("docs://guide", "images://logo", "text://hello");
+    assertThat(resources.get(0).path("mimeType").asString()).isEqualTo("text/markdown");
+    JsonNode templates =
+        client.request("resources/templates/list", "{}").path("result").path("resourceTemplates");
+    assertThat(templates.valueStream().map(r -> r.path("uriTemplate").asString()).toList())
+        .containsExactly("files://{name}", "items://{id}/data", "notes://{topic}");
+  }
+
+  @Test
+  void textFilesAreTextAndBinaryFilesAreBlobs() {
+    JsonNode guide =
+        client
+            .request("resources/read", "{\"uri\":\"docs://guide\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(guide.path("text").asString()).isEqualTo("# Guide\n");
+    assertThat(guide.path("mimeType").asString()).isEqualTo("text/markdown");
+    JsonNode logo =
+        client
+            .request("resources/read", "{\"uri\":\"images://logo\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(logo.path("mimeType").asString()).isEqualTo("image/png");
+    assertThat(Base64.getDecoder().decode(logo.path("blob").asString())).hasSize(8);
+    JsonNode inline =
+        client
+            .request("resources/read", "{\"uri\":\"text://hello\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(inline.path("text").asString()).isEqualTo("Hello there");
+    assertThat(inline.path("mimeType").asString()).isEqualTo("text/plain; charset=utf-8");
+  }
+
+  @Test
+  void templatesAreMatchedAndInterpolated() {
+    JsonNode items =
+        client
+            .request("resources/read", "{\"uri\":\"items://123/data\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(items.path("text").asString()).isEqualTo("{\"id\": \"123\"}");
+    assertThat(items.path("mimeType").asString()).isEqualTo("application/json");
+    JsonNode file =
+        client
+            .request("resources/read", "{\"uri\":\"files://a\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(file.path("text").asString()).isEqualTo("File A\n");
+    JsonNode notes =
+        client
+            .request("resources/read", "{\"uri\":\"notes://coffee%20beans\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(notes.path("text").asString()).isEqualTo("Notes about coffee beans");
+  }
+
+  @Test
+  void pathTraversalThroughATemplateIsRejected() {
+    JsonNode error =
+        client.request("resources/read", "{\"uri\":\"files://..%2F..%2F.svc\"}").path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(-32602);
+  }
+
+  @Test
+  void unknownUrisAreResourceNotFound() {
+    JsonNode error = client.request("resources/read", "{\"uri\":\"docs://missing\"}").path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(-32002);
+    assertThat(error.path("data").path("uri").asString()).isEqualTo("docs://missing");
+  }
+
+  @Test
+  void completionFiltersByPrefixCaseInsensitively() {
+    JsonNode prompt =
+        client
+            .request(
+                "completion/complete",
+                "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"review\"},\"argument\":{\"name\":\"language\",\"value\":\"JA\"}}")
+            .path("result")
+            .path("completion");
+    assertThat(prompt.path("values").toString()).isEqualTo("[\"java\",\"javascript\"]");
+    assertThat(prompt.path("total").asInt()).isEqualTo(2);
+    assertThat(prompt.path("hasMore").asBoolean()).isFalse();
+    JsonNode template =
+        client
+            .request(
+                "completion/complete",
+                "{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"notes://{topic}\"},\"argument\":{\"name\":\"topic\",\"value\":\"c\"}}")
+            .path("result")
+            .path("completion");
+    assertThat(template.path("values").toString()).isEqualTo("[\"Coffee\",\"cocoa\"]");
+    JsonNode all =
+        client
+            .request(
+                "completion/complete",
+                "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"review\"},\"argument\":{\"name\":\"focus\",\"value\":\"\"}}")
+            .path("result")
+            .path("completion");
+    assertThat(all.path("values").size()).isZero();
+  }
+
+  @Test
+  void subscribeAndUnsubscribeAnswerEmptyResults() {
+    assertThat(
+            client
+                .request("resources/subscribe", "{\"uri\":\"docs://guide\"}")
+                .path("result")
+                .toString())
+        .isEqualTo("{}");
+    assertThat(
+            client
+                .request("resources/unsubscribe", "{\"uri\":\"docs://guide\"}")
+                .path("result")
+                .toString())
+        .isEqualTo("{}");
+  }
+}

@@ -1,0 +1,368 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.McpHttpClient.Reply;
+import dev.svc.testing.RunningProject;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** MCP Streamable HTTP over a real server and a real SQLite database. */
+class McpTransportIT {
+  @TempDir static Path dir;
+  static Instance instance;
+  static McpHttpClient client;
+
+  @BeforeAll
+  static void start() {
+    instance =
+        RunningProject.start(
+            dir,
+            """
+            == .svc
+            name: shop
+            version: "1.2.3"
+            == seed.sql
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/get_number/config.terse
+            description: Echo a number as a row.
+            use: db
+            statement: SELECT {{ inputs.n }} AS n, 'text' AS label
+            inputs:
+              n: {type: int, description: A number}
+            == app/tools/greeting/config.terse
+            description: Greets someone by name in a friendly way.
+            use: db
+            statement: SELECT 'Hello ' || {{ inputs.name }} AS greeting
+            inputs:
+              name: {type: string, default: "world"}
+            == app/tools/random_cached/config.terse
+            description: A random number, cached.
+            use: db
+            statement: SELECT abs(random()) AS value
+            cache: {enabled: true, ttl: 60}
+            == app/tools/random_fresh/config.terse
+            description: A random number, never cached.
+            use: db
+            statement: SELECT abs(random()) AS value
+            == app/tools/secret/config.terse
+            description: Needs an API key.
+            use: db
+            statement: SELECT 42 AS answer
+            auth:
+              plugin: api_key
+              policy: {value: "{{ env.SECRET_KEY }}"}
+            == app/tools/broken/config.terse
+            description: The database rejects this statement.
+            use: db
+            statement: SELECT * FROM no_such_table
+            """,
+            Map.of("SECRET_KEY", "s3cret"));
+    client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+  }
+
+  @AfterAll
+  static void stop() {
+    instance.close();
+  }
+
+  @Test
+  void initializeNegotiatesTheVersionAndIssuesASession() {
+    McpHttpClient fresh = new McpHttpClient(instance.baseUrl());
+    Reply reply =
+        fresh.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.header("Mcp-Session-Id")).isPresent();
+    JsonNode result = reply.json().path("result");
+    assertThat(result.path("protocolVersion").asString()).isEqualTo("2025-06-18");
+    assertThat(result.path("serverInfo").path("name").asString()).isEqualTo("shop");
+    assertThat(result.path("serverInfo").path("version").asString()).isEqualTo("1.2.3");
+    assertThat(result.path("capabilities").has("tools")).isTrue();
+    assertThat(result.path("capabilities").has("logging")).isTrue();
+  }
+
+  @Test
+  void anUnknownProtocolVersionIsAnsweredWithThePreferredOne() {
+    Reply reply =
+        new McpHttpClient(instance.baseUrl())
+            .post(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"1999-01-01\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assertThat(reply.json().path("result").path("protocolVersion").asString())
+        .isEqualTo("2025-11-25");
+  }
+
+  @Test
+  void toolsListHasEveryToolSortedWithItsSchemaAndTheSearchTool() {
+    JsonNode tools = client.request("tools/list", "{}").path("result").path("tools");
+    assertThat(tools.valueStream().map(t -> t.path("name").asString()).toList())
+        .containsExactly(
+            "broken",
+            "get_number",
+            "greeting",
+            "random_cached",
+            "random_fresh",
+            "secret",
+            "search");
+    JsonNode schema = tools.get(1).path("inputSchema");
+    assertThat(schema.toString())
+        .isEqualTo(
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"A number\"}},\"required\":[\"n\"],\"additionalProperties\":false}");
+    assertThat(
+            tools
+                .get(2)
+                .path("inputSchema")
+                .path("properties")
+                .path("name")
+                .path("default")
+                .asString())
+        .isEqualTo("world");
+  }
+
+  @Test
+  void aToolCallReturnsTextAndStructuredContent() {
+    JsonNode result = client.call("get_number", "{\"n\": \"41\"}").path("result");
+    assertThat(result.path("isError").asBoolean()).isFalse();
+    assertThat(result.path("content").get(0).path("text").asString())
+        .isEqualTo("[{\"n\":41,\"label\":\"text\"}]");
+    assertThat(result.path("structuredContent").toString())
+        .isEqualTo("{\"result\":[{\"n\":41,\"label\":\"text\"}]}");
+  }
+
+  @Test
+  void defaultsAreFilledInAndValuesStayData() {
+    assertThat(client.call("greeting", "{}").path("result").path("structuredContent").toString())
+        .isEqualTo("{\"result\":[{\"greeting\":\"Hello world\"}]}");
+    assertThat(
+            client
+                .call("greeting", "{\"name\":\"x' OR 1=1 --\"}")
+                .path("result")
+                .path("structuredContent")
+                .toString())
+        .isEqualTo("{\"result\":[{\"greeting\":\"Hello x' OR 1=1 --\"}]}");
+  }
+
+  @Test
+  void invalidArgumentsAreAToolErrorTheModelCanFix() {
+    JsonNode result = client.call("get_number", "{\"n\": 1.5, \"extra\": true}").path("result");
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").get(0).path("text").asString())
+        .isEqualTo("invalid arguments: unknown input `extra` (inputs: n); `n` must be an integer");
+  }
+
+  @Test
+  void aStatementTheDatabaseRejectsIsAToolError() {
+    JsonNode result = client.call("broken", "{}").path("result");
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").get(0).path("text").asString())
+        .contains("no such table: no_such_table");
+  }
+
+  @Test
+  void apiKeyAuthRefusesWithoutTheKeyAndAllowsWithIt() {
+    JsonNode refused = client.call("secret", "{}").path("result");
+    assertThat(refused.path("isError").asBoolean()).isTrue();
+    assertThat(refused.path("content").get(0).path("text").asString())
+        .isEqualTo("authentication failed: missing API key: send it in the X-API-Key header");
+    Reply wrong =
+        client.post(
+            client.requestBody("tools/call", "{\"name\":\"secret\",\"arguments\":{}}"),
+            "X-API-Key",
+            "nope");
+    assertThat(wrong.json().path("result").path("content").get(0).path("text").asString())
+        .isEqualTo("authentication failed: invalid API key");
+    Reply allowed =
+        client.post(
+            client.requestBody("tools/call", "{\"name\":\"secret\",\"arguments\":{}}"),
+            "X-API-Key",
+            "s3cret");
+    assertThat(allowed.json().path("result").path("structuredContent").toString())
+        .isEqualTo("{\"result\":[{\"answer\":42}]}");
+  }
+
+  @Test
+  void cachedToolsAnswerFromTheCacheAndOthersDoNot() {
+    String first = client.call("random_cached", "{}").path("result").path("content").toString();
+    String second = client.call("random_cached", "{}").path("result").path("content").toString();
+    assertThat(second).isEqualTo(first);
+    String fresh1 = client.call("random_fresh", "{}").path("result").path("content").toString();
+    String fresh2 = client.call("random_fresh", "{}").path("result").path("content").toString();
+    assertThat(fresh2).isNotEqualTo(fresh1);
+  }
+
+  @Test
+  void searchRanksByRelevanceAndHonoursTheLimit() {
+    JsonNode found =
+        client
+            .call("search", "{\"query\": \"greet a person\", \"limit\": 2}")
+            .path("result")
+            .path("structuredContent")
+            .path("result");
+    assertThat(found.size()).isLessThanOrEqualTo(2);
+    assertThat(found.get(0).path("name").asString()).isEqualTo("greeting");
+    assertThat(found.get(0).path("score").asInt()).isBetween(1, 100);
+    assertThat(found.get(0).path("inputSchema").path("type").asString()).isEqualTo("object");
+  }
+
+  @Test
+  void aProgressTokenMakesTheReplyAStreamOfNotificationsThenTheResponse() {
+    Reply reply =
+        client.post(
+            client.requestBody(
+                "tools/call",
+                "{\"name\":\"get_number\",\"arguments\":{\"n\":1},\"_meta\":{\"progressToken\":\"p1\"}}"));
+    assertThat(reply.header("Content-Type").orElse("")).startsWith("text/event-stream");
+    var events = reply.events();
+    assertThat(events.getFirst().path("method").asString()).isEqualTo("notifications/progress");
+    assertThat(events.getFirst().path("params").path("progressToken").asString()).isEqualTo("p1");
+    assertThat(events.getLast().path("result").path("isError").asBoolean()).isFalse();
+  }
+
+  @Test
+  void clientNotificationsAndResponsesGet202() {
+    assertThat(
+            client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").status())
+        .isEqualTo(202);
+    assertThat(client.post("{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}").status())
+        .isEqualTo(202);
+  }
+
+  @Test
+  void protocolErrorsHaveTheRightCodesAndStatuses() {
+    Reply parse = client.post("{not json");
+    assertThat(parse.status()).isEqualTo(400);
+    assertThat(parse.json().path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(parse.json().path("id").isNull()).isTrue();
+
+    Reply invalid = client.post("{\"jsonrpc\":\"1.0\",\"id\":5,\"method\":\"ping\"}");
+    assertThat(invalid.status()).isEqualTo(400);
+    assertThat(invalid.json().path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(invalid.json().path("id").asInt()).isEqualTo(5);
+
+    Reply unknown = client.post(client.requestBody("no/such/method", "{}"));
+    assertThat(unknown.status()).isEqualTo(200);
+    assertThat(unknown.json().path("error").path("code").asInt()).isEqualTo(-32601);
+
+    assertThat(
+            client.request("tools/call", "{\"arguments\":{}}").path("error").path("code").asInt())
+        .isEqualTo(-32602);
+    JsonNode unknownTool = client.call("nope", "{}").path("error");
+    assertThat(unknownTool.path("code").asInt()).isEqualTo(-32602);
+    assertThat(unknownTool.path("message").asString()).isEqualTo("Unknown tool: nope");
+    assertThat(client.request("ping", "{}").path("result").toString()).isEqualTo("{}");
+  }
+
+  @Test
+  void oversizedBodiesAreRefused() {
+    String big =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
+            + "a".repeat(5 * 1024 * 1024)
+            + "\"}}";
+    Reply reply = client.post(big);
+    assertThat(reply.status()).isEqualTo(413);
+    assertThat(reply.body()).contains("Payload Too Large");
+  }
+
+  @Test
+  void sessionsAreRequiredAndUnknownOrEndedOnesGet404() {
+    McpHttpClient anonymous = new McpHttpClient(instance.baseUrl());
+    Reply missing = anonymous.post(anonymous.requestBody("ping", "{}"));
+    assertThat(missing.status()).isEqualTo(400);
+
+    anonymous.useSession("forged.session");
+    Reply forged = anonymous.post(anonymous.requestBody("ping", "{}"));
+    assertThat(forged.status()).isEqualTo(404);
+    assertThat(forged.json().path("error").path("code").asInt()).isEqualTo(-32001);
+
+    McpHttpClient ending = new McpHttpClient(instance.baseUrl());
+    ending.initialize();
+    Reply deleted =
+        ending.send(
+            HttpRequest.newBuilder(ending.uri())
+                .header("Mcp-Session-Id", ending.session().orElseThrow())
+                .DELETE()
+                .build());
+    assertThat(deleted.status()).isEqualTo(200);
+    assertThat(ending.post(ending.requestBody("ping", "{}")).status()).isEqualTo(404);
+  }
+
+  @Test
+  void foreignHostsAndOriginsAreRefusedAndLoopbackOnesAllowedWithCors() {
+    assertThat(
+            client
+                .post(client.requestBody("ping", "{}"), "Origin", "http://evil.example.com")
+                .status())
+        .isEqualTo(403);
+    Reply local = client.post(client.requestBody("ping", "{}"), "Origin", "http://localhost:5173");
+    assertThat(local.status()).isEqualTo(200);
+    assertThat(local.header("Access-Control-Allow-Origin")).contains("http://localhost:5173");
+    Reply preflight =
+        client.send(
+            HttpRequest.newBuilder(client.uri())
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "http://127.0.0.1:3000")
+                .header("Access-Control-Request-Method", "POST")
+                .build());
+    assertThat(preflight.status()).isEqualTo(204);
+    assertThat(preflight.header("Access-Control-Allow-Headers").orElse(""))
+        .contains("Mcp-Session-Id");
+  }
+
+  @Test
+  void aSessionFromAnotherInstanceWithTheSameSecretIsAccepted(@TempDir Path other) {
+    Map<String, String> env = Map.of("SVC_SESSION_SECRET", "shared-secret-for-tests");
+    String project =
+        """
+        == .svc
+        name: twin
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/one/config.terse
+        description: One.
+        use: db
+        statement: SELECT 1 AS one
+        """;
+    try (Instance a = RunningProject.start(other.resolve("a"), project, env);
+        Instance b = RunningProject.start(other.resolve("b"), project, env)) {
+      McpHttpClient onA = new McpHttpClient(a.baseUrl());
+      onA.initialize();
+      McpHttpClient onB = new McpHttpClient(b.baseUrl());
+      onB.useSession(onA.session().orElseThrow());
+      assertThat(onB.call("one", "{}").path("result").path("structuredContent").toString())
+          .isEqualTo("{\"result\":[{\"one\":1}]}");
+    }
+  }
+
+  @Test
+  void afterSetLevelAFailingCallStreamsALogMessage() {
+    McpHttpClient logging = new McpHttpClient(instance.baseUrl());
+    logging.initialize();
+    assertThat(
+            logging.request("logging/setLevel", "{\"level\":\"info\"}").path("result").toString())
+        .isEqualTo("{}");
+    Reply reply =
+        logging.post(logging.requestBody("tools/call", "{\"name\":\"broken\",\"arguments\":{}}"));
+    assertThat(reply.header("Content-Type").orElse("")).startsWith("text/event-stream");
+    assertThat(reply.events().getFirst().path("method").asString())
+        .isEqualTo("notifications/message");
+    assertThat(
+            logging
+                .request("logging/setLevel", "{\"level\":\"loud\"}")
+                .path("error")
+                .path("code")
+                .asInt())
+        .isEqualTo(-32602);
+  }
+}
