@@ -4,19 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
-import dev.svc.connector.Connector;
+import dev.svc.connector.Connectors;
 import dev.svc.model.Model;
-import dev.svc.model.Statement;
 import dev.svc.project.Environment;
 import dev.svc.script.PooledScriptRunner;
 import dev.svc.script.V8Engine;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,21 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The tool pipeline with real scripts: handlers, transforms around a statement, script errors and
- * deadlines as tool errors, and custom auth plugins.
- *
- * <p>The SQL connectors are not on this branch yet, so the statement of the hybrid tool runs on a
- * stub {@link Connector} (the seam {@link ProjectRuntime.Settings#connectorFactory()} offers) that
- * records what was bound and answers fixed rows.
+ * The tool pipeline with real scripts and a real SQLite database: handlers, transforms around a
+ * statement, script errors and deadlines as tool errors, and custom auth plugins.
  */
-class ScriptToolsTest {
+class ScriptToolsIT {
   static final String PROJECT =
       """
       == .svc
       name: shop
       == app/adapters/lite.terse
       connector: sqlite
-      connection_string: ":memory:"
+      connection_string: "file:./shop.db"
       == app/tools/greet/config.terse
       description: Greets someone.
       inputs:
@@ -49,7 +46,7 @@ class ScriptToolsTest {
       == app/tools/find/config.terse
       description: Users with a given name, as "id:name" strings.
       use: lite
-      statement: SELECT id, name FROM users WHERE lower(name) = {{ inputs.name }}
+      statement: SELECT id, name FROM users WHERE lower(name) = {{ inputs.name }} ORDER BY id
       mappers:
         input: transforms.ts#normalise
         output: transforms.ts#compact
@@ -63,6 +60,14 @@ class ScriptToolsTest {
       export function compact({ results, tool }: { results: Array<{ id: number; name: string }>; tool: string }) {
         return { tool, users: results.map((r) => `${r.id}:${r.name}`) };
       }
+      == app/tools/visit/config.terse
+      description: Records a visit.
+      use: lite
+      statement: INSERT INTO visits (name) VALUES ({{ inputs.name }})
+      mappers:
+        input: ../find/transforms.ts#normalise
+      inputs:
+        name: {type: string}
       == app/tools/shaped/config.terse
       description: Transforms found by convention around a handler.
       inputs:
@@ -107,44 +112,48 @@ class ScriptToolsTest {
       export default () => 42;
       """;
 
-  /** What the stub connector was asked to run. */
-  record Executed(String statement, Map<String, Object> values) {}
-
   @TempDir Path dir;
-  final List<Executed> executed = new CopyOnWriteArrayList<>();
   ProjectRuntime runtime;
 
   @BeforeEach
-  void start() {
+  void start() throws SQLException {
     Model model = ProjectFixture.model(dir, PROJECT);
-    Connector stub =
-        new Connector() {
-          @Override
-          public void check(Duration timeout) {}
-
-          @Override
-          public JsonNode execute(
-              Statement statement, Map<String, Object> values, Duration timeout) {
-            executed.add(new Executed(statement.source(), values));
-            return Json.MAPPER.readTree(
-                "[{\"id\":1,\"name\":\"ada\"},{\"id\":2,\"name\":\"ada\"}]");
-          }
-
-          @Override
-          public void close() {}
-        };
+    sql(
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+        "INSERT INTO users VALUES (1, 'Ada'), (2, 'Grace'), (3, 'ada')",
+        "CREATE TABLE visits (name TEXT NOT NULL)");
     runtime =
         ProjectRuntime.start(
             model,
             new ProjectRuntime.Settings(
                 Environment.of(Map.of("NOTES_TOKEN", "s3cret")),
                 dir,
-                adapter -> stub,
+                Connectors::open,
                 new PooledScriptRunner(
                     new V8Engine(V8Engine.DEFAULT_HEAP_MB),
                     model.scripts(),
                     new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false)),
                 1 << 20));
+  }
+
+  /** Runs statements on the test database directly, outside svc. */
+  void sql(String... statements) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("shop.db"));
+        java.sql.Statement statement = connection.createStatement()) {
+      for (String text : statements) {
+        statement.execute(text);
+      }
+    }
+  }
+
+  long visits() throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("shop.db"));
+        ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM visits")) {
+      rows.next();
+      return rows.getLong(1);
+    }
   }
 
   @AfterEach
@@ -175,23 +184,24 @@ class ScriptToolsTest {
 
   @Test
   void aHybridToolRunsInputTransformThenTheStatementThenOutputTransform() {
-    ToolOutcome outcome = call("find", "{\"name\":\"  ADA \"}");
-
-    assertThat(executed)
-        .containsExactly(
-            new Executed(
-                "SELECT id, name FROM users WHERE lower(name) = {{ inputs.name }}",
-                Map.of("name", "ada")));
-    assertThat(outcome)
+    assertThat(call("find", "{\"name\":\"  ADA \"}"))
         .isEqualTo(
-            new ToolOutcome.Success(json("{\"tool\":\"find\",\"users\":[\"1:ada\",\"2:ada\"]}")));
+            new ToolOutcome.Success(json("{\"tool\":\"find\",\"users\":[\"1:Ada\",\"3:ada\"]}")));
   }
 
   @Test
-  void anInputTransformThatThrowsAbortsTheCallWithItsMessage() {
+  void anInputTransformThatThrowsAbortsTheCallWithItsMessage() throws SQLException {
     assertThat(call("find", "{\"name\":\"   \"}"))
         .isEqualTo(new ToolOutcome.Failure("name must not be empty"));
-    assertThat(executed).isEmpty();
+    assertThat(call("visit", "{\"name\":\"   \"}"))
+        .isEqualTo(new ToolOutcome.Failure("name must not be empty"));
+    assertThat(visits()).isZero();
+
+    assertThat(call("visit", "{\"name\":\" Ada \"}"))
+        .isInstanceOfSatisfying(
+            ToolOutcome.Success.class,
+            s -> assertThat(s.payload().toString()).isEqualTo("[{\"rows_affected\":1}]"));
+    assertThat(visits()).isEqualTo(1);
   }
 
   @Test
