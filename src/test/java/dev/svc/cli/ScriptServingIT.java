@@ -140,6 +140,23 @@ class ScriptServingIT {
   }
 
   @Test
+  void aReloadServesTheChangedScript() throws Exception {
+    Model changed =
+        ProjectFixture.model(
+            dir,
+            """
+            == app/tools/greet/handler.ts
+            export default ({ inputs }: { inputs: { name: string } }) => ({ greeting: `Hi ${inputs.name}` });
+            """);
+
+    instance.reload(changed, java.util.Set.of("app/tools/greet/handler.ts"));
+
+    JsonNode result =
+        messages(post(session, call("greet", "{\"name\":\"Ada\"}"))).getFirst().path("result");
+    assertThat(result.path("structuredContent").path("greeting").asString()).isEqualTo("Hi Ada");
+  }
+
+  @Test
   void consoleOutputAtOrAboveTheClientsLevelIsSentAsNotifications() throws Exception {
     post(
         session,
