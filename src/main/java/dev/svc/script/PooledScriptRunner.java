@@ -28,11 +28,16 @@ import tools.jackson.databind.json.JsonMapper;
  * Platform threads, not virtual ones, because a virtual thread inside V8 pins its carrier: a few
  * endless loops would stall every other request of the server until their deadlines.
  *
- * <p>Calls wait in one queue. When a call arrives and no worker is idle, a worker is added, up to
- * {@link Settings#maxIsolates()}; past that, calls wait for a free isolate, each no longer than its
- * own deadline, so more calls than isolates slow down but never deadlock. Workers idle longer than
- * {@link Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the
- * deadline or a cancellation is closed and its worker makes a fresh one for its next call.
+ * <p>Calls wait in one queue. A worker is added when a call waits, no worker is idle and fewer
+ * workers are computing than there are CPU slots, up to {@link Settings#maxIsolates()}. Workers
+ * that wait for a {@code fetch}, or whose call has run longer than {@link #LONG_CALL} (a heavy
+ * computation, an endless loop on its way to its deadline), do not count as computing: so scripts
+ * waiting on the network never starve the others, and neither does a runaway script, while short
+ * CPU-bound calls queue for the cores they need instead of adding threads that would only take
+ * turns. A waiting call re-checks this every {@link #LONG_CALL}, and waits no longer than its own
+ * deadline: more calls than isolates slow down but never deadlock. Workers idle longer than {@link
+ * Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the deadline
+ * or a cancellation is closed and its worker makes a fresh one for its next call.
  *
  * <p>No isolate exists until the first call (or {@link #warmUp()}): V8 is never loaded for a
  * project without scripts.
@@ -50,25 +55,36 @@ public final class PooledScriptRunner implements ScriptRunner {
   /** How long past its deadline a caller waits for its worker to report the timeout itself. */
   private static final Duration GRACE = Duration.ofSeconds(2);
 
+  /** A call running longer than this no longer counts as holding a CPU slot. */
+  static final Duration LONG_CALL = Duration.ofMillis(50);
+
   /**
    * How the pool behaves.
    *
    * @param maxIsolates most isolates (and worker threads) alive at once
+   * @param cpuSlots workers computing at once before calls queue instead of adding workers
    * @param idleTimeout how long an idle worker (beyond the first) lives
-   * @param warmUp whether to create the first isolate at once, in the background, so that the first
-   *     call does not pay for loading V8
+   * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
    */
-  public record Settings(int maxIsolates, Duration idleTimeout, boolean warmUp) {
+  public record Settings(int maxIsolates, int cpuSlots, Duration idleTimeout, boolean warmUp) {
     public Settings {
-      if (maxIsolates < 1) {
-        throw new IllegalArgumentException("at least one isolate is needed");
+      if (maxIsolates < 1 || cpuSlots < 1) {
+        throw new IllegalArgumentException("at least one isolate and one CPU slot are needed");
       }
     }
 
-    /** Four isolates per core, at least eight: scripts waiting for fetch hold theirs. */
+    /** One CPU slot per core. */
+    public Settings(int maxIsolates, Duration idleTimeout, boolean warmUp) {
+      this(maxIsolates, Runtime.getRuntime().availableProcessors(), idleTimeout, warmUp);
+    }
+
+    /**
+     * Four isolates per core, at least eight (scripts waiting for fetch hold theirs), one CPU slot
+     * per core, idle workers kept a minute, the first isolate warmed up.
+     */
     public static Settings defaults() {
       int cores = Runtime.getRuntime().availableProcessors();
-      return new Settings(Math.max(8, 4 * cores), Duration.ofSeconds(60), true);
+      return new Settings(Math.max(8, 4 * cores), cores, Duration.ofSeconds(60), true);
     }
   }
 
@@ -80,7 +96,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final AtomicInteger workers = new AtomicInteger();
   private final AtomicInteger idle = new AtomicInteger();
   private final AtomicInteger serial = new AtomicInteger();
-  private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+  private final Set<Worker> live = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
@@ -107,26 +123,21 @@ public final class PooledScriptRunner implements ScriptRunner {
     Optional<Caller> caller =
         Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
     long deadline = System.nanoTime() + timeout.toNanos();
+    Host host = new Host(toolName, caller, deadline);
     ScriptCall call =
-        new ScriptCall(
-            script,
-            JSON.writeValueAsString(payload),
-            toolName,
-            timeout,
-            deadline,
-            new Host(toolName, caller, deadline));
-    Job job = new Job(call, caller);
+        new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
+    Job job = new Job(call, host, caller);
     queue.add(job);
     grow();
     String result = job.await();
     return JSON.readTree(result);
   }
 
-  /** Adds a worker when a call waits and none is idle, up to the cap. */
+  /** Adds a worker when a call waits, none is idle and a CPU slot is free, up to the cap. */
   private void grow() {
     while (idle.get() == 0 && !queue.isEmpty() && !closed) {
       int n = workers.get();
-      if (n >= settings.maxIsolates()) {
+      if (n >= settings.maxIsolates() || (n > 0 && computing() >= settings.cpuSlots())) {
         return;
       }
       if (workers.compareAndSet(n, n + 1)) {
@@ -136,60 +147,90 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
   }
 
-  private void startWorker(boolean warm) {
-    Thread thread =
-        Thread.ofPlatform()
-            .name("svc-script-" + serial.incrementAndGet())
-            .daemon(true)
-            .stackSize(4L * 1024 * 1024)
-            .unstarted(() -> work(warm));
-    threads.add(thread);
-    thread.start();
+  /** Workers running a call that started recently and is not waiting for a fetch. */
+  private int computing() {
+    long now = System.nanoTime();
+    int computing = 0;
+    for (Worker worker : live) {
+      long since = worker.busySince;
+      if (since != 0 && !worker.waiting && now - since < LONG_CALL.toNanos()) {
+        computing++;
+      }
+    }
+    return computing;
   }
 
-  private void work(boolean warm) {
-    ScriptIsolate isolate = null;
-    boolean counted = true;
-    try {
-      if (warm) {
-        isolate = create();
-      }
-      while (!closed) {
-        Job job;
-        idle.incrementAndGet();
-        try {
-          job = queue.poll(settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } finally {
-          idle.decrementAndGet();
+  private void startWorker(boolean warm) {
+    Worker worker = new Worker();
+    live.add(worker);
+    Thread.ofPlatform()
+        .name("svc-script-" + serial.incrementAndGet())
+        .daemon(true)
+        .stackSize(4L * 1024 * 1024)
+        .start(() -> worker.work(warm));
+  }
+
+  /** A platform thread and the isolate it owns. */
+  private final class Worker {
+    /** {@link System#nanoTime()} when the current call started; 0 while idle. */
+    volatile long busySince;
+
+    /** Whether the current call waits for a fetch (and uses no CPU). */
+    volatile boolean waiting;
+
+    volatile Thread thread;
+
+    void work(boolean warm) {
+      thread = Thread.currentThread();
+      ScriptIsolate isolate = null;
+      boolean counted = true;
+      try {
+        if (warm) {
+          isolate = create();
         }
-        if (job == null) {
-          int n = workers.get();
-          if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
-            counted = false;
-            return;
+        while (!closed) {
+          Job job;
+          idle.incrementAndGet();
+          try {
+            job = queue.poll(settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+          } finally {
+            idle.decrementAndGet();
           }
-          continue;
+          if (job == null) {
+            int n = workers.get();
+            if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
+              counted = false;
+              return;
+            }
+            continue;
+          }
+          busySince = System.nanoTime();
+          try {
+            isolate = run(job, isolate, this);
+          } finally {
+            busySince = 0;
+            waiting = false;
+          }
         }
-        isolate = run(job, isolate);
-      }
-    } catch (InterruptedException e) {
-      // the runner is closing
-    } catch (RuntimeException e) {
-      LOG.error("a script worker failed", e);
-    } finally {
-      close(isolate);
-      threads.remove(Thread.currentThread());
-      if (counted) {
-        workers.decrementAndGet();
-      }
-      if (!closed) {
-        grow(); // a call queued while this worker was leaving must not be left without one
+      } catch (InterruptedException e) {
+        // the runner is closing
+      } catch (RuntimeException e) {
+        LOG.error("a script worker failed", e);
+      } finally {
+        close(isolate);
+        live.remove(this);
+        if (counted) {
+          workers.decrementAndGet();
+        }
+        if (!closed) {
+          grow(); // a call queued while this worker was leaving must not be left without one
+        }
       }
     }
   }
 
   /** Runs one job; returns the isolate to keep (null when it must be replaced). */
-  private ScriptIsolate run(Job job, ScriptIsolate isolate) {
+  private ScriptIsolate run(Job job, ScriptIsolate isolate, Worker worker) {
     if (!job.begin()) {
       return isolate; // timed out or cancelled while queued
     }
@@ -199,6 +240,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         current = create();
       }
       job.running.set(current);
+      job.host.worker = worker;
       ScriptIsolate using = current;
       String result =
           bound(
@@ -266,12 +308,18 @@ public final class PooledScriptRunner implements ScriptRunner {
   @Override
   public void close() {
     closed = true;
-    for (Thread thread : threads) {
-      thread.interrupt();
+    for (Worker worker : live) {
+      Thread thread = worker.thread;
+      if (thread != null) {
+        thread.interrupt();
+      }
     }
-    for (Thread thread : threads) {
+    for (Worker worker : live) {
+      Thread thread = worker.thread;
       try {
-        thread.join(Duration.ofSeconds(5));
+        if (thread != null) {
+          thread.join(Duration.ofSeconds(5));
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
@@ -284,15 +332,17 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   /** A call waiting for or running on an isolate. */
-  private static final class Job {
+  private final class Job {
     final ScriptCall call;
+    final Host host;
     final Optional<Caller> caller;
     final CompletableFuture<String> result = new CompletableFuture<>();
     final AtomicReference<ScriptIsolate> running = new AtomicReference<>();
     private final AtomicInteger state = new AtomicInteger(); // 0 queued, 1 running, 2 abandoned
 
-    Job(ScriptCall call, Optional<Caller> caller) {
+    Job(ScriptCall call, Host host, Optional<Caller> caller) {
       this.call = call;
+      this.host = host;
       this.caller = caller;
     }
 
@@ -307,11 +357,29 @@ public final class PooledScriptRunner implements ScriptRunner {
       return state.compareAndSet(0, 1);
     }
 
-    /** Waits for the outcome: the deadline plus a grace for the worker to report it. */
+    /**
+     * Waits for the outcome: the deadline plus a grace for the worker to report it. While the call
+     * is still queued, it asks for a worker again every {@link #LONG_CALL}: running calls may have
+     * become long ones meanwhile, which frees their CPU slot.
+     */
     String await() {
-      long wait = call.remainingNanos() + GRACE.toNanos();
+      long end = System.nanoTime() + call.remainingNanos() + GRACE.toNanos();
       try {
-        return result.get(Math.max(wait, 0), TimeUnit.NANOSECONDS);
+        while (true) {
+          long left = end - System.nanoTime();
+          if (left <= 0) {
+            throw new TimeoutException();
+          }
+          try {
+            return result.get(
+                state.get() == 0 ? Math.min(left, LONG_CALL.toNanos()) : left,
+                TimeUnit.NANOSECONDS);
+          } catch (TimeoutException e) {
+            if (state.get() == 0) {
+              grow();
+            }
+          }
+        }
       } catch (ExecutionException e) {
         if (e.getCause() instanceof RuntimeException failure) {
           throw failure;
@@ -344,6 +412,9 @@ public final class PooledScriptRunner implements ScriptRunner {
     private final Optional<Caller> caller;
     private final long deadline;
     private int lines;
+
+    /** The worker running the call: set before the call starts, read on that worker only. */
+    Worker worker;
 
     Host(String tool, Optional<Caller> caller, long deadline) {
       this.tool = tool;
@@ -382,6 +453,14 @@ public final class PooledScriptRunner implements ScriptRunner {
     @Override
     public CompletableFuture<String> fetch(String request) {
       return http.start(request, Duration.ofNanos(deadline - System.nanoTime()));
+    }
+
+    @Override
+    public void waiting(boolean waiting) {
+      Worker current = worker;
+      if (current != null) {
+        current.waiting = waiting;
+      }
     }
   }
 }

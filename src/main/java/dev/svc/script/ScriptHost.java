@@ -15,4 +15,10 @@ public interface ScriptHost {
    * {@code {error}}, never exceptionally.
    */
   CompletableFuture<String> fetch(String request);
+
+  /**
+   * The script now waits for its fetches ({@code true}) or runs again ({@code false}): while it
+   * waits it uses no CPU, which the pool takes into account when it sizes itself.
+   */
+  default void waiting(boolean waiting) {}
 }

@@ -163,7 +163,13 @@ final class V8Isolate implements ScriptIsolate {
             throw new ScriptFailedException(
                 "the script's promise never settled: it waits for something that never happens");
           }
-          Finished next = state.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
+          call.host().waiting(true);
+          Finished next;
+          try {
+            next = state.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
+          } finally {
+            call.host().waiting(false);
+          }
           if (next == null) {
             stopped = true;
             throw new ScriptTimeoutException(call.timeout());
