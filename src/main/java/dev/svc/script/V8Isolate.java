@@ -59,6 +59,7 @@ final class V8Isolate implements ScriptIsolate {
   private final Scripts scripts;
   private final long heapBytes;
   private final List<V8Value> owned = new ArrayList<>();
+  private final List<JavetCallbackContext> callbacks = new ArrayList<>();
   private final Map<String, V8ValueFunction> factories = new HashMap<>();
   private V8ValueFunction invoke;
   private V8ValueFunction poll;
@@ -99,20 +100,8 @@ final class V8Isolate implements ScriptIsolate {
     runtime.setPromiseRejectCallback((event, promise, value) -> {});
     runtime.allowEval(false);
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
-    V8ValueFunction log =
-        own(
-            runtime.createV8ValueFunction(
-                new JavetCallbackContext(
-                    "log",
-                    JavetCallbackType.DirectCallNoThisAndNoResult,
-                    (IJavetDirectCallable.NoThisAndNoResult<Exception>) this::log)));
-    V8ValueFunction fetch =
-        own(
-            runtime.createV8ValueFunction(
-                new JavetCallbackContext(
-                    "fetch",
-                    JavetCallbackType.DirectCallNoThisAndNoResult,
-                    (IJavetDirectCallable.NoThisAndNoResult<Exception>) this::fetch)));
+    V8ValueFunction log = hostFunction("log", this::log);
+    V8ValueFunction fetch = hostFunction("fetch", this::fetch);
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
@@ -139,6 +128,15 @@ final class V8Isolate implements ScriptIsolate {
         settle = own(internals.get("settle"));
       }
     }
+  }
+
+  /** A JavaScript function that calls {@code body} on this thread; released with the isolate. */
+  private V8ValueFunction hostFunction(
+      String name, IJavetDirectCallable.NoThisAndNoResult<Exception> body) throws JavetException {
+    JavetCallbackContext context =
+        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndNoResult, body);
+    callbacks.add(context);
+    return own(runtime.createV8ValueFunction(context));
   }
 
   @Override
@@ -315,6 +313,10 @@ final class V8Isolate implements ScriptIsolate {
     }
     owned.clear();
     factories.clear();
+    for (JavetCallbackContext context : callbacks) {
+      runtime.removeCallbackContext(context.getHandle());
+    }
+    callbacks.clear();
     try {
       runtime.close();
     } catch (JavetException | RuntimeException e) {
