@@ -399,7 +399,7 @@ public final class PooledScriptRunner implements ScriptRunner {
       if (!state.compareAndSet(0, 2)) {
         ScriptIsolate isolate = running.get();
         if (isolate != null) {
-          isolate.interrupt();
+          isolate.interrupt(call);
         }
       }
     }

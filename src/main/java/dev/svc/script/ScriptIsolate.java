@@ -20,8 +20,11 @@ public interface ScriptIsolate extends AutoCloseable {
    */
   boolean isReusable();
 
-  /** Stops the running call, from any thread (the caller cancelled it). */
-  void interrupt();
+  /**
+   * Stops {@code call} if it is the one running, from any thread (its caller gave up on it). A call
+   * that already ended, or another call running by now, is left alone.
+   */
+  void interrupt(ScriptCall call);
 
   @Override
   void close();

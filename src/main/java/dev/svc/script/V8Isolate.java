@@ -52,6 +52,9 @@ final class V8Isolate implements ScriptIsolate {
   private static final String SANDBOX = resource("sandbox.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
+  /** Clock differences between the guard (milliseconds) and our deadline (nanoseconds). */
+  private static final long GUARD_SLACK_NANOS = 5_000_000;
+
   /** Fetches one call may have in flight at once. */
   static final int MAX_FETCHES_IN_FLIGHT = 64;
 
@@ -68,6 +71,9 @@ final class V8Isolate implements ScriptIsolate {
   private volatile boolean stopped;
   private volatile boolean interrupted;
   private volatile Running running;
+
+  /** Orders a call's end against {@link #interrupt}: a termination never reaches the next call. */
+  private final Object lock = new Object();
 
   private V8Isolate(V8Runtime runtime, Scripts scripts, int heapMb) {
     this.runtime = runtime;
@@ -195,8 +201,16 @@ final class V8Isolate implements ScriptIsolate {
       stopped = true;
       throw new ScriptFailedException("the call was cancelled");
     } finally {
-      running = null;
+      synchronized (lock) {
+        running = null;
+      }
       state.abandon();
+      // The guard fires only once the deadline has passed. If that happened just as the script
+      // returned, V8 keeps the termination pending for the next JavaScript it runs: an isolate
+      // whose call ended at (or past) its deadline is not used again.
+      if (System.nanoTime() > call.deadlineNanos() - GUARD_SLACK_NANOS) {
+        stopped = true;
+      }
     }
   }
 
@@ -292,14 +306,16 @@ final class V8Isolate implements ScriptIsolate {
   }
 
   @Override
-  public void interrupt() {
-    Running state = running;
-    if (state == null) {
-      return;
+  public void interrupt(ScriptCall call) {
+    synchronized (lock) {
+      Running state = running;
+      if (state == null || state.call != call) {
+        return;
+      }
+      interrupted = true;
+      runtime.terminateExecution();
+      state.finished.add(Finished.INTERRUPTED);
     }
-    interrupted = true;
-    runtime.terminateExecution();
-    state.finished.add(Finished.INTERRUPTED);
   }
 
   @Override
