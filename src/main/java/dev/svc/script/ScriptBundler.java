@@ -200,6 +200,9 @@ public final class ScriptBundler {
         }
       }
       List<ScriptBundle> bundles = commonJs(outputs, exports);
+      if (hasErrors()) {
+        return new Result(Scripts.NONE, exports, diagnostics);
+      }
       Optional<String> vendor = vendor(packageImports(metafile));
       if (hasErrors()) {
         return new Result(Scripts.NONE, exports, diagnostics);
@@ -225,8 +228,37 @@ public final class ScriptBundler {
               "--outdir=cjs"));
       Esbuild.Result cjs = Esbuild.run(work, args, Optional.empty());
       if (cjs.exitCode() != 0) {
-        throw new IllegalStateException(
-            "esbuild could not convert its own output: " + cjs.stderr());
+        Map<String, String> entryOf = new TreeMap<>();
+        outputs.forEach((entry, output) ->
+            entryOf.put(work.relativize(output).toString().replace('\\', '/'), entry));
+        for (EsbuildMessages.Message message : EsbuildMessages.parse(cjs.stderr())) {
+          if (!message.isError()) {
+            continue;
+          }
+          String entry =
+              message.location().map(l -> entryOf.get(l.file())).orElse(entries.getFirst());
+          boolean topLevelAwait = message.text().startsWith("Top-level await");
+          diagnostics.add(
+              Diagnostic.error(
+                      "script-syntax",
+                      Origin.ofFile(entry == null ? entries.getFirst() : entry),
+                      topLevelAwait
+                          ? "top-level await is not supported: a script's top level runs"
+                              + " synchronously at the start of every call"
+                          : lowerFirst(message.text()))
+                  .withHint(
+                      topLevelAwait
+                          ? "move the await into the exported function"
+                          : "report this to the svc maintainers: esbuild rejected its own output"));
+        }
+        if (!hasErrors()) {
+          diagnostics.add(
+              Diagnostic.error(
+                  "script-bundle",
+                  Origin.ofFile(entries.getFirst()),
+                  "esbuild failed: " + firstLine(cjs.stderr())));
+        }
+        return List.of();
       }
       List<ScriptBundle> bundles = new ArrayList<>();
       for (Map.Entry<String, Path> output : outputs.entrySet()) {

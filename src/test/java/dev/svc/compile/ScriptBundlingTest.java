@@ -168,6 +168,19 @@ class ScriptBundlingTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "top-level await is refused: a script's top level runs at the start of every call",
+            HELLO
+                + """
+                == app/tools/hello/handler.ts
+                const config = await Promise.resolve({ greeting: "hi" });
+                export default () => config.greeting;
+                """,
+            """
+            app/tools/hello/handler.ts: error[script-syntax]: top-level await is not supported: a script's top level runs synchronously at the start of every call
+              hint: move the await into the exported function
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an esbuild warning in a script is a warning",
             HELLO
                 + """

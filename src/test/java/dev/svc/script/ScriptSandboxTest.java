@@ -95,6 +95,37 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void aCommonJsScriptWhoseModuleExportsIsTheFunctionIsItsDefaultExport() {
+    Scripts scripts =
+        ProjectFixture.model(
+                dir,
+                """
+                == .svc
+                name: cjs
+                == app/tools/t/config.terse
+                description: A CommonJS handler.
+                handler: handler.js
+                == app/tools/t/handler.js
+                const double = (n) => n * 2;
+                module.exports = ({ inputs }) => ({ doubled: double(inputs.n) });
+                """)
+            .scripts();
+    runner =
+        new PooledScriptRunner(
+            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+            scripts,
+            new PooledScriptRunner.Settings(1, Duration.ofSeconds(30), false));
+
+    assertThat(
+            runner.call(
+                new ScriptRef("app/tools/t/handler.js", "default"),
+                JSON.readTree("{\"inputs\":{\"n\":21}}"),
+                "t",
+                TIMEOUT))
+        .isEqualTo(JSON.readTree("{\"doubled\":42}"));
+  }
+
+  @Test
   void aNamedExportIsCalledWhenTheReferenceNamesIt() {
     sandbox(
         """
