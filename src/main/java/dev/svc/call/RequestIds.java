@@ -7,6 +7,7 @@ public final class RequestIds {
   private RequestIds() {}
 
   public static String next() {
-    return String.format("%012x", ThreadLocalRandom.current().nextLong() & 0xFFFF_FFFF_FFFFL);
+    long bits = ThreadLocalRandom.current().nextLong() | (1L << 48);
+    return Long.toHexString(bits & 0x1_FFFF_FFFF_FFFFL).substring(1);
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.cli;
 
+import dev.svc.agent.AgentChecks;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
@@ -7,7 +8,7 @@ import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
-import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
@@ -22,7 +23,6 @@ import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -37,14 +37,20 @@ public final class Instance implements AutoCloseable {
   private final AtomicReference<ProjectRuntime> runtime;
   private final HttpServer http;
   private final McpServer mcp;
+  private final A2aServer agents;
   private final Options options;
   private final Object reloading = new Object();
 
   private Instance(
-      AtomicReference<ProjectRuntime> runtime, HttpServer http, McpServer mcp, Options options) {
+      AtomicReference<ProjectRuntime> runtime,
+      HttpServer http,
+      McpServer mcp,
+      A2aServer agents,
+      Options options) {
     this.runtime = runtime;
     this.http = http;
     this.mcp = mcp;
+    this.agents = agents;
     this.options = options;
   }
 
@@ -55,7 +61,26 @@ public final class Instance implements AutoCloseable {
       String address,
       int port,
       boolean watch,
-      Function<ResolvedAdapter, Connector> connectors) {}
+      Function<ResolvedAdapter, Connector> connectors,
+      A2aServer.Settings agents) {
+
+    public Options(
+        Environment environment,
+        Path projectDirectory,
+        String address,
+        int port,
+        boolean watch,
+        Function<ResolvedAdapter, Connector> connectors) {
+      this(
+          environment,
+          projectDirectory,
+          address,
+          port,
+          watch,
+          connectors,
+          A2aServer.Settings.defaults());
+    }
+  }
 
   /**
    * Opens the project's adapters, then starts listening.
@@ -74,7 +99,13 @@ public final class Instance implements AutoCloseable {
     }
     scripts.warmUp();
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
+    A2aServer agents = null;
     try {
+      List<Diagnostic> agentProblems = AgentChecks.check(model, options.environment());
+      if (!agentProblems.isEmpty()) {
+        throw new StartupException(agentProblems);
+      }
+      agents = new A2aServer(runtime::get, options.environment(), options.agents());
       McpServer mcp =
           new McpServer(
               runtime::get,
@@ -88,10 +119,13 @@ public final class Instance implements AutoCloseable {
               model.service().allowedHosts(),
               model.service().allowedOrigins(),
               ServerSettings.DEFAULT_MAX_BODY_BYTES);
-      HttpServer http = HttpServer.start(settings, mcp::handle, call -> notFound(call.path()));
+      HttpServer http = HttpServer.start(settings, mcp::handle, agents::handle);
       http.markReady();
-      return new Instance(runtime, http, mcp, options);
+      return new Instance(runtime, http, mcp, agents, options);
     } catch (RuntimeException e) {
+      if (agents != null) {
+        agents.close();
+      }
       started.close();
       throw e;
     }
@@ -146,8 +180,9 @@ public final class Instance implements AutoCloseable {
 
   /**
    * Serves {@code next} from now on: adapters that changed are reopened and unchanged ones kept,
-   * caches of changed tools flushed, sessions kept, and clients notified. Calls in flight finish on
-   * the old model; connectors it no longer needs close once those calls had time to end.
+   * caches of changed tools flushed, sessions kept, and clients notified. Agent routes follow at
+   * once (a task already running finishes on its old definition). Calls in flight finish on the old
+   * model; connectors it no longer needs close once those calls had time to end.
    *
    * @param changedFiles project-relative paths that changed (for resources/updated)
    * @throws dev.svc.runtime.StartupException when the new model cannot be served; the old one keeps
@@ -155,6 +190,10 @@ public final class Instance implements AutoCloseable {
    */
   public ModelChanges reload(Model next, java.util.Set<String> changedFiles) {
     synchronized (reloading) {
+      List<Diagnostic> agentProblems = AgentChecks.check(next, options.environment());
+      if (!agentProblems.isEmpty()) {
+        throw new StartupException(agentProblems);
+      }
       ProjectRuntime previous = runtime.get();
       // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
       boolean sameScripts = previous.model().scripts().equals(next.scripts());
@@ -202,13 +241,6 @@ public final class Instance implements AutoCloseable {
     }
   }
 
-  private static HttpReply notFound(String path) {
-    byte[] body =
-        ("{\"error\":\"no agent is served at " + path + "\"}")
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    return new HttpReply.Body(404, Map.of(), "application/json", body);
-  }
-
   public int port() {
     return http.port();
   }
@@ -231,6 +263,7 @@ public final class Instance implements AutoCloseable {
   @Override
   public void close() {
     long started = System.nanoTime();
+    agents.close();
     mcp.shutdown();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();

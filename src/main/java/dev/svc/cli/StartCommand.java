@@ -84,6 +84,17 @@ final class StartCommand implements Callable<Integer> {
                 + ") on "
                 + instance.baseUrl()
                 + "/mcp");
+    if (!model.agents().isEmpty()) {
+      context
+          .out()
+          .println(
+              "svc: agents at "
+                  + String.join(
+                      ", ",
+                      model.agents().stream()
+                          .map(a -> instance.baseUrl() + "/agent/" + a.name())
+                          .toList()));
+    }
     context.out().flush();
     Optional<Reloader> reloader =
         watched.map(p -> new Reloader(p, options.environment(), instance, context));

@@ -9,6 +9,8 @@ import dev.svc.diagnostic.Suggestions;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.EnvString;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +24,13 @@ final class AdapterCompiler {
   private static final List<String> POSTGRES_SSL_MODES =
       List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
 
+  private final Path projectDirectory;
   private final Diagnostics diagnostics;
   private final Names names;
   private final EnvStrings env;
 
-  AdapterCompiler(Diagnostics diagnostics, Names names, EnvStrings env) {
+  AdapterCompiler(Diagnostics diagnostics, Names names, EnvStrings env, Path projectDirectory) {
+    this.projectDirectory = projectDirectory;
     this.diagnostics = diagnostics;
     this.names = names;
     this.env = env;
@@ -157,11 +161,23 @@ final class AdapterCompiler {
         }
       }
       case TEXT -> {}
+      case SEED_FILE -> checkSeed(option);
+    }
+  }
+
+  private void checkSeed(NamedValue option) {
+    if (!Files.isRegularFile(projectDirectory.resolve(option.value().value()))) {
+      diagnostics.error(
+          "missing-file",
+          option.value().origin(),
+          "the seed script `" + option.value().value() + "` does not exist",
+          "paths start at the project directory");
     }
   }
 
   private enum OptionKind {
     TEXT,
+    SEED_FILE,
     POSITIVE_INTEGER,
     SSL_MODE
   }
@@ -189,7 +205,8 @@ final class AdapterCompiler {
               "auth_token", OptionKind.TEXT,
               "jwt", OptionKind.TEXT,
               "sync_interval", OptionKind.TEXT,
-              "tls", OptionKind.TEXT);
+              "tls", OptionKind.TEXT,
+              "seed", OptionKind.SEED_FILE);
     };
   }
 }

@@ -76,7 +76,24 @@ final class AgentCompiler {
     }
     Map<String, EnvString> options = new LinkedHashMap<>();
     for (NamedValue option : model.options()) {
-      options.put(option.key().value(), env.substituted(option.value()));
+      EnvString value = env.substituted(option.value());
+      String key = option.key().value();
+      if (Agent.ModelSpec.LOOP_OPTIONS.contains(key)
+          && !value.hasPlaceholders()
+          && !Agent.ModelSpec.isPositiveWholeNumber(value.template())) {
+        diagnostics.error(
+            "invalid-option",
+            option.value().origin(),
+            "model option `"
+                + key
+                + "` must be a positive whole number, not `"
+                + value.template()
+                + "`",
+            key.equals("timeout")
+                ? "seconds one model call may take, e.g. `timeout: 60`"
+                : "model calls per task, e.g. `max_steps: 12` (default 8)");
+      }
+      options.put(key, value);
     }
     return Optional.of(new Agent.ModelSpec(provider.get(), model.model().get().value(), options));
   }

@@ -74,7 +74,7 @@ public final class Compiler {
       this.definitions = definitions;
       this.names = new Names(diagnostics);
       this.env = new EnvStrings(diagnostics);
-      this.adapterCompiler = new AdapterCompiler(diagnostics, names, env);
+      this.adapterCompiler = new AdapterCompiler(diagnostics, names, env, project.directory());
       this.scripts = new ScriptResolver(project.directory(), diagnostics);
       this.scriptCompiler = new ScriptCompiler(project.directory(), diagnostics);
       this.toolCompiler = new ToolCompiler(diagnostics, names, scripts, env, environment);

@@ -26,12 +26,14 @@ import tools.jackson.databind.JsonNode;
  * over without regard to arrival order. Measured on the real hot path (performance.md), our own
  * fixed pool with a per-connection prepared-statement cache and a fair FIFO hand-off served 30–40%
  * more requests per second than a general pool that prepares per call, and halved p99 latency; with
- * virtual threads, FIFO hand-off was essential to keep tails short. The pool is ~200 lines; the
+ * virtual threads, FIFO hand-off was essential to keep tails short. The pool is ~250 lines; the
  * dependency and its tuning surface would buy us nothing we use.
  *
- * <p><b>Deadlines.</b> A call waits for a connection at most {@link #MAX_POOL_WAIT} (and never past
- * its deadline); the statement gets the rest of the deadline through {@code setQueryTimeout} and a
- * cancel at the deadline ({@link StatementDeadline}).
+ * <p><b>Deadlines.</b> A call waits for a free connection at most {@link #MAX_POOL_WAIT} (and never
+ * past its deadline), and for a connection being opened at most until its deadline; the statement
+ * gets the rest through {@code setQueryTimeout} and a cancel at the deadline ({@link
+ * StatementDeadline}). An interrupted call (the client cancelled it) is stopped at the database
+ * too, and fails with a {@link StatementFailedException}.
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
@@ -47,6 +49,7 @@ public final class JdbcConnector implements Connector {
   /** A driver's cancellation this close to the deadline is the deadline's (setQueryTimeout). */
   private static final long CANCEL_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+  private final ResolvedAdapter adapter;
   private final SqlDialect dialect;
   private final JdbcSettings settings;
   private final String description;
@@ -59,6 +62,7 @@ public final class JdbcConnector implements Connector {
 
   /** Translates the adapter's settings; opens nothing yet ({@link #check} does). */
   JdbcConnector(ResolvedAdapter adapter, SqlDialect dialect) {
+    this.adapter = adapter;
     this.dialect = dialect;
     this.settings = dialect.settings(adapter);
     this.description = dialect.kind().wireName() + " adapter `" + adapter.name() + "`";
@@ -66,7 +70,7 @@ public final class JdbcConnector implements Connector {
   }
 
   /** Connections in the pool. */
-  public int poolSize() {
+  int poolSize() {
     return pool.size();
   }
 
@@ -82,7 +86,8 @@ public final class JdbcConnector implements Connector {
   @Override
   public void check(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    List<CompletableFuture<Void>> opening = pool.fill();
+    dialect.prepare(adapter, settings);
+    List<CompletableFuture<PooledConnection>> opening = pool.fill();
     CompletableFuture<Void> firstFailure = new CompletableFuture<>();
     opening.forEach(f ->
         f.whenComplete((ok, failure) -> {
@@ -120,7 +125,8 @@ public final class JdbcConnector implements Connector {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    JdbcPool.Lease lease = borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()));
+    JdbcPool.Lease lease =
+        borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()), deadline, timeout);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
     StatementDeadline cancel = null;
@@ -134,7 +140,7 @@ public final class JdbcConnector implements Connector {
       if (dialect.usesQueryTimeout()) {
         prepared.setQueryTimeout(seconds(remaining));
       }
-      cancel = StatementDeadline.arm(prepared, remaining);
+      cancel = StatementDeadline.arm(prepared::cancel, remaining);
       if (prepared.execute()) {
         try (ResultSet rows = prepared.getResultSet()) {
           return ResultRows.read(rows, dialect);
@@ -142,6 +148,12 @@ public final class JdbcConnector implements Connector {
       }
       return ResultRows.rowsAffected(prepared.getUpdateCount());
     } catch (SQLException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        healthy = false; // the interrupt may have closed the socket mid-exchange
+        stopAbandoned(connection);
+        throw new StatementFailedException(
+            "the call was cancelled before the statement finished", false, e);
+      }
       boolean deadlinePassed = System.nanoTime() - deadline > -CANCEL_SLACK_NANOS;
       if ((cancel != null && cancel.fired())
           || e instanceof SQLTimeoutException
@@ -196,15 +208,34 @@ public final class JdbcConnector implements Connector {
     return "JdbcConnector(" + description + ", pool of " + pool.size() + ")";
   }
 
-  private JdbcPool.Lease borrow(long waitNanos) {
+  private JdbcPool.Lease borrow(long waitNanos, long deadline, Duration timeout) {
     try {
-      return pool.borrow(waitNanos);
+      return pool.borrow(waitNanos, deadline);
     } catch (SQLException e) {
       throw connectFailure(e);
+    } catch (TimeoutException e) {
+      throw new ConnectorUnavailableException(
+          JdbcFailures.cannotConnectPrefix(dialect, settings, description)
+              + "timed out after "
+              + JdbcFailures.words(timeout));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StatementFailedException(
           "the call was cancelled while waiting for a connection to " + description, false, e);
+    }
+  }
+
+  /** Best effort: the caller is gone, so the statement must not run on at the server. */
+  private void stopAbandoned(PooledConnection connection) {
+    boolean interrupted = Thread.interrupted(); // an interrupted thread cannot open a socket
+    try {
+      dialect.stopAbandoned(connection.raw(), this::connect);
+    } catch (SQLException | RuntimeException e) {
+      // the statement may have ended on its own; its connection is discarded either way
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -46,9 +46,12 @@ final class JdbcFailures {
           return "no route to host";
         }
         case ConnectException e -> {
-          return e.getMessage() != null && e.getMessage().contains("timed out")
+          String message = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
+          return message.contains("timed out")
               ? timedOut(settings)
-              : "connection refused";
+              : message.isEmpty() || message.contains("refused")
+                  ? "connection refused"
+                  : SqlDialect.firstLine(message); // "network is unreachable"
         }
         case SocketTimeoutException e -> {
           return timedOut(settings);
@@ -68,6 +71,9 @@ final class JdbcFailures {
       SQLException e = database.get();
       String message = dialect.message(e);
       String state = e.getSQLState() == null ? "" : e.getSQLState();
+      if (message.toLowerCase(Locale.ROOT).contains("timed out")) {
+        return timedOut(settings); // pgjdbc's loginTimeout: "Connection attempt timed out."
+      }
       if (state.startsWith("28")) {
         String user = settings.user().map(u -> " for user `" + u + "`").orElse("");
         return message.toLowerCase(Locale.ROOT).contains("authentication failed")

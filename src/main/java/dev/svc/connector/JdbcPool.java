@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -48,6 +50,8 @@ final class JdbcPool {
   /** A place for one connection; empty until opened, and again after its connection broke. */
   static final class Slot {
     private final AtomicReference<PooledConnection> current = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<PooledConnection>> opening =
+        new AtomicReference<>();
   }
 
   /** A borrowed connection; give it back with {@link #release}. */
@@ -95,22 +99,11 @@ final class JdbcPool {
    * Opens the connection of every empty slot, in parallel on virtual threads. The futures fail with
    * the driver's exception; a connection that opens after the pool closed is closed.
    */
-  List<CompletableFuture<Void>> fill() {
-    List<CompletableFuture<Void>> opening = new ArrayList<>();
+  List<CompletableFuture<PooledConnection>> fill() {
+    List<CompletableFuture<PooledConnection>> opening = new ArrayList<>();
     for (Slot slot : slots) {
       if (slot.current.get() == null) {
-        CompletableFuture<Void> future = new CompletableFuture<>();
-        Thread.ofVirtual()
-            .name("svc-pool-open")
-            .start(() -> {
-              try {
-                install(slot, opener.open());
-                future.complete(null);
-              } catch (Throwable e) {
-                future.completeExceptionally(e);
-              }
-            });
-        opening.add(future);
+        opening.add(open(slot));
       }
     }
     return opening;
@@ -119,11 +112,17 @@ final class JdbcPool {
   /**
    * Borrows a connection for exclusive use, opening it first if its slot is empty.
    *
+   * @param waitNanos how long to wait for a free connection
+   * @param deadline the {@link System#nanoTime()} by which an opening connection must be ready; a
+   *     driver that hangs (a server that accepts but never answers) is left to finish in the
+   *     background and fill the slot for a later caller
    * @throws ConnectorUnavailableException when none frees up within {@code waitNanos} ("pool
    *     exhausted") or the pool is closed
    * @throws SQLException when a connection had to be opened and could not be
+   * @throws TimeoutException when a connection had to be opened and was not ready by the deadline
    */
-  Lease borrow(long waitNanos) throws SQLException, InterruptedException {
+  Lease borrow(long waitNanos, long deadline)
+      throws SQLException, InterruptedException, TimeoutException {
     if (closed) {
       throw closedException();
     }
@@ -150,13 +149,52 @@ final class JdbcPool {
         connection = null;
       }
       if (connection == null) {
-        connection = install(slot, opener.open());
+        connection = await(open(slot), deadline);
       }
       return new Lease(slot, connection);
-    } catch (SQLException | RuntimeException | Error e) {
+    } catch (SQLException | InterruptedException | TimeoutException | RuntimeException | Error e) {
       giveBack(slot);
       throw e;
     }
+  }
+
+  private static PooledConnection await(CompletableFuture<PooledConnection> opening, long deadline)
+      throws SQLException, InterruptedException, TimeoutException {
+    try {
+      return opening.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      switch (e.getCause()) {
+        case SQLException sql -> throw sql;
+        case RuntimeException runtime -> throw runtime;
+        case Error error -> throw error;
+        default -> throw new SQLException(e.getCause());
+      }
+    }
+  }
+
+  /**
+   * Opens a connection for {@code slot} on a virtual thread, or joins the opening already under
+   * way, so a hanging driver never holds more than one thread per slot.
+   */
+  private CompletableFuture<PooledConnection> open(Slot slot) {
+    CompletableFuture<PooledConnection> future = new CompletableFuture<>();
+    CompletableFuture<PooledConnection> running = slot.opening.compareAndExchange(null, future);
+    if (running != null) {
+      return running;
+    }
+    Thread.ofVirtual()
+        .name("svc-pool-open")
+        .start(() -> {
+          try {
+            PooledConnection connection = install(slot, opener.open());
+            slot.opening.set(null);
+            future.complete(connection);
+          } catch (Throwable e) {
+            slot.opening.set(null);
+            future.completeExceptionally(e);
+          }
+        });
+    return future;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.svc.connector;
 import dev.svc.model.ConnectorKind;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
@@ -10,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -83,7 +83,7 @@ final class MysqlDialect implements SqlDialect {
     ConnectionStrings.UrlParts url =
         text.startsWith("mysql://")
             ? ConnectionStrings.url(text.substring("mysql://".length()), 3306, adapter.name())
-            : dsn(text, adapter.name());
+            : MysqlDsn.parse(text, adapter.name());
     if (url.hosts().size() != 1) {
       throw new ConnectorUnavailableException(
           "the connection string of mysql adapter `" + adapter.name() + "` names several hosts");
@@ -133,66 +133,6 @@ final class MysqlDialect implements SqlDialect {
         Optional.ofNullable(properties.get("user")),
         false,
         connectTimeout(adapter.name(), properties.get("connectTimeout")));
-  }
-
-  /**
-   * Parses the Go driver's {@code [user[:password]@][tcp[(host:port)]]/database[?params]}, where
-   * the password may hold {@code :} and {@code @}.
-   */
-  static ConnectionStrings.UrlParts dsn(String text, String adapter) {
-    int at = Math.max(text.lastIndexOf("@tcp("), text.lastIndexOf("@unix("));
-    if (at < 0) {
-      int slash = text.lastIndexOf('/', text.indexOf('?') < 0 ? text.length() : text.indexOf('?'));
-      at = slash < 0 ? -1 : text.lastIndexOf('@', slash);
-    }
-    String userinfo = at < 0 ? "" : text.substring(0, at);
-    String rest = text.substring(at + 1);
-    String address = "";
-    String network;
-    int open = rest.indexOf('(');
-    int slash = rest.indexOf('/');
-    if (open >= 0 && (slash < 0 || open < slash)) {
-      int close = rest.indexOf(')', open);
-      if (close < 0) {
-        throw invalidDsn(adapter);
-      }
-      network = rest.substring(0, open);
-      address = rest.substring(open + 1, close);
-      rest = rest.substring(close + 1);
-    } else {
-      int end = slash < 0 ? rest.length() : slash;
-      network = rest.substring(0, end);
-      rest = rest.substring(end);
-    }
-    if (network.equals("unix")) {
-      throw new ConnectorUnavailableException(
-          "mysql adapter `"
-              + adapter
-              + "` names a unix socket, which svc cannot use: write tcp(<host>:<port>)");
-    }
-    if ((!network.isEmpty() && !network.equals("tcp")) || !rest.startsWith("/")) {
-      throw invalidDsn(adapter);
-    }
-    int query = rest.indexOf('?');
-    String database =
-        ConnectionStrings.percentDecode(rest.substring(1, query < 0 ? rest.length() : query));
-    int colon = userinfo.indexOf(':');
-    String user = colon < 0 ? userinfo : userinfo.substring(0, colon);
-    return new ConnectionStrings.UrlParts(
-        user.isEmpty() ? Optional.empty() : Optional.of(ConnectionStrings.percentDecode(user)),
-        colon < 0
-            ? Optional.empty()
-            : Optional.of(ConnectionStrings.percentDecode(userinfo.substring(colon + 1))),
-        List.of(ConnectionStrings.hostPort(address, 3306, adapter)),
-        database,
-        query < 0 ? Map.of() : ConnectionStrings.query(rest.substring(query + 1)));
-  }
-
-  private static ConnectorUnavailableException invalidDsn(String adapter) {
-    return new ConnectorUnavailableException(
-        "the connection string of mysql adapter `"
-            + adapter
-            + "` is not in DSN form <user>:<password>@tcp(<host>:<port>)/<database>");
   }
 
   private static java.time.Duration connectTimeout(String adapter, String millis) {
@@ -282,6 +222,21 @@ final class MysqlDialect implements SqlDialect {
   public void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)
       throws SQLException {
     statement.setObject(index, value);
+  }
+
+  /**
+   * {@code KILL QUERY} on a second connection, as Connector/J's own cancel does; its cancel does
+   * nothing once the statement has failed on the caller's side.
+   */
+  @Override
+  public void stopAbandoned(Connection connection, JdbcPool.Opener opener) throws SQLException {
+    if (connection instanceof com.mysql.cj.jdbc.JdbcConnection mysql) {
+      long thread = mysql.getSession().getThreadId();
+      try (Connection side = opener.open();
+          java.sql.Statement kill = side.createStatement()) {
+        kill.execute("KILL QUERY " + thread);
+      }
+    }
   }
 
   @Override

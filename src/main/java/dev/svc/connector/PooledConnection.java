@@ -38,6 +38,11 @@ final class PooledConnection {
     this.checkedAtFailureCount = failureCount;
   }
 
+  /** The driver's connection, for dialect-specific calls such as cancelling. */
+  Connection raw() {
+    return connection;
+  }
+
   /** The cached statement for {@code sql}, prepared on first use. */
   PreparedStatement prepare(String sql) throws SQLException {
     PreparedStatement statement = statements.get(sql);

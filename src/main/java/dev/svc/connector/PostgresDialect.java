@@ -3,12 +3,14 @@ package dev.svc.connector;
 import dev.svc.model.ConnectorKind;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.postgresql.core.BaseConnection;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -166,6 +168,18 @@ final class PostgresDialect implements SqlDialect {
         || "57P01".equals(state)
         || "57P02".equals(state)
         || "57P03".equals(state);
+  }
+
+  /**
+   * Sends PostgreSQL's cancel request (process id and key, over a new socket) directly: pgjdbc's
+   * {@code Statement.cancel()} and {@code cancelQuery()} refuse once the connection's own socket
+   * failed, yet the server is still running the query.
+   */
+  @Override
+  public void stopAbandoned(Connection connection, JdbcPool.Opener opener) throws SQLException {
+    if (connection instanceof BaseConnection pg) {
+      pg.getQueryExecutor().sendQueryCancel();
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.svc.connector;
 
 import dev.svc.model.ConnectorKind;
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
@@ -45,6 +46,9 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
         || e instanceof SQLRecoverableException;
   }
 
+  /** Runs before the pool's connections open (e.g. to create a SQLite file from a seed). */
+  default void prepare(ResolvedAdapter adapter, JdbcSettings settings) {}
+
   /**
    * Whether the first connection must open alone before the others open in parallel (SQLite:
    * switching a new file to WAL needs the file to itself).
@@ -52,6 +56,16 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   default boolean opensFirstConnectionAlone() {
     return false;
   }
+
+  /**
+   * Stops the statement still running on {@code connection} after its caller was interrupted: the
+   * interrupt closed the caller's socket, and the server would otherwise run the statement to its
+   * end. Called with the interrupt set aside. SQLite needs nothing: its statement is interrupted by
+   * the {@link StatementDeadline} in the caller's own thread.
+   *
+   * @param opener opens a second connection, for databases that cancel through one
+   */
+  default void stopAbandoned(Connection connection, JdbcPool.Opener opener) throws SQLException {}
 
   /** Whether the statement was cancelled (by our deadline, or by someone else). */
   boolean isCancellation(SQLException e);

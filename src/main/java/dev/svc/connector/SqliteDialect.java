@@ -1,8 +1,11 @@
 package dev.svc.connector;
 
 import dev.svc.model.ConnectorKind;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
@@ -12,6 +15,7 @@ import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -98,6 +102,7 @@ final class SqliteDialect implements SqlDialect {
     }
     for (Map.Entry<String, String> option : adapter.options().entrySet()) {
       if (!option.getKey().equals(ConnectionStrings.MAX_CONNECTIONS)
+          && !option.getKey().equals(SEED)
           && !REMOTE_ONLY.contains(option.getKey())) {
         properties.put(option.getKey(), option.getValue());
       }
@@ -109,6 +114,54 @@ final class SqliteDialect implements SqlDialect {
             memory ? DEFAULT_MEMORY_POOL_SIZE : DEFAULT_FILE_POOL_SIZE);
     return new JdbcSettings(
         url, properties, poolSize, location, Optional.empty(), memory, java.time.Duration.ZERO);
+  }
+
+  /** Option naming a SQL script that creates a database file that does not exist yet. */
+  static final String SEED = "seed";
+
+  /**
+   * Creates the database file from the {@code seed} script when the file does not exist yet (an svc
+   * extension, e.g. for examples and demos). Runs before the pool opens, on one connection, in one
+   * transaction: a failing script leaves no half-made file behind.
+   */
+  @Override
+  public void prepare(ResolvedAdapter adapter, JdbcSettings settings) {
+    String seed = adapter.options().get(SEED);
+    if (seed == null || settings.anchored()) {
+      return;
+    }
+    Path file = file(adapter.connectionString().strip(), adapter);
+    if (Files.exists(file)) {
+      return;
+    }
+    Path script = adapter.projectDirectory().resolve(seed).normalize();
+    String sql;
+    try {
+      sql = Files.readString(script);
+    } catch (IOException e) {
+      throw new ConnectorUnavailableException(
+          "sqlite adapter `" + adapter.name() + "` cannot read its seed script " + seed, e);
+    }
+    try (Connection connection = DRIVER.connect("jdbc:sqlite:" + file, new Properties());
+        java.sql.Statement statement = connection.createStatement()) {
+      connection.setAutoCommit(false);
+      statement.executeUpdate(sql);
+      connection.commit();
+    } catch (SQLException e) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException ignored) {
+        // best effort: the error below says what went wrong
+      }
+      throw new ConnectorUnavailableException(
+          "sqlite adapter `"
+              + adapter.name()
+              + "`: the seed script "
+              + seed
+              + " failed: "
+              + message(e),
+          e);
+    }
   }
 
   /** The database file: absolute, or relative to the project directory. */

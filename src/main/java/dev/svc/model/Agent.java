@@ -21,8 +21,21 @@ public record Agent(
    * @param options option values as strings (stringified at compile time), env placeholders kept
    */
   public record ModelSpec(Provider provider, String model, Map<String, EnvString> options) {
+    /**
+     * Options svc reads itself and never sends to the provider: model calls per task and seconds
+     * per model call. Their values must be positive whole numbers.
+     */
+    public static final java.util.List<String> LOOP_OPTIONS =
+        java.util.List.of("max_steps", "timeout");
+
     public ModelSpec {
       options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+    }
+
+    /** Whether {@code text} is a whole number from 1 to 999,999,999. */
+    public static boolean isPositiveWholeNumber(String text) {
+      String value = text.strip();
+      return value.matches("\\d{1,9}") && Integer.parseInt(value) > 0;
     }
   }
 }

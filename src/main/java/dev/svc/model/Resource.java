@@ -19,4 +19,7 @@ public record Resource(
 
   /** A file, relative to the project directory. */
   public record ContentFile(String path) implements Content {}
+
+  /** A file's content embedded by {@code svc build}; {@code path} keeps its name for MIME types. */
+  public record EmbeddedFile(String path, Bytes bytes) implements Content {}
 }

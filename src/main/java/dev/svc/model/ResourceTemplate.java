@@ -29,4 +29,15 @@ public record ResourceTemplate(
    * @param pathTemplate the path as written
    */
   public record FileTemplate(String directory, String pathTemplate) implements Content {}
+
+  /**
+   * A file template whose files {@code svc build} embedded: every file under its directory, keyed
+   * by its path relative to that directory.
+   */
+  public record EmbeddedFiles(String pathTemplate, java.util.Map<String, Bytes> files)
+      implements Content {
+    public EmbeddedFiles {
+      files = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(files));
+    }
+  }
 }

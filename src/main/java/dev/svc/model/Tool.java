@@ -27,6 +27,11 @@ public record Tool(
   }
 
   public Optional<Input> input(String name) {
-    return inputs.stream().filter(i -> i.name().equals(name)).findFirst();
+    for (Input input : inputs) { // a loop, not a stream: this runs on every call
+      if (input.name().equals(name)) {
+        return Optional.of(input);
+      }
+    }
+    return Optional.empty();
   }
 }

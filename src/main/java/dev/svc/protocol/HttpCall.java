@@ -9,6 +9,39 @@ import dev.svc.call.Headers;
  * @param path the request path, e.g. {@code /mcp} or {@code /agent/helper}
  * @param baseUrl scheme, host and port the client used (honouring {@code X-Forwarded-*})
  * @param requestId the id svc gave this request (in logs and server-fault errors)
+ * @param query the raw query string without {@code ?}; empty when the URL has none
  */
 public record HttpCall(
-    String method, String path, Headers headers, byte[] body, String baseUrl, String requestId) {}
+    String method,
+    String path,
+    Headers headers,
+    byte[] body,
+    String baseUrl,
+    String requestId,
+    String query) {
+
+  public HttpCall(
+      String method, String path, Headers headers, byte[] body, String baseUrl, String requestId) {
+    this(method, path, headers, body, baseUrl, requestId, "");
+  }
+
+  /** The first value of a query parameter, URL-decoded. */
+  public java.util.Optional<String> queryParameter(String name) {
+    for (String pair : query.split("&")) {
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      if (decode(key).equals(name)) {
+        return java.util.Optional.of(eq < 0 ? "" : decode(pair.substring(eq + 1)));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  private static String decode(String text) {
+    try {
+      return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return text;
+    }
+  }
+}

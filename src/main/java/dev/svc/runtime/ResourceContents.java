@@ -86,6 +86,8 @@ public final class ResourceContents {
           new Text(resource.uri(), resource.mimeType().orElse(TEXT), inline.text());
       case Resource.ContentFile file ->
           file(resource.uri(), resource.mimeType(), projectDirectory.resolve(file.path()));
+      case Resource.EmbeddedFile embedded ->
+          content(resource.uri(), resource.mimeType(), embedded.path(), embedded.bytes().toArray());
     };
   }
 
@@ -99,10 +101,7 @@ public final class ResourceContents {
                   template.mimeType().orElse(TEXT),
                   PromptRenderer.substitute(inline.text(), values)));
       case ResourceTemplate.FileTemplate file -> {
-        String path = PromptRenderer.substitute(file.pathTemplate(), values);
-        if (java.util.Arrays.asList(path.split("[/\\\\]")).contains("..")) {
-          throw new InvalidPathException("the resource path may not contain `..`");
-        }
+        String path = interpolatedPath(file.pathTemplate(), values);
         Path directory = projectDirectory.resolve(file.directory()).normalize();
         Path target = directory.resolve(path).normalize();
         if (!target.startsWith(directory) || !Files.isRegularFile(target)) {
@@ -110,10 +109,30 @@ public final class ResourceContents {
         }
         yield Optional.of(file(uri, template.mimeType(), target));
       }
+      case ResourceTemplate.EmbeddedFiles embedded -> {
+        String path =
+            Path.of(interpolatedPath(embedded.pathTemplate(), values))
+                .normalize()
+                .toString()
+                .replace('\\', '/');
+        dev.svc.model.Bytes bytes = embedded.files().get(path);
+        yield bytes == null
+            ? Optional.empty()
+            : Optional.of(content(uri, template.mimeType(), path, bytes.toArray()));
+      }
     };
   }
 
   private static final String TEXT = "text/plain; charset=utf-8";
+
+  /** A file template's path with its placeholders filled in; {@code ..} is never allowed. */
+  private static String interpolatedPath(String pathTemplate, Map<String, String> values) {
+    String path = PromptRenderer.substitute(pathTemplate, values);
+    if (java.util.Arrays.asList(path.split("[/\\\\]")).contains("..")) {
+      throw new InvalidPathException("the resource path may not contain `..`");
+    }
+    return path;
+  }
 
   private static Content file(String uri, Optional<String> configured, Path path) {
     byte[] bytes;
@@ -122,7 +141,12 @@ public final class ResourceContents {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read resource file " + path.getFileName(), e);
     }
-    Optional<String> byExtension = mimeOf(path.getFileName().toString());
+    return content(uri, configured, path.getFileName().toString(), bytes);
+  }
+
+  private static Content content(
+      String uri, Optional<String> configured, String fileName, byte[] bytes) {
+    Optional<String> byExtension = mimeOf(fileName);
     Optional<String> text = utf8(bytes);
     if (text.isPresent() && !isBinaryType(configured.or(() -> byExtension))) {
       return new Text(uri, configured.or(() -> byExtension).orElse(TEXT), text.get());
@@ -194,6 +218,7 @@ public final class ResourceContents {
     return switch (resource.content()) {
       case Resource.InlineText ignored -> Optional.of(TEXT);
       case Resource.ContentFile file -> mimeOf(file.path());
+      case Resource.EmbeddedFile embedded -> mimeOf(embedded.path());
     };
   }
 }

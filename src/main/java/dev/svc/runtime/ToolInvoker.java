@@ -33,6 +33,7 @@ public final class ToolInvoker {
   private static final Log LOG = Log.tagged("tool");
 
   private final Model model;
+  private final Map<String, Tool> toolsByName;
   private final Map<String, Connector> connectors;
   private final Map<String, AuthPlugin> auth;
   private final ScriptRunner scripts;
@@ -45,6 +46,9 @@ public final class ToolInvoker {
       ScriptRunner scripts,
       ResultCache cache) {
     this.model = model;
+    this.toolsByName =
+        model.tools().stream()
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(Tool::name, t -> t));
     this.connectors = Map.copyOf(connectors);
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
@@ -66,7 +70,10 @@ public final class ToolInvoker {
     if (name.equals(ToolSearch.NAME)) {
       return search(arguments);
     }
-    Tool tool = model.tool(name).orElseThrow(() -> new UnknownToolException(name));
+    Tool tool = toolsByName.get(name);
+    if (tool == null) {
+      throw new UnknownToolException(name);
+    }
     ToolOutcome outcome = run(tool, arguments, caller);
     if (LOG.isDebug()) {
       LOG.debug(
@@ -110,8 +117,11 @@ public final class ToolInvoker {
         }
       }
       ResultCache.CacheKey key =
-          new ResultCache.CacheKey(tool.name(), Json.canonical(finalInputs), identity.orElse(""));
-      if (tool.cache().enabled()) {
+          tool.cache().enabled()
+              ? new ResultCache.CacheKey(
+                  tool.name(), Json.canonical(finalInputs), identity.orElse(""))
+              : null;
+      if (key != null) {
         Optional<JsonNode> cached = cache.get(key);
         if (cached.isPresent()) {
           return new ToolOutcome.Success(cached.get());
@@ -124,7 +134,7 @@ public final class ToolInvoker {
         result =
             script(tool, tool.outputMapper().get(), payload("results", results, tool), deadline);
       }
-      if (tool.cache().enabled()) {
+      if (key != null) {
         cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
       }
       return new ToolOutcome.Success(result);

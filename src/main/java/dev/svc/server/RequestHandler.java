@@ -125,7 +125,13 @@ final class RequestHandler extends Handler.Abstract {
       }
       HttpCall call =
           new HttpCall(
-              method, path, headers, body.get(), baseUrl(request, headers), RequestIds.next());
+              method,
+              path,
+              headers,
+              body.get(),
+              baseUrl(request, headers),
+              RequestIds.next(),
+              java.util.Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
       HttpReply reply = (isMcp ? mcp : agents).handle(call);
       write(reply, response, callback);
     } catch (Throwable e) {
@@ -198,6 +204,11 @@ final class RequestHandler extends Handler.Abstract {
       return Optional.empty();
     }
     try (InputStream in = Content.Source.asInputStream(request)) {
+      if (declared >= 0) {
+        byte[] bytes = new byte[(int) declared];
+        int read = in.readNBytes(bytes, 0, bytes.length);
+        return Optional.of(read == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, read));
+      }
       byte[] bytes = in.readNBytes(settings.maxBodyBytes() + 1);
       return bytes.length > settings.maxBodyBytes() ? Optional.empty() : Optional.of(bytes);
     }

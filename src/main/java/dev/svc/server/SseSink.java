@@ -25,6 +25,11 @@ final class SseSink implements EventSink {
   }
 
   @Override
+  public boolean data(JsonNode message) {
+    return write("data: " + Json.MAPPER.writeValueAsString(message) + "\n\n");
+  }
+
+  @Override
   public boolean comment(String text) {
     return write(": " + text + "\n\n");
   }

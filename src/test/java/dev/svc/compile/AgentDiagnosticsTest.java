@@ -223,6 +223,26 @@ class AgentDiagnosticsTest {
             app/agents/helper/config.terse:5:22: error[invalid-placeholder]: `{{ env.google key }}` is not a valid environment placeholder
               hint: write `{{ env.NAME }}` where NAME has letters, digits and `_`
             1 error, 0 warnings
+            """),
+        argumentSet(
+            "agent loop options must be positive whole numbers",
+            """
+            == app/agents/helper/config.terse
+            instruction: You help.
+            model:
+              provider: gemini
+              model: gemini-2.5-flash
+              options:
+                max_steps: 0
+                timeout: soon
+                temperature: warm
+            """,
+            """
+            app/agents/helper/config.terse:6:16: error[invalid-option]: model option `max_steps` must be a positive whole number, not `0`
+              hint: model calls per task, e.g. `max_steps: 12` (default 8)
+            app/agents/helper/config.terse:7:14: error[invalid-option]: model option `timeout` must be a positive whole number, not `soon`
+              hint: seconds one model call may take, e.g. `timeout: 60`
+            2 errors, 0 warnings
             """));
   }
 

@@ -40,6 +40,10 @@ class JdbcFailuresTest {
         .isEqualTo("timed out after 5 s");
     assertThat(reason(wrapping(new ConnectException("Connection timed out"))))
         .isEqualTo("timed out after 5 s");
+    assertThat(reason(wrapping(new ConnectException("Network is unreachable"))))
+        .isEqualTo("network is unreachable");
+    assertThat(reason(new SQLException("Connection attempt timed out.", "08001")))
+        .isEqualTo("timed out after 5 s");
   }
 
   @Test

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +55,10 @@ class JdbcPoolTest {
 
   private final List<Fake> opened = new CopyOnWriteArrayList<>();
 
+  private static long far() {
+    return System.nanoTime() + WAIT;
+  }
+
   private JdbcPool pool(int size) {
     return new JdbcPool(
         size,
@@ -68,7 +74,7 @@ class JdbcPoolTest {
   void connectionsOpenOnFirstUseAndAreReused() throws Exception {
     JdbcPool pool = pool(2);
     for (int i = 0; i < 5; i++) {
-      JdbcPool.Lease lease = pool.borrow(WAIT);
+      JdbcPool.Lease lease = pool.borrow(WAIT, far());
       pool.release(lease, true);
     }
 
@@ -90,19 +96,19 @@ class JdbcPoolTest {
   @Test
   void aCallerThatFindsNoFreeConnectionGetsPoolExhausted() throws Exception {
     JdbcPool pool = pool(1);
-    JdbcPool.Lease held = pool.borrow(WAIT);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
 
-    assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(20).toNanos()))
+    assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(20).toNanos(), far()))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage("pool exhausted: all 1 connections of test adapter `db` stayed busy for 20 ms");
     pool.release(held, true);
-    pool.release(pool.borrow(WAIT), true);
+    pool.release(pool.borrow(WAIT, far()), true);
   }
 
   @Test
   void waitingCallersAreServedInArrivalOrder() throws Exception {
     JdbcPool pool = pool(1);
-    JdbcPool.Lease held = pool.borrow(WAIT);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
     List<String> order = new CopyOnWriteArrayList<>();
     Thread first = waiter(pool, "first", order);
     awaitWaiting(pool, 1);
@@ -123,10 +129,10 @@ class JdbcPoolTest {
     return Thread.ofVirtual()
         .start(() -> {
           try {
-            JdbcPool.Lease lease = pool.borrow(WAIT);
+            JdbcPool.Lease lease = pool.borrow(WAIT, far());
             order.add(name);
             pool.release(lease, true);
-          } catch (SQLException | InterruptedException e) {
+          } catch (SQLException | InterruptedException | TimeoutException e) {
             throw new IllegalStateException(e);
           }
         });
@@ -141,11 +147,11 @@ class JdbcPoolTest {
   @Test
   void aBrokenConnectionIsClosedAndReplacedOnNextUse() throws Exception {
     JdbcPool pool = pool(1);
-    JdbcPool.Lease lease = pool.borrow(WAIT);
+    JdbcPool.Lease lease = pool.borrow(WAIT, far());
     pool.release(lease, false);
 
     assertThat(opened.getFirst().closed).isTrue();
-    JdbcPool.Lease next = pool.borrow(WAIT);
+    JdbcPool.Lease next = pool.borrow(WAIT, far());
     assertThat(opened).hasSize(2);
     assertThat(opened.get(1).closed).isFalse();
     pool.release(next, true);
@@ -154,24 +160,54 @@ class JdbcPoolTest {
   @Test
   void afterAFailureTheOtherConnectionsAreValidatedOnce() throws Exception {
     JdbcPool pool = pool(2);
-    JdbcPool.Lease a = pool.borrow(WAIT);
-    JdbcPool.Lease b = pool.borrow(WAIT);
+    JdbcPool.Lease a = pool.borrow(WAIT, far());
+    JdbcPool.Lease b = pool.borrow(WAIT, far());
     pool.release(a, true);
     pool.release(b, false); // b broke: a may have broken too (a restarted server)
     opened.getFirst().valid = false;
 
-    JdbcPool.Lease next = pool.borrow(WAIT); // slot a: validated, found broken, reopened
+    JdbcPool.Lease next = pool.borrow(WAIT, far()); // slot a: validated, found broken, reopened
 
     assertThat(opened.getFirst().validations).hasValue(1);
     assertThat(opened.getFirst().closed).isTrue();
     assertThat(opened).hasSize(3);
     pool.release(next, true);
-    JdbcPool.Lease again = pool.borrow(WAIT); // slot b: reopened without validation
+    JdbcPool.Lease again = pool.borrow(WAIT, far()); // slot b: reopened without validation
     pool.release(again, true);
-    JdbcPool.Lease third = pool.borrow(WAIT); // slot a's new connection is healthy: no check
+    JdbcPool.Lease third = pool.borrow(WAIT, far()); // slot a's new connection is healthy: no check
     pool.release(third, true);
     assertThat(opened).hasSize(4);
     assertThat(opened.subList(2, 4)).allSatisfy(f -> assertThat(f.validations).hasValue(0));
+  }
+
+  @Test
+  void anOpeningThatOutlivesTheDeadlineFillsTheSlotForALaterCaller() throws Exception {
+    CountDownLatch serverAnswers = new CountDownLatch(1);
+    AtomicInteger opens = new AtomicInteger();
+    JdbcPool pool =
+        new JdbcPool(
+            1,
+            () -> {
+              opens.incrementAndGet();
+              try {
+                serverAnswers.await();
+              } catch (InterruptedException e) {
+                throw new SQLException(e);
+              }
+              return new Fake(0).connection;
+            },
+            "test adapter `db`");
+
+    assertThatThrownBy(() -> pool.borrow(WAIT, System.nanoTime()))
+        .isInstanceOf(TimeoutException.class);
+    assertThatThrownBy(() -> pool.borrow(WAIT, System.nanoTime()))
+        .isInstanceOf(TimeoutException.class); // joins the opening under way
+    assertThat(pool.available()).isEqualTo(1);
+    serverAnswers.countDown();
+
+    JdbcPool.Lease lease = pool.borrow(WAIT, far());
+    pool.release(lease, true);
+    assertThat(opens).hasValue(1);
   }
 
   @Test
@@ -184,16 +220,16 @@ class JdbcPoolTest {
             },
             "test adapter `db`");
 
-    assertThatThrownBy(() -> pool.borrow(WAIT)).isInstanceOf(SQLException.class);
-    assertThatThrownBy(() -> pool.borrow(WAIT)).isInstanceOf(SQLException.class);
+    assertThatThrownBy(() -> pool.borrow(WAIT, far())).isInstanceOf(SQLException.class);
+    assertThatThrownBy(() -> pool.borrow(WAIT, far())).isInstanceOf(SQLException.class);
     assertThat(pool.available()).isEqualTo(1);
   }
 
   @Test
   void closingClosesIdleConnectionsNowAndBorrowedOnesOnReturn() throws Exception {
     JdbcPool pool = pool(2);
-    JdbcPool.Lease held = pool.borrow(WAIT);
-    pool.release(pool.borrow(WAIT), true);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
+    pool.release(pool.borrow(WAIT, far()), true);
     Fake idle = opened.get(1);
     Fake busy = opened.get(0);
 
@@ -204,7 +240,7 @@ class JdbcPoolTest {
     assertThat(busy.closed).isFalse();
     pool.release(held, true);
     assertThat(busy.closed).isTrue();
-    assertThatThrownBy(() -> pool.borrow(WAIT))
+    assertThatThrownBy(() -> pool.borrow(WAIT, far()))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage("test adapter `db` is closed");
   }
@@ -212,7 +248,7 @@ class JdbcPoolTest {
   @Test
   void closingWakesCallersWaitingForAConnection() throws Exception {
     JdbcPool pool = pool(1);
-    JdbcPool.Lease held = pool.borrow(WAIT);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     List<Thread> waiters =
         List.of(waiterExpectingFailure(pool, failures), waiterExpectingFailure(pool, failures));
@@ -233,10 +269,10 @@ class JdbcPoolTest {
     return Thread.ofVirtual()
         .start(() -> {
           try {
-            pool.release(pool.borrow(WAIT), true);
+            pool.release(pool.borrow(WAIT, far()), true);
           } catch (ConnectorUnavailableException e) {
             failures.add(e);
-          } catch (SQLException | InterruptedException e) {
+          } catch (SQLException | InterruptedException | TimeoutException e) {
             throw new IllegalStateException(e);
           }
         });

@@ -7,6 +7,7 @@ import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,13 @@ class MysqlConnectorIT extends SqlConnectorContract {
   @Override
   String sleep(int seconds) {
     return "SELECT SLEEP(" + seconds + ")";
+  }
+
+  @Override
+  Optional<String> countLongSleeps() {
+    return Optional.of(
+        "SELECT count(*) AS n FROM information_schema.processlist WHERE db = DATABASE() AND"
+            + " info LIKE CONCAT('%SLEEP(6', '00)%') AND id <> CONNECTION_ID()");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,13 @@ class PostgresConnectorIT extends SqlConnectorContract {
   @Override
   String sleep(int seconds) {
     return "SELECT pg_sleep(" + seconds + ")";
+  }
+
+  @Override
+  Optional<String> countLongSleeps() {
+    return Optional.of(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND"
+            + " query LIKE '%pg_sleep(6' || '00)%' AND pid <> pg_backend_pid()");
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -44,6 +46,12 @@ abstract class SqlConnectorContract {
 
   /** A statement that runs for about {@code seconds} seconds. */
   abstract String sleep(int seconds);
+
+  /**
+   * A query counting this database's statements that run {@link #sleep}{@code (600)}, other than
+   * itself; empty where statements run in the caller's own thread (SQLite).
+   */
+  abstract Optional<String> countLongSleeps();
 
   @BeforeEach
   void createItemsTable() {
@@ -159,6 +167,20 @@ abstract class SqlConnectorContract {
   }
 
   @Test
+  void aStructuredValueIsBoundAsItsJsonText() {
+    tools.jackson.databind.node.ObjectNode document = JSON.createObjectNode();
+    document.putArray("tags").add("a").add("b");
+    run(
+        "INSERT INTO items (id, name, price, active, note) VALUES (6, 'doc', 1, TRUE, {{"
+            + " inputs.doc }})",
+        values("doc", document));
+
+    assertJson(
+        run("SELECT note FROM items WHERE id = 6", Map.of()),
+        "[{\"note\": " + JSON.writeValueAsString("{\"tags\":[\"a\",\"b\"]}") + "}]");
+  }
+
+  @Test
   void aPlaceholderInsideAStringLiteralIsBoundAsText() {
     JsonNode rows =
         run(
@@ -222,6 +244,53 @@ abstract class SqlConnectorContract {
     assertThat(failure.getMessage())
         .isEqualTo("the statement ran longer than 1 s and was cancelled");
     assertJson(run("SELECT 2 AS two", Map.of()), "[{\"two\": 2}]");
+  }
+
+  @Test
+  void anInterruptedCallIsCancelledAtTheDatabaseAndTheConnectorRecovers() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "2")));
+    connector.check(TIMEOUT); // so the call below does not wait for a connection to open
+    JdbcConnector jdbc = (JdbcConnector) connector;
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    Thread call =
+        Thread.ofVirtual()
+            .start(() -> {
+              try {
+                connector.execute(StatementFixture.sql(kind(), sleep(600)), Map.of(), TIMEOUT);
+              } catch (RuntimeException e) {
+                failures.add(e);
+              }
+            });
+    awaitRunningSleeps(jdbc, 1);
+
+    call.interrupt();
+    call.join();
+
+    assertThat(failures).hasSize(1);
+    assertThat(failures.getFirst())
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessage("the call was cancelled before the statement finished");
+    awaitRunningSleeps(jdbc, 0); // the database stopped it: it was not left running for 10 min
+    assertJson(run("SELECT 4 AS four", Map.of()), "[{\"four\": 4}]");
+  }
+
+  /**
+   * Waits until {@code count} sleeps run at the database (or, for SQLite, a connection is busy).
+   */
+  private void awaitRunningSleeps(JdbcConnector jdbc, int count) throws InterruptedException {
+    long giveUp = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < giveUp) {
+      long running =
+          countLongSleeps().isPresent()
+              ? run(countLongSleeps().get(), Map.of()).get(0).get("n").asLong()
+              : jdbc.poolSize() - jdbc.available();
+      if (running == count) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("expected " + count + " running sleeps");
   }
 
   @Test

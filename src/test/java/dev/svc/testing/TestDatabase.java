@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -65,8 +66,9 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void beforeAll(ExtensionContext context) throws SQLException {
     name = "svc_it_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    try (Connection admin = admin()) {
-      admin.createStatement().execute("CREATE DATABASE " + name);
+    try (Connection admin = admin();
+        Statement create = admin.createStatement()) {
+      create.execute("CREATE DATABASE " + name);
     }
   }
 
@@ -75,13 +77,12 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
     if (name == null || user == null) {
       return;
     }
-    try (Connection admin = admin()) {
-      admin
-          .createStatement()
-          .execute(
-              kind == ConnectorKind.POSTGRES
-                  ? "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"
-                  : "DROP DATABASE IF EXISTS " + name);
+    try (Connection admin = admin();
+        Statement drop = admin.createStatement()) {
+      drop.execute(
+          kind == ConnectorKind.POSTGRES
+              ? "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"
+              : "DROP DATABASE IF EXISTS " + name);
     }
   }
 

@@ -18,4 +18,31 @@ public final class ErrorCodes {
 
   /** MCP transport: the session is unknown or ended. */
   public static final int SESSION_NOT_FOUND = -32001;
+
+  /** A2A v1 (§5.4, §9.5): no task with the id (or not visible to this agent). */
+  public static final int TASK_NOT_FOUND = -32001;
+
+  /** A2A v1: the task is in a terminal state and cannot be canceled. */
+  public static final int TASK_NOT_CANCELABLE = -32002;
+
+  /** A2A v1: push notifications are not supported. */
+  public static final int PUSH_NOTIFICATION_NOT_SUPPORTED = -32003;
+
+  /** A2A v1: the operation is not supported (e.g. subscribing to a finished task). */
+  public static final int UNSUPPORTED_OPERATION = -32004;
+
+  /** A2A v1: a part's media type or the accepted output modes cannot be served. */
+  public static final int CONTENT_TYPE_NOT_SUPPORTED = -32005;
+
+  /** A2A v1: the agent produced a response the protocol cannot carry. */
+  public static final int INVALID_AGENT_RESPONSE = -32006;
+
+  /** A2A v1: the agent has no extended card. */
+  public static final int EXTENDED_AGENT_CARD_NOT_CONFIGURED = -32007;
+
+  /** A2A v1: the client must declare an extension the agent requires. */
+  public static final int EXTENSION_SUPPORT_REQUIRED = -32008;
+
+  /** A2A v1: the {@code A2A-Version} the client asked for is not served. */
+  public static final int VERSION_NOT_SUPPORTED = -32009;
 }

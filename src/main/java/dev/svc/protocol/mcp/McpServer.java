@@ -17,10 +17,6 @@ import dev.svc.runtime.ToolServerException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
@@ -43,7 +39,6 @@ public final class McpServer {
   private final Dispatcher<McpCall> dispatcher;
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
-  private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
   private final java.util.concurrent.CountDownLatch closing =
       new java.util.concurrent.CountDownLatch(1);
 
@@ -262,26 +257,20 @@ public final class McpServer {
     if (!request.method().equals("tools/call")) {
       return dispatcher.dispatch(call, request);
     }
-    Caller caller = call.caller();
-    Future<JsonNode> future =
-        calls.submit(() ->
-            ScopedValue.where(Caller.CURRENT, caller)
-                .where(dev.svc.log.LogContext.REQUEST_ID, caller.requestId())
-                .call(() -> dispatcher.dispatch(call, request)));
-    call.session().started(request.id(), future);
+    McpSession.InFlight flight = call.session().started(request.id());
     try {
-      return future.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
+      JsonNode result = dispatcher.dispatch(call, request);
+      if (flight.cancelled()) {
+        throw new CancellationException("cancelled by the client");
       }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted");
+      return result;
+    } catch (RuntimeException e) {
+      if (flight.cancelled()) {
+        throw new CancellationException("cancelled by the client");
+      }
+      throw e;
     } finally {
-      call.session().finished(request.id());
+      call.session().finished(request.id(), flight);
     }
   }
 

@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 
@@ -21,7 +20,33 @@ public final class McpSession {
   private final AtomicReference<Optional<Level>> logLevel = new AtomicReference<>(Optional.empty());
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
-  private final ConcurrentHashMap<String, Future<?>> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+
+  /** A request running on a thread of this instance; cancelling interrupts that thread. */
+  static final class InFlight {
+    private final Thread thread = Thread.currentThread();
+    private boolean cancelled;
+    private boolean done;
+
+    synchronized boolean cancelled() {
+      return cancelled;
+    }
+
+    synchronized void cancel() {
+      if (!done) {
+        cancelled = true;
+        thread.interrupt();
+      }
+    }
+
+    /** Marks the request finished; clears an interrupt a late cancel may have left. */
+    void finish() {
+      synchronized (this) {
+        done = true;
+      }
+      Thread.interrupted();
+    }
+  }
 
   McpSession(String id, String protocolVersion) {
     this.id = id;
@@ -70,23 +95,31 @@ public final class McpSession {
     return streams.stream().anyMatch(EventSink::isOpen);
   }
 
-  void started(JsonNode requestId, Future<?> call) {
-    inFlight.put(requestId.toString(), call);
+  /** Registers the request running on the current thread. */
+  InFlight started(JsonNode requestId) {
+    InFlight flight = new InFlight();
+    inFlight.put(requestId.toString(), flight);
+    return flight;
   }
 
-  void finished(JsonNode requestId) {
-    inFlight.remove(requestId.toString());
+  void finished(JsonNode requestId, InFlight flight) {
+    inFlight.remove(requestId.toString(), flight);
+    flight.finish();
   }
 
   /** Cancels the request with this id, if it is still running here. */
   boolean cancel(JsonNode requestId) {
-    Future<?> call = inFlight.remove(requestId.toString());
-    return call != null && call.cancel(true);
+    InFlight flight = inFlight.get(requestId.toString());
+    if (flight == null) {
+      return false;
+    }
+    flight.cancel();
+    return true;
   }
 
   void closeStreams() {
     streams.clear();
-    inFlight.values().forEach(f -> f.cancel(true));
+    inFlight.values().forEach(InFlight::cancel);
     inFlight.clear();
   }
 }

@@ -4,6 +4,7 @@ import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolOutcome;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
 
 /** MCP {@code tools/call} results from tool outcomes (DECISIONS "Tools"). */
 final class ToolResults {
@@ -13,17 +14,13 @@ final class ToolResults {
     ObjectNode result = Json.NODES.objectNode();
     switch (outcome) {
       case ToolOutcome.Success success -> {
+        // the payload is serialized once: as the text item, and embedded raw as structuredContent
         JsonNode payload = success.payload();
-        result
-            .putArray("content")
-            .addObject()
-            .put("type", "text")
-            .put("text", Json.MAPPER.writeValueAsString(payload));
-        if (payload.isObject()) {
-          result.set("structuredContent", payload);
-        } else {
-          result.putObject("structuredContent").set("result", payload);
-        }
+        String json = Json.MAPPER.writeValueAsString(payload);
+        result.putArray("content").addObject().put("type", "text").put("text", json);
+        result.putRawValue(
+            "structuredContent",
+            new RawValue(payload.isObject() ? json : "{\"result\":" + json + "}"));
         result.put("isError", false);
       }
       case ToolOutcome.Failure failure -> {

@@ -1,0 +1,102 @@
+package dev.svc.agent;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Log;
+import dev.svc.model.Agent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One agent task: the instruction as the system message, the conversation so far, the agent's
+ * tools; the model is called until it answers without tool calls, at most {@code max_steps} times.
+ * Tool calls run through the tool pipeline with the headers of the request that started the task;
+ * their failures go back to the model as the tool's answer.
+ */
+public final class AgentLoop {
+  private static final Log LOG = Log.tagged("agent");
+
+  private final Agent agent;
+  private final ModelClient model;
+  private final AgentTools tools;
+  private final int maxSteps;
+
+  public AgentLoop(Agent agent, ModelClient model, AgentTools tools, int maxSteps) {
+    this.agent = agent;
+    this.model = model;
+    this.tools = tools;
+    this.maxSteps = maxSteps;
+  }
+
+  /**
+   * The model's answer: the text of every step, in order (text said before a tool call is part of
+   * it), and the turns this run added.
+   */
+  public record Answer(String text, List<Turn> turns) {}
+
+  /**
+   * Runs the task.
+   *
+   * @param conversation earlier turns of the conversation, ending with the new user message
+   * @param streaming whether to stream text from the provider into {@code chunks}
+   * @param chunks receives the answer's text as it is produced (streaming only)
+   * @throws ModelException when a model call fails, or the steps run out
+   * @throws ModelCallInterruptedException when the thread is interrupted (the task was canceled)
+   */
+  public Answer run(
+      List<Turn> conversation, Caller caller, boolean streaming, Consumer<String> chunks) {
+    List<Turn> turns = new ArrayList<>(conversation);
+    List<Turn> added = new ArrayList<>();
+    List<FunctionSpec> functions = tools.specs();
+    StringBuilder answer = new StringBuilder();
+    for (int step = 1; step <= maxSteps; step++) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new ModelCallInterruptedException();
+      }
+      boolean[] started = {false};
+      int before = answer.length();
+      Consumer<String> stepChunks =
+          piece -> {
+            if (!started[0] && before > 0) {
+              chunks.accept("\n\n");
+            }
+            started[0] = true;
+            chunks.accept(piece);
+          };
+      Turn.Model reply =
+          model.generate(
+              new ModelRequest(agent.instruction(), turns, functions, streaming), stepChunks);
+      turns.add(reply);
+      added.add(reply);
+      if (!reply.text().isEmpty()) {
+        if (!answer.isEmpty()) {
+          answer.append("\n\n");
+        }
+        answer.append(reply.text());
+      }
+      if (reply.toolCalls().isEmpty()) {
+        return new Answer(answer.toString(), added);
+      }
+      for (ToolCall call : reply.toolCalls()) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new ModelCallInterruptedException();
+        }
+        Turn.ToolResult result = tools.call(call, caller);
+        LOG.debug(
+            "agent tool call",
+            "agent",
+            agent.name(),
+            "tool",
+            call.name(),
+            "outcome",
+            result.failed() ? "error" : "ok");
+        turns.add(result);
+        added.add(result);
+      }
+    }
+    throw new ModelException(
+        "the agent used all "
+            + maxSteps
+            + " model steps without giving an answer (raise the model option `max_steps`)");
+  }
+}

@@ -1,0 +1,109 @@
+package dev.svc.agent;
+
+import dev.svc.call.Caller;
+import dev.svc.model.Agent;
+import dev.svc.model.Tool;
+import dev.svc.model.ToolAccess;
+import dev.svc.runtime.InputSchemas;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ToolInvoker;
+import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.ToolSearch;
+import dev.svc.runtime.ToolServerException;
+import dev.svc.runtime.UnknownToolException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The tools one agent may call (its effective tool access), offered to the model as functions, and
+ * run through the tool pipeline with the caller's headers. Every failure, including a tool the
+ * agent may not use, becomes the tool's answer so the model can recover.
+ */
+public final class AgentTools {
+  private final Agent agent;
+  private final ToolInvoker invoker;
+  private final List<String> names;
+  private final FunctionNames functions;
+
+  public AgentTools(Agent agent, ToolInvoker invoker) {
+    this.agent = agent;
+    this.invoker = invoker;
+    this.names = offered(agent.toolAccess(), invoker.model().tools());
+    this.functions = new FunctionNames(names);
+  }
+
+  /**
+   * Tool names the agent may call, sorted; under {@code allow_all} the built-in {@code search} too
+   * (when the project has tools).
+   */
+  public static List<String> offered(ToolAccess access, List<Tool> tools) {
+    List<String> names = new ArrayList<>();
+    switch (access.mode()) {
+      case ALLOW_ALL -> {
+        tools.forEach(t -> names.add(t.name()));
+        if (!tools.isEmpty()) {
+          names.add(ToolSearch.NAME); // finding tools among none is no help
+        }
+      }
+      case ALLOW_LIST -> names.addAll(access.tools());
+      case ALLOW_NONE -> {}
+    }
+    return names.stream().sorted().distinct().toList();
+  }
+
+  public List<String> names() {
+    return names;
+  }
+
+  public List<FunctionSpec> specs() {
+    List<FunctionSpec> specs = new ArrayList<>();
+    for (String name : names) {
+      if (name.equals(ToolSearch.NAME)) {
+        specs.add(
+            new FunctionSpec(
+                functions.function(name), ToolSearch.DESCRIPTION, InputSchemas.search()));
+      } else {
+        invoker
+            .model()
+            .tool(name)
+            .ifPresent(tool ->
+                specs.add(
+                    new FunctionSpec(
+                        functions.function(name), tool.description(), InputSchemas.of(tool))));
+      }
+    }
+    return specs;
+  }
+
+  /** Runs one call the model asked for; never throws for a tool failure. */
+  public Turn.ToolResult call(ToolCall call, Caller caller) {
+    Optional<String> tool = functions.tool(call.name());
+    if (tool.isEmpty() || !agent.toolAccess().allows(tool.get())) {
+      return failed(
+          call,
+          "tool `"
+              + call.name()
+              + "` is not available to this agent; use only the functions you were given");
+    }
+    if (!call.arguments().isObject()) {
+      return failed(call, "the arguments must be a JSON object");
+    }
+    try {
+      return switch (invoker.call(tool.get(), call.arguments(), caller)) {
+        case ToolOutcome.Success success -> new Turn.ToolResult(call, success.payload(), false);
+        case ToolOutcome.Failure failure -> failed(call, failure.message());
+      };
+    } catch (UnknownToolException e) {
+      return failed(call, e.getMessage());
+    } catch (ToolServerException e) {
+      return failed(call, e.getMessage() + " (request id " + caller.requestId() + ")");
+    }
+  }
+
+  private static Turn.ToolResult failed(ToolCall call, String message) {
+    JsonNode error = Json.NODES.objectNode().put("error", message);
+    return new Turn.ToolResult(call, error, true);
+  }
+}

@@ -1,0 +1,164 @@
+package dev.svc.agent;
+
+import dev.svc.runtime.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * POSTs JSON to a provider and reads the answer, as one JSON document or as server-sent events.
+ * Interrupting the calling thread cancels the exchange ({@link ModelCallInterruptedException}).
+ */
+final class ProviderHttp {
+  /** One client for every provider call: HTTP/1.1 and 2, connection reuse. */
+  static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(10))
+          .followRedirects(HttpClient.Redirect.NORMAL)
+          .build();
+
+  private static final int MAX_ERROR_BYTES = 64 * 1024;
+
+  private final String provider;
+  private final Duration timeout;
+
+  /**
+   * @param provider the name used in error messages ({@code gemini}, {@code openai_compatible}, …)
+   */
+  ProviderHttp(String provider, Duration timeout) {
+    this.provider = provider;
+    this.timeout = timeout;
+  }
+
+  /** POSTs {@code body} and returns the JSON answer. */
+  JsonNode post(String url, Map<String, String> headers, JsonNode body) {
+    HttpResponse<InputStream> response = send(url, headers, body, "application/json");
+    try (InputStream in = response.body()) {
+      return Json.MAPPER.readTree(in);
+    } catch (IOException | JacksonException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new ModelCallInterruptedException();
+      }
+      throw failure("answered with a body that is not JSON", e);
+    }
+  }
+
+  /**
+   * POSTs {@code body} and hands the {@code data:} of every server-sent event to {@code events}.
+   */
+  void stream(String url, Map<String, String> headers, JsonNode body, Consumer<String> events) {
+    HttpResponse<InputStream> response = send(url, headers, body, "text/event-stream");
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      StringBuilder data = new StringBuilder();
+      String line;
+      while ((line = reader.readLine()) != null) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new ModelCallInterruptedException();
+        }
+        if (line.isEmpty()) {
+          if (!data.isEmpty()) {
+            events.accept(data.toString());
+            data.setLength(0);
+          }
+        } else if (line.startsWith("data:")) {
+          if (!data.isEmpty()) {
+            data.append('\n');
+          }
+          data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
+        }
+        // comments (":"), "event:", "id:" and "retry:" lines carry nothing we need
+      }
+      if (!data.isEmpty()) {
+        events.accept(data.toString());
+      }
+    } catch (IOException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new ModelCallInterruptedException();
+      }
+      throw failure("broke off the stream: " + e.getMessage(), e);
+    }
+  }
+
+  private HttpResponse<InputStream> send(
+      String url, Map<String, String> headers, JsonNode body, String accept) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", accept)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body)));
+    headers.forEach(request::header);
+    CompletableFuture<HttpResponse<InputStream>> future =
+        CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> response;
+    try {
+      response = future.get();
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new ModelCallInterruptedException();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof HttpTimeoutException) {
+        throw failure("did not answer within " + timeout.toSeconds() + " s", cause);
+      }
+      if (cause instanceof ConnectException) {
+        throw failure("is unreachable at " + hostOf(url), cause);
+      }
+      throw failure("could not be called: " + cause, cause);
+    }
+    if (response.statusCode() / 100 != 2) {
+      throw new ModelException(
+          provider + " returned HTTP " + response.statusCode() + errorText(response));
+    }
+    return response;
+  }
+
+  /** The provider's own error message, when its body says one. */
+  private static String errorText(HttpResponse<InputStream> response) {
+    try (InputStream in = response.body()) {
+      byte[] bytes = in.readNBytes(MAX_ERROR_BYTES);
+      String text = new String(bytes, StandardCharsets.UTF_8).strip();
+      try {
+        JsonNode json = Json.MAPPER.readTree(text);
+        JsonNode error = json.path("error");
+        String message = error.isString() ? error.asString() : error.path("message").asString(text);
+        return ": " + oneLine(message);
+      } catch (JacksonException e) {
+        return text.isEmpty() ? "" : ": " + oneLine(text);
+      }
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static String oneLine(String text) {
+    String line = text.replaceAll("\\s+", " ").strip();
+    return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+  }
+
+  private ModelException failure(String what, Throwable cause) {
+    return new ModelException(provider + " " + what, cause);
+  }
+
+  private static String hostOf(String url) {
+    URI uri = URI.create(url);
+    return uri.getScheme() + "://" + uri.getAuthority();
+  }
+}

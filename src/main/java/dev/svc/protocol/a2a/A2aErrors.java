@@ -1,0 +1,65 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.runtime.Json;
+import tools.jackson.databind.node.ArrayNode;
+
+/**
+ * The A2A v1 errors (§5.4, §9.5), each with its JSON-RPC code and an {@code error.data} array
+ * holding one {@code google.rpc.ErrorInfo} whose {@code reason} names the error, as the official
+ * SDKs send and expect.
+ */
+public final class A2aErrors {
+  public static final String ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+  public static final String DOMAIN = "a2a-protocol.org";
+
+  private A2aErrors() {}
+
+  public static JsonRpcException taskNotFound(String id) {
+    return error(ErrorCodes.TASK_NOT_FOUND, "TASK_NOT_FOUND", "Task not found: " + id);
+  }
+
+  /** A push config that does not exist: reported as task-not-found, as the official SDK does. */
+  public static JsonRpcException pushConfigNotFound(String taskId, String configId) {
+    return error(
+        ErrorCodes.TASK_NOT_FOUND,
+        "TASK_NOT_FOUND",
+        "Push notification config not found: " + configId + " (task " + taskId + ")");
+  }
+
+  public static JsonRpcException taskNotCancelable(String id, TaskState state) {
+    return error(
+        ErrorCodes.TASK_NOT_CANCELABLE,
+        "TASK_NOT_CANCELABLE",
+        "Task not cancelable: " + id + " is already " + state.wireName());
+  }
+
+  public static JsonRpcException unsupportedOperation(String message) {
+    return error(ErrorCodes.UNSUPPORTED_OPERATION, "UNSUPPORTED_OPERATION", message);
+  }
+
+  public static JsonRpcException contentTypeNotSupported(String message) {
+    return error(ErrorCodes.CONTENT_TYPE_NOT_SUPPORTED, "CONTENT_TYPE_NOT_SUPPORTED", message);
+  }
+
+  public static JsonRpcException versionNotSupported(String version) {
+    return error(
+        ErrorCodes.VERSION_NOT_SUPPORTED,
+        "VERSION_NOT_SUPPORTED",
+        "The requested A2A protocol version '"
+            + version
+            + "' is not supported. Supported versions: "
+            + String.join(", ", A2aServer.SUPPORTED_VERSIONS));
+  }
+
+  public static JsonRpcException invalidParams(String message) {
+    return error(ErrorCodes.INVALID_PARAMS, "INVALID_PARAMS", "Invalid params: " + message);
+  }
+
+  private static JsonRpcException error(int code, String reason, String message) {
+    ArrayNode data = Json.NODES.arrayNode();
+    data.addObject().put("@type", ERROR_INFO).put("reason", reason).put("domain", DOMAIN);
+    return JsonRpcException.withCode(code, message, data);
+  }
+}

@@ -1,0 +1,300 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.protocol.jsonrpc.MethodHandler;
+import dev.svc.runtime.Json;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The A2A v1 JSON-RPC methods (§5.3, §9) that answer with one JSON result. The two streaming
+ * methods start here ({@link #startStream}, {@link #subscribe}) and are written by {@link
+ * A2aServer}.
+ */
+final class A2aMethods {
+  static final int DEFAULT_PAGE_SIZE = 50;
+  static final int MAX_PAGE_SIZE = 100;
+
+  private final AgentTasks tasks;
+
+  A2aMethods(AgentTasks tasks) {
+    this.tasks = tasks;
+  }
+
+  Map<String, MethodHandler<A2aCall>> handlers() {
+    return Map.of(
+        "SendMessage", this::sendMessage,
+        "GetTask", this::getTask,
+        "ListTasks", this::listTasks,
+        "CancelTask", this::cancelTask,
+        "CreateTaskPushNotificationConfig", this::createPushConfig,
+        "GetTaskPushNotificationConfig", this::getPushConfig,
+        "ListTaskPushNotificationConfigs", this::listPushConfigs,
+        "DeleteTaskPushNotificationConfig", this::deletePushConfig,
+        "GetExtendedAgentCard", this::extendedCard);
+  }
+
+  /** A parsed {@code SendMessageRequest}. */
+  record Send(Message message, SendConfiguration configuration) {}
+
+  static Send send(ObjectNode params) {
+    JsonNode message =
+        Wire.field(params, "message")
+            .orElseThrow(() -> A2aErrors.invalidParams("`message` is required"));
+    SendConfiguration configuration =
+        Wire.field(params, "configuration")
+            .map(c -> SendConfiguration.fromJson(c, "configuration"))
+            .orElse(SendConfiguration.DEFAULT);
+    List<String> modes = configuration.acceptedOutputModes();
+    if (!modes.isEmpty()
+        && modes.stream()
+            .noneMatch(m -> m.equals("text/plain") || m.equals("text/*") || m.equals("*/*"))) {
+      throw A2aErrors.contentTypeNotSupported(
+          "Incompatible content types: this agent answers in text/plain; accepted: "
+              + String.join(", ", modes));
+    }
+    return new Send(Message.fromJson(message, "message"), configuration);
+  }
+
+  /** {@code SendMessage}: blocks until the task ends unless {@code returnImmediately}. */
+  private JsonNode sendMessage(A2aCall call, ObjectNode params) {
+    Send send = send(params);
+    AgentTasks.Started started = start(call, send, false);
+    started.run().unsubscribe(started.subscription());
+    Task task = started.subscription().snapshot();
+    if (!send.configuration().returnImmediately()) {
+      try {
+        started.run().awaitEnd();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      task = started.run().task();
+    }
+    ObjectNode result = Json.NODES.objectNode();
+    result.set("task", task.view(send.configuration().historyLength(), true).toJson());
+    return result;
+  }
+
+  AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
+    return tasks.start(
+        call.agent(),
+        call.runtime(),
+        send.message(),
+        send.configuration(),
+        call.caller(),
+        streaming);
+  }
+
+  /** {@code SendStreamingMessage}: starts the task, subscribed before its thread runs. */
+  AgentTasks.Started startStream(A2aCall call, ObjectNode params) {
+    return start(call, send(params), true);
+  }
+
+  /** {@code SubscribeToTask}: the running task's subscription. */
+  AgentTasks.Started subscribe(A2aCall call, ObjectNode params) {
+    String id = Wire.requiredString(params, "id", "id");
+    String agent = call.agent().name();
+    Optional<TaskRun> run = tasks.running(agent, id);
+    if (run.isPresent()) {
+      TaskRun.Subscription subscription = run.get().subscribe();
+      if (!subscription.snapshot().status().state().isTerminal()) {
+        return new AgentTasks.Started(run.get(), subscription);
+      }
+    }
+    Task task = tasks.find(agent, id).orElseThrow(() -> A2aErrors.taskNotFound(id));
+    if (task.status().state().isTerminal()) {
+      throw A2aErrors.unsupportedOperation(
+          "Task "
+              + id
+              + " is in a terminal state ("
+              + task.status().state().wireName()
+              + ") and cannot be subscribed to.");
+    }
+    throw A2aErrors.unsupportedOperation(
+        "Task " + id + " is not running in this server instance, so it cannot be subscribed to.");
+  }
+
+  private JsonNode getTask(A2aCall call, ObjectNode params) {
+    String id = Wire.requiredString(params, "id", "id");
+    Optional<Integer> historyLength = historyLength(params);
+    Task task = tasks.find(call.agent().name(), id).orElseThrow(() -> A2aErrors.taskNotFound(id));
+    return task.view(historyLength, true).toJson();
+  }
+
+  private static Optional<Integer> historyLength(ObjectNode params) {
+    Optional<Integer> historyLength = Wire.integer(params, "historyLength", "historyLength");
+    if (historyLength.isPresent() && historyLength.get() < 0) {
+      throw A2aErrors.invalidParams("`historyLength` must not be negative");
+    }
+    return historyLength;
+  }
+
+  private JsonNode listTasks(A2aCall call, ObjectNode params) {
+    int pageSize = Wire.integer(params, "pageSize", "pageSize").orElse(0);
+    if (pageSize == 0) {
+      pageSize = DEFAULT_PAGE_SIZE;
+    }
+    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw A2aErrors.invalidParams("`pageSize` must be between 1 and " + MAX_PAGE_SIZE);
+    }
+    Optional<TaskState> state =
+        Wire.string(params, "status", "status")
+            .map(s ->
+                TaskState.parse(s)
+                    .orElseThrow(
+                        () -> A2aErrors.invalidParams("`status` is not a task state: " + s)))
+            .filter(s -> s != TaskState.UNSPECIFIED);
+    Optional<Instant> after =
+        Wire.string(params, "statusTimestampAfter", "statusTimestampAfter")
+            .filter(s -> !s.isEmpty())
+            .map(s -> Wire.parseTimestamp(s, "statusTimestampAfter"));
+    Optional<TaskStore.Cursor> cursor =
+        Wire.string(params, "pageToken", "pageToken")
+            .filter(s -> !s.isEmpty())
+            .map(A2aMethods::cursor);
+    Optional<Integer> historyLength = historyLength(params);
+    boolean includeArtifacts =
+        Wire.field(params, "includeArtifacts").isPresent()
+            && Wire.bool(params, "includeArtifacts", "includeArtifacts");
+    TaskStore.Page page =
+        tasks
+            .store()
+            .list(
+                call.agent().name(),
+                new TaskStore.Query(
+                    Wire.string(params, "contextId", "contextId").filter(s -> !s.isEmpty()),
+                    state,
+                    after,
+                    pageSize,
+                    cursor));
+    ObjectNode result = Json.NODES.objectNode();
+    ArrayNode list = result.putArray("tasks");
+    for (Task task : page.tasks()) {
+      Task live = tasks.find(call.agent().name(), task.id()).orElse(task);
+      ObjectNode json = live.view(historyLength, includeArtifacts).toJson();
+      if (includeArtifacts && !json.has("artifacts")) {
+        json.putArray("artifacts");
+      }
+      list.add(json);
+    }
+    result.put("nextPageToken", page.next().map(A2aMethods::token).orElse(""));
+    result.put("pageSize", pageSize);
+    result.put("totalSize", page.totalSize());
+    return result;
+  }
+
+  static String token(TaskStore.Cursor cursor) {
+    String text = cursor.timestamp().toEpochMilli() + "|" + cursor.taskId();
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static TaskStore.Cursor cursor(String token) {
+    try {
+      String text = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+      int bar = text.indexOf('|');
+      return new TaskStore.Cursor(
+          Instant.ofEpochMilli(Long.parseLong(text.substring(0, bar))), text.substring(bar + 1));
+    } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+      throw A2aErrors.invalidParams("`pageToken` is not a token this server gave out");
+    }
+  }
+
+  private JsonNode cancelTask(A2aCall call, ObjectNode params) {
+    String id = Wire.requiredString(params, "id", "id");
+    return tasks.cancel(call.agent().name(), id).toJson();
+  }
+
+  private JsonNode createPushConfig(A2aCall call, ObjectNode params) {
+    PushConfig config = PushConfig.fromJson(params, "params");
+    if (config.taskId().isEmpty()) {
+      throw A2aErrors.invalidParams("`taskId` is required");
+    }
+    String agent = call.agent().name();
+    tasks.find(agent, config.taskId()).orElseThrow(() -> A2aErrors.taskNotFound(config.taskId()));
+    PushConfig saved =
+        config.withIds(
+            config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), config.taskId());
+    tasks.store().savePushConfig(agent, saved);
+    return saved.toJson();
+  }
+
+  private JsonNode getPushConfig(A2aCall call, ObjectNode params) {
+    String taskId = Wire.requiredString(params, "taskId", "taskId");
+    String id = Wire.requiredString(params, "id", "id");
+    return pushConfigs(call, taskId).stream()
+        .filter(c -> c.id().equals(id))
+        .findFirst()
+        .orElseThrow(() -> configNotFound(taskId, id))
+        .toJson();
+  }
+
+  private List<PushConfig> pushConfigs(A2aCall call, String taskId) {
+    String agent = call.agent().name();
+    tasks.find(agent, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+    return tasks.store().pushConfigs(agent, taskId);
+  }
+
+  private static RuntimeException configNotFound(String taskId, String id) {
+    return A2aErrors.pushConfigNotFound(taskId, id);
+  }
+
+  private JsonNode listPushConfigs(A2aCall call, ObjectNode params) {
+    String taskId = Wire.requiredString(params, "taskId", "taskId");
+    List<PushConfig> configs = pushConfigs(call, taskId);
+    int pageSize = Wire.integer(params, "pageSize", "pageSize").orElse(0);
+    if (pageSize <= 0) {
+      pageSize = MAX_PAGE_SIZE;
+    }
+    int offset = 0;
+    Optional<String> token =
+        Wire.string(params, "pageToken", "pageToken").filter(s -> !s.isEmpty());
+    if (token.isPresent()) {
+      try {
+        offset =
+            Integer.parseInt(
+                new String(Base64.getUrlDecoder().decode(token.get()), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw A2aErrors.invalidParams("`pageToken` is not a token this server gave out");
+      }
+    }
+    int end = Math.min(configs.size(), offset + pageSize);
+    ObjectNode result = Json.NODES.objectNode();
+    ArrayNode list = result.putArray("configs");
+    for (PushConfig config : configs.subList(Math.min(offset, end), end)) {
+      list.add(config.toJson());
+    }
+    result.put(
+        "nextPageToken",
+        end < configs.size()
+            ? Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(String.valueOf(end).getBytes(StandardCharsets.UTF_8))
+            : "");
+    return result;
+  }
+
+  private JsonNode deletePushConfig(A2aCall call, ObjectNode params) {
+    String taskId = Wire.requiredString(params, "taskId", "taskId");
+    String id = Wire.requiredString(params, "id", "id");
+    pushConfigs(call, taskId);
+    if (!tasks.store().deletePushConfig(call.agent().name(), taskId, id)) {
+      throw configNotFound(taskId, id);
+    }
+    return Json.NODES.objectNode();
+  }
+
+  private JsonNode extendedCard(A2aCall call, ObjectNode params) {
+    var model = call.runtime().model();
+    return AgentCards.extended(
+        call.agent(), model, call.http().baseUrl(), AgentCards.tools(call.agent(), model));
+  }
+}

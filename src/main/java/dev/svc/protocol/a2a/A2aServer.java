@@ -1,0 +1,269 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Log;
+import dev.svc.log.LogContext;
+import dev.svc.model.Agent;
+import dev.svc.project.Environment;
+import dev.svc.protocol.EventSink;
+import dev.svc.protocol.HttpCall;
+import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.jsonrpc.Dispatcher;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A2A v1 over JSON-RPC 2.0 and SSE for every agent (DECISIONS "A2A v1"): {@code GET
+ * /agent/{name}/.well-known/agent-card.json} answers the card, {@code POST /agent/{name}} the
+ * methods. The agent is looked up in the current model on every request, so a reload adds, removes
+ * and changes agents at once; a task keeps the definition it started with.
+ */
+public final class A2aServer implements AutoCloseable {
+  private static final Log LOG = Log.tagged("a2a");
+  public static final String PROTOCOL_VERSION = "1.0";
+  public static final List<String> SUPPORTED_VERSIONS = List.of(PROTOCOL_VERSION);
+  public static final String VERSION_HEADER = "A2A-Version";
+  public static final String CARD_PATH = "/.well-known/agent-card.json";
+  private static final String JSON = "application/json";
+
+  private final Supplier<ProjectRuntime> runtime;
+  private final Settings settings;
+  private final AgentTasks tasks;
+  private final PushNotifier push;
+  private final A2aMethods methods;
+  private final Dispatcher<A2aCall> dispatcher;
+
+  /**
+   * @param keepAlive how often an idle stream gets an SSE comment
+   * @param store where tasks live
+   * @param retry how push notifications are retried
+   * @param clock the time of status changes (millisecond precision)
+   */
+  public record Settings(
+      Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
+    public static Settings defaults() {
+      return new Settings(
+          Duration.ofSeconds(15),
+          new InMemoryTaskStore(),
+          PushNotifier.Retry.DEFAULT,
+          Clock.tick(Clock.systemUTC(), Duration.ofMillis(1)));
+    }
+  }
+
+  public A2aServer(Supplier<ProjectRuntime> runtime, Environment environment, Settings settings) {
+    this.runtime = runtime;
+    this.settings = settings;
+    this.push = new PushNotifier(settings.retry());
+    this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock());
+    this.methods = new A2aMethods(tasks);
+    this.dispatcher = new Dispatcher<>(methods.handlers());
+  }
+
+  public HttpReply handle(HttpCall http) {
+    String rest = http.path().substring("/agent/".length());
+    int slash = rest.indexOf('/');
+    String name = slash < 0 ? rest : rest.substring(0, slash);
+    String sub = slash < 0 ? "" : rest.substring(slash);
+    ProjectRuntime current = runtime.get();
+    Optional<Agent> agent = current.model().agent(name);
+    if (agent.isEmpty()) {
+      return plain(404, "no agent is named `" + name + "`");
+    }
+    if (sub.equals(CARD_PATH)) {
+      if (!http.method().equals("GET") && !http.method().equals("HEAD")) {
+        return plain(405, "Method not allowed: GET the agent card", Map.of("Allow", "GET"));
+      }
+      ObjectNode card =
+          AgentCards.card(
+              agent.get(),
+              current.model(),
+              http.baseUrl(),
+              AgentCards.tools(agent.get(), current.model()));
+      return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
+    }
+    if (!sub.isEmpty() && !sub.equals("/")) {
+      return plain(
+          404,
+          "not found: "
+              + http.path()
+              + " (an agent serves POST /agent/"
+              + name
+              + " and GET /agent/"
+              + name
+              + CARD_PATH
+              + ")");
+    }
+    if (!http.method().equals("POST")) {
+      return plain(
+          405,
+          "Method not allowed: POST JSON-RPC to /agent/"
+              + name
+              + ", or GET its card at "
+              + CARD_PATH,
+          Map.of("Allow", "POST"));
+    }
+    return post(http, new A2aCall(agent.get(), current, http, caller(http)));
+  }
+
+  private static Caller caller(HttpCall http) {
+    return new Caller(http.requestId(), http.headers(), Optional.empty());
+  }
+
+  private HttpReply post(HttpCall http, A2aCall call) {
+    String type = http.headers().first("content-type").orElse("").toLowerCase(Locale.ROOT);
+    if (!type.isEmpty() && !type.contains("json")) {
+      return error(
+          415,
+          Optional.empty(),
+          JsonRpcError.of(
+              ErrorCodes.INVALID_REQUEST,
+              "Unsupported Media Type: send JSON-RPC with Content-Type: application/json"));
+    }
+    JsonRpcMessage.Request request;
+    switch (JsonRpcCodec.parse(http.body())) {
+      case JsonRpcCodec.Invalid invalid -> {
+        return error(200, invalid.id(), invalid.error());
+      }
+      case JsonRpcCodec.Message(JsonRpcMessage.Request r) -> request = r;
+      case JsonRpcCodec.Message ignored -> {
+        return new HttpReply.Empty(202, versionHeader()); // A2A has no notifications
+      }
+    }
+    Optional<JsonNode> id = Optional.of(request.id());
+    String version =
+        http.headers()
+            .first(VERSION_HEADER)
+            .map(String::strip)
+            .filter(v -> !v.isEmpty())
+            .or(() -> http.queryParameter(VERSION_HEADER).map(String::strip))
+            .filter(v -> !v.isEmpty())
+            .orElse(PROTOCOL_VERSION); // DECISIONS: a missing version means 1.0
+    if (!SUPPORTED_VERSIONS.contains(version) && !version.equals("1")) {
+      return error(200, id, A2aErrors.versionNotSupported(version).error());
+    }
+    return ScopedValue.where(LogContext.REQUEST_ID, http.requestId())
+        .call(() -> dispatch(call, request));
+  }
+
+  private HttpReply dispatch(A2aCall call, JsonRpcMessage.Request request) {
+    Optional<JsonNode> id = Optional.of(request.id());
+    try {
+      return switch (request.method()) {
+        case "SendStreamingMessage" ->
+            stream(request.id(), methods.startStream(call, request.params()));
+        case "SubscribeToTask" -> stream(request.id(), methods.subscribe(call, request.params()));
+        default -> {
+          JsonNode result = dispatcher.dispatch(call, request);
+          yield json(JsonRpcCodec.result(request.id(), result));
+        }
+      };
+    } catch (JsonRpcException e) {
+      return error(200, id, e.error());
+    } catch (RuntimeException e) {
+      LOG.error("A2A request failed", e, "method", request.method(), "agent", call.agent().name());
+      ObjectNode data = Json.NODES.objectNode().put("requestId", call.http().requestId());
+      return error(
+          200,
+          id,
+          new JsonRpcError(
+              ErrorCodes.INTERNAL_ERROR,
+              "internal error (request id " + call.http().requestId() + ")",
+              Optional.of(Json.NODES.arrayNode().add(data))));
+    }
+  }
+
+  /**
+   * An SSE stream of a task: the task as it was when the stream subscribed, then each event as a
+   * JSON-RPC response with the request's id, keep-alive comments while idle, closed after the
+   * terminal status.
+   */
+  private HttpReply stream(JsonNode id, AgentTasks.Started started) {
+    return new HttpReply.Stream(
+        200,
+        versionHeader(),
+        sink -> {
+          try {
+            write(id, started, sink);
+          } finally {
+            started.run().unsubscribe(started.subscription());
+          }
+        });
+  }
+
+  private void write(JsonNode id, AgentTasks.Started started, EventSink sink) {
+    Task snapshot = started.subscription().snapshot();
+    if (!sink.data(JsonRpcCodec.result(id, new StreamResponse.TaskEvent(snapshot).toJson()))
+        || snapshot.status().state().isTerminal()) {
+      return;
+    }
+    long keepAliveMillis = settings.keepAlive().toMillis();
+    try {
+      while (sink.isOpen()) {
+        StreamResponse event =
+            started.subscription().events().poll(keepAliveMillis, TimeUnit.MILLISECONDS);
+        if (event == null) {
+          if (!sink.comment("keep-alive")) {
+            return;
+          }
+          continue;
+        }
+        if (!sink.data(JsonRpcCodec.result(id, event.toJson()))) {
+          return;
+        }
+        if (event instanceof StreamResponse.StatusUpdate update
+            && update.status().state().isTerminal()) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Map<String, String> versionHeader() {
+    return Map.of(VERSION_HEADER, PROTOCOL_VERSION);
+  }
+
+  private static HttpReply json(ObjectNode body) {
+    return new HttpReply.Body(200, versionHeader(), JSON, JsonRpcCodec.bytes(body));
+  }
+
+  private static HttpReply error(int status, Optional<JsonNode> id, JsonRpcError error) {
+    return new HttpReply.Body(
+        status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
+  }
+
+  private static HttpReply plain(int status, String message) {
+    return plain(status, message, Map.of());
+  }
+
+  private static HttpReply plain(int status, String message, Map<String, String> headers) {
+    byte[] body =
+        ("{\"error\":" + Json.MAPPER.writeValueAsString(message) + "}")
+            .getBytes(StandardCharsets.UTF_8);
+    return new HttpReply.Body(status, headers, JSON, body);
+  }
+
+  /** Cancels running tasks and stops push deliveries. */
+  @Override
+  public void close() {
+    tasks.close();
+    push.close();
+  }
+}

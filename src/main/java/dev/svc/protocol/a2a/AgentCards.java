@@ -1,0 +1,86 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.SvcVersion;
+import dev.svc.agent.AgentTools;
+import dev.svc.model.Agent;
+import dev.svc.model.Model;
+import dev.svc.model.Tool;
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ToolSearch;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Agent cards (A2A v1 {@code AgentCard}, §8). The public card has every required field, one
+ * JSON-RPC interface at the URL the client used, the capabilities svc really serves, and one skill
+ * built from the agent's description and tools. The extended card adds one skill per tool the agent
+ * may call.
+ */
+final class AgentCards {
+  private AgentCards() {}
+
+  static ObjectNode card(Agent agent, Model model, String baseUrl, List<String> tools) {
+    ObjectNode card = Json.NODES.objectNode();
+    String description = description(agent, model);
+    card.put("name", agent.name());
+    card.put("description", description);
+    ObjectNode endpoint = card.putArray("supportedInterfaces").addObject();
+    endpoint.put("url", baseUrl + "/agent/" + agent.name());
+    endpoint.put("protocolBinding", "JSONRPC");
+    endpoint.put("protocolVersion", A2aServer.PROTOCOL_VERSION);
+    card.putObject("provider").put("organization", model.service().name()).put("url", baseUrl);
+    card.put("version", model.service().version().orElse(SvcVersion.current()));
+    ObjectNode capabilities = card.putObject("capabilities");
+    capabilities.put("streaming", true);
+    capabilities.put("pushNotifications", true);
+    capabilities.putArray("extensions");
+    capabilities.put("extendedAgentCard", true);
+    card.putObject("securitySchemes");
+    card.putArray("securityRequirements");
+    card.putArray("defaultInputModes").add("text/plain").add("application/json");
+    card.putArray("defaultOutputModes").add("text/plain");
+    ArrayNode skills = card.putArray("skills");
+    ObjectNode skill = skills.addObject();
+    skill.put("id", agent.name());
+    skill.put("name", agent.name());
+    skill.put(
+        "description",
+        tools.isEmpty() ? description : description + " Tools: " + String.join(", ", tools) + ".");
+    ArrayNode tags = skill.putArray("tags").add("agent");
+    tools.forEach(tags::add);
+    skill.putArray("inputModes").add("text/plain").add("application/json");
+    skill.putArray("outputModes").add("text/plain");
+    return card;
+  }
+
+  /** The public card plus one skill per tool the agent may call. */
+  static ObjectNode extended(Agent agent, Model model, String baseUrl, List<String> tools) {
+    ObjectNode card = card(agent, model, baseUrl, tools);
+    ArrayNode skills = (ArrayNode) card.get("skills");
+    for (String name : tools) {
+      Optional<Tool> tool = model.tool(name);
+      ObjectNode skill = skills.addObject();
+      skill.put("id", agent.name() + "/" + name);
+      skill.put("name", name);
+      skill.put("description", tool.map(Tool::description).orElse(ToolSearch.DESCRIPTION));
+      skill.putArray("tags").add("tool");
+      skill.putArray("inputModes").add("text/plain").add("application/json");
+      skill.putArray("outputModes").add("text/plain");
+    }
+    return card;
+  }
+
+  /** The agent's description, else a plain sentence (the instruction is never published). */
+  static String description(Agent agent, Model model) {
+    return agent
+        .description()
+        .filter(d -> !d.isBlank())
+        .orElse("The " + agent.name() + " agent of " + model.service().name() + ".");
+  }
+
+  static List<String> tools(Agent agent, Model model) {
+    return AgentTools.offered(agent.toolAccess(), model.tools());
+  }
+}

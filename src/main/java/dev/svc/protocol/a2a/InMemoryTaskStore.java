@@ -1,0 +1,194 @@
+package dev.svc.protocol.a2a;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Tasks in this process's memory: bounded ({@link #DEFAULT_MAX_TASKS} tasks; when full, the
+ * finished task updated longest ago is dropped first, running tasks never) and finished tasks
+ * expire {@link #DEFAULT_RETENTION} after their last update. Push configs go with their task.
+ */
+public final class InMemoryTaskStore implements TaskStore {
+  public static final int DEFAULT_MAX_TASKS = 10_000;
+  public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
+
+  private static final Comparator<Task> LISTING =
+      Comparator.comparing((Task t) -> t.status().timestamp()).thenComparing(Task::id).reversed();
+
+  private final int maxTasks;
+  private final Duration retention;
+  private final Clock clock;
+  private final Map<String, Entry> tasks = new LinkedHashMap<>();
+  private long sequence;
+
+  private static final class Entry {
+    final String agent;
+    final long created;
+    Task task;
+    Instant updated;
+    final Map<String, PushConfig> pushConfigs = new LinkedHashMap<>();
+
+    Entry(String agent, long created, Task task, Instant updated) {
+      this.agent = agent;
+      this.created = created;
+      this.task = task;
+      this.updated = updated;
+    }
+  }
+
+  public InMemoryTaskStore() {
+    this(DEFAULT_MAX_TASKS, DEFAULT_RETENTION, Clock.systemUTC());
+  }
+
+  public InMemoryTaskStore(int maxTasks, Duration retention, Clock clock) {
+    this.maxTasks = maxTasks;
+    this.retention = retention;
+    this.clock = clock;
+  }
+
+  private static String key(String agent, String taskId) {
+    return agent + "\u0000" + taskId;
+  }
+
+  @Override
+  public synchronized void save(String agent, Task task) {
+    Instant now = clock.instant();
+    Entry entry = tasks.get(key(agent, task.id()));
+    if (entry == null) {
+      tasks.put(key(agent, task.id()), new Entry(agent, sequence++, task, now));
+      evict(now);
+    } else {
+      entry.task = task;
+      entry.updated = now;
+    }
+  }
+
+  private void evict(Instant now) {
+    Instant expired = now.minus(retention);
+    tasks
+        .values()
+        .removeIf(e -> e.task.status().state().isTerminal() && e.updated.isBefore(expired));
+    while (tasks.size() > maxTasks) {
+      Optional<Map.Entry<String, Entry>> oldest =
+          tasks.entrySet().stream()
+              .filter(e -> e.getValue().task.status().state().isTerminal())
+              .min(Comparator.comparing(e -> e.getValue().updated));
+      if (oldest.isEmpty()) {
+        return; // every task is running: they finish (and become evictable) on their own
+      }
+      tasks.remove(oldest.get().getKey());
+    }
+  }
+
+  @Override
+  public synchronized Optional<Task> find(String agent, String taskId) {
+    return live(tasks.get(key(agent, taskId))).map(e -> e.task);
+  }
+
+  private Optional<Entry> live(Entry entry) {
+    if (entry == null) {
+      return Optional.empty();
+    }
+    boolean expired =
+        entry.task.status().state().isTerminal()
+            && entry.updated.isBefore(clock.instant().minus(retention));
+    return expired ? Optional.empty() : Optional.of(entry);
+  }
+
+  @Override
+  public synchronized List<Task> context(String agent, String contextId) {
+    return tasks.values().stream()
+        .filter(e -> e.agent.equals(agent) && e.task.contextId().equals(contextId))
+        .filter(e -> live(e).isPresent())
+        .sorted(Comparator.comparingLong(e -> e.created))
+        .map(e -> e.task)
+        .toList();
+  }
+
+  @Override
+  public synchronized Page list(String agent, Query query) {
+    List<Task> matching = new ArrayList<>();
+    for (Entry entry : tasks.values()) {
+      if (!entry.agent.equals(agent) || live(entry).isEmpty()) {
+        continue;
+      }
+      Task task = entry.task;
+      if (query.contextId().isPresent() && !task.contextId().equals(query.contextId().get())) {
+        continue;
+      }
+      if (query.state().isPresent() && task.status().state() != query.state().get()) {
+        continue;
+      }
+      if (query.statusAfter().isPresent()
+          && !task.status().timestamp().isAfter(query.statusAfter().get())) {
+        continue;
+      }
+      matching.add(task);
+    }
+    matching.sort(LISTING);
+    int total = matching.size();
+    List<Task> rest = matching;
+    if (query.after().isPresent()) {
+      Cursor cursor = query.after().get();
+      rest = new ArrayList<>();
+      for (Task task : matching) {
+        if (isAfter(task, cursor)) {
+          rest.add(task);
+        }
+      }
+    }
+    List<Task> page = List.copyOf(rest.subList(0, Math.min(query.pageSize(), rest.size())));
+    Optional<Cursor> next =
+        rest.size() > page.size()
+            ? Optional.of(new Cursor(page.getLast().status().timestamp(), page.getLast().id()))
+            : Optional.empty();
+    return new Page(page, total, next);
+  }
+
+  /** Whether {@code task} comes after the cursor in the listing order (newest first). */
+  private static boolean isAfter(Task task, Cursor cursor) {
+    int byTime = task.status().timestamp().compareTo(cursor.timestamp());
+    return byTime < 0 || (byTime == 0 && task.id().compareTo(cursor.taskId()) < 0);
+  }
+
+  @Override
+  public synchronized void savePushConfig(String agent, PushConfig config) {
+    Entry entry = tasks.get(key(agent, config.taskId()));
+    if (entry != null) {
+      entry.pushConfigs.put(config.id(), config);
+    }
+  }
+
+  @Override
+  public synchronized List<PushConfig> pushConfigs(String agent, String taskId) {
+    return live(tasks.get(key(agent, taskId)))
+        .map(e -> List.copyOf(e.pushConfigs.values()))
+        .orElse(List.of());
+  }
+
+  @Override
+  public synchronized boolean deletePushConfig(String agent, String taskId, String configId) {
+    Entry entry = tasks.get(key(agent, taskId));
+    return entry != null && entry.pushConfigs.remove(configId) != null;
+  }
+
+  /** How many tasks are held (for tests and diagnostics). */
+  public synchronized int size() {
+    Iterator<Entry> it = tasks.values().iterator();
+    int n = 0;
+    while (it.hasNext()) {
+      if (live(it.next()).isPresent()) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

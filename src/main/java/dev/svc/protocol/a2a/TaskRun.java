@@ -1,0 +1,173 @@
+package dev.svc.protocol.a2a;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+
+/**
+ * A task running in this process: its current state, the streams subscribed to it, and the thread
+ * running its agent. Every change goes through {@link #publish}, under this object's lock, so
+ * subscribers see the events in order and a subscriber that joins gets the task as it is at that
+ * moment followed by every later event, none twice.
+ */
+final class TaskRun {
+  private final String agent;
+  private final Clock clock;
+  private final Consumer<Task> onStatusChange;
+  private final List<BlockingQueue<StreamResponse>> subscribers = new CopyOnWriteArrayList<>();
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final String artifactId = UUID.randomUUID().toString();
+  private final StringBuilder streamed = new StringBuilder();
+  private Task task;
+  private Future<?> thread;
+  private String pendingChunk;
+  private boolean chunkSent;
+
+  /**
+   * @param onStatusChange called (under the lock) with the task after each status change: saves it
+   *     and queues push notifications
+   */
+  TaskRun(String agent, Task task, Clock clock, Consumer<Task> onStatusChange) {
+    this.agent = agent;
+    this.task = task;
+    this.clock = clock;
+    this.onStatusChange = onStatusChange;
+  }
+
+  String agent() {
+    return agent;
+  }
+
+  String id() {
+    return task.id();
+  }
+
+  synchronized Task task() {
+    return task;
+  }
+
+  synchronized void started(Future<?> thread) {
+    this.thread = thread;
+    if (task.status().state().isTerminal()) {
+      thread.cancel(true); // canceled before its thread was known
+    }
+  }
+
+  /** Subscribes a stream: the task as it is now, then every later event in a queue. */
+  synchronized Subscription subscribe() {
+    BlockingQueue<StreamResponse> queue = new LinkedBlockingQueue<>();
+    if (!task.status().state().isTerminal()) {
+      subscribers.add(queue);
+    }
+    return new Subscription(task, queue);
+  }
+
+  void unsubscribe(Subscription subscription) {
+    subscribers.remove(subscription.events());
+  }
+
+  /** The task's state when a stream subscribed, and the events after it. */
+  record Subscription(Task snapshot, BlockingQueue<StreamResponse> events) {}
+
+  /** Moves the task to a new state; false when it had already ended (e.g. it was canceled). */
+  synchronized boolean status(TaskState state, Optional<Message> message) {
+    if (task.status().state().isTerminal()) {
+      return false;
+    }
+    TaskStatus status = new TaskStatus(state, message, clock.instant());
+    List<Message> history = task.history();
+    if (message.isPresent() && state.isTerminal()) {
+      history = new ArrayList<>(history);
+      history.add(message.get());
+    }
+    task = task.withStatus(status).withHistory(history);
+    publish(new StreamResponse.StatusUpdate(task.id(), task.contextId(), status));
+    onStatusChange.accept(task);
+    if (state.isTerminal()) {
+      subscribers.clear();
+      finished.countDown();
+    }
+    return true;
+  }
+
+  /** A piece of streamed answer text: sent one event late, so the last one can say so. */
+  synchronized void chunk(String text) {
+    if (task.status().state().isTerminal() || text.isEmpty()) {
+      return;
+    }
+    if (pendingChunk != null) {
+      sendChunk(pendingChunk, false);
+    }
+    pendingChunk = text;
+  }
+
+  /**
+   * The complete answer: sends the last streamed chunk (marked {@code lastChunk}), or the whole
+   * artifact when nothing was streamed. The stored artifact is the whole answer either way.
+   */
+  synchronized void answer(String text) {
+    if (task.status().state().isTerminal()) {
+      return;
+    }
+    if (pendingChunk != null) {
+      sendChunk(pendingChunk, true);
+      pendingChunk = null;
+    } else {
+      publish(
+          new StreamResponse.ArtifactUpdate(
+              task.id(), task.contextId(), artifact(text), false, true));
+    }
+    task = task.withArtifacts(List.of(artifact(text)));
+  }
+
+  private void sendChunk(String text, boolean last) {
+    streamed.append(text);
+    task = task.withArtifacts(List.of(artifact(streamed.toString())));
+    publish(
+        new StreamResponse.ArtifactUpdate(
+            task.id(), task.contextId(), artifact(text), chunkSent, last));
+    chunkSent = true;
+  }
+
+  private Artifact artifact(String text) {
+    return Artifact.text(artifactId, "answer", text);
+  }
+
+  private void publish(StreamResponse event) {
+    for (BlockingQueue<StreamResponse> queue : subscribers) {
+      queue.add(event);
+    }
+  }
+
+  /** Ends the task as canceled and interrupts its agent; false when it had already ended. */
+  boolean cancel() {
+    Future<?> running;
+    synchronized (this) {
+      if (!status(TaskState.CANCELED, Optional.empty())) {
+        return false;
+      }
+      running = thread;
+    }
+    if (running != null) {
+      running.cancel(true);
+    }
+    return true;
+  }
+
+  /** Waits until the task has ended. */
+  void awaitEnd() throws InterruptedException {
+    finished.await();
+  }
+
+  boolean hasEnded() {
+    return finished.getCount() == 0;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.svc.protocol.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class InMemoryTaskStoreTest {
+  /** A clock the test moves. */
+  static final class TestClock extends Clock {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  static Task task(String id, String context, TaskState state, Instant at) {
+    return new Task(id, context, TaskStatus.of(state, at), List.of(), List.of(), Optional.empty());
+  }
+
+  static TaskStore.Query all(int pageSize) {
+    return new TaskStore.Query(
+        Optional.empty(), Optional.empty(), Optional.empty(), pageSize, Optional.empty());
+  }
+
+  @Test
+  void finishedTasksExpireAfterTheRetentionAndRunningOnesStay() {
+    TestClock clock = new TestClock();
+    InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofHours(1), clock);
+    store.save("a", task("done", "c", TaskState.COMPLETED, clock.now));
+    store.save("a", task("running", "c", TaskState.WORKING, clock.now));
+    clock.now = clock.now.plus(Duration.ofMinutes(61));
+    assertThat(store.find("a", "done")).isEmpty();
+    assertThat(store.find("a", "running")).isPresent();
+    assertThat(store.context("a", "c")).extracting(Task::id).containsExactly("running");
+    assertThat(store.size()).isEqualTo(1);
+  }
+
+  @Test
+  void whenFullTheOldestFinishedTaskGoesFirstAndRunningTasksNever() {
+    TestClock clock = new TestClock();
+    InMemoryTaskStore store = new InMemoryTaskStore(2, Duration.ofDays(1), clock);
+    store.save("a", task("old", "c", TaskState.COMPLETED, clock.now));
+    clock.now = clock.now.plusSeconds(1);
+    store.save("a", task("run", "c", TaskState.WORKING, clock.now));
+    clock.now = clock.now.plusSeconds(1);
+    store.save("a", task("new", "c", TaskState.SUBMITTED, clock.now));
+    assertThat(store.find("a", "old")).isEmpty();
+    assertThat(store.find("a", "run")).isPresent();
+    assertThat(store.find("a", "new")).isPresent();
+    store.save("a", task("more", "c", TaskState.SUBMITTED, clock.now));
+    assertThat(store.size()).as("running tasks are never dropped").isEqualTo(3);
+  }
+
+  @Test
+  void tasksArePerAgent() {
+    InMemoryTaskStore store = new InMemoryTaskStore();
+    store.save("a", task("t", "c", TaskState.COMPLETED, Instant.now()));
+    assertThat(store.find("b", "t")).isEmpty();
+    assertThat(store.list("b", all(10)).totalSize()).isZero();
+  }
+
+  @Test
+  void listingIsNewestFirstAndPagesDoNotSkipTies() {
+    TestClock clock = new TestClock();
+    InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofDays(1), clock);
+    Instant same = clock.now;
+    for (String id : List.of("a", "b", "c", "d")) {
+      store.save("x", task(id, "c", TaskState.COMPLETED, same));
+    }
+    store.save("x", task("e", "c", TaskState.COMPLETED, same.plusMillis(5)));
+    TaskStore.Page first = store.list("x", all(2));
+    assertThat(first.tasks()).extracting(Task::id).containsExactly("e", "d");
+    TaskStore.Page second =
+        store.list(
+            "x",
+            new TaskStore.Query(
+                Optional.empty(), Optional.empty(), Optional.empty(), 2, first.next()));
+    assertThat(second.tasks()).extracting(Task::id).containsExactly("c", "b");
+    TaskStore.Page third =
+        store.list(
+            "x",
+            new TaskStore.Query(
+                Optional.empty(), Optional.empty(), Optional.empty(), 2, second.next()));
+    assertThat(third.tasks()).extracting(Task::id).containsExactly("a");
+    assertThat(third.next()).isEmpty();
+    assertThat(third.totalSize()).isEqualTo(5);
+  }
+
+  @Test
+  void pushConfigsGoWithTheirTask() {
+    TestClock clock = new TestClock();
+    InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofMinutes(1), clock);
+    store.save("a", task("t", "c", TaskState.COMPLETED, clock.now));
+    store.savePushConfig(
+        "a", new PushConfig("p", "t", "https://h/", Optional.empty(), Optional.empty()));
+    store.savePushConfig(
+        "a", new PushConfig("q", "nope", "https://h/", Optional.empty(), Optional.empty()));
+    assertThat(store.pushConfigs("a", "t")).extracting(PushConfig::id).containsExactly("p");
+    assertThat(store.pushConfigs("a", "nope")).isEmpty();
+    assertThat(store.deletePushConfig("a", "t", "p")).isTrue();
+    assertThat(store.deletePushConfig("a", "t", "p")).isFalse();
+  }
+}
