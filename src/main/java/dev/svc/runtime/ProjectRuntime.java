@@ -199,16 +199,22 @@ public final class ProjectRuntime implements AutoCloseable {
                   Optional.ofNullable(resolved.get("value"))
                       .or(() -> environment.get("SVC_API_KEY"))));
       default ->
-          policy
-              .script()
-              .map(script ->
-                  new ScriptAuthPlugin(
-                      settings.scripts(),
-                      policy.plugin(),
-                      script,
-                      tool.name(),
-                      resolved,
-                      tool.timeout()));
+          // the compiler resolves every custom plugin to its script; a model without one (never
+          // expected) must refuse calls rather than leave the tool open
+          Optional.of(
+              policy
+                  .script()
+                  .<AuthPlugin>map(script ->
+                      new ScriptAuthPlugin(
+                          settings.scripts(),
+                          policy.plugin(),
+                          script,
+                          tool.name(),
+                          resolved,
+                          tool.timeout()))
+                  .orElse(headers ->
+                      new dev.svc.auth.AuthDecision.Deny(
+                          "the auth plugin `" + policy.plugin() + "` has no script")));
     };
   }
 
