@@ -48,7 +48,34 @@ def main():
             s, h = results.get((db, "svc", c)), results.get(("heartbeat", "svc", c))
             if s and h:
                 lines.append(f"\n{db} tool call / heartbeat at c={c}: {100 * s['rps'] / h['rps']:.0f}%")
+    lines += scripts(results)
     print("\n".join(lines))
 
+
+def scripts(results):
+    """The TypeScript tools against the plain SQLite tool and the tool-call floor."""
+    if results.get(("handler", "svc", 16)) is None:
+        return []
+    rows = [("floor", "tool-call floor (refused by input validation)"),
+            ("sqlite", "SQL tool (get_item, SQLite)"),
+            ("handler", "handler tool (hello)"),
+            ("hybrid", "hybrid tool (input.ts -> SQL -> output.ts)")]
+    out = ["", "| svc | c | rps | p50 / p99 ms | rps vs SQL tool | p50 over floor | p50 over SQL tool |",
+           "|---|---|---|---|---|---|---|"]
+    for c in [1, 16]:
+        sql, floor = results.get(("sqlite", "svc", c)), results.get(("floor", "svc", c))
+        for key, label in rows:
+            r = results.get((key, "svc", c))
+            if r is None:
+                continue
+            row = f"| {label} | {c} | {r['rps']:.0f} | {r['p50_ms']:.2f} / {r['p99_ms']:.2f} |"
+            row += f" {100 * r['rps'] / sql['rps']:.0f}% |" if sql else " – |"
+            row += f" {1000 * (r['p50_ms'] - floor['p50_ms']):+.0f} µs |" if floor else " – |"
+            row += f" {1000 * (r['p50_ms'] - sql['p50_ms']):+.0f} µs |" if sql else " – |"
+            out.append(row)
+    heartbeat = results.get(("heartbeat", "svc", 16))
+    if heartbeat:
+        out.append(f"\n/heartbeat at c=16: {heartbeat['rps']:.0f} rps, p50 {heartbeat['p50_ms']:.2f} ms")
+    return out
 
 main()

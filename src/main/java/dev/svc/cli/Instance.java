@@ -4,6 +4,7 @@ import dev.svc.agent.AgentChecks;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
@@ -14,12 +15,15 @@ import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.StartupException;
-import dev.svc.script.UnavailableScriptRunner;
+import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.ScriptRunner;
+import dev.svc.script.V8Engine;
 import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -85,7 +89,15 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
-    ProjectRuntime started = ProjectRuntime.start(model, settings(options));
+    PooledScriptRunner scripts = scripts(model, options.environment());
+    ProjectRuntime started;
+    try {
+      started = ProjectRuntime.start(model, settings(options, scripts));
+    } catch (RuntimeException e) {
+      scripts.close();
+      throw e;
+    }
+    scripts.warmUp();
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     A2aServer agents = null;
     try {
@@ -119,13 +131,51 @@ public final class Instance implements AutoCloseable {
     }
   }
 
-  private static ProjectRuntime.Settings settings(Options options) {
+  private static ProjectRuntime.Settings settings(Options options, ScriptRunner scripts) {
     return new ProjectRuntime.Settings(
         options.environment(),
         options.projectDirectory(),
         options.connectors(),
-        new UnavailableScriptRunner(),
+        scripts,
         dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * The script runner of a model: V8 isolates made on demand, so a project without scripts never
+   * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
+   * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
+   * SVC_SCRIPT_ISOLATES} their number.
+   */
+  static PooledScriptRunner scripts(Model model, Environment environment) {
+    PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
+    int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
+    int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
+    return new PooledScriptRunner(
+        new V8Engine(heapMb),
+        model.scripts(),
+        new PooledScriptRunner.Settings(isolates, defaults.idleTimeout(), defaults.warmUp()));
+  }
+
+  private static int positive(Environment environment, String name, int fallback, int minimum) {
+    Optional<String> value = environment.get(name);
+    if (value.isEmpty() || value.get().isBlank()) {
+      return fallback;
+    }
+    try {
+      int parsed = Integer.parseInt(value.get().strip());
+      if (parsed >= minimum) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new StartupException(
+        List.of(
+            Diagnostic.error(
+                    "invalid-env",
+                    Origin.ofFile("environment " + name),
+                    name + " must be a whole number of at least " + minimum)
+                .withHint("unset it to use the default, " + fallback)));
   }
 
   /**
@@ -145,13 +195,30 @@ public final class Instance implements AutoCloseable {
         throw new StartupException(agentProblems);
       }
       ProjectRuntime previous = runtime.get();
-      ProjectRuntime fresh = previous.reload(next, settings(options));
+      // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
+      boolean sameScripts = previous.model().scripts().equals(next.scripts());
+      ScriptRunner scripts =
+          sameScripts ? previous.scripts() : scripts(next, options.environment());
+      ProjectRuntime fresh;
+      try {
+        fresh = previous.reload(next, settings(options, scripts));
+      } catch (RuntimeException e) {
+        if (!sameScripts) {
+          scripts.close();
+        }
+        throw e;
+      }
+      if (!sameScripts && scripts instanceof PooledScriptRunner pooled) {
+        pooled.warmUp();
+      }
       runtime.set(fresh);
       ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
       fresh.cache().invalidateTools(changes.tools());
       mcp.publish(changes);
       java.util.List<dev.svc.connector.Connector> retired = previous.retiredBy(fresh);
-      if (!retired.isEmpty()) {
+      Optional<ScriptRunner> retiredScripts =
+          sameScripts ? Optional.empty() : Optional.of(previous.scripts());
+      if (!retired.isEmpty() || retiredScripts.isPresent()) {
         Duration drain =
             previous.model().tools().stream()
                 .map(dev.svc.model.Tool::timeout)
@@ -167,6 +234,7 @@ public final class Instance implements AutoCloseable {
                 Thread.currentThread().interrupt();
               }
               ProjectRuntime.close(retired);
+              retiredScripts.ifPresent(ScriptRunner::close);
             });
       }
       return changes;

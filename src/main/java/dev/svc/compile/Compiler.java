@@ -16,6 +16,7 @@ import dev.svc.model.Model;
 import dev.svc.model.Prompt;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
+import dev.svc.model.Scripts;
 import dev.svc.model.Service;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
@@ -58,6 +59,8 @@ public final class Compiler {
     private final EnvStrings env;
     private final AdapterCompiler adapterCompiler;
     private final ToolCompiler toolCompiler;
+    private final ScriptResolver scripts;
+    private final ScriptCompiler scriptCompiler;
     private final PromptCompiler promptCompiler;
     private final ResourceCompiler resourceCompiler;
     private final AgentCompiler agentCompiler;
@@ -72,13 +75,9 @@ public final class Compiler {
       this.names = new Names(diagnostics);
       this.env = new EnvStrings(diagnostics);
       this.adapterCompiler = new AdapterCompiler(diagnostics, names, env, project.directory());
-      this.toolCompiler =
-          new ToolCompiler(
-              diagnostics,
-              names,
-              new ScriptResolver(project.directory(), diagnostics),
-              env,
-              environment);
+      this.scripts = new ScriptResolver(project.directory(), diagnostics);
+      this.scriptCompiler = new ScriptCompiler(project.directory(), diagnostics);
+      this.toolCompiler = new ToolCompiler(diagnostics, names, scripts, env, environment);
       this.promptCompiler = new PromptCompiler(diagnostics, env);
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
@@ -96,6 +95,7 @@ public final class Compiler {
         }
       }
       List<Tool> tools = tools(adapters, brokenAdapters, defaultCache);
+      Scripts bundled = scriptCompiler.compile(scripts.used());
       List<Prompt> prompts = prompts();
       List<Resource> resources = new ArrayList<>();
       List<ResourceTemplate> templates = new ArrayList<>();
@@ -125,7 +125,14 @@ public final class Compiler {
           new ServiceCompiler(diagnostics).compile(root, defaultCache, rootAccess);
       return service.map(s ->
           new Model(
-              s, List.copyOf(adapters.values()), tools, prompts, resources, templates, agents));
+              s,
+              List.copyOf(adapters.values()),
+              tools,
+              prompts,
+              resources,
+              templates,
+              agents,
+              bundled));
     }
 
     private Map<String, Adapter> adapters() {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -25,6 +26,16 @@ final class ScriptResolver {
 
   private final Path projectDirectory;
   private final Diagnostics diagnostics;
+  private final List<Use> used = new ArrayList<>();
+
+  /**
+   * A script that the project uses, and where: what gets bundled.
+   *
+   * @param origin the reference in a config file, or the tool's file for a convention
+   * @param role {@code handler}, {@code input transform}, {@code output transform} or {@code auth
+   *     plugin}
+   */
+  record Use(ScriptRef script, Origin origin, String role) {}
 
   ScriptResolver(Path projectDirectory, Diagnostics diagnostics) {
     this.projectDirectory = projectDirectory;
@@ -71,7 +82,21 @@ final class ScriptResolver {
           "missing-script", origin, "the " + role + " script `" + path + "` does not exist", hint);
       return Optional.empty();
     }
-    return Optional.of(new ScriptRef(relative(file), export));
+    return Optional.of(use(new ScriptRef(relative(file), export), origin, role));
+  }
+
+  /** Records that {@code script} is used; returns it. */
+  ScriptRef use(ScriptRef script, Origin origin, String role) {
+    Use use = new Use(script, origin, role);
+    if (!used.contains(use)) {
+      used.add(use);
+    }
+    return script;
+  }
+
+  /** Every script resolved so far, in the order resolved. */
+  List<Use> used() {
+    return List.copyOf(used);
   }
 
   /**
@@ -83,7 +108,8 @@ final class ScriptResolver {
     Path dir = projectDirectory.resolve(toolDirectory);
     Path exact = dir.resolve(exactName);
     if (Files.isRegularFile(exact)) {
-      return Optional.of(new ScriptRef(relative(exact), ScriptRef.DEFAULT_EXPORT));
+      return Optional.of(
+          use(new ScriptRef(relative(exact), ScriptRef.DEFAULT_EXPORT), origin, role));
     }
     if (words.isEmpty()) {
       return Optional.empty();
@@ -104,7 +130,11 @@ final class ScriptResolver {
     }
     return matches.stream()
         .findFirst()
-        .map(name -> new ScriptRef(relative(dir.resolve(name)), ScriptRef.DEFAULT_EXPORT));
+        .map(name ->
+            use(
+                new ScriptRef(relative(dir.resolve(name)), ScriptRef.DEFAULT_EXPORT),
+                origin,
+                role));
   }
 
   private String relative(Path file) {

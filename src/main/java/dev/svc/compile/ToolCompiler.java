@@ -327,7 +327,10 @@ final class ToolCompiler {
                       "built-in plugins: allow_all, api_key; custom plugins live in app/plugins/<name>.ts"));
           return Optional.empty();
         }
-        script = Optional.of(new ScriptRef(path, ScriptRef.DEFAULT_EXPORT));
+        script =
+            Optional.of(
+                scripts.use(
+                    new ScriptRef(path, ScriptRef.DEFAULT_EXPORT), plugin.origin(), "auth plugin"));
       }
     }
     return Optional.of(new AuthPolicy(plugin.value(), script, policy));

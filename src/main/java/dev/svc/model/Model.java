@@ -7,6 +7,8 @@ import java.util.Optional;
 /**
  * A compiled project: immutable, validated, sorted by name (URI for resources). Everything that
  * serves a project reads this and nothing else of the source.
+ *
+ * @param scripts the bundled scripts of tools and auth plugins (TypeScript compiled away)
  */
 public record Model(
     Service service,
@@ -15,7 +17,8 @@ public record Model(
     List<Prompt> prompts,
     List<Resource> resources,
     List<ResourceTemplate> resourceTemplates,
-    List<Agent> agents) {
+    List<Agent> agents,
+    Scripts scripts) {
 
   public Model {
     adapters = sorted(adapters, Comparator.comparing(Adapter::name));

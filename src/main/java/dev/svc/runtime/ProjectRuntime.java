@@ -116,7 +116,7 @@ public final class ProjectRuntime implements AutoCloseable {
     Map<String, AuthPlugin> auth = new LinkedHashMap<>();
     for (Tool tool : model.tools()) {
       tool.auth()
-          .flatMap(policy -> plugin(policy, settings.environment(), problems))
+          .flatMap(policy -> plugin(tool, policy, settings, problems))
           .ifPresent(p -> auth.put(tool.name(), p));
     }
     model
@@ -181,7 +181,8 @@ public final class ProjectRuntime implements AutoCloseable {
   }
 
   private static Optional<AuthPlugin> plugin(
-      AuthPolicy policy, Environment environment, List<Diagnostic> problems) {
+      Tool tool, AuthPolicy policy, Settings settings, List<Diagnostic> problems) {
+    Environment environment = settings.environment();
     Map<String, String> resolved = new LinkedHashMap<>();
     for (Map.Entry<String, EnvString> entry : policy.policy().entrySet()) {
       try {
@@ -198,9 +199,22 @@ public final class ProjectRuntime implements AutoCloseable {
                   Optional.ofNullable(resolved.get("value"))
                       .or(() -> environment.get("SVC_API_KEY"))));
       default ->
-          Optional.of(headers ->
-              new dev.svc.auth.AuthDecision.Deny(
-                  "custom auth plugins are not available in this build of svc yet"));
+          // the compiler resolves every custom plugin to its script; a model without one (never
+          // expected) must refuse calls rather than leave the tool open
+          Optional.of(
+              policy
+                  .script()
+                  .<AuthPlugin>map(script ->
+                      new ScriptAuthPlugin(
+                          settings.scripts(),
+                          policy.plugin(),
+                          script,
+                          tool.name(),
+                          resolved,
+                          tool.timeout()))
+                  .orElse(headers ->
+                      new dev.svc.auth.AuthDecision.Deny(
+                          "the auth plugin `" + policy.plugin() + "` has no script")));
     };
   }
 
@@ -281,6 +295,11 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ResourceContents resources() {
     return resources;
+  }
+
+  /** The script runner this runtime calls (a reload may share it with the next runtime). */
+  public ScriptRunner scripts() {
+    return scripts;
   }
 
   public ResultCache cache() {

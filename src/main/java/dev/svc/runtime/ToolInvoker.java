@@ -14,6 +14,7 @@ import dev.svc.model.ScriptRef;
 import dev.svc.model.Tool;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
+import dev.svc.script.ScriptTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +138,9 @@ public final class ToolInvoker {
         cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
       }
       return new ToolOutcome.Success(result);
+    } catch (ScriptTimeoutException e) {
+      return new ToolOutcome.Failure(
+          "the script ran longer than " + ScriptTimeoutException.seconds(tool.timeout()));
     } catch (StatementFailedException | ScriptFailedException e) {
       return new ToolOutcome.Failure(e.getMessage());
     } catch (MissingValueException e) {

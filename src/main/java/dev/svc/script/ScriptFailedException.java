@@ -1,14 +1,40 @@
 package dev.svc.script;
 
 import dev.svc.SvcException;
+import java.util.Optional;
 
-/** A script threw, ran past its deadline or its memory cap. The message is safe for callers. */
-public final class ScriptFailedException extends SvcException {
+/**
+ * A script threw, ran past its deadline or its memory cap. The message is one line, safe to show
+ * the caller; the script's stack trace (when it threw) is only for the debug log.
+ */
+public class ScriptFailedException extends SvcException {
+  private final String scriptStack;
+
   public ScriptFailedException(String message) {
-    super(message);
+    this(message, "");
   }
 
   public ScriptFailedException(String message, Throwable cause) {
     super(message, cause);
+    this.scriptStack = "";
+  }
+
+  /**
+   * @param scriptStack the JavaScript stack trace of what the script threw; empty when unknown
+   */
+  public ScriptFailedException(String message, String scriptStack) {
+    super(oneLine(message));
+    this.scriptStack = scriptStack;
+  }
+
+  /** The script's stack trace, for the debug log only. */
+  public Optional<String> scriptStack() {
+    return scriptStack.isBlank() ? Optional.empty() : Optional.of(scriptStack);
+  }
+
+  /** Messages are one line and bounded: a script may throw a multi-line or huge message. */
+  static String oneLine(String message) {
+    String line = message.strip().replaceAll("\\s*\\R\\s*", " ");
+    return line.length() > 2000 ? line.substring(0, 2000) + "…" : line;
   }
 }

@@ -12,8 +12,13 @@ public interface ScriptRunner extends AutoCloseable {
 
   /**
    * Calls {@code script} with {@code payload} and returns what it returned (its promise settled).
+   * The caller bound as {@link dev.svc.call.Caller#CURRENT} (if any) receives the script's console
+   * output in its client log, and the request id goes with every log line the script causes.
    *
-   * @throws ScriptFailedException when the script throws, times out or exceeds its memory cap
+   * @param toolName the tool the call serves (log tag {@code script:<tool>})
+   * @param timeout how long the call may take, waiting for an isolate included
+   * @throws ScriptTimeoutException when the call is still running (or waiting) at its deadline
+   * @throws ScriptFailedException when the script throws or exceeds its memory cap
    */
   JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout);
 

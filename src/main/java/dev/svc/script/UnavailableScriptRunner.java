@@ -4,12 +4,14 @@ import dev.svc.model.ScriptRef;
 import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 
-/** The runner used until the TypeScript engine lands: every call fails with a clear message. */
+/**
+ * A runner that runs nothing: every call fails with a clear message. For runtimes that are known to
+ * have no scripts (tests of other parts); serving uses {@link PooledScriptRunner}.
+ */
 public final class UnavailableScriptRunner implements ScriptRunner {
   @Override
   public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
-    throw new ScriptFailedException(
-        "TypeScript scripts are not available in this build of svc yet (" + script + ")");
+    throw new ScriptFailedException("scripts cannot run here (" + script + ")");
   }
 
   @Override

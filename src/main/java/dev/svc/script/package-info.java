@@ -1,4 +1,18 @@
 /**
- * TypeScript scripts: bundling and sandboxed execution behind {@link dev.svc.script.ScriptRunner}.
+ * TypeScript scripts: bundling at compile time and sandboxed execution at run time.
+ *
+ * <ul>
+ *   <li>{@link dev.svc.script.ScriptBundler} bundles every script a project uses with the esbuild
+ *       binary that ships in a Maven artifact, maps esbuild's messages to positioned diagnostics,
+ *       and builds one vendor bundle of the npm packages scripts import.
+ *   <li>{@link dev.svc.script.ScriptRunner} is what the runtime calls; {@link
+ *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates, each owned by one
+ *       worker thread, sized by load.
+ *   <li>{@link dev.svc.script.ScriptEngine} / {@link dev.svc.script.ScriptIsolate} are the seam to
+ *       the JavaScript engine; {@link dev.svc.script.V8Engine} is V8 through Javet, with the
+ *       sandbox of {@code sandbox.js} (fetch, console, frozen built-ins and global object).
+ * </ul>
+ *
+ * See {@code docs/scripts.md} for what scripts see and why.
  */
 package dev.svc.script;

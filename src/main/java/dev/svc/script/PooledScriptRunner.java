@@ -1,0 +1,466 @@
+package dev.svc.script;
+
+import dev.svc.call.Caller;
+import dev.svc.log.Level;
+import dev.svc.log.Log;
+import dev.svc.log.LogContext;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Scripts;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs scripts on a bounded pool of isolates that grows with load.
+ *
+ * <p>Each isolate belongs to one worker, a platform thread that created it and is the only thread
+ * that ever runs it (exclusive checkout by construction: two threads on one V8 isolate deadlock).
+ * Platform threads, not virtual ones, because a virtual thread inside V8 pins its carrier: a few
+ * endless loops would stall every other request of the server until their deadlines.
+ *
+ * <p>Calls wait in one queue. A worker is added when a call waits, no worker is idle and fewer
+ * workers are computing than there are CPU slots, up to {@link Settings#maxIsolates()}. Workers
+ * that wait for a {@code fetch}, or whose call has run longer than {@link #LONG_CALL} (a heavy
+ * computation, an endless loop on its way to its deadline), do not count as computing: so scripts
+ * waiting on the network never starve the others, and neither does a runaway script, while short
+ * CPU-bound calls queue for the cores they need instead of adding threads that would only take
+ * turns. A waiting call re-checks this every {@link #LONG_CALL}, and waits no longer than its own
+ * deadline: more calls than isolates slow down but never deadlock. Workers idle longer than {@link
+ * Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the deadline
+ * or a cancellation is closed and its worker makes a fresh one for its next call.
+ *
+ * <p>No isolate exists until the first call (or {@link #warmUp()}): V8 is never loaded for a
+ * project without scripts.
+ */
+public final class PooledScriptRunner implements ScriptRunner {
+  private static final Log LOG = Log.tagged("script");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Longest console line kept; longer ones are cut. */
+  static final int MAX_CONSOLE_CHARS = 8192;
+
+  /** Console lines kept per call; later ones are dropped (one notice says so). */
+  static final int MAX_CONSOLE_LINES = 200;
+
+  /** How long past its deadline a caller waits for its worker to report the timeout itself. */
+  private static final Duration GRACE = Duration.ofSeconds(2);
+
+  /** A call running longer than this no longer counts as holding a CPU slot. */
+  static final Duration LONG_CALL = Duration.ofMillis(50);
+
+  /**
+   * How the pool behaves.
+   *
+   * @param maxIsolates most isolates (and worker threads) alive at once
+   * @param cpuSlots workers computing at once before calls queue instead of adding workers
+   * @param idleTimeout how long an idle worker (beyond the first) lives
+   * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
+   */
+  public record Settings(int maxIsolates, int cpuSlots, Duration idleTimeout, boolean warmUp) {
+    public Settings {
+      if (maxIsolates < 1 || cpuSlots < 1) {
+        throw new IllegalArgumentException("at least one isolate and one CPU slot are needed");
+      }
+    }
+
+    /** One CPU slot per core. */
+    public Settings(int maxIsolates, Duration idleTimeout, boolean warmUp) {
+      this(maxIsolates, Runtime.getRuntime().availableProcessors(), idleTimeout, warmUp);
+    }
+
+    /**
+     * Four isolates per core, at least eight (scripts waiting for fetch hold theirs), one CPU slot
+     * per core, idle workers kept a minute, the first isolate warmed up.
+     */
+    public static Settings defaults() {
+      int cores = Runtime.getRuntime().availableProcessors();
+      return new Settings(Math.max(8, 4 * cores), cores, Duration.ofSeconds(60), true);
+    }
+  }
+
+  private final ScriptEngine engine;
+  private final Scripts scripts;
+  private final Settings settings;
+  private final HttpFetch http = new HttpFetch();
+  private final LinkedBlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+  private final AtomicInteger workers = new AtomicInteger();
+  private final AtomicInteger idle = new AtomicInteger();
+  private final AtomicInteger serial = new AtomicInteger();
+  private final Set<Worker> live = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
+    this.engine = engine;
+    this.scripts = scripts;
+    this.settings = settings;
+  }
+
+  /**
+   * When {@link Settings#warmUp()} and there are scripts: makes the first isolate now, in the
+   * background, so that the first call does not wait for V8 to load. Call it once serving starts.
+   */
+  public void warmUp() {
+    if (settings.warmUp() && !scripts.isEmpty() && !closed && workers.compareAndSet(0, 1)) {
+      startWorker(true);
+    }
+  }
+
+  @Override
+  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
+    if (closed) {
+      throw new IllegalStateException("the script runner is closed");
+    }
+    Optional<Caller> caller =
+        Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Host host = new Host(toolName, caller, deadline);
+    ScriptCall call =
+        new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
+    Job job = new Job(call, host, caller);
+    queue.add(job);
+    grow();
+    String result = job.await();
+    return JSON.readTree(result);
+  }
+
+  /** Adds a worker when a call waits, none is idle and a CPU slot is free, up to the cap. */
+  private void grow() {
+    while (idle.get() == 0 && !queue.isEmpty() && !closed) {
+      int n = workers.get();
+      if (n >= settings.maxIsolates() || (n > 0 && computing() >= settings.cpuSlots())) {
+        return;
+      }
+      if (workers.compareAndSet(n, n + 1)) {
+        startWorker(false);
+        return;
+      }
+    }
+  }
+
+  /** Workers running a call that started recently and is not waiting for a fetch. */
+  private int computing() {
+    long now = System.nanoTime();
+    int computing = 0;
+    for (Worker worker : live) {
+      long since = worker.busySince;
+      if (since != 0 && !worker.waiting && now - since < LONG_CALL.toNanos()) {
+        computing++;
+      }
+    }
+    return computing;
+  }
+
+  private void startWorker(boolean warm) {
+    Worker worker = new Worker();
+    live.add(worker);
+    Thread.ofPlatform()
+        .name("svc-script-" + serial.incrementAndGet())
+        .daemon(true)
+        .stackSize(4L * 1024 * 1024)
+        .start(() -> worker.work(warm));
+  }
+
+  /** A platform thread and the isolate it owns. */
+  private final class Worker {
+    /** {@link System#nanoTime()} when the current call started; 0 while idle. */
+    volatile long busySince;
+
+    /** Whether the current call waits for a fetch (and uses no CPU). */
+    volatile boolean waiting;
+
+    volatile Thread thread;
+
+    void work(boolean warm) {
+      thread = Thread.currentThread();
+      ScriptIsolate isolate = null;
+      boolean counted = true;
+      try {
+        if (warm) {
+          isolate = create();
+        }
+        while (!closed) {
+          Job job;
+          idle.incrementAndGet();
+          try {
+            job = queue.poll(settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+          } finally {
+            idle.decrementAndGet();
+          }
+          if (job == null) {
+            int n = workers.get();
+            if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
+              counted = false;
+              return;
+            }
+            continue;
+          }
+          busySince = System.nanoTime();
+          try {
+            isolate = run(job, isolate, this);
+          } finally {
+            busySince = 0;
+            waiting = false;
+          }
+        }
+      } catch (InterruptedException e) {
+        // the runner is closing
+      } catch (RuntimeException e) {
+        LOG.error("a script worker failed", e);
+      } finally {
+        close(isolate);
+        live.remove(this);
+        if (counted) {
+          workers.decrementAndGet();
+        }
+        if (!closed) {
+          grow(); // a call queued while this worker was leaving must not be left without one
+        }
+      }
+    }
+  }
+
+  /** Runs one job; returns the isolate to keep (null when it must be replaced). */
+  private ScriptIsolate run(Job job, ScriptIsolate isolate, Worker worker) {
+    if (!job.begin()) {
+      return isolate; // timed out or cancelled while queued
+    }
+    ScriptIsolate current = isolate;
+    try {
+      if (current == null) {
+        current = create();
+      }
+      job.running.set(current);
+      job.host.worker = worker;
+      ScriptIsolate using = current;
+      String result =
+          bound(
+              job,
+              () -> {
+                try {
+                  return using.call(job.call);
+                } catch (ScriptFailedException e) {
+                  e.scriptStack()
+                      .ifPresent(stack ->
+                          LOG.child(job.call.tool())
+                              .debug("script failed", "error", e.getMessage(), "stack", stack));
+                  throw e;
+                }
+              });
+      job.result.complete(result);
+    } catch (ScriptFailedException e) {
+      job.result.completeExceptionally(e);
+    } catch (RuntimeException e) {
+      job.result.completeExceptionally(e);
+      if (current != null) {
+        close(current);
+        current = null;
+      }
+    } finally {
+      job.running.set(null);
+    }
+    if (current != null && !current.isReusable()) {
+      close(current);
+      return null;
+    }
+    return current;
+  }
+
+  /** Runs {@code work} with the caller and request id bound, as on the caller's own thread. */
+  private static String bound(Job job, java.util.function.Supplier<String> work) {
+    if (job.caller.isEmpty()) {
+      return work.get();
+    }
+    Caller caller = job.caller.get();
+    return ScopedValue.where(Caller.CURRENT, caller)
+        .where(LogContext.REQUEST_ID, caller.requestId())
+        .call(work::get);
+  }
+
+  private ScriptIsolate create() {
+    long started = System.nanoTime();
+    ScriptIsolate isolate = engine.newIsolate(scripts);
+    LOG.debug(
+        "isolate ready",
+        "ms",
+        (System.nanoTime() - started) / 1_000_000,
+        "isolates",
+        workers.get());
+    return isolate;
+  }
+
+  private static void close(ScriptIsolate isolate) {
+    if (isolate != null) {
+      isolate.close();
+    }
+  }
+
+  /** Stops every worker; calls still queued fail. Never throws. */
+  @Override
+  public void close() {
+    closed = true;
+    for (Worker worker : live) {
+      Thread thread = worker.thread;
+      if (thread != null) {
+        thread.interrupt();
+      }
+    }
+    for (Worker worker : live) {
+      Thread thread = worker.thread;
+      try {
+        if (thread != null) {
+          thread.join(Duration.ofSeconds(5));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    Job job;
+    while ((job = queue.poll()) != null) {
+      job.result.completeExceptionally(new IllegalStateException("the server is stopping"));
+    }
+  }
+
+  /** A call waiting for or running on an isolate. */
+  private final class Job {
+    final ScriptCall call;
+    final Host host;
+    final Optional<Caller> caller;
+    final CompletableFuture<String> result = new CompletableFuture<>();
+    final AtomicReference<ScriptIsolate> running = new AtomicReference<>();
+    private final AtomicInteger state = new AtomicInteger(); // 0 queued, 1 running, 2 abandoned
+
+    Job(ScriptCall call, Host host, Optional<Caller> caller) {
+      this.call = call;
+      this.host = host;
+      this.caller = caller;
+    }
+
+    /** Claims the job for a worker; false when its caller gave up or its deadline passed. */
+    boolean begin() {
+      if (call.remainingNanos() <= 0) {
+        if (state.compareAndSet(0, 2)) {
+          result.completeExceptionally(new ScriptTimeoutException(call.timeout()));
+        }
+        return false;
+      }
+      return state.compareAndSet(0, 1);
+    }
+
+    /**
+     * Waits for the outcome: the deadline plus a grace for the worker to report it. While the call
+     * is still queued, it asks for a worker again every {@link #LONG_CALL}: running calls may have
+     * become long ones meanwhile, which frees their CPU slot.
+     */
+    String await() {
+      long end = System.nanoTime() + call.remainingNanos() + GRACE.toNanos();
+      try {
+        while (true) {
+          long left = end - System.nanoTime();
+          if (left <= 0) {
+            throw new TimeoutException();
+          }
+          try {
+            return result.get(
+                state.get() == 0 ? Math.min(left, LONG_CALL.toNanos()) : left,
+                TimeUnit.NANOSECONDS);
+          } catch (TimeoutException e) {
+            if (state.get() == 0) {
+              grow();
+            }
+          }
+        }
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (TimeoutException e) {
+        abandon();
+        throw new ScriptTimeoutException(call.timeout());
+      } catch (InterruptedException e) {
+        abandon();
+        Thread.currentThread().interrupt();
+        throw new ScriptFailedException("the call was cancelled");
+      }
+    }
+
+    private void abandon() {
+      if (!state.compareAndSet(0, 2)) {
+        ScriptIsolate isolate = running.get();
+        if (isolate != null) {
+          isolate.interrupt(call);
+        }
+      }
+    }
+  }
+
+  /** What a call's console and fetch reach: the log, the client's log, the HTTP client. */
+  private final class Host implements ScriptHost {
+    private final String tool;
+    private final Log log;
+    private final Optional<Caller> caller;
+    private final long deadline;
+    private int lines;
+
+    /** The worker running the call: set before the call starts, read on that worker only. */
+    Worker worker;
+
+    Host(String tool, Optional<Caller> caller, long deadline) {
+      this.tool = tool;
+      this.log = LOG.child(tool);
+      this.caller = caller;
+      this.deadline = deadline;
+    }
+
+    @Override
+    public void console(Level level, String message) {
+      lines++;
+      if (lines > MAX_CONSOLE_LINES) {
+        if (lines == MAX_CONSOLE_LINES + 1) {
+          write(
+              Level.WARN, "more than " + MAX_CONSOLE_LINES + " console lines; the rest is dropped");
+        }
+        return;
+      }
+      write(
+          level,
+          message.length() > MAX_CONSOLE_CHARS
+              ? message.substring(0, MAX_CONSOLE_CHARS) + "…"
+              : message);
+    }
+
+    private void write(Level level, String message) {
+      switch (level) {
+        case ERROR -> log.error(message);
+        case WARN -> log.warn(message);
+        case INFO -> log.info(message);
+        case DEBUG -> log.debug(message);
+      }
+      caller.ifPresent(c -> c.clientLog().log(level, "script:" + tool, message));
+    }
+
+    @Override
+    public CompletableFuture<String> fetch(String request) {
+      return http.start(request, Duration.ofNanos(deadline - System.nanoTime()));
+    }
+
+    @Override
+    public void waiting(boolean waiting) {
+      Worker current = worker;
+      if (current != null) {
+        current.waiting = waiting;
+      }
+    }
+  }
+}

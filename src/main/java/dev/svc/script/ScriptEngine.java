@@ -1,0 +1,17 @@
+package dev.svc.script;
+
+import dev.svc.model.Scripts;
+
+/**
+ * A JavaScript engine: makes sandboxed isolates. The one seam between svc and an engine, so that V8
+ * ({@link V8Engine}) could be swapped for another (GraalJS, …) without touching the pool or the
+ * runtime.
+ */
+public interface ScriptEngine {
+
+  /**
+   * A new isolate, sandboxed, with the vendor bundle of {@code scripts} loaded. Called on the
+   * thread that will use the isolate.
+   */
+  ScriptIsolate newIsolate(Scripts scripts);
+}

@@ -1,0 +1,24 @@
+package dev.svc.script;
+
+import dev.svc.log.Level;
+import java.util.concurrent.CompletableFuture;
+
+/** The host functions behind a call's {@code console} and {@code fetch}. */
+public interface ScriptHost {
+
+  /** A line the script wrote with {@code console.*}. */
+  void console(Level level, String message);
+
+  /**
+   * Starts an HTTP request. {@code request} is JSON {@code {url, method, headers: [[name, value]],
+   * body}}; the future completes with JSON {@code {status, statusText, url, headers, body}} or
+   * {@code {error}}, never exceptionally.
+   */
+  CompletableFuture<String> fetch(String request);
+
+  /**
+   * The script now waits for its fetches ({@code true}) or runs again ({@code false}): while it
+   * waits it uses no CPU, which the pool takes into account when it sizes itself.
+   */
+  default void waiting(boolean waiting) {}
+}

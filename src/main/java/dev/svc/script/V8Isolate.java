@@ -1,0 +1,412 @@
+package dev.svc.script;
+
+import com.caoccao.javet.exceptions.JavetException;
+import com.caoccao.javet.exceptions.JavetTerminatedException;
+import com.caoccao.javet.interfaces.IJavetLogger;
+import com.caoccao.javet.interop.V8Guard;
+import com.caoccao.javet.interop.V8Host;
+import com.caoccao.javet.interop.V8Runtime;
+import com.caoccao.javet.interop.V8ScriptOrigin;
+import com.caoccao.javet.interop.callback.IJavetDirectCallable;
+import com.caoccao.javet.interop.callback.JavetCallbackContext;
+import com.caoccao.javet.interop.callback.JavetCallbackType;
+import com.caoccao.javet.values.V8Value;
+import com.caoccao.javet.values.primitive.V8ValueInteger;
+import com.caoccao.javet.values.primitive.V8ValueString;
+import com.caoccao.javet.values.reference.V8ValueFunction;
+import com.caoccao.javet.values.reference.V8ValueObject;
+import dev.svc.log.Level;
+import dev.svc.log.Log;
+import dev.svc.model.ScriptBundle;
+import dev.svc.model.Scripts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One V8 isolate with the svc sandbox ({@code sandbox.js}) installed, serving calls one at a time
+ * on the thread that created it.
+ *
+ * <p>A call runs the bundle's top level afresh, calls the export and, while the returned promise is
+ * pending, pumps: it waits for the next finished {@code fetch} (started on the host's threads) and
+ * settles its promise on this thread, until the call's promise settles. So a {@code Promise.all} of
+ * two fetches takes about as long as one, and the isolate is never touched by another thread.
+ *
+ * <p>A {@link V8Guard} ends JavaScript running at the deadline; a near-heap-limit callback ends a
+ * call that reaches the heap cap, before V8 would abort the process. Either way the isolate is no
+ * longer {@link #isReusable() reusable}.
+ */
+final class V8Isolate implements ScriptIsolate {
+  private static final Log LOG = Log.tagged("script");
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final String SANDBOX = resource("sandbox.js");
+  private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
+
+  /** Clock differences between the guard (milliseconds) and our deadline (nanoseconds). */
+  private static final long GUARD_SLACK_NANOS = 5_000_000;
+
+  /** Fetches one call may have in flight at once. */
+  static final int MAX_FETCHES_IN_FLIGHT = 64;
+
+  private final V8Runtime runtime;
+  private final Scripts scripts;
+  private final long heapBytes;
+  private final List<V8Value> owned = new ArrayList<>();
+  private final List<JavetCallbackContext> callbacks = new ArrayList<>();
+  private final Map<String, V8ValueFunction> factories = new HashMap<>();
+  private V8ValueFunction invoke;
+  private V8ValueFunction poll;
+  private V8ValueFunction settle;
+  private volatile boolean memoryExceeded;
+  private volatile boolean stopped;
+  private volatile boolean interrupted;
+  private volatile Running running;
+
+  /** Orders a call's end against {@link #interrupt}: a termination never reaches the next call. */
+  private final Object lock = new Object();
+
+  private V8Isolate(V8Runtime runtime, Scripts scripts, int heapMb) {
+    this.runtime = runtime;
+    this.scripts = scripts;
+    this.heapBytes = heapMb * 1024L * 1024L;
+  }
+
+  static V8Isolate create(V8Host host, Scripts scripts, int heapMb) {
+    V8Runtime runtime;
+    try {
+      runtime = host.createV8Runtime();
+    } catch (JavetException e) {
+      throw new IllegalStateException("cannot create a V8 isolate: " + e.getMessage(), e);
+    }
+    V8Isolate isolate = new V8Isolate(runtime, scripts, heapMb);
+    try {
+      isolate.install();
+      return isolate;
+    } catch (JavetException | RuntimeException e) {
+      isolate.close();
+      if (e instanceof IllegalStateException state) {
+        throw state;
+      }
+      throw new IllegalStateException("cannot set up the script sandbox: " + e.getMessage(), e);
+    }
+  }
+
+  private void install() throws JavetException {
+    runtime.setLogger(JavetLog.INSTANCE);
+    runtime.setPromiseRejectCallback((event, promise, value) -> {});
+    runtime.allowEval(false);
+    runtime.setNearHeapLimitCallback(this::nearHeapLimit);
+    V8ValueFunction log = hostFunction("log", this::log);
+    V8ValueFunction fetch = hostFunction("fetch", this::fetch);
+    try (V8ValueObject host = runtime.createV8ValueObject();
+        V8ValueFunction bootstrap =
+            runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
+      host.set("log", log);
+      host.set("fetch", fetch);
+      V8Value vendor =
+          scripts.vendor().isPresent()
+              ? own(compile("svc:vendor.js", scripts.vendor().get()))
+              : runtime.createV8ValueNull();
+      V8ValueObject internals;
+      try {
+        internals = bootstrap.call(null, host, vendor);
+      } catch (JavetException e) {
+        throw new IllegalStateException(
+            (scripts.vendor().isPresent()
+                    ? "loading the npm packages (vendor bundle) failed: "
+                    : "the script sandbox failed to start: ")
+                + e.getMessage(),
+            e);
+      }
+      try (internals) {
+        invoke = own(internals.get("invoke"));
+        poll = own(internals.get("poll"));
+        settle = own(internals.get("settle"));
+      }
+    }
+  }
+
+  /** A JavaScript function that calls {@code body} on this thread; released with the isolate. */
+  private V8ValueFunction hostFunction(
+      String name, IJavetDirectCallable.NoThisAndNoResult<Exception> body) throws JavetException {
+    JavetCallbackContext context =
+        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndNoResult, body);
+    callbacks.add(context);
+    return own(runtime.createV8ValueFunction(context));
+  }
+
+  @Override
+  public String call(ScriptCall call) {
+    V8ValueFunction factory = factory(call.script().path());
+    long millis = TimeUnit.NANOSECONDS.toMillis(call.remainingNanos());
+    if (millis <= 0) {
+      throw new ScriptTimeoutException(call.timeout());
+    }
+    Running state = new Running(call);
+    running = state;
+    try {
+      try (V8Guard _ = runtime.getGuard(millis)) {
+        String outcome =
+            text(invoke.call(null, factory, call.script().exportName(), call.payload()));
+        while (outcome == null) {
+          outcome = text(poll.call(null));
+          if (outcome != null) {
+            break;
+          }
+          if (state.inFlight == 0) {
+            throw new ScriptFailedException(
+                "the script's promise never settled: it waits for something that never happens");
+          }
+          call.host().waiting(true);
+          Finished next;
+          try {
+            next = state.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
+          } finally {
+            call.host().waiting(false);
+          }
+          if (next == null) {
+            stopped = true;
+            throw new ScriptTimeoutException(call.timeout());
+          }
+          if (next == Finished.INTERRUPTED) {
+            stopped = true;
+            throw new ScriptFailedException("the call was cancelled");
+          }
+          state.inFlight--;
+          settle.callVoid(null, next.id(), next.json());
+        }
+        return decode(outcome);
+      }
+    } catch (JavetTerminatedException e) {
+      stopped = true;
+      throw stoppedFailure(call);
+    } catch (JavetException e) {
+      stopped = true;
+      if (memoryExceeded || interrupted) {
+        throw stoppedFailure(call);
+      }
+      throw new IllegalStateException("the script engine failed: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopped = true;
+      throw new ScriptFailedException("the call was cancelled");
+    } finally {
+      synchronized (lock) {
+        running = null;
+      }
+      state.abandon();
+      // The guard fires only once the deadline has passed. If that happened just as the script
+      // returned, V8 keeps the termination pending for the next JavaScript it runs: an isolate
+      // whose call ended at (or past) its deadline is not used again.
+      if (System.nanoTime() > call.deadlineNanos() - GUARD_SLACK_NANOS) {
+        stopped = true;
+      }
+    }
+  }
+
+  private ScriptFailedException stoppedFailure(ScriptCall call) {
+    if (memoryExceeded) {
+      return new ScriptFailedException("the script exceeded its memory limit");
+    }
+    if (interrupted) {
+      return new ScriptFailedException("the call was cancelled");
+    }
+    return new ScriptTimeoutException(call.timeout());
+  }
+
+  /** {@code "v" + json} is a value, {@code "x" + {message, stack}} something thrown. */
+  private static String decode(String outcome) {
+    if (outcome.startsWith("v")) {
+      return outcome.substring(1);
+    }
+    JsonNode thrown = JSON.readTree(outcome.substring(1));
+    throw new ScriptFailedException(
+        thrown.path("message").asString("the script failed"), thrown.path("stack").asString(""));
+  }
+
+  private static String text(V8Value value) throws JavetException {
+    try (value) {
+      return value instanceof V8ValueString string ? string.getValue() : null;
+    }
+  }
+
+  private V8ValueFunction factory(String path) {
+    V8ValueFunction factory = factories.get(path);
+    if (factory == null) {
+      ScriptBundle bundle =
+          scripts
+              .bundle(path)
+              .orElseThrow(() -> new IllegalStateException("no bundle for script " + path));
+      try {
+        factory = own(compile(path, bundle.code()));
+      } catch (JavetException e) {
+        throw new IllegalStateException("cannot compile the bundle of " + path, e);
+      }
+      factories.put(path, factory);
+    }
+    return factory;
+  }
+
+  /** The bundle as {@code function (module, exports, require) { code }}, compiled once. */
+  private V8ValueFunction compile(String name, String code) throws JavetException {
+    return runtime.compileV8ValueFunction(
+        code, null, new V8ScriptOrigin(name), MODULE_PARAMETERS, null);
+  }
+
+  private void log(V8Value... args) {
+    Running state = running;
+    if (state == null || args.length < 2) {
+      return;
+    }
+    int level = args[0] instanceof V8ValueInteger n ? n.getValue() : Level.INFO.number();
+    String text = args[1] instanceof V8ValueString s ? s.getValue() : String.valueOf(args[1]);
+    state.call.host().console(Level.of(Math.clamp(level, 1, 4)), text);
+  }
+
+  private void fetch(V8Value... args) {
+    Running state = running;
+    if (state == null || args.length < 2 || !(args[0] instanceof V8ValueInteger id)) {
+      return;
+    }
+    int requestId = id.getValue();
+    state.inFlight++;
+    if (state.inFlight > MAX_FETCHES_IN_FLIGHT) {
+      state.finished.add(
+          new Finished(
+              requestId,
+              "{\"error\":\"more than " + MAX_FETCHES_IN_FLIGHT + " requests at once\"}"));
+      return;
+    }
+    String request = args[1] instanceof V8ValueString s ? s.getValue() : "{}";
+    CompletableFuture<String> response = state.call.host().fetch(request);
+    state.requests.add(response);
+    response.thenAccept(json -> state.finished.add(new Finished(requestId, json)));
+  }
+
+  private long nearHeapLimit(long current, long initial) {
+    memoryExceeded = true;
+    runtime.terminateExecution();
+    // room for V8 to unwind; the isolate is closed after this call
+    return current + Math.max(heapBytes / 2, 16L * 1024 * 1024);
+  }
+
+  @Override
+  public boolean isReusable() {
+    return !stopped && !memoryExceeded && !interrupted;
+  }
+
+  @Override
+  public void interrupt(ScriptCall call) {
+    synchronized (lock) {
+      Running state = running;
+      if (state == null || state.call != call) {
+        return;
+      }
+      interrupted = true;
+      runtime.terminateExecution();
+      state.finished.add(Finished.INTERRUPTED);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (V8Value value : owned) {
+      try {
+        value.close();
+      } catch (JavetException | RuntimeException e) {
+        // closing the runtime below frees it anyway
+      }
+    }
+    owned.clear();
+    factories.clear();
+    for (JavetCallbackContext context : callbacks) {
+      runtime.removeCallbackContext(context.getHandle());
+    }
+    callbacks.clear();
+    try {
+      runtime.close();
+    } catch (JavetException | RuntimeException e) {
+      LOG.debug("closing a V8 isolate failed", "error", e.toString());
+    }
+  }
+
+  private <T extends V8Value> T own(T value) {
+    owned.add(value);
+    return value;
+  }
+
+  /** The state of the call being run: touched only by this isolate's thread and fetch callbacks. */
+  private static final class Running {
+    final ScriptCall call;
+    final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+    final List<CompletableFuture<String>> requests = new ArrayList<>();
+    int inFlight;
+
+    Running(ScriptCall call) {
+      this.call = call;
+    }
+
+    /** Cancels the requests still running: nobody will read their answers. */
+    void abandon() {
+      for (CompletableFuture<String> request : requests) {
+        request.cancel(true);
+      }
+    }
+  }
+
+  /** A fetch that finished: its id in the sandbox and its JSON answer. */
+  private record Finished(int id, String json) {
+    static final Finished INTERRUPTED = new Finished(-1, "");
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = V8Isolate.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Javet's own messages (e.g. a guard that fired) go to the debug log. */
+  private enum JavetLog implements IJavetLogger {
+    INSTANCE;
+
+    @Override
+    public void debug(String message) {
+      LOG.debug(message);
+    }
+
+    @Override
+    public void error(String message) {
+      LOG.debug(message);
+    }
+
+    @Override
+    public void error(String message, Throwable cause) {
+      LOG.debug(message, cause);
+    }
+
+    @Override
+    public void info(String message) {
+      LOG.debug(message);
+    }
+
+    @Override
+    public void warn(String message) {
+      LOG.debug(message);
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package dev.svc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.connector.ConnectorUnavailableException;
+import dev.svc.model.Model;
+import dev.svc.project.Environment;
+import dev.svc.testing.ProjectFixture;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A script tool served over MCP for real: the instance wires the V8 runner, a handler answers
+ * {@code tools/call}, and its console output reaches a client that set a log level as {@code
+ * notifications/message} on the request's event stream.
+ */
+class ScriptServingIT {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @TempDir Path dir;
+  Instance instance;
+  final HttpClient http = HttpClient.newHttpClient();
+  String session;
+
+  @BeforeEach
+  void start() throws Exception {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: served
+            == app/tools/greet/config.terse
+            description: Greets and says so in the log.
+            inputs:
+              name: {type: string}
+            == app/tools/greet/handler.ts
+            export default ({ inputs }: { inputs: { name: string } }) => {
+              console.info(`greeting ${inputs.name}`);
+              console.debug("a detail");
+              return { greeting: `Hello ${inputs.name}` };
+            };
+            == app/tools/broken/config.terse
+            description: Throws.
+            == app/tools/broken/handler.ts
+            export default () => { throw new Error("out of greetings"); };
+            """);
+    instance =
+        Instance.launch(
+            model,
+            new Instance.Options(
+                Environment.of(Map.of()),
+                dir,
+                "127.0.0.1",
+                0,
+                false,
+                adapter -> {
+                  throw new ConnectorUnavailableException("no adapters here");
+                }));
+    HttpResponse<String> init =
+        post(
+            null,
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}");
+    session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+  }
+
+  @AfterEach
+  void stop() {
+    instance.close();
+  }
+
+  HttpResponse<String> post(String sessionId, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(instance.baseUrl() + "/mcp"))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (sessionId != null) {
+      request.header("Mcp-Session-Id", sessionId);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The JSON messages of a response: its body, or each {@code data:} line of an event stream. */
+  static List<JsonNode> messages(HttpResponse<String> response) {
+    List<JsonNode> messages = new ArrayList<>();
+    if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+      for (String line : response.body().split("\n")) {
+        if (line.startsWith("data: ")) {
+          messages.add(JSON.readTree(line.substring(6)));
+        }
+      }
+    } else {
+      messages.add(JSON.readTree(response.body()));
+    }
+    return messages;
+  }
+
+  static String call(String tool, String arguments) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\""
+        + tool
+        + "\",\"arguments\":"
+        + arguments
+        + "}}";
+  }
+
+  @Test
+  void aHandlerToolAnswersToolsCall() throws Exception {
+    List<JsonNode> messages = messages(post(session, call("greet", "{\"name\":\"Ada\"}")));
+
+    assertThat(messages).hasSize(1);
+    JsonNode result = messages.getFirst().path("result");
+    assertThat(result.path("isError").asBoolean(false)).isFalse();
+    assertThat(result.path("structuredContent"))
+        .isEqualTo(JSON.readTree("{\"greeting\":\"Hello Ada\"}"));
+  }
+
+  @Test
+  void aHandlerThatThrowsGivesAnErrorResultWithItsMessageOnly() throws Exception {
+    JsonNode result = messages(post(session, call("broken", "{}"))).getFirst().path("result");
+
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").path(0).path("text").asString())
+        .isEqualTo("out of greetings");
+  }
+
+  @Test
+  void aReloadServesTheChangedScript() throws Exception {
+    Model changed =
+        ProjectFixture.model(
+            dir,
+            """
+            == app/tools/greet/handler.ts
+            export default ({ inputs }: { inputs: { name: string } }) => ({ greeting: `Hi ${inputs.name}` });
+            """);
+
+    instance.reload(changed, java.util.Set.of("app/tools/greet/handler.ts"));
+
+    JsonNode result =
+        messages(post(session, call("greet", "{\"name\":\"Ada\"}"))).getFirst().path("result");
+    assertThat(result.path("structuredContent").path("greeting").asString()).isEqualTo("Hi Ada");
+  }
+
+  @Test
+  void consoleOutputAtOrAboveTheClientsLevelIsSentAsNotifications() throws Exception {
+    post(
+        session,
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}");
+
+    List<JsonNode> messages = messages(post(session, call("greet", "{\"name\":\"Ada\"}")));
+
+    List<JsonNode> logs =
+        messages.stream()
+            .filter(m -> m.path("method").asString("").equals("notifications/message"))
+            .toList();
+    assertThat(logs).hasSize(1);
+    assertThat(logs.getFirst().path("params").path("level").asString()).isEqualTo("info");
+    assertThat(logs.getFirst().path("params").path("data").path("message").asString())
+        .isEqualTo("greeting Ada");
+    assertThat(logs.getFirst().path("params").path("data").path("logger").asString())
+        .isEqualTo("script:greet");
+    assertThat(
+            messages.getLast().path("result").path("structuredContent").path("greeting").asString())
+        .isEqualTo("Hello Ada");
+  }
+}

@@ -1,0 +1,249 @@
+package dev.svc.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.call.Caller;
+import dev.svc.call.Headers;
+import dev.svc.connector.Connectors;
+import dev.svc.model.Model;
+import dev.svc.project.Environment;
+import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.V8Engine;
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The tool pipeline with real scripts and a real SQLite database: handlers, transforms around a
+ * statement, script errors and deadlines as tool errors, and custom auth plugins.
+ */
+class ScriptToolsIT {
+  static final String PROJECT =
+      """
+      == .svc
+      name: shop
+      == app/adapters/lite.terse
+      connector: sqlite
+      connection_string: "file:./shop.db"
+      == app/tools/greet/config.terse
+      description: Greets someone.
+      inputs:
+        name: {type: string}
+      == app/tools/greet/handler.ts
+      export default ({ inputs, tool }: { inputs: { name: string }; tool: string }) =>
+        ({ greeting: `Hello ${inputs.name}`, tool });
+      == app/tools/find/config.terse
+      description: Users with a given name, as "id:name" strings.
+      use: lite
+      statement: SELECT id, name FROM users WHERE lower(name) = {{ inputs.name }} ORDER BY id
+      mappers:
+        input: transforms.ts#normalise
+        output: transforms.ts#compact
+      inputs:
+        name: {type: string}
+      == app/tools/find/transforms.ts
+      export function normalise({ inputs }: { inputs: { name: string } }) {
+        if (inputs.name.trim() === "") throw new Error("name must not be empty");
+        return { name: inputs.name.trim().toLowerCase() };
+      }
+      export function compact({ results, tool }: { results: Array<{ id: number; name: string }>; tool: string }) {
+        return { tool, users: results.map((r) => `${r.id}:${r.name}`) };
+      }
+      == app/tools/visit/config.terse
+      description: Records a visit.
+      use: lite
+      statement: INSERT INTO visits (name) VALUES ({{ inputs.name }})
+      mappers:
+        input: ../find/transforms.ts#normalise
+      inputs:
+        name: {type: string}
+      == app/tools/shaped/config.terse
+      description: Transforms found by convention around a handler.
+      inputs:
+        n: {type: int}
+      == app/tools/shaped/handler.ts
+      export default ({ inputs }) => [inputs.n, inputs.added];
+      == app/tools/shaped/input.ts
+      export default ({ inputs }) => ({ ...inputs, added: "by input.ts" });
+      == app/tools/shaped/output.ts
+      export default ({ results }) => ({ wrapped: results });
+      == app/tools/failing/config.terse
+      description: Always throws.
+      == app/tools/failing/handler.ts
+      export default () => { throw new TypeError("the service said no"); };
+      == app/tools/slow/config.terse
+      description: Never finishes.
+      timeout: 1
+      == app/tools/slow/handler.ts
+      export default () => { for (;;) {} };
+      == app/tools/notes/config.terse
+      description: Notes behind a bearer token.
+      auth:
+        plugin: bearer
+        policy:
+          token: "{{ env.NOTES_TOKEN }}"
+      == app/tools/notes/handler.ts
+      export default () => ["first note"];
+      == app/tools/odd/config.terse
+      description: Behind a plugin that answers nonsense.
+      auth:
+        plugin: odd
+      == app/tools/odd/handler.ts
+      export default () => "never";
+      == app/plugins/bearer.ts
+      export default ({ headers, policy, tool }) => {
+        const auth = headers["authorization"] ?? "";
+        if (auth === "") return false;
+        if (auth === "Bearer " + policy.token) return { allow: true, identity: "user-1" };
+        return { allow: false, reason: `wrong token for ${tool}` };
+      };
+      == app/plugins/odd.ts
+      export default () => 42;
+      """;
+
+  @TempDir Path dir;
+  ProjectRuntime runtime;
+
+  @BeforeEach
+  void start() throws SQLException {
+    Model model = ProjectFixture.model(dir, PROJECT);
+    sql(
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+        "INSERT INTO users VALUES (1, 'Ada'), (2, 'Grace'), (3, 'ada')",
+        "CREATE TABLE visits (name TEXT NOT NULL)");
+    runtime =
+        ProjectRuntime.start(
+            model,
+            new ProjectRuntime.Settings(
+                Environment.of(Map.of("NOTES_TOKEN", "s3cret")),
+                dir,
+                Connectors::open,
+                new PooledScriptRunner(
+                    new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+                    model.scripts(),
+                    new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false)),
+                1 << 20));
+  }
+
+  /** Runs statements on the test database directly, outside svc. */
+  void sql(String... statements) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("shop.db"));
+        java.sql.Statement statement = connection.createStatement()) {
+      for (String text : statements) {
+        statement.execute(text);
+      }
+    }
+  }
+
+  long visits() throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("shop.db"));
+        ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM visits")) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    runtime.close();
+  }
+
+  ToolOutcome call(String tool, String arguments, Headers headers) {
+    Caller caller = new Caller("req-1", headers, Optional.empty());
+    return ScopedValue.where(Caller.CURRENT, caller)
+        .call(() -> runtime.tools().call(tool, Json.MAPPER.readTree(arguments), caller));
+  }
+
+  ToolOutcome call(String tool, String arguments) {
+    return call(tool, arguments, Headers.NONE);
+  }
+
+  static JsonNode json(String text) {
+    return Json.MAPPER.readTree(text);
+  }
+
+  @Test
+  void aHandlerToolReturnsWhatItsHandlerReturns() {
+    assertThat(call("greet", "{\"name\":\"Ada\"}"))
+        .isEqualTo(
+            new ToolOutcome.Success(json("{\"greeting\":\"Hello Ada\",\"tool\":\"greet\"}")));
+  }
+
+  @Test
+  void aHybridToolRunsInputTransformThenTheStatementThenOutputTransform() {
+    assertThat(call("find", "{\"name\":\"  ADA \"}"))
+        .isEqualTo(
+            new ToolOutcome.Success(json("{\"tool\":\"find\",\"users\":[\"1:Ada\",\"3:ada\"]}")));
+  }
+
+  @Test
+  void anInputTransformThatThrowsAbortsTheCallWithItsMessage() throws SQLException {
+    assertThat(call("find", "{\"name\":\"   \"}"))
+        .isEqualTo(new ToolOutcome.Failure("name must not be empty"));
+    assertThat(call("visit", "{\"name\":\"   \"}"))
+        .isEqualTo(new ToolOutcome.Failure("name must not be empty"));
+    assertThat(visits()).isZero();
+
+    assertThat(call("visit", "{\"name\":\" Ada \"}"))
+        .isInstanceOfSatisfying(
+            ToolOutcome.Success.class,
+            s -> assertThat(s.payload().toString()).isEqualTo("[{\"rows_affected\":1}]"));
+    assertThat(visits()).isEqualTo(1);
+  }
+
+  @Test
+  void transformsFoundByConventionRunAroundAHandler() {
+    assertThat(call("shaped", "{\"n\":\"5\"}"))
+        .isEqualTo(new ToolOutcome.Success(json("{\"wrapped\":[5,\"by input.ts\"]}")));
+  }
+
+  @Test
+  void aHandlerThatThrowsIsAToolErrorCarryingOnlyItsMessage() {
+    assertThat(call("failing", "{}")).isEqualTo(new ToolOutcome.Failure("the service said no"));
+  }
+
+  @Test
+  void aScriptPastTheToolsDeadlineIsATimeoutError() {
+    assertThat(call("slow", "{}"))
+        .isEqualTo(new ToolOutcome.Failure("the script ran longer than 1 s"));
+    assertThat(call("greet", "{\"name\":\"after\"}")).isInstanceOf(ToolOutcome.Success.class);
+  }
+
+  @Test
+  void aCustomAuthPluginAllowsWithTheRightToken() {
+    assertThat(call("notes", "{}", Headers.of("Authorization", "Bearer s3cret")))
+        .isEqualTo(new ToolOutcome.Success(json("[\"first note\"]")));
+  }
+
+  @Test
+  void aCustomAuthPluginRefusesWithItsReasonOrAPlainRefusal() {
+    assertThat(call("notes", "{}", Headers.of("Authorization", "Bearer guess")))
+        .isEqualTo(new ToolOutcome.Failure("authentication failed: wrong token for notes"));
+    assertThat(call("notes", "{}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "authentication failed: the auth plugin `bearer` refused the call"));
+  }
+
+  @Test
+  void anAuthPluginAnsweringNeitherBooleanNorDecisionRefuses() {
+    assertThat(call("odd", "{}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "authentication failed: the auth plugin `odd` returned neither true/false nor"
+                    + " {allow, reason}"));
+  }
+}

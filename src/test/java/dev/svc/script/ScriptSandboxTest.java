@@ -1,0 +1,391 @@
+package dev.svc.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Scripts;
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The sandbox itself, on real V8 isolates and real bundles: payloads, exports, promises, errors,
+ * and everything a script must not reach.
+ */
+class ScriptSandboxTest {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+  PooledScriptRunner runner;
+
+  @AfterEach
+  void close() {
+    if (runner != null) {
+      runner.close();
+    }
+  }
+
+  /** Compiles a one-tool project whose handler.ts is {@code source}, and starts a runner. */
+  PooledScriptRunner sandbox(String source) {
+    Scripts scripts =
+        ProjectFixture.model(
+                dir,
+                """
+                == .svc
+                name: sandbox
+                == app/tools/t/config.terse
+                description: A script under test.
+                == app/tools/t/handler.ts
+                """
+                    + source)
+            .scripts();
+    runner =
+        new PooledScriptRunner(
+            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+            scripts,
+            new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false));
+    return runner;
+  }
+
+  JsonNode call(String export, String payload) {
+    return runner.call(
+        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), "t", TIMEOUT);
+  }
+
+  JsonNode call(String payload) {
+    return call("default", payload);
+  }
+
+  @Test
+  void aHandlerGetsThePayloadAndItsReturnValueIsTheResult() {
+    sandbox(
+        """
+        interface Payload { inputs: { name: string; n: number }; tool: string }
+        export default ({ inputs, tool }: Payload) => ({ greeting: `Hello ${inputs.name}`, tool, twice: inputs.n * 2 });
+        """);
+
+    assertThat(call("{\"inputs\":{\"name\":\"Ada\",\"n\":21},\"tool\":\"t\"}"))
+        .isEqualTo(JSON.readTree("{\"greeting\":\"Hello Ada\",\"tool\":\"t\",\"twice\":42}"));
+  }
+
+  @Test
+  void returnValuesAreUsedAsTheyAre_arraysScalarsAndUndefinedAsNull() {
+    sandbox(
+        """
+        export const list = () => [1, "two", { three: 3 }];
+        export const text = () => "plain";
+        export const number = () => 4.5;
+        export const nothing = () => undefined;
+        export default () => null;
+        """);
+
+    assertThat(call("list", "{}")).isEqualTo(JSON.readTree("[1,\"two\",{\"three\":3}]"));
+    assertThat(call("text", "{}").asString()).isEqualTo("plain");
+    assertThat(call("number", "{}").asDouble()).isEqualTo(4.5);
+    assertThat(call("nothing", "{}").isNull()).isTrue();
+    assertThat(call("{}").isNull()).isTrue();
+  }
+
+  @Test
+  void aCommonJsScriptWhoseModuleExportsIsTheFunctionIsItsDefaultExport() {
+    Scripts scripts =
+        ProjectFixture.model(
+                dir,
+                """
+                == .svc
+                name: cjs
+                == app/tools/t/config.terse
+                description: A CommonJS handler.
+                handler: handler.js
+                == app/tools/t/handler.js
+                const double = (n) => n * 2;
+                module.exports = ({ inputs }) => ({ doubled: double(inputs.n) });
+                """)
+            .scripts();
+    runner =
+        new PooledScriptRunner(
+            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+            scripts,
+            new PooledScriptRunner.Settings(1, Duration.ofSeconds(30), false));
+
+    assertThat(
+            runner.call(
+                new ScriptRef("app/tools/t/handler.js", "default"),
+                JSON.readTree("{\"inputs\":{\"n\":21}}"),
+                "t",
+                TIMEOUT))
+        .isEqualTo(JSON.readTree("{\"doubled\":42}"));
+  }
+
+  @Test
+  void aNamedExportIsCalledWhenTheReferenceNamesIt() {
+    sandbox(
+        """
+        export const normalise = ({ inputs }) => ({ name: inputs.name.trim().toLowerCase() });
+        export default () => "default";
+        """);
+
+    assertThat(call("normalise", "{\"inputs\":{\"name\":\"  ADA \"}}"))
+        .isEqualTo(JSON.readTree("{\"name\":\"ada\"}"));
+    assertThat(call("{}").asString()).isEqualTo("default");
+  }
+
+  @Test
+  void asyncHandlersAndPromiseChainsSettleBeforeTheResultIsTaken() {
+    sandbox(
+        """
+        const later = async (v: number) => { await null; return v + 1; };
+        export default async ({ inputs }) => {
+          const values = await Promise.all([later(inputs.n), later(inputs.n + 10)]);
+          return { values };
+        };
+        """);
+
+    assertThat(call("{\"inputs\":{\"n\":1}}")).isEqualTo(JSON.readTree("{\"values\":[2,12]}"));
+  }
+
+  @Test
+  void aThrownErrorBecomesItsMessageOnOneLine_theStackStaysForTheDebugLog() {
+    sandbox(
+        """
+        function check(name: string) {
+          if (!name) throw new Error("name must not be empty\\n(got an empty string)");
+        }
+        export default ({ inputs }) => { check(inputs.name); return "ok"; };
+        export const rejects = async () => { throw new RangeError("too far"); };
+        export const throwsText = () => { throw "plain text"; };
+        """);
+
+    assertThatThrownBy(() -> call("{\"inputs\":{\"name\":\"\"}}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessage("name must not be empty (got an empty string)")
+        .satisfies(e ->
+            assertThat(((ScriptFailedException) e).scriptStack().orElseThrow())
+                .contains("at check"));
+    assertThatThrownBy(() -> call("rejects", "{}")).hasMessage("too far");
+    assertThatThrownBy(() -> call("throwsText", "{}")).hasMessage("plain text");
+  }
+
+  @Test
+  void aPromiseThatNeverSettlesFailsAtOnceInsteadOfWaitingForTheDeadline() {
+    sandbox("export default () => new Promise(() => {});\n");
+
+    assertThatThrownBy(() -> call("{}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .isNotInstanceOf(ScriptTimeoutException.class)
+        .hasMessageContaining("never settled");
+  }
+
+  @Test
+  void aResultThatIsNotJsonIsAnError() {
+    sandbox("export default () => ({ big: 10n });\n");
+
+    assertThatThrownBy(() -> call("{}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageStartingWith("the script returned a value that is not JSON");
+  }
+
+  @Test
+  void anExportThatIsNotAFunctionIsAnError() {
+    sandbox("export const value = 42;\nexport default () => 1;\n");
+
+    assertThatThrownBy(() -> call("value", "{}"))
+        .hasMessage("the script's export `value` is not a function");
+  }
+
+  @Test
+  void theGlobalObjectHoldsTheLanguageAndSvcsGlobalsOnly() {
+    sandbox("export default () => Object.getOwnPropertyNames(globalThis).sort();\n");
+
+    List<String> globals =
+        JSON.convertValue(
+            call("{}"), JSON.getTypeFactory().constructCollectionType(List.class, String.class));
+
+    assertThat(globals)
+        .contains("fetch", "console", "Headers", "Response", "JSON", "Promise")
+        .doesNotContain(
+            "require",
+            "process",
+            "module",
+            "exports",
+            "global",
+            "setTimeout",
+            "setInterval",
+            "setImmediate",
+            "queueMicrotask",
+            "WebAssembly",
+            "SharedArrayBuffer",
+            "Atomics",
+            "FinalizationRegistry",
+            "Deno",
+            "Bun",
+            "java",
+            "Java",
+            "Packages",
+            "javet",
+            "Polyglot",
+            "load",
+            "print",
+            "XMLHttpRequest",
+            "WebSocket");
+    assertThat(globals)
+        .allSatisfy(
+            name -> assertThat(name).doesNotContainIgnoringCase("javet").doesNotStartWith("__"));
+  }
+
+  @Test
+  void theEscapeListFailsInsideTheSandbox() {
+    sandbox(
+        """
+        const attempts: Record<string, () => unknown> = {
+          require: () => (globalThis as any).require("fs"),
+          process: () => (globalThis as any).process.env,
+          setTimeout: () => (globalThis as any).setTimeout(() => {}, 1),
+          setInterval: () => (globalThis as any).setInterval(() => {}, 1),
+          eval: () => eval("1 + 1"),
+          indirectEval: () => (0, eval)("1 + 1"),
+          Function: () => new Function("return 1")(),
+          functionConstructor: () => (() => {}).constructor("return 1")(),
+          asyncFunctionConstructor: () => (async () => {}).constructor("return 1")(),
+          generatorConstructor: () => (function* () {}).constructor("yield 1")(),
+          webAssembly: () => (globalThis as any).WebAssembly.Module,
+          javaBridge: () => (globalThis as any).java.lang.System.exit(1),
+          packages: () => (globalThis as any).Packages.java,
+        };
+        export default async () => {
+          const outcome: Record<string, string> = {};
+          for (const [name, attempt] of Object.entries(attempts)) {
+            try {
+              attempt();
+              outcome[name] = "allowed";
+            } catch (e) {
+              outcome[name] = (e as Error).constructor.name;
+            }
+          }
+          for (const module of ["fs", "node:fs", "child_process", "net", "http", "./handler.ts"]) {
+            try {
+              await import(/* computed */ [module][0]);
+              outcome["import " + module] = "allowed";
+            } catch (e) {
+              outcome["import " + module] = "refused";
+            }
+          }
+          return outcome;
+        };
+        """);
+
+    JsonNode outcome = call("{}");
+
+    assertThat(outcome.properties())
+        .isNotEmpty()
+        .allSatisfy(entry ->
+            assertThat(entry.getValue().asString())
+                .as(entry.getKey())
+                .isIn("TypeError", "EvalError", "ReferenceError", "refused"));
+    assertThat(outcome.path("eval").asString()).isEqualTo("EvalError");
+    assertThat(outcome.path("Function").asString()).isEqualTo("EvalError");
+    assertThat(outcome.path("asyncFunctionConstructor").asString()).isEqualTo("EvalError");
+  }
+
+  @Test
+  void aGlobalSetInOneCallIsNotVisibleInTheNext_theGlobalObjectIsFrozen() {
+    sandbox(
+        """
+        let calls = 0;
+        export default () => {
+          calls++;
+          const seen = { leak: typeof (globalThis as any).leak, calls, fetch: typeof fetch, console: typeof console };
+          const attempts: string[] = [];
+          for (const attempt of [
+            () => { (globalThis as any).leak = "secret of the previous caller"; },
+            () => { (globalThis as any).fetch = () => "hijacked"; },
+            () => { delete (globalThis as any).console; },
+            () => { Object.defineProperty(globalThis, "leak", { value: 1 }); },
+          ]) {
+            try { attempt(); attempts.push("changed"); } catch (e) { attempts.push((e as Error).constructor.name); }
+          }
+          return { ...seen, attempts };
+        };
+        """);
+
+    JsonNode first = call("{}");
+    JsonNode second = call("{}");
+
+    assertThat(second).isEqualTo(first);
+    assertThat(second)
+        .isEqualTo(
+            JSON.readTree(
+                "{\"leak\":\"undefined\",\"calls\":1,\"fetch\":\"function\",\"console\":\"object\","
+                    + "\"attempts\":[\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\"]}"));
+  }
+
+  @Test
+  void builtInsAreFrozen_soPrototypePollutionCannotReachTheNextCall() {
+    sandbox(
+        """
+        export const pollute = () => {
+          const attempts: string[] = [];
+          for (const attempt of [
+            () => { (Object.prototype as any).isAdmin = true; },
+            () => { JSON.parse = () => ({ isAdmin: true }); },
+            () => { (Array.prototype as any).push = () => 0; },
+            () => { Object.assign(Object.prototype, JSON.parse('{"isAdmin": true}')); },
+            () => { (Promise.prototype as any).then = null; },
+          ]) {
+            try { attempt(); attempts.push("changed"); } catch (e) { attempts.push((e as Error).constructor.name); }
+          }
+          return attempts;
+        };
+        export const check = () => ({
+          isAdmin: ({} as any).isAdmin ?? false,
+          parse: JSON.parse('{"a":1}'),
+          push: [1].concat([2]).length,
+        });
+        export default () => 0;
+        """);
+
+    assertThat(call("pollute", "{}"))
+        .isEqualTo(
+            JSON.readTree(
+                "[\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\"]"));
+    assertThat(call("check", "{}"))
+        .isEqualTo(JSON.readTree("{\"isAdmin\":false,\"parse\":{\"a\":1},\"push\":2}"));
+  }
+
+  @Test
+  void commonCodeStillWorksWithFrozenBuiltIns_errorSubclassesAndOverriddenToString() {
+    sandbox(
+        """
+        class ValidationError extends Error {
+          constructor(message: string, readonly field: string) {
+            super(message);
+            this.name = "ValidationError";
+          }
+        }
+        function Point(this: any, x: number) { this.x = x; }
+        Point.prototype.toString = function () { return "Point(" + this.x + ")"; };
+        export default () => {
+          const e = new ValidationError("bad", "name");
+          const p = new (Point as any)(3);
+          const o: any = {};
+          o.toString = () => "custom";
+          Error.stackTraceLimit = 5;
+          return { name: e.name, message: e.message, field: e.field, text: String(e), point: `${p}`, custom: `${o}` };
+        };
+        """);
+
+    assertThat(call("{}"))
+        .isEqualTo(
+            JSON.readTree(
+                "{\"name\":\"ValidationError\",\"message\":\"bad\",\"field\":\"name\","
+                    + "\"text\":\"ValidationError: bad\",\"point\":\"Point(3)\",\"custom\":\"custom\"}"));
+  }
+}
