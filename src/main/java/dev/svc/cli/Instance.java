@@ -89,12 +89,33 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
+    // the HTTP server starts (without listening) while the adapters open: they are independent
+    AtomicReference<McpServer> mcpRoute = new AtomicReference<>();
+    AtomicReference<A2aServer> agentRoute = new AtomicReference<>();
+    ServerSettings serverSettings =
+        new ServerSettings(
+            options.address(),
+            options.port(),
+            model.service().allowedHosts(),
+            model.service().allowedOrigins(),
+            ServerSettings.DEFAULT_MAX_BODY_BYTES);
+    java.util.concurrent.CompletableFuture<HttpServer> preparing =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () ->
+                HttpServer.prepare(
+                    serverSettings,
+                    call -> mcpRoute.get().handle(call),
+                    call -> agentRoute.get().handle(call)),
+            command -> Thread.ofPlatform().name("svc-http-start").start(command));
     PooledScriptRunner scripts = scripts(model, options.environment());
+    dev.svc.log.StartupTrace.mark("script runner");
     ProjectRuntime started;
     try {
       started = ProjectRuntime.start(model, settings(options, scripts));
+      dev.svc.log.StartupTrace.mark("project runtime");
     } catch (RuntimeException e) {
       scripts.close();
+      preparing.thenAccept(h -> h.stop(Duration.ZERO));
       throw e;
     }
     scripts.warmUp();
@@ -112,21 +133,32 @@ public final class Instance implements AutoCloseable {
               new McpSessions(
                   SessionTokens.create(options.environment().get("SVC_SESSION_SECRET"))),
               new McpServer.Capabilities(options.watch()));
-      ServerSettings settings =
-          new ServerSettings(
-              options.address(),
-              options.port(),
-              model.service().allowedHosts(),
-              model.service().allowedOrigins(),
-              ServerSettings.DEFAULT_MAX_BODY_BYTES);
-      HttpServer http = HttpServer.start(settings, mcp::handle, agents::handle);
+      mcpRoute.set(mcp);
+      agentRoute.set(agents);
+      HttpServer http = awaitPrepared(preparing);
+      dev.svc.log.StartupTrace.mark("http prepared");
+      http.open();
       http.markReady();
+      dev.svc.log.StartupTrace.mark("http ready");
       return new Instance(runtime, http, mcp, agents, options);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
       }
+      preparing.thenAccept(h -> h.stop(Duration.ZERO));
       started.close();
+      throw e;
+    }
+  }
+
+  private static HttpServer awaitPrepared(
+      java.util.concurrent.CompletableFuture<HttpServer> preparing) {
+    try {
+      return preparing.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
       throw e;
     }
   }

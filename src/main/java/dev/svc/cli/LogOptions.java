@@ -66,7 +66,8 @@ final class LogOptions {
 
   private LogFormat format(CliContext context) {
     if (format == null) {
-      return System.console() != null ? LogFormat.TEXT : LogFormat.JSON;
+      java.io.Console console = System.console();
+      return console != null && console.isTerminal() ? LogFormat.TEXT : LogFormat.JSON;
     }
     return switch (format.toLowerCase()) {
       case "text" -> LogFormat.TEXT;

@@ -7,11 +7,16 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    dev.svc.log.StartupTrace.mark("main");
     System.exit(run(CliContext.system(), args));
   }
 
   /** Runs one command line and returns its exit code. */
   public static int run(CliContext context, String... args) {
+    java.util.OptionalInt fast = ServeFastPath.tryRun(context, args);
+    if (fast.isPresent()) {
+      return fast.getAsInt();
+    }
     CommandLine line = SvcCommand.commandLine(context);
     return line.execute(args);
   }

@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       StartCommand.class,
+      ServeCommand.class,
+      BuildCommand.class,
       ValidateCommand.class,
       InitCommand.class,
       CompletionCommand.class,

@@ -12,9 +12,23 @@ import java.util.Optional;
  */
 public final class Environment {
   private final Map<String, String> variables;
+  private final Optional<String> fallback;
+
+  private Environment(Map<String, String> variables, Optional<String> fallback) {
+    this.variables = Map.copyOf(variables);
+    this.fallback = fallback;
+  }
 
   private Environment(Map<String, String> variables) {
-    this.variables = Map.copyOf(variables);
+    this(variables, Optional.empty());
+  }
+
+  /**
+   * This environment, answering {@code value} for every variable it does not have: for runs that
+   * must not depend on secrets (the start-up training of {@code svc build}).
+   */
+  public Environment withFallback(String value) {
+    return new Environment(variables, Optional.of(value));
   }
 
   public static Environment of(Map<String, String> variables) {
@@ -39,7 +53,8 @@ public final class Environment {
   }
 
   public Optional<String> get(String name) {
-    return Optional.ofNullable(variables.get(name));
+    String value = variables.get(name);
+    return value != null ? Optional.of(value) : fallback;
   }
 
   public boolean has(String name) {

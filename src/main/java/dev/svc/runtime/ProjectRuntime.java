@@ -140,7 +140,9 @@ public final class ProjectRuntime implements AutoCloseable {
         toOpen.put(name, adapter);
       }
     });
+    dev.svc.log.StartupTrace.mark("adapters resolved");
     Map<String, Connector> opened = open(toOpen, settings.connectorFactory(), problems);
+    dev.svc.log.StartupTrace.mark("adapters open");
     if (!problems.isEmpty()) {
       closeAll(opened);
       throw new StartupException(problems);

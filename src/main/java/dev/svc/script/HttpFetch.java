@@ -30,12 +30,27 @@ final class HttpFetch {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .followRedirects(HttpClient.Redirect.NORMAL)
-          .connectTimeout(Duration.ofSeconds(10))
-          .executor(Executors.newVirtualThreadPerTaskExecutor())
-          .build();
+  // made on the first fetch: an HTTP client loads TLS and certificates, ~200 ms of start-up
+  private volatile HttpClient client;
+
+  private HttpClient client() {
+    HttpClient current = client;
+    if (current == null) {
+      synchronized (this) {
+        current = client;
+        if (current == null) {
+          current =
+              HttpClient.newBuilder()
+                  .followRedirects(HttpClient.Redirect.NORMAL)
+                  .connectTimeout(Duration.ofSeconds(10))
+                  .executor(Executors.newVirtualThreadPerTaskExecutor())
+                  .build();
+          client = current;
+        }
+      }
+    }
+    return current;
+  }
 
   /**
    * Starts {@code request} ({@code {url, method, headers, body}}); never completes exceptionally.
@@ -47,7 +62,7 @@ final class HttpFetch {
     } catch (IllegalArgumentException | tools.jackson.core.JacksonException e) {
       return CompletableFuture.completedFuture(error(e.getMessage()));
     }
-    return client
+    return client()
         .sendAsync(http, HttpResponse.BodyHandlers.ofInputStream())
         .thenApply(HttpFetch::answer)
         .exceptionally(HttpFetch::failure);

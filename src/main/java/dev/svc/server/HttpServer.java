@@ -21,15 +21,28 @@ public final class HttpServer implements AutoCloseable {
 
   private final Server server;
   private final ServerConnector connector;
+  private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
 
-  private HttpServer(Server server, ServerConnector connector) {
+  private HttpServer(Server server, ServerConnector connector, ServerSettings settings) {
     this.server = server;
     this.connector = connector;
+    this.settings = settings;
   }
 
   /** Binds and starts serving; {@code /heartbeat} stays 503 until {@link #markReady()}. */
   public static HttpServer start(ServerSettings settings, Route mcp, Route agents) {
+    HttpServer http = prepare(settings, mcp, agents);
+    http.open();
+    return http;
+  }
+
+  /**
+   * Starts the server's threads and handlers without listening yet, so that this (a good part of
+   * start-up) can run while adapters open; {@link #open()} then binds the port.
+   */
+  public static HttpServer prepare(ServerSettings settings, Route mcp, Route agents) {
+    dev.svc.log.StartupTrace.mark("http prepare begins");
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("svc-http");
     Server server = new Server(threads);
@@ -41,8 +54,7 @@ public final class HttpServer implements AutoCloseable {
     connector.setHost(settings.address());
     connector.setPort(settings.port());
     connector.setAcceptQueueSize(1024);
-    server.addConnector(connector);
-    HttpServer http = new HttpServer(server, connector);
+    HttpServer http = new HttpServer(server, connector, settings);
     OriginPolicy policy =
         new OriginPolicy(
             isLoopback(settings.address()), settings.allowedHosts(), settings.allowedOrigins());
@@ -51,17 +63,33 @@ public final class HttpServer implements AutoCloseable {
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {
       server.start();
+      dev.svc.log.StartupTrace.mark("http server started");
     } catch (Exception e) {
-      try {
-        server.stop();
-      } catch (Exception ignored) {
-        // already failing
-      }
+      http.stopQuietly();
+      throw new ServerStartException("cannot start the HTTP server: " + rootMessage(e), e);
+    }
+    return http;
+  }
+
+  /** Binds the port: from now on clients connect. */
+  public void open() {
+    try {
+      server.addConnector(connector);
+      connector.start();
+    } catch (Exception e) {
+      stopQuietly();
       throw new ServerStartException(
           "cannot listen on " + settings.address() + ":" + settings.port() + ": " + rootMessage(e),
           e);
     }
-    return http;
+  }
+
+  private void stopQuietly() {
+    try {
+      server.stop();
+    } catch (Exception ignored) {
+      // already failing
+    }
   }
 
   public void markReady() {

@@ -35,13 +35,27 @@ public final class PushNotifier implements AutoCloseable {
   }
 
   private final Retry retry;
-  private final HttpClient client;
+  private volatile HttpClient client; // made on the first delivery (TLS set-up costs start-up)
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
 
   public PushNotifier(Retry retry) {
     this.retry = retry;
-    this.client = HttpClient.newBuilder().connectTimeout(retry.timeout()).build();
+    this.client = null;
+  }
+
+  private HttpClient client() {
+    HttpClient current = client;
+    if (current == null) {
+      synchronized (this) {
+        current = client;
+        if (current == null) {
+          current = HttpClient.newBuilder().connectTimeout(retry.timeout()).build();
+          client = current;
+        }
+      }
+    }
+    return current;
   }
 
   /** Queues one notification of {@code task} to every config; returns at once, never throws. */
@@ -90,7 +104,7 @@ public final class PushNotifier implements AutoCloseable {
     String outcome = "";
     for (int attempt = 1; attempt <= retry.attempts(); attempt++) {
       try {
-        int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        int status = client().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         if (status / 100 == 2) {
           return;
         }

@@ -17,7 +17,11 @@ import javax.crypto.spec.SecretKeySpec;
 public final class SessionTokens {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
-  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Made on first use: seeding a SecureRandom at start-up costs tens of milliseconds. */
+  private static final class Random {
+    static final SecureRandom INSTANCE = new SecureRandom();
+  }
 
   private final byte[] secret;
 
@@ -31,7 +35,7 @@ public final class SessionTokens {
       return new SessionTokens(configured.get().getBytes(StandardCharsets.UTF_8));
     }
     byte[] random = new byte[32];
-    RANDOM.nextBytes(random);
+    Random.INSTANCE.nextBytes(random);
     return new SessionTokens(random);
   }
 
@@ -40,7 +44,7 @@ public final class SessionTokens {
 
   public String issue(String protocolVersion, long nowSeconds) {
     byte[] nonce = new byte[9];
-    RANDOM.nextBytes(nonce);
+    Random.INSTANCE.nextBytes(nonce);
     String payload =
         "1." + protocolVersion + "." + nowSeconds + "." + ENCODER.encodeToString(nonce);
     String body = ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8));

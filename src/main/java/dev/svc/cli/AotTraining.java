@@ -1,0 +1,64 @@
+package dev.svc.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Creates {@code lib/svc.aot}, the JDK's ahead-of-time cache (JEP 483/514/515), by a training run
+ * of the built artifact: classes loaded and linked, and method profiles, are stored so that {@code
+ * svc serve} starts in a fraction of the time. The run uses the artifact's own launcher flags (the
+ * cache is only used by a JVM configured the same way).
+ */
+final class AotTraining {
+  private AotTraining() {}
+
+  static Optional<String> run(Path out, CliContext context) {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-XX:AOTCacheOutput=lib/svc.aot",
+            "-XX:+UseSerialGC",
+            "-Xms64m",
+            "-Xmx512m",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Dorg.eclipse.jetty.util.referencesPerCacheLine=16",
+            "-Djdk.console=java.base",
+            "--enable-native-access=ALL-UNNAMED",
+            "-Dsvc.cwd=" + out,
+            "-jar",
+            "lib/svc.jar",
+            "serve",
+            ServeCommand.MODEL_FILE,
+            "--train");
+    try {
+      Process process =
+          new ProcessBuilder(command).directory(out.toFile()).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes());
+      if (!process.waitFor(180, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        context
+            .err()
+            .println(
+                "svc: warning: the start-up training run did not finish; building without a cache");
+        return Optional.empty();
+      }
+      if (process.exitValue() != 0 || !Files.isRegularFile(out.resolve("lib/svc.aot"))) {
+        context.err().println("svc: warning: no start-up cache (the training run failed):");
+        context.err().println(output.strip());
+        return Optional.empty();
+      }
+      return Optional.of("lib/svc.aot");
+    } catch (IOException e) {
+      context.err().println("svc: warning: cannot run the start-up training: " + e.getMessage());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,207 @@
+package dev.svc.cli;
+
+import dev.svc.SvcVersion;
+import dev.svc.model.Adapter;
+import dev.svc.model.ConnectorKind;
+import dev.svc.model.Execution;
+import dev.svc.model.Model;
+import dev.svc.model.ScriptBundle;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Tool;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Writes the files of a built artifact (DECISIONS "CLI flag names": {@code svc}, {@code lib/},
+ * {@code model.bin}, {@code build/tools/<tool>/*.js}, {@code build/vendor.js}). Every method
+ * returns the paths it wrote, relative to the output directory.
+ */
+final class ArtifactLayout {
+  private final Path out;
+
+  ArtifactLayout(Path out) {
+    this.out = out;
+  }
+
+  String writeModel(byte[] model) {
+    write(out.resolve(ServeCommand.MODEL_FILE), model);
+    return ServeCommand.MODEL_FILE;
+  }
+
+  /**
+   * The script bundles, readable, one per tool and role (the runtime reads them from model.bin).
+   */
+  List<String> writeBundles(Model model) {
+    List<String> written = new ArrayList<>();
+    for (Tool tool : model.tools()) {
+      if (tool.execution() instanceof Execution.Handler handler) {
+        written.addAll(
+            bundle(model, handler.script(), "build/tools/" + tool.name() + "/handler.js"));
+      }
+      tool.inputMapper()
+          .ifPresent(
+              s -> written.addAll(bundle(model, s, "build/tools/" + tool.name() + "/input.js")));
+      tool.outputMapper()
+          .ifPresent(
+              s -> written.addAll(bundle(model, s, "build/tools/" + tool.name() + "/output.js")));
+      tool.auth()
+          .flatMap(a -> a.script())
+          .ifPresent(s ->
+              written.addAll(
+                  bundle(model, s, "build/plugins/" + tool.auth().get().plugin() + ".js")));
+    }
+    model
+        .scripts()
+        .vendor()
+        .ifPresent(vendor -> {
+          write(out.resolve("build/vendor.js"), vendor.getBytes(StandardCharsets.UTF_8));
+          written.add("build/vendor.js");
+        });
+    return written.stream().distinct().toList();
+  }
+
+  private List<String> bundle(Model model, ScriptRef script, String target) {
+    Optional<ScriptBundle> bundle = model.scripts().bundle(script.path());
+    if (bundle.isEmpty()) {
+      return List.of();
+    }
+    write(out.resolve(target), bundle.get().code().getBytes(StandardCharsets.UTF_8));
+    return List.of(target);
+  }
+
+  /** {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names. */
+  List<String> writeRuntime(RuntimeJars jars) {
+    copy(jars.mainJar(), out.resolve("lib/svc.jar"));
+    for (String entry : jars.classPath()) {
+      copy(jars.dependency(entry), out.resolve("lib").resolve(entry));
+    }
+    return List.of(
+        "lib/svc.jar",
+        "lib/"
+            + (jars.classPath().isEmpty()
+                ? ""
+                : "lib/*.jar (" + jars.classPath().size() + " jars)"));
+  }
+
+  /**
+   * sqlite-jdbc's native library for this platform, extracted once here instead of into a temporary
+   * directory at every start (about 190 ms of start-up).
+   */
+  Optional<String> extractSqliteNative() {
+    String os =
+        System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux") ? "Linux" : null;
+    String arch =
+        switch (System.getProperty("os.arch")) {
+          case "amd64", "x86_64" -> "x86_64";
+          case "aarch64", "arm64" -> "aarch64";
+          default -> null;
+        };
+    if (os == null || arch == null) {
+      return Optional.empty();
+    }
+    String entryName = "org/sqlite/native/" + os + "/" + arch + "/libsqlitejdbc.so";
+    try (InputStream in = org.sqlite.JDBC.class.getClassLoader().getResourceAsStream(entryName)) {
+      if (in == null) {
+        return Optional.empty();
+      }
+      write(out.resolve("lib/native/libsqlitejdbc.so"), in.readAllBytes());
+      return Optional.of("lib/native/libsqlitejdbc.so");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Seed scripts of SQLite adapters, at the same relative paths (the artifact is their base). */
+  List<String> copySeeds(Model model, Path projectDirectory) {
+    List<String> written = new ArrayList<>();
+    for (Adapter adapter : model.adapters()) {
+      if (adapter.connector() != ConnectorKind.SQLITE || !adapter.options().containsKey("seed")) {
+        continue;
+      }
+      String seed = adapter.options().get("seed").template();
+      Path target = out.resolve(seed).normalize();
+      if (seed.contains("{{") || !target.startsWith(out)) {
+        continue;
+      }
+      copy(projectDirectory.resolve(seed).normalize(), target);
+      written.add(out.relativize(target).toString());
+    }
+    return written;
+  }
+
+  String writeLauncher() {
+    String script;
+    try (InputStream in = ArtifactLayout.class.getResourceAsStream("/dev/svc/cli/build/svc.sh")) {
+      script =
+          new String(in.readAllBytes(), StandardCharsets.UTF_8)
+              .replace("${version}", SvcVersion.current());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Path launcher = out.resolve("svc");
+    write(launcher, script.getBytes(StandardCharsets.UTF_8));
+    try {
+      Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    } catch (UnsupportedOperationException | IOException e) {
+      launcher.toFile().setExecutable(true);
+    }
+    return "svc";
+  }
+
+  private static void write(Path file, byte[] bytes) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void copy(Path from, Path to) {
+    try {
+      Files.createDirectories(to.getParent());
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
+    }
+  }
+
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.delete(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+              Files.delete(d);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.svc.cli;
+
+import dev.svc.model.ArtifactException;
+import dev.svc.model.Model;
+import dev.svc.model.ModelCodec;
+import dev.svc.project.Environment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code svc serve}: boots from a built artifact, with no source files and no re-compiling. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve a built artifact (model.bin from `svc build`).",
+      "Reads no source files: the model, scripts and resource contents are in model.bin.",
+      "Loads .env from the working directory; same routes and flags as `svc start`."
+    })
+final class ServeCommand implements Callable<Integer> {
+  static final String MODEL_FILE = "model.bin";
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "MANIFEST",
+      description =
+          "model.bin, or the directory holding it (default: model.bin in the working directory).")
+  String manifest;
+
+  @Mixin ServeOptions serve;
+  @Mixin LogOptions log;
+
+  @Option(names = "--train", hidden = true, description = "Start-up training run of svc build.")
+  boolean train;
+
+  private final CliContext context;
+
+  ServeCommand(CliContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() {
+    Path file =
+        context.workingDirectory().resolve(manifest == null ? MODEL_FILE : manifest).normalize();
+    if (Files.isDirectory(file)) {
+      file = file.resolve(MODEL_FILE);
+    }
+    if (!Files.isRegularFile(file)) {
+      context
+          .err()
+          .println("error: no " + MODEL_FILE + " at " + file + " (create one with `svc build`)");
+      return ExitCodes.FAILED;
+    }
+    Model model;
+    try {
+      model = ModelCodec.decode(Files.readAllBytes(file));
+    } catch (ArtifactException e) {
+      context.err().println("error: " + file + ": " + e.getMessage());
+      return ExitCodes.FAILED;
+    } catch (IOException e) {
+      context.err().println("error: cannot read " + file + ": " + e.getMessage());
+      return ExitCodes.FAILED;
+    }
+    dev.svc.log.StartupTrace.mark("model decoded");
+    Path directory = file.toAbsolutePath().getParent();
+    Environment environment =
+        Environment.load(
+            context.workingDirectory(), context.workingDirectory(), context.environment());
+    if (train) {
+      return StartupTraining.run(model, environment.withFallback(""), directory, context);
+    }
+    return serve.run(model, environment, directory, Optional.empty(), log, context);
+  }
+}

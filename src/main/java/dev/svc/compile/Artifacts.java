@@ -1,0 +1,92 @@
+package dev.svc.compile;
+
+import dev.svc.model.Bytes;
+import dev.svc.model.Model;
+import dev.svc.model.Resource;
+import dev.svc.model.ResourceTemplate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Makes a compiled model self-contained for {@code svc build}: the content files of resources, and
+ * every file under the folder of a file template, are embedded, so the artifact serves without the
+ * project's sources.
+ */
+public final class Artifacts {
+  private Artifacts() {}
+
+  public static Model embedFiles(Model model, Path projectDirectory) {
+    List<Resource> resources =
+        model.resources().stream()
+            .map(r ->
+                r.content() instanceof Resource.ContentFile file
+                    ? new Resource(
+                        r.uri(),
+                        r.name(),
+                        r.title(),
+                        r.description(),
+                        r.mimeType(),
+                        new Resource.EmbeddedFile(
+                            file.path(), Bytes.of(read(projectDirectory.resolve(file.path())))))
+                    : r)
+            .toList();
+    List<ResourceTemplate> templates =
+        model.resourceTemplates().stream()
+            .map(t ->
+                t.content() instanceof ResourceTemplate.FileTemplate file
+                    ? new ResourceTemplate(
+                        t.uriTemplate(),
+                        t.name(),
+                        t.title(),
+                        t.description(),
+                        t.mimeType(),
+                        t.arguments(),
+                        new ResourceTemplate.EmbeddedFiles(
+                            file.pathTemplate(),
+                            filesUnder(projectDirectory.resolve(file.directory()))))
+                    : t)
+            .toList();
+    return new Model(
+        model.service(),
+        model.adapters(),
+        model.tools(),
+        model.prompts(),
+        resources,
+        templates,
+        model.agents(),
+        model.scripts());
+  }
+
+  /** Every regular file under {@code directory} but its {@code config.terse}, by relative path. */
+  private static Map<String, Bytes> filesUnder(Path directory) {
+    Map<String, Bytes> files = new TreeMap<>();
+    if (!Files.isDirectory(directory)) {
+      return files;
+    }
+    try (Stream<Path> walk = Files.walk(directory)) {
+      for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        String relative = directory.relativize(file).toString().replace('\\', '/');
+        if (!relative.equals(ProjectReader.CONFIG_FILE) && !relative.startsWith(".")) {
+          files.put(relative, Bytes.of(read(file)));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + directory, e);
+    }
+    return files;
+  }
+
+  private static byte[] read(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.svc.connector;
+
+import dev.svc.model.Statement;
+import java.time.Duration;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A connector that never connects: used by the start-up training run of {@code svc build}, which
+ * loads the serving code paths without database credentials. Every statement fails.
+ */
+public final class OfflineConnector implements Connector {
+  private final String adapter;
+
+  public OfflineConnector(ResolvedAdapter adapter) {
+    this.adapter = adapter.name();
+  }
+
+  @Override
+  public void check(Duration timeout) {}
+
+  @Override
+  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+    throw new ConnectorUnavailableException("adapter `" + adapter + "` is offline (training run)");
+  }
+
+  @Override
+  public void close() {}
+}
