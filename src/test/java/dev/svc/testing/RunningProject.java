@@ -15,6 +15,18 @@ public final class RunningProject {
     return start(directory, files, Map.of());
   }
 
+  /** Starts the project already written in {@code directory}. */
+  public static Instance startFromDirectory(Path directory, Map<String, String> environment) {
+    dev.svc.compile.Compilation compilation = ProjectFixture.compile(directory);
+    if (!(compilation instanceof dev.svc.compile.Compilation.Success success)) {
+      throw new AssertionError("invalid project: " + compilation.diagnostics());
+    }
+    return Instance.launch(
+        success.model(),
+        new Instance.Options(
+            Environment.of(environment), directory, "127.0.0.1", 0, false, Connectors::open));
+  }
+
   public static Instance start(Path directory, String files, Map<String, String> environment) {
     Model model = ProjectFixture.model(directory, files);
     return Instance.launch(

@@ -1,0 +1,170 @@
+package dev.svc.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.compile.Artifacts;
+import dev.svc.testing.ProjectFixture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModelCodecTest {
+  static final String EVERYTHING =
+      """
+      == .svc
+      name: everything
+      version: "2.0"
+      tools:
+        cache: {enabled: true, ttl: 30}
+        search: {limit: 5}
+      server:
+        port: 9000
+        log_level: 2
+        allowed_hosts: [api.example.com]
+      agents:
+        tool_access: {mode: allow_list, tools: [get_item]}
+      prompts:
+        - name: inline
+          messages:
+            - {role: system, text: "Be brief."}
+            - {role: user, text: "Hi {{ who }}"}
+      == app/adapters/db.terse
+      connector: postgres
+      connection_string: "postgresql://app:{{ env.DB_PASSWORD }}@db:5432/shop"
+      options: {sslmode: require, max_connections: "4"}
+      == app/adapters/docs.terse
+      connector: mongodb
+      connection_string: "{{ env.MONGO_URL }}"
+      == app/adapters/kv.terse
+      connector: redis
+      connection_string: "redis://localhost:6379/2"
+      == app/tools/get_item/config.terse
+      description: One item.
+      use: db
+      statement: SELECT * FROM items WHERE id = {{ inputs.id }} AND name LIKE '%{{ inputs.q }}%'
+      timeout: 5
+      inputs:
+        id: {type: int, description: Id}
+        q: {type: string, default: "x"}
+        at: {type: datetime, optional: true}
+        ratio: {type: float, default: "1.5"}
+        on: {type: boolean, default: "true"}
+      auth:
+        plugin: api_key
+        policy: {value: "{{ env.KEY }}"}
+      cache: {ttl: 5}
+      == app/tools/find_docs/config.terse
+      description: Find documents.
+      use: docs
+      statement: '{"database": "app", "command": {"find": "docs", "filter": {"tag": "{{ inputs.tag }}", "n": {{ inputs.n }}}}}'
+      inputs:
+        tag: {type: string}
+        n: {type: int}
+      == app/tools/get_key/config.terse
+      description: Get a key.
+      use: kv
+      statement: GET "user:{{ inputs.id }}"
+      inputs:
+        id: {type: string}
+      == app/tools/hello/config.terse
+      description: Says hello.
+      handler: handler.ts#hello
+      == app/tools/hello/handler.ts
+      export function hello({ inputs }: { inputs: Record<string, unknown> }) {
+        return { greeting: "hello" };
+      }
+      == app/prompts/review.terse
+      title: Review
+      arguments:
+        language: {required: true, completion: [java, go]}
+      messages:
+        - role: user
+          text: Review {{ language }}
+      == app/resources/guide/config.terse
+      name: guide
+      uri: docs://guide
+      file: guide.md
+      == app/resources/guide/guide.md
+      # Guide
+      == app/resources/files/config.terse
+      name: files
+      uri_template: "files://{name}"
+      file_template: "{{ name }}.txt"
+      arguments:
+        name: {completion: [a]}
+      == app/resources/files/a.txt
+      A
+      == app/agents/helper/config.terse
+      description: Helps.
+      instruction: Help the user.
+      model:
+        provider: openai
+        model: gpt-x
+        options: {api_key: "{{ env.OPENAI_KEY }}", temperature: 0.2}
+      tool_access: {mode: inherit}
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void aModelSurvivesTheRoundTripUnchanged() {
+    Model model = Artifacts.embedFiles(ProjectFixture.model(dir, EVERYTHING), dir);
+    assertThat(ModelCodec.decode(ModelCodec.encode(model))).isEqualTo(model);
+  }
+
+  @Test
+  void theEncodingIsDeterministic() throws Exception {
+    byte[] first =
+        ModelCodec.encode(
+            Artifacts.embedFiles(
+                ProjectFixture.model(dir.resolve("a"), EVERYTHING), dir.resolve("a")));
+    byte[] second =
+        ModelCodec.encode(
+            Artifacts.embedFiles(
+                ProjectFixture.model(dir.resolve("b"), EVERYTHING), dir.resolve("b")));
+    assertThat(second).isEqualTo(first);
+    Files.write(dir.resolve("out.bin"), first);
+  }
+
+  @Test
+  void envPlaceholdersStayPlaceholders() {
+    Model model = Artifacts.embedFiles(ProjectFixture.model(dir, EVERYTHING), dir);
+    String text = new String(ModelCodec.encode(model), StandardCharsets.UTF_8);
+    assertThat(text).contains("{{ env.DB_PASSWORD }}").contains("{{ env.OPENAI_KEY }}");
+  }
+
+  @Test
+  void aDamagedFileIsRefusedClearly() {
+    byte[] bytes = ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING));
+    bytes[bytes.length / 2] ^= 0x55;
+    assertThatThrownBy(() -> ModelCodec.decode(bytes))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessage("the model file is damaged (checksum mismatch); rebuild it");
+  }
+
+  @Test
+  void aFileFromANewerSvcIsRefusedClearly() {
+    byte[] bytes = ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING));
+    bytes[8] = 0;
+    bytes[9] = (byte) (ModelCodec.FORMAT_VERSION + 1);
+    assertThatThrownBy(() -> ModelCodec.decode(bytes))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessageStartingWith(
+            "the model was built by a newer svc (format " + (ModelCodec.FORMAT_VERSION + 1));
+  }
+
+  @Test
+  void somethingElseIsNotAModel() {
+    assertThatThrownBy(() ->
+            ModelCodec.decode(
+                "hello world, this is not a model at all.....".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessage("not an svc model file (it does not start with SVCMODEL)");
+    byte[] truncated = Arrays.copyOf(ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING)), 20);
+    assertThatThrownBy(() -> ModelCodec.decode(truncated)).isInstanceOf(ArtifactException.class);
+  }
+}
