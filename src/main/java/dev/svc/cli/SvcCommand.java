@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
       BuildCommand.class,
       ValidateCommand.class,
       InitCommand.class,
+      UpgradeCommand.class,
       CompletionCommand.class,
       HelpCommand.class
     },
