@@ -71,6 +71,30 @@
   }
   define("console", console);
 
+  // --- mcp: a result made of MCP content items (text, images, audio, embedded resources) ------
+  // A handler that returns mcp.content(...) is answered with those items as the MCP result's
+  // content instead of the JSON of its return value (see docs/scripts.md).
+  const mcp = create(null);
+  mcp.text = (text) => ({ type: "text", text: StringCtor(text) });
+  mcp.image = (data, mimeType) => ({ type: "image", data: StringCtor(data), mimeType: StringCtor(mimeType) });
+  mcp.audio = (data, mimeType) => ({ type: "audio", data: StringCtor(data), mimeType: StringCtor(mimeType) });
+  mcp.resource = (uri, text, mimeType) => ({
+    type: "resource",
+    resource: { uri: StringCtor(uri), mimeType: StringCtor(mimeType || "text/plain"), text: StringCtor(text) },
+  });
+  mcp.content = (...items) => {
+    const list = [];
+    for (const item of items) {
+      if (isArray(item)) {
+        for (const inner of item) apply(push, list, [inner]);
+      } else {
+        apply(push, list, [item]);
+      }
+    }
+    return { "mcp:content": list };
+  };
+  define("mcp", freeze(mcp));
+
   // --- fetch ---------------------------------------------------------------------------------
   class Headers {
     #values = new MapCtor();

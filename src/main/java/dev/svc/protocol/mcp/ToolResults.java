@@ -13,6 +13,20 @@ final class ToolResults {
   static ObjectNode of(ToolOutcome outcome) {
     ObjectNode result = Json.NODES.objectNode();
     switch (outcome) {
+      case ToolOutcome.Success success when McpContent.isContent(success.payload()) -> {
+        java.util.Optional<String> problem = McpContent.problem(success.payload());
+        if (problem.isPresent()) {
+          result
+              .putArray("content")
+              .addObject()
+              .put("type", "text")
+              .put("text", "invalid MCP content: " + problem.get());
+          result.put("isError", true);
+        } else {
+          result.set("content", success.payload().get(McpContent.KEY));
+          result.put("isError", false);
+        }
+      }
       case ToolOutcome.Success success -> {
         // the payload is serialized once: as the text item, and embedded raw as structuredContent
         JsonNode payload = success.payload();

@@ -1,0 +1,51 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.runtime.Json;
+import dev.svc.runtime.ToolOutcome;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ToolResultsTest {
+  @Test
+  void anObjectPayloadIsTextAndStructuredContent() {
+    JsonNode result =
+        json(ToolResults.of(new ToolOutcome.Success(Json.MAPPER.readTree("{\"a\":1}"))));
+    assertThat(result.toString())
+        .isEqualTo(
+            "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"a\\\":1}\"}],\"structuredContent\":{\"a\":1},\"isError\":false}");
+  }
+
+  @Test
+  void otherPayloadsAreWrappedInResult() {
+    JsonNode result = json(ToolResults.of(new ToolOutcome.Success(Json.MAPPER.readTree("[1,2]"))));
+    assertThat(result.path("structuredContent").toString()).isEqualTo("{\"result\":[1,2]}");
+  }
+
+  @Test
+  void mcpContentItemsAreSentAsTheyAre() {
+    JsonNode payload =
+        Json.MAPPER.readTree(
+            "{\"mcp:content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"image\",\"data\":\"AAA=\",\"mimeType\":\"image/png\"}]}");
+    JsonNode result = json(ToolResults.of(new ToolOutcome.Success(payload)));
+    assertThat(result.path("content").size()).isEqualTo(2);
+    assertThat(result.path("content").get(1).path("type").asString()).isEqualTo("image");
+    assertThat(result.has("structuredContent")).isFalse();
+    assertThat(result.path("isError").asBoolean()).isFalse();
+  }
+
+  @Test
+  void invalidMcpContentIsAToolError() {
+    JsonNode payload =
+        Json.MAPPER.readTree("{\"mcp:content\":[{\"type\":\"image\",\"data\":\"AAA=\"}]}");
+    JsonNode result = json(ToolResults.of(new ToolOutcome.Success(payload)));
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").get(0).path("text").asString())
+        .isEqualTo("invalid MCP content: content item 1 (image) lacks a required field");
+  }
+
+  private static JsonNode json(JsonNode node) {
+    return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(node));
+  }
+}
