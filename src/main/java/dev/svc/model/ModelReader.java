@@ -1,0 +1,243 @@
+package dev.svc.model;
+
+import dev.svc.diagnostic.Origin;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads what {@link ModelWriter} wrote, in the same order (see {@link ModelCodec}). */
+record ModelReader(DataInputStream in) {
+  Model model() throws IOException {
+    return new Model(
+        service(),
+        list(this::adapter),
+        list(this::tool),
+        list(this::prompt),
+        list(this::resource),
+        list(this::template),
+        list(this::agent),
+        scripts());
+  }
+
+  Service service() throws IOException {
+    return new Service(
+        string(),
+        optional(this::string),
+        optional(in::readInt),
+        optional(in::readInt),
+        list(this::string),
+        list(this::string),
+        cache(),
+        in.readInt(),
+        access(),
+        optional(this::string),
+        in.readBoolean());
+  }
+
+  Adapter adapter() throws IOException {
+    return new Adapter(
+        string(), ConnectorKind.values()[in.readUnsignedByte()], env(), map(this::env));
+  }
+
+  Tool tool() throws IOException {
+    String name = string();
+    String description = string();
+    List<Input> inputs = list(this::input);
+    Execution execution =
+        switch (in.readUnsignedByte()) {
+          case 0 ->
+              new Execution.OnAdapter(
+                  string(), ConnectorKind.values()[in.readUnsignedByte()], statement());
+          case 1 -> new Execution.Handler(script());
+          default -> throw new IllegalArgumentException("unknown execution kind");
+        };
+    return new Tool(
+        name,
+        description,
+        inputs,
+        execution,
+        optional(this::script),
+        optional(this::script),
+        optional(this::auth),
+        cache(),
+        Duration.ofMillis(in.readLong()));
+  }
+
+  Input input() throws IOException {
+    return new Input(
+        string(),
+        InputType.values()[in.readUnsignedByte()],
+        optional(this::string),
+        in.readBoolean(),
+        optional(this::scalar));
+  }
+
+  Object scalar() throws IOException {
+    return switch (in.readUnsignedByte()) {
+      case 0 -> in.readLong();
+      case 1 -> in.readDouble();
+      case 2 -> in.readBoolean();
+      case 3 -> string();
+      default -> throw new IllegalArgumentException("unknown scalar kind");
+    };
+  }
+
+  Statement statement() throws IOException {
+    return switch (in.readUnsignedByte()) {
+      case 0 ->
+          new Statement.Sql(
+              string(), string(), list(() -> new Statement.Parameter(string(), in.readBoolean())));
+      case 1 -> new Statement.Mongo(string(), list(this::segment));
+      case 2 -> new Statement.Redis(string(), list(() -> list(this::segment)));
+      default -> throw new IllegalArgumentException("unknown statement kind");
+    };
+  }
+
+  Statement.Segment segment() throws IOException {
+    return switch (in.readUnsignedByte()) {
+      case 0 -> new Statement.Literal(string());
+      case 1 -> new Statement.Placeholder(string(), in.readBoolean());
+      default -> throw new IllegalArgumentException("unknown segment kind");
+    };
+  }
+
+  ScriptRef script() throws IOException {
+    return new ScriptRef(string(), string());
+  }
+
+  AuthPolicy auth() throws IOException {
+    return new AuthPolicy(string(), optional(this::script), map(this::env));
+  }
+
+  CachePolicy cache() throws IOException {
+    return new CachePolicy(in.readBoolean(), Duration.ofMillis(in.readLong()));
+  }
+
+  Prompt prompt() throws IOException {
+    return new Prompt(
+        string(),
+        optional(this::string),
+        optional(this::string),
+        list(this::argument),
+        list(() -> new Prompt.Message(Prompt.Role.values()[in.readUnsignedByte()], string())));
+  }
+
+  Argument argument() throws IOException {
+    return new Argument(
+        string(),
+        optional(this::string),
+        optional(this::string),
+        in.readBoolean(),
+        list(this::string));
+  }
+
+  Resource resource() throws IOException {
+    String uri = string();
+    String name = string();
+    Optional<String> title = optional(this::string);
+    Optional<String> description = optional(this::string);
+    Optional<String> mime = optional(this::string);
+    Resource.Content content =
+        switch (in.readUnsignedByte()) {
+          case 0 -> new Resource.InlineText(string());
+          case 1 -> new Resource.ContentFile(string());
+          case 2 -> new Resource.EmbeddedFile(string(), bytes());
+          default -> throw new IllegalArgumentException("unknown resource content");
+        };
+    return new Resource(uri, name, title, description, mime, content);
+  }
+
+  ResourceTemplate template() throws IOException {
+    String uriTemplate = string();
+    String name = string();
+    Optional<String> title = optional(this::string);
+    Optional<String> description = optional(this::string);
+    Optional<String> mime = optional(this::string);
+    List<Argument> arguments = list(this::argument);
+    ResourceTemplate.Content content =
+        switch (in.readUnsignedByte()) {
+          case 0 -> new ResourceTemplate.InlineTemplate(string());
+          case 1 -> new ResourceTemplate.FileTemplate(string(), string());
+          case 2 -> new ResourceTemplate.EmbeddedFiles(string(), map(this::bytes));
+          default -> throw new IllegalArgumentException("unknown template content");
+        };
+    return new ResourceTemplate(uriTemplate, name, title, description, mime, arguments, content);
+  }
+
+  Agent agent() throws IOException {
+    String name = string();
+    Optional<String> description = optional(this::string);
+    String instruction = string();
+    Agent.ModelSpec spec =
+        new Agent.ModelSpec(Provider.values()[in.readUnsignedByte()], string(), map(this::env));
+    return new Agent(name, description, instruction, spec, access());
+  }
+
+  ToolAccess access() throws IOException {
+    return new ToolAccess(ToolAccess.Mode.values()[in.readUnsignedByte()], list(this::string));
+  }
+
+  Scripts scripts() throws IOException {
+    return new Scripts(list(() -> new ScriptBundle(string(), string())), optional(this::string));
+  }
+
+  EnvString env() throws IOException {
+    String template = string();
+    return new EnvString(template, new Origin(string(), in.readInt(), in.readInt()));
+  }
+
+  Bytes bytes() throws IOException {
+    int size = in.readInt();
+    if (size < 0 || size > in.available()) {
+      throw new IllegalArgumentException("a length runs past the end");
+    }
+    return new Bytes(in.readNBytes(size));
+  }
+
+  String string() throws IOException {
+    int size = in.readInt();
+    if (size < 0 || size > in.available()) {
+      throw new IllegalArgumentException("a length runs past the end");
+    }
+    return new String(in.readNBytes(size), StandardCharsets.UTF_8);
+  }
+
+  <T> Optional<T> optional(Read<T> item) throws IOException {
+    return in.readBoolean() ? Optional.of(item.read()) : Optional.empty();
+  }
+
+  <T> List<T> list(Read<T> item) throws IOException {
+    int size = in.readInt();
+    if (size < 0 || size > in.available()) {
+      throw new IllegalArgumentException("a count runs past the end");
+    }
+    List<T> items = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      items.add(item.read());
+    }
+    return items;
+  }
+
+  <V> Map<String, V> map(Read<V> value) throws IOException {
+    int size = in.readInt();
+    if (size < 0 || size > in.available()) {
+      throw new IllegalArgumentException("a count runs past the end");
+    }
+    Map<String, V> map = new LinkedHashMap<>();
+    for (int i = 0; i < size; i++) {
+      map.put(string(), value.read());
+    }
+    return map;
+  }
+
+  @FunctionalInterface
+  interface Read<T> {
+    T read() throws IOException;
+  }
+}
