@@ -1,0 +1,148 @@
+package dev.svc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.testing.ProjectFixture;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code svc start} as users run it: failures at start, and a clean stop on SIGTERM. */
+class StartCommandIT {
+  @TempDir Path dir;
+
+  @Test
+  void anUnreachableAdapterStopsTheStartWithADiagnosticNamingIt() {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: broken
+        == app/adapters/warehouse.terse
+        connector: postgres
+        connection_string: "postgresql://nobody@127.0.0.1:1/nothing"
+        == app/tools/count/config.terse
+        description: Counts.
+        use: warehouse
+        statement: SELECT 1
+        """);
+    StringWriter err = new StringWriter();
+    int exit =
+        Main.run(
+            new CliContext(
+                dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+            "start",
+            "-p",
+            "0");
+    assertThat(exit).isEqualTo(ExitCodes.FAILED);
+    assertThat(err.toString())
+        .contains("error[adapter-unavailable]")
+        .contains("warehouse")
+        .contains("connection refused")
+        .contains("nothing is served");
+  }
+
+  @Test
+  void aMissingVariableIsNamedWithTheFileThatUsesIt() {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: broken
+        == app/adapters/db.terse
+        connector: postgres
+        connection_string: "{{ env.WAREHOUSE_URL }}"
+        == app/tools/count/config.terse
+        description: Counts.
+        use: db
+        statement: SELECT 1
+        """);
+    StringWriter err = new StringWriter();
+    int exit =
+        Main.run(
+            new CliContext(
+                dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+            "start",
+            "-p",
+            "0");
+    assertThat(exit).isEqualTo(ExitCodes.FAILED);
+    assertThat(err.toString())
+        .contains(
+            "app/adapters/db.terse:2:20: error[missing-env]: environment variable WAREHOUSE_URL is not set");
+  }
+
+  @Test
+  void sigtermStopsTheServerCleanlyWithExitCodeZero() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: stoppable
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/one/config.terse
+        description: One.
+        use: db
+        statement: SELECT 1 AS one
+        """);
+    int port = freePort();
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java.toString(),
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-jar",
+                    Path.of("target/svc.jar").toAbsolutePath().toString(),
+                    "start",
+                    dir.toString(),
+                    "-p",
+                    String.valueOf(port)))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("out.log").toFile())
+            .start();
+    try {
+      HttpClient http = HttpClient.newHttpClient();
+      boolean up = false;
+      for (int i = 0; i < 300 && !up; i++) {
+        try {
+          up =
+              http.send(
+                          HttpRequest.newBuilder(
+                                  URI.create("http://127.0.0.1:" + port + "/heartbeat"))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .statusCode()
+                  == 200;
+        } catch (java.io.IOException e) {
+          Thread.sleep(100);
+        }
+      }
+      assertThat(up).as("the server came up").isTrue();
+      process.destroy(); // SIGTERM
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      String output = Files.readString(dir.resolve("out.log"));
+      assertThat(process.exitValue()).as(output).isZero();
+      assertThat(output).contains("stopped");
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
