@@ -29,8 +29,12 @@ import java.util.Optional;
 public final class ModelCodec {
   private static final byte[] MAGIC = "SVCMODEL".getBytes(StandardCharsets.US_ASCII);
 
-  /** Bump on every change of the layout below; older readers refuse newer files. */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * Bump on every change of the layout below; older readers refuse newer files. 2 added {@code
+   * server.metrics}, {@code server.audit} and inputs' {@code redact}; version 1 files still read
+   * (with those at their defaults).
+   */
+  public static final int FORMAT_VERSION = 2;
 
   private ModelCodec() {}
 
@@ -81,7 +85,7 @@ public final class ModelCodec {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
       in.skipNBytes(MAGIC.length + 2);
-      Model model = new Reader(in).model();
+      Model model = new Reader(in, version).model();
       if (in.available() != 0) {
         throw new ArtifactException("the model file has trailing bytes; rebuild it");
       }
@@ -126,6 +130,10 @@ public final class ModelCodec {
       access(s.agentToolAccess());
       optional(s.buildOut(), this::string);
       out.writeBoolean(s.buildCleanDir());
+      out.writeBoolean(s.metrics().enabled());
+      optional(s.metrics().port(), out::writeInt);
+      out.writeBoolean(s.audit().enabled());
+      optional(s.audit().path(), this::string);
     }
 
     void adapter(Adapter a) throws IOException {
@@ -164,6 +172,7 @@ public final class ModelCodec {
       optional(i.description(), this::string);
       out.writeBoolean(i.required());
       optional(i.defaultValue(), this::scalar);
+      out.writeBoolean(i.redacted());
     }
 
     void scalar(Object value) throws IOException {
@@ -388,8 +397,11 @@ public final class ModelCodec {
     T read() throws IOException;
   }
 
-  /** Reads what {@link Writer} wrote, in the same order. */
-  private record Reader(DataInputStream in) {
+  /**
+   * Reads what {@link Writer} wrote, in the same order; {@code version} is the file's format (older
+   * formats lack later fields).
+   */
+  private record Reader(DataInputStream in, int version) {
     Model model() throws IOException {
       return new Model(
           service(),
@@ -414,7 +426,13 @@ public final class ModelCodec {
           in.readInt(),
           access(),
           optional(this::string),
-          in.readBoolean());
+          in.readBoolean(),
+          version >= 2
+              ? new Service.Metrics(in.readBoolean(), optional(in::readInt))
+              : Service.Metrics.DEFAULT,
+          version >= 2
+              ? new Service.Audit(in.readBoolean(), optional(this::string))
+              : Service.Audit.OFF);
     }
 
     Adapter adapter() throws IOException {
@@ -452,7 +470,8 @@ public final class ModelCodec {
           InputType.values()[in.readUnsignedByte()],
           optional(this::string),
           in.readBoolean(),
-          optional(this::scalar));
+          optional(this::scalar),
+          version < 2 || in.readBoolean());
     }
 
     Object scalar() throws IOException {
