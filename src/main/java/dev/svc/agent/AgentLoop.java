@@ -64,8 +64,11 @@ public final class AgentLoop {
             chunks.accept(piece);
           };
       Turn.Model reply =
-          model.generate(
-              new ModelRequest(agent.instruction(), turns, functions, streaming), stepChunks);
+          ModelTelemetry.generate(
+              agent,
+              model,
+              new ModelRequest(agent.instruction(), turns, functions, streaming),
+              stepChunks);
       turns.add(reply);
       added.add(reply);
       if (!reply.text().isEmpty()) {

@@ -3,6 +3,7 @@ package dev.svc.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import dev.svc.telemetry.SvcMetrics;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -62,9 +63,11 @@ public final class ResultCache {
     Entry entry = cache.getIfPresent(key);
     if (entry == null) {
       misses.increment();
+      SvcMetrics.CACHE_MISSES.increment(key.tool());
       return Optional.empty();
     }
     hits.increment();
+    SvcMetrics.CACHE_HITS.increment(key.tool());
     return Optional.of(entry.payload());
   }
 
@@ -82,6 +85,16 @@ public final class ResultCache {
         it.remove();
       }
     }
+  }
+
+  /** Results held now (expired ones may still count until cleaned up). */
+  public long entries() {
+    return cache.estimatedSize();
+  }
+
+  /** Estimated bytes held now. */
+  public long weight() {
+    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
   }
 
   public long hits() {

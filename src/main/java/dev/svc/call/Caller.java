@@ -10,18 +10,20 @@ import java.util.Optional;
  * @param sessionId the MCP session, when there is one
  * @param clientLog where messages for the client go (script console output, …)
  * @param progress where progress of the request goes
+ * @param via what the call came through, for audit lines: {@code mcp} or {@code agent:<name>}
  */
 public record Caller(
     String requestId,
     Headers headers,
     Optional<String> sessionId,
     ClientLog clientLog,
-    Progress progress) {
+    Progress progress,
+    String via) {
   /** The caller currently being served, bound for the duration of a request. */
   public static final ScopedValue<Caller> CURRENT = ScopedValue.newInstance();
 
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
-    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE);
+    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE, "mcp");
   }
 
   public static Caller internal(String requestId) {
@@ -29,10 +31,15 @@ public record Caller(
   }
 
   public Caller withClientLog(ClientLog log) {
-    return new Caller(requestId, headers, sessionId, log, progress);
+    return new Caller(requestId, headers, sessionId, log, progress, via);
   }
 
   public Caller withProgress(Progress reporter) {
-    return new Caller(requestId, headers, sessionId, clientLog, reporter);
+    return new Caller(requestId, headers, sessionId, clientLog, reporter, via);
+  }
+
+  /** This caller, coming through {@code channel} ({@code agent:<name>}). */
+  public Caller via(String channel) {
+    return new Caller(requestId, headers, sessionId, clientLog, progress, channel);
   }
 }

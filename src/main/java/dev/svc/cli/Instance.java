@@ -40,6 +40,7 @@ public final class Instance implements AutoCloseable {
   private final A2aServer agents;
   private final Options options;
   private final Object reloading = new Object();
+  private final dev.svc.runtime.RuntimeMetrics gauges;
 
   private Instance(
       AtomicReference<ProjectRuntime> runtime,
@@ -52,6 +53,7 @@ public final class Instance implements AutoCloseable {
     this.mcp = mcp;
     this.agents = agents;
     this.options = options;
+    this.gauges = dev.svc.runtime.RuntimeMetrics.register(runtime::get);
   }
 
   /** Everything launching needs besides the model. */
@@ -62,7 +64,27 @@ public final class Instance implements AutoCloseable {
       int port,
       boolean watch,
       Function<ResolvedAdapter, Connector> connectors,
-      A2aServer.Settings agents) {
+      A2aServer.Settings agents,
+      dev.svc.audit.AuditTrail audit) {
+
+    public Options(
+        Environment environment,
+        Path projectDirectory,
+        String address,
+        int port,
+        boolean watch,
+        Function<ResolvedAdapter, Connector> connectors,
+        A2aServer.Settings agents) {
+      this(
+          environment,
+          projectDirectory,
+          address,
+          port,
+          watch,
+          connectors,
+          agents,
+          dev.svc.audit.AuditTrail.OFF);
+    }
 
     public Options(
         Environment environment,
@@ -98,7 +120,9 @@ public final class Instance implements AutoCloseable {
             options.port(),
             model.service().allowedHosts(),
             model.service().allowedOrigins(),
-            ServerSettings.DEFAULT_MAX_BODY_BYTES);
+            ServerSettings.DEFAULT_MAX_BODY_BYTES,
+            new ServerSettings.Metrics(
+                model.service().metrics().enabled(), model.service().metrics().port()));
     java.util.concurrent.CompletableFuture<HttpServer> preparing =
         java.util.concurrent.CompletableFuture.supplyAsync(
             () ->
@@ -169,7 +193,8 @@ public final class Instance implements AutoCloseable {
         options.projectDirectory(),
         options.connectors(),
         scripts,
-        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES);
+        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES,
+        options.audit());
   }
 
   /**
@@ -227,6 +252,10 @@ public final class Instance implements AutoCloseable {
         throw new StartupException(agentProblems);
       }
       ProjectRuntime previous = runtime.get();
+      if (!next.service().audit().equals(previous.model().service().audit())
+          || !next.service().metrics().equals(previous.model().service().metrics())) {
+        LOG.warn("server.audit and server.metrics changes apply when svc restarts");
+      }
       // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
       boolean sameScripts = previous.model().scripts().equals(next.scripts());
       ScriptRunner scripts =
@@ -277,6 +306,11 @@ public final class Instance implements AutoCloseable {
     return http.port();
   }
 
+  /** The port of {@code /metrics} when {@code server.metrics.port} gives it its own. */
+  public Optional<Integer> metricsPort() {
+    return http.metricsPort();
+  }
+
   /** The base URL clients use, e.g. {@code http://127.0.0.1:8080}. */
   public String baseUrl() {
     String address = options.address();
@@ -299,6 +333,8 @@ public final class Instance implements AutoCloseable {
     mcp.shutdown();
     http.stop(Duration.ofSeconds(10));
     runtime.get().close();
+    gauges.close();
+    options.audit().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);
   }
 }

@@ -1,12 +1,15 @@
 package dev.svc.cli;
 
+import dev.svc.audit.AuditFile;
 import dev.svc.connector.Connectors;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.Model;
+import dev.svc.model.Service;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.runtime.StartupException;
 import dev.svc.server.ServerStartException;
+import dev.svc.telemetry.Telemetry;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -57,7 +60,19 @@ final class StartCommand implements Callable<Integer> {
 
   /** Runs an instance until the process is asked to stop. Shared with {@code serve}. */
   static int runUntilStopped(
-      Instance.Options options, Model model, Optional<Project> watched, CliContext context) {
+      Instance.Options configured, Model model, Optional<Project> watched, CliContext context) {
+    Telemetry.configure(
+        configured.environment().withPrefix("OTEL_"),
+        model.service().name(),
+        model.service().version());
+    Instance.Options options;
+    try {
+      options = withAudit(configured, model);
+    } catch (java.io.UncheckedIOException e) {
+      context.err().println("error: " + e.getMessage());
+      context.err().flush();
+      return ExitCodes.FAILED;
+    }
     Instance instance;
     try {
       instance = Instance.launch(model, options);
@@ -95,6 +110,16 @@ final class StartCommand implements Callable<Integer> {
                           .map(a -> instance.baseUrl() + "/agent/" + a.name())
                           .toList()));
     }
+    if (model.service().metrics().enabled()) {
+      String base = instance.baseUrl();
+      if (instance.metricsPort().isPresent()) {
+        base = base.substring(0, base.lastIndexOf(':') + 1) + instance.metricsPort().get();
+      }
+      context.out().println("svc: metrics at " + base + "/metrics");
+    }
+    if (options.audit() instanceof AuditFile file) {
+      context.out().println("svc: audit trail in " + file.path());
+    }
     context.out().flush();
     Optional<Reloader> reloader =
         watched.map(p -> new Reloader(p, options.environment(), instance, context));
@@ -107,6 +132,7 @@ final class StartCommand implements Callable<Integer> {
             () -> {
               reloader.ifPresent(Reloader::close);
               instance.close();
+              Telemetry.shutdown();
               stopped.countDown();
               Runtime.getRuntime().halt(ExitCodes.OK);
             },
@@ -118,6 +144,25 @@ final class StartCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return ExitCodes.OK;
+  }
+
+  /** The options with the audit trail {@code server.audit} asks for, opened. */
+  private static Instance.Options withAudit(Instance.Options options, Model model) {
+    Service.Audit audit = model.service().audit();
+    if (!audit.enabled()) {
+      return options;
+    }
+    java.nio.file.Path path =
+        options.projectDirectory().resolve(audit.path().orElse(Service.Audit.DEFAULT_PATH));
+    return new Instance.Options(
+        options.environment(),
+        options.projectDirectory(),
+        options.address(),
+        options.port(),
+        options.watch(),
+        options.connectors(),
+        options.agents(),
+        AuditFile.open(path));
   }
 
   static Instance.Options options(

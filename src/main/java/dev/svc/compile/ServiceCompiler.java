@@ -33,7 +33,13 @@ final class ServiceCompiler {
             root.searchLimit().map(l -> l.value().intValue()).orElse(Service.DEFAULT_SEARCH_LIMIT),
             agentAccess,
             root.build().out().map(Located::value),
-            root.build().cleanDir().map(Located::value).orElse(false)));
+            root.build().cleanDir().map(Located::value).orElse(false),
+            new Service.Metrics(
+                root.server().metricsEnabled().map(Located::value).orElse(true),
+                root.server().metricsPort().map(p -> p.value().intValue())),
+            new Service.Audit(
+                root.server().auditEnabled().map(Located::value).orElse(false),
+                root.server().auditPath().map(Located::value).filter(p -> !p.isBlank()))));
   }
 
   private Optional<Integer> port(Located<String> written) {

@@ -274,7 +274,13 @@ final class ToolCompiler {
       }
       boolean required = !optional && d.defaultValue().isEmpty();
       inputs.add(
-          new Input(name, type, d.description().map(Located::value), required, defaultValue));
+          new Input(
+              name,
+              type,
+              d.description().map(Located::value),
+              required,
+              defaultValue,
+              d.redact().map(Located::value).orElse(true)));
     }
     return inputs;
   }

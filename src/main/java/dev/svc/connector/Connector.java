@@ -36,6 +36,11 @@ public interface Connector extends AutoCloseable {
    */
   JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout);
 
+  /** The usage of the connector's own pool, when it has one that svc manages (JDBC). */
+  default java.util.Optional<PoolUsage> pool() {
+    return java.util.Optional.empty();
+  }
+
   /** Closes every connection; calls in flight may fail. Never throws. */
   @Override
   void close();

@@ -69,6 +69,13 @@ public final class JdbcConnector implements Connector {
     this.pool = new JdbcPool(settings.poolSize(), this::open, description);
   }
 
+  @Override
+  public java.util.Optional<PoolUsage> pool() {
+    int size = pool.size();
+    int idle = pool.available();
+    return java.util.Optional.of(new PoolUsage(size - idle, idle, size, pool.waiting()));
+  }
+
   /** Connections in the pool. */
   int poolSize() {
     return pool.size();

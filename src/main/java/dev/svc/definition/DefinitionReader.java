@@ -58,7 +58,11 @@ public final class DefinitionReader {
             server
                 .flatMap(s -> s.textList("allowed_origins"))
                 .map(Located::value)
-                .orElse(List.of())),
+                .orElse(List.of()),
+            server.flatMap(s -> s.object("metrics")).flatMap(m -> m.bool("enabled")),
+            server.flatMap(s -> s.object("metrics")).flatMap(m -> m.integer("port")),
+            server.flatMap(s -> s.object("audit")).flatMap(a -> a.bool("enabled")),
+            server.flatMap(s -> s.object("audit")).flatMap(a -> a.text("path"))),
         new BuildDefinition(
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
             build.flatMap(b -> b.bool("clean_dir"))));
@@ -99,7 +103,8 @@ public final class DefinitionReader {
                     e.value().text("description"),
                     e.value().bool("optional"),
                     e.value().bool("required"),
-                    e.value().text("default")))
+                    e.value().text("default"),
+                    e.value().bool("redact")))
             .toList(),
         f.object("auth")
             .map(a -> new AuthDefinition(a.origin(), a.text("plugin"), namedValues(a, "policy"))),

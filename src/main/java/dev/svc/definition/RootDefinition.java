@@ -35,7 +35,11 @@ public record RootDefinition(
       Optional<Located<String>> port,
       Optional<Located<Long>> logLevel,
       List<Located<String>> allowedHosts,
-      List<Located<String>> allowedOrigins) {}
+      List<Located<String>> allowedOrigins,
+      Optional<Located<Boolean>> metricsEnabled,
+      Optional<Located<Long>> metricsPort,
+      Optional<Located<Boolean>> auditEnabled,
+      Optional<Located<String>> auditPath) {}
 
   /** The {@code build} section; {@code out} is {@code build.out} or {@code build.out_dir}. */
   public record BuildDefinition(

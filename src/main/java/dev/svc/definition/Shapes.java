@@ -155,7 +155,37 @@ public final class Shapes {
           optional(
               "allowed_origins",
               new FieldType.TextList(),
-              "Extra `Origin` header values accepted besides loopback ones."));
+              "Extra `Origin` header values accepted besides loopback ones."),
+          optional(
+              "metrics",
+              new FieldType.Object(
+                  shape(
+                      "metrics",
+                      "The Prometheus endpoint `GET /metrics`.",
+                      false,
+                      optional(
+                          "enabled", new FieldType.Bool(), "Serve `GET /metrics` (default true)."),
+                      optional(
+                          "port",
+                          new FieldType.Int(0, 65535),
+                          "Serve it alone on this port (same address) instead of the main port."))),
+              "The Prometheus endpoint `GET /metrics`."),
+          optional(
+              "audit",
+              new FieldType.Object(
+                  shape(
+                      "audit",
+                      "The audit trail: one JSON line per tool call and agent task.",
+                      false,
+                      optional(
+                          "enabled",
+                          new FieldType.Bool(),
+                          "Write the audit trail (default false)."),
+                      optional(
+                          "path",
+                          FieldType.text(),
+                          "The file, relative to the project (default `audit.jsonl`)."))),
+              "The audit trail: one JSON line per tool call and agent task."));
 
   static final Shape BUILD =
       shape(
@@ -316,7 +346,11 @@ public final class Shapes {
           optional(
               "default",
               FieldType.text(),
-              "Value used when the caller leaves it out, written as a string."));
+              "Value used when the caller leaves it out, written as a string."),
+          optional(
+              "redact",
+              new FieldType.Bool(),
+              "Hide the value in audit lines (default true); `false` shows it."));
 
   static final Shape MAPPERS =
       shape(

@@ -37,7 +37,8 @@ public record ToolDefinition(
       Optional<Located<String>> description,
       Optional<Located<Boolean>> optional,
       Optional<Located<Boolean>> required,
-      Optional<Located<String>> defaultValue) {}
+      Optional<Located<String>> defaultValue,
+      Optional<Located<Boolean>> redact) {}
 
   /** The {@code auth} block. */
   public record AuthDefinition(

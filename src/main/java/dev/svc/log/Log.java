@@ -57,7 +57,12 @@ public final class Log {
     log(Level.DEBUG, message, error, fields);
   }
 
-  private void log(Level level, String message, Throwable error, Object... fields) {
+  /** Whether an entry at {@code level} would be written. */
+  boolean enabled(Level level) {
+    return LogSink.current().enabled(level, tag);
+  }
+
+  void log(Level level, String message, Throwable error, Object... fields) {
     LogSink sink = LogSink.current();
     if (!sink.enabled(level, tag)) {
       return;

@@ -77,6 +77,14 @@ public final class LogSink {
         LogContext.REQUEST_ID.isBound()
             ? Optional.of(LogContext.REQUEST_ID.get())
             : Optional.empty();
+    Optional<LogContext.TraceIds.Ids> trace = LogContext.currentTrace();
+    if (trace.isPresent()) {
+      Map<String, Object> withTrace = new java.util.LinkedHashMap<>();
+      withTrace.put("trace_id", trace.get().traceId());
+      withTrace.put("span_id", trace.get().spanId());
+      withTrace.putAll(fields);
+      fields = withTrace;
+    }
     String line =
         switch (format) {
           case TEXT ->

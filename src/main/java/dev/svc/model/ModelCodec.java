@@ -22,8 +22,12 @@ import java.util.Arrays;
 public final class ModelCodec {
   private static final byte[] MAGIC = "SVCMODEL".getBytes(StandardCharsets.US_ASCII);
 
-  /** Bump on every change of the layout below; older readers refuse newer files. */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
+   * server.metrics}, {@code server.audit} and inputs' {@code redact}; version 1 files still read
+   * (with those at their defaults).
+   */
+  public static final int FORMAT_VERSION = 2;
 
   private ModelCodec() {}
 
@@ -74,7 +78,7 @@ public final class ModelCodec {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
       in.skipNBytes(MAGIC.length + 2);
-      Model model = new ModelReader(in).model();
+      Model model = new ModelReader(in, version).model();
       if (in.available() != 0) {
         throw new ArtifactException("the model file has trailing bytes; rebuild it");
       }

@@ -11,8 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Reads what {@link ModelWriter} wrote, in the same order (see {@link ModelCodec}). */
-record ModelReader(DataInputStream in) {
+/**
+ * Reads what {@link ModelWriter} wrote, in the same order (see {@link ModelCodec}); {@code version}
+ * is the file's format (older formats lack later fields).
+ */
+record ModelReader(DataInputStream in, int version) {
   Model model() throws IOException {
     return new Model(
         service(),
@@ -37,7 +40,13 @@ record ModelReader(DataInputStream in) {
         in.readInt(),
         access(),
         optional(this::string),
-        in.readBoolean());
+        in.readBoolean(),
+        version >= 2
+            ? new Service.Metrics(in.readBoolean(), optional(in::readInt))
+            : Service.Metrics.DEFAULT,
+        version >= 2
+            ? new Service.Audit(in.readBoolean(), optional(this::string))
+            : Service.Audit.OFF);
   }
 
   Adapter adapter() throws IOException {
@@ -75,7 +84,8 @@ record ModelReader(DataInputStream in) {
         InputType.values()[in.readUnsignedByte()],
         optional(this::string),
         in.readBoolean(),
-        optional(this::scalar));
+        optional(this::scalar),
+        version < 2 || in.readBoolean());
   }
 
   Object scalar() throws IOException {

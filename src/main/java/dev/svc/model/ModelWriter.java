@@ -32,6 +32,10 @@ record ModelWriter(DataOutputStream out) {
     access(s.agentToolAccess());
     optional(s.buildOut(), this::string);
     out.writeBoolean(s.buildCleanDir());
+    out.writeBoolean(s.metrics().enabled());
+    optional(s.metrics().port(), out::writeInt);
+    out.writeBoolean(s.audit().enabled());
+    optional(s.audit().path(), this::string);
   }
 
   void adapter(Adapter a) throws IOException {
@@ -70,6 +74,7 @@ record ModelWriter(DataOutputStream out) {
     optional(i.description(), this::string);
     out.writeBoolean(i.required());
     optional(i.defaultValue(), this::scalar);
+    out.writeBoolean(i.redacted());
   }
 
   void scalar(Object value) throws IOException {

@@ -12,6 +12,8 @@ import java.util.Optional;
  * @param searchLimit {@code tools.search.limit}
  * @param agentToolAccess {@code agents.tool_access}: what agents with mode {@code inherit} get
  * @param buildOut {@code build.out} / {@code build.out_dir}, relative to the project
+ * @param metrics {@code server.metrics}
+ * @param audit {@code server.audit}
  */
 public record Service(
     String name,
@@ -24,11 +26,62 @@ public record Service(
     int searchLimit,
     ToolAccess agentToolAccess,
     Optional<String> buildOut,
-    boolean buildCleanDir) {
+    boolean buildCleanDir,
+    Metrics metrics,
+    Audit audit) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
     allowedHosts = List.copyOf(allowedHosts);
     allowedOrigins = List.copyOf(allowedOrigins);
+  }
+
+  /** Settings with the defaults of {@code server.metrics} and {@code server.audit}. */
+  public Service(
+      String name,
+      Optional<String> version,
+      Optional<Integer> port,
+      Optional<Integer> logLevel,
+      List<String> allowedHosts,
+      List<String> allowedOrigins,
+      CachePolicy defaultCache,
+      int searchLimit,
+      ToolAccess agentToolAccess,
+      Optional<String> buildOut,
+      boolean buildCleanDir) {
+    this(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        Metrics.DEFAULT,
+        Audit.OFF);
+  }
+
+  /**
+   * {@code server.metrics}: whether {@code GET /metrics} is served, and on which port.
+   *
+   * @param port a port of its own; empty serves it on the main port
+   */
+  public record Metrics(boolean enabled, Optional<Integer> port) {
+    public static final Metrics DEFAULT = new Metrics(true, Optional.empty());
+  }
+
+  /**
+   * {@code server.audit}: whether tool calls and agent tasks are written to an audit file.
+   *
+   * @param path the file, relative to the project (artifact) directory; empty for {@link
+   *     #DEFAULT_PATH}
+   */
+  public record Audit(boolean enabled, Optional<String> path) {
+    public static final Audit OFF = new Audit(false, Optional.empty());
+    public static final String DEFAULT_PATH = "audit.jsonl";
   }
 }

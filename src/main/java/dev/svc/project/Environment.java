@@ -57,6 +57,17 @@ public final class Environment {
     return value != null ? Optional.of(value) : fallback;
   }
 
+  /** Every variable whose name starts with {@code prefix} (e.g. {@code OTEL_}), sorted by name. */
+  public java.util.SortedMap<String, String> withPrefix(String prefix) {
+    java.util.SortedMap<String, String> found = new java.util.TreeMap<>();
+    variables.forEach((name, value) -> {
+      if (name.startsWith(prefix)) {
+        found.put(name, value);
+      }
+    });
+    return found;
+  }
+
   public boolean has(String name) {
     return variables.containsKey(name);
   }

@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.AuthPlugin;
@@ -47,6 +48,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ResourceContents resources;
   private final Map<String, OpenAdapter> openAdapters;
   private final ResultCache cache;
+  private final AuditTrail audit;
 
   private ProjectRuntime(
       Model model,
@@ -55,7 +57,8 @@ public final class ProjectRuntime implements AutoCloseable {
       ScriptRunner scripts,
       ToolInvoker tools,
       ResourceContents resources,
-      ResultCache cache) {
+      ResultCache cache,
+      AuditTrail audit) {
     this.model = model;
     this.connectors = connectors;
     this.openAdapters = openAdapters;
@@ -63,15 +66,31 @@ public final class ProjectRuntime implements AutoCloseable {
     this.tools = tools;
     this.resources = resources;
     this.cache = cache;
+    this.audit = audit;
   }
 
-  /** What starting a project needs besides its model. */
+  /**
+   * What starting a project needs besides its model.
+   *
+   * @param audit where tool calls are audited; kept by the instance across reloads
+   */
   public record Settings(
       Environment environment,
       Path projectDirectory,
       Function<ResolvedAdapter, Connector> connectorFactory,
       ScriptRunner scripts,
-      long cacheBytes) {}
+      long cacheBytes,
+      AuditTrail audit) {
+
+    public Settings(
+        Environment environment,
+        Path projectDirectory,
+        Function<ResolvedAdapter, Connector> connectorFactory,
+        ScriptRunner scripts,
+        long cacheBytes) {
+      this(environment, projectDirectory, connectorFactory, scripts, cacheBytes, AuditTrail.OFF);
+    }
+  }
 
   /**
    * Resolves env placeholders, opens every adapter a tool uses in parallel and checks it.
@@ -151,7 +170,8 @@ public final class ProjectRuntime implements AutoCloseable {
     toOpen.forEach((name, adapter) -> all.put(name, new OpenAdapter(adapter, opened.get(name))));
     Map<String, Connector> connectors = new LinkedHashMap<>();
     all.forEach((name, open) -> connectors.put(name, open.connector()));
-    ToolInvoker invoker = new ToolInvoker(model, connectors, auth, settings.scripts(), cache);
+    ToolInvoker invoker =
+        new ToolInvoker(model, connectors, auth, settings.scripts(), cache, settings.audit());
     return new ProjectRuntime(
         model,
         connectors,
@@ -159,7 +179,8 @@ public final class ProjectRuntime implements AutoCloseable {
         settings.scripts(),
         invoker,
         new ResourceContents(model, settings.projectDirectory()),
-        cache);
+        cache,
+        settings.audit());
   }
 
   private static Optional<ResolvedAdapter> resolve(
@@ -306,6 +327,16 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ResultCache cache() {
     return cache;
+  }
+
+  /** The audit trail tool calls and agent tasks are recorded in. */
+  public AuditTrail audit() {
+    return audit;
+  }
+
+  /** The open connectors by adapter name (for pool metrics). */
+  public Map<String, Connector> connectors() {
+    return java.util.Collections.unmodifiableMap(connectors);
   }
 
   /** Closes the given connectors concurrently (used for connectors a reload retired). */

@@ -1,5 +1,7 @@
 package dev.svc.runtime;
 
+import dev.svc.audit.AuditRecord;
+import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
@@ -15,7 +17,14 @@ import dev.svc.model.Tool;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
+import dev.svc.telemetry.Scope;
+import dev.svc.telemetry.Span;
+import dev.svc.telemetry.SpanKind;
+import dev.svc.telemetry.SvcMetrics;
+import dev.svc.telemetry.Telemetry;
+import dev.svc.telemetry.Tracer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,13 +47,15 @@ public final class ToolInvoker {
   private final Map<String, AuthPlugin> auth;
   private final ScriptRunner scripts;
   private final ResultCache cache;
+  private final AuditTrail audit;
 
   ToolInvoker(
       Model model,
       Map<String, Connector> connectors,
       Map<String, AuthPlugin> auth,
       ScriptRunner scripts,
-      ResultCache cache) {
+      ResultCache cache,
+      AuditTrail audit) {
     this.model = model;
     this.toolsByName =
         model.tools().stream()
@@ -53,6 +64,7 @@ public final class ToolInvoker {
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
     this.cache = cache;
+    this.audit = audit;
   }
 
   public Model model() {
@@ -60,49 +72,134 @@ public final class ToolInvoker {
   }
 
   /**
-   * Calls a tool by name.
+   * Calls a tool by name: traced (span {@code execute_tool <name>}, one child span per pipeline
+   * stage), measured ({@code svc.tool.call.duration}) and audited.
    *
    * @throws UnknownToolException when no tool (not even {@code search}) has the name
    * @throws ToolServerException on a server fault
    */
+  @SuppressWarnings("try") // the scope makes the tool's span the parent of its stages' spans
   public ToolOutcome call(String name, JsonNode arguments, Caller caller) {
     long started = System.nanoTime();
-    if (name.equals(ToolSearch.NAME)) {
-      return search(arguments);
-    }
     Tool tool = toolsByName.get(name);
-    if (tool == null) {
+    if (tool == null && !name.equals(ToolSearch.NAME)) {
       throw new UnknownToolException(name);
     }
-    ToolOutcome outcome = run(tool, arguments, caller);
-    if (LOG.isDebug()) {
-      LOG.debug(
-          "tool call",
-          "tool",
-          name,
-          "ms",
-          (System.nanoTime() - started) / 1_000_000,
-          "outcome",
-          outcome instanceof ToolOutcome.Success ? "ok" : "error");
+    Span span = Telemetry.tracer().start(SpanKind.INTERNAL, "execute_tool", name);
+    if (span.isRecording()) {
+      span.set("gen_ai.operation.name", "execute_tool")
+          .set("gen_ai.tool.name", name)
+          .set("gen_ai.tool.type", tool == null ? "extension" : toolType(tool))
+          .set("svc.request_id", caller.requestId());
     }
+    String[] identity = {"anonymous"};
+    ToolOutcome outcome;
+    try (Scope scope = span.activate()) {
+      outcome = tool == null ? search(arguments) : run(tool, arguments, caller, span, identity);
+    } catch (ToolServerException e) {
+      span.fail("server_error", e.getMessage());
+      span.end();
+      finish(
+          name,
+          tool,
+          arguments,
+          caller,
+          identity[0],
+          "fault",
+          Optional.of(e.getMessage()),
+          started);
+      throw e;
+    }
+    Optional<String> error = Optional.empty();
+    if (outcome instanceof ToolOutcome.Failure failure) {
+      span.fail("tool_error", failure.message());
+      error = Optional.of(failure.message());
+    }
+    span.end();
+    finish(
+        name,
+        tool,
+        arguments,
+        caller,
+        identity[0],
+        error.isEmpty() ? "ok" : "error",
+        error,
+        started);
     return outcome;
   }
 
-  private ToolOutcome run(Tool tool, JsonNode arguments, Caller caller) {
+  /** Metric, debug line and audit record of a finished call. */
+  private void finish(
+      String name,
+      Tool tool,
+      JsonNode arguments,
+      Caller caller,
+      String identity,
+      String outcome,
+      Optional<String> error,
+      long started) {
+    long nanos = System.nanoTime() - started;
+    String errorType =
+        switch (outcome) {
+          case "ok" -> "";
+          case "error" -> "tool_error";
+          default -> "server_error";
+        };
+    SvcMetrics.TOOL_DURATION.record(nanos / 1e9, name, errorType);
+    if (LOG.isDebug()) {
+      LOG.debug("tool call", "tool", name, "ms", nanos / 1_000_000, "outcome", outcome);
+    }
+    if (audit.enabled()) {
+      audit.record(
+          new AuditRecord.ToolCall(
+              Instant.now(),
+              caller.requestId(),
+              identity,
+              caller.via(),
+              name,
+              AuditArguments.redact(Optional.ofNullable(tool), arguments),
+              outcome,
+              error,
+              nanos / 1e6));
+    }
+  }
+
+  private static String toolType(Tool tool) {
+    return tool.execution() instanceof Execution.OnAdapter ? "datastore" : "function";
+  }
+
+  private ToolOutcome run(
+      Tool tool, JsonNode arguments, Caller caller, Span span, String[] identityOut) {
+    Tracer tracer = Telemetry.tracer();
     Deadline deadline = Deadline.after(tool.timeout());
     Optional<String> identity = Optional.empty();
     AuthPlugin plugin = auth.get(tool.name());
     if (plugin != null) {
-      switch (plugin.authorize(caller.headers())) {
+      Span stage = tracer.start(SpanKind.INTERNAL, "auth");
+      AuthDecision decision;
+      try {
+        decision = plugin.authorize(caller.headers());
+      } finally {
+        stage.end();
+      }
+      switch (decision) {
         case AuthDecision.Deny deny -> {
+          stage.fail("auth_denied", "refused");
           return new ToolOutcome.Failure("authentication failed: " + deny.reason());
         }
-        case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
+        case AuthDecision.Allow allow -> {
+          identity = Optional.of(allow.identity());
+          identityOut[0] = allow.identity();
+        }
       }
     }
     ObjectNode inputs;
-    switch (InputValidator.validate(tool, arguments)) {
+    Span validation = tracer.start(SpanKind.INTERNAL, "validate");
+    InputValidator.Result validated = InputValidator.validate(tool, arguments);
+    validation.end();
+    switch (validated) {
       case InputValidator.Invalid invalid -> {
+        validation.fail("invalid_input", "invalid arguments");
         return new ToolOutcome.Failure(invalid.message());
       }
       case InputValidator.Valid valid -> inputs = valid.inputs();
@@ -111,7 +208,11 @@ public final class ToolInvoker {
       JsonNode finalInputs = inputs;
       if (tool.inputMapper().isPresent()) {
         finalInputs =
-            script(tool, tool.inputMapper().get(), payload("inputs", inputs, tool), deadline);
+            stage(
+                "input transform",
+                () ->
+                    script(
+                        tool, tool.inputMapper().get(), payload("inputs", inputs, tool), deadline));
         if (!finalInputs.isObject()) {
           return new ToolOutcome.Failure("the input transform must return an object of inputs");
         }
@@ -122,7 +223,10 @@ public final class ToolInvoker {
                   tool.name(), Json.canonical(finalInputs), identity.orElse(""))
               : null;
       if (key != null) {
+        Span lookup = tracer.start(SpanKind.INTERNAL, "cache lookup");
         Optional<JsonNode> cached = cache.get(key);
+        lookup.set("svc.cache.hit", cached.isPresent()).end();
+        span.set("svc.cache.hit", cached.isPresent());
         if (cached.isPresent()) {
           return new ToolOutcome.Success(cached.get());
         }
@@ -132,10 +236,19 @@ public final class ToolInvoker {
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
         result =
-            script(tool, tool.outputMapper().get(), payload("results", results, tool), deadline);
+            stage(
+                "output transform",
+                () ->
+                    script(
+                        tool,
+                        tool.outputMapper().get(),
+                        payload("results", results, tool),
+                        deadline));
       }
       if (key != null) {
+        Span store = tracer.start(SpanKind.INTERNAL, "cache store");
         cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
+        store.end();
       }
       return new ToolOutcome.Success(result);
     } catch (ScriptTimeoutException e) {
@@ -154,10 +267,25 @@ public final class ToolInvoker {
     }
   }
 
+  /** Runs one script stage of the pipeline in its own span. */
+  private static JsonNode stage(String name, java.util.function.Supplier<JsonNode> body) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, name);
+    try {
+      return body.get();
+    } catch (RuntimeException e) {
+      stage.fail(e.getClass().getSimpleName(), "the script failed");
+      throw e;
+    } finally {
+      stage.end();
+    }
+  }
+
   private JsonNode execute(Tool tool, JsonNode inputs, Deadline deadline) {
     return switch (tool.execution()) {
       case Execution.Handler handler ->
-          script(tool, handler.script(), payload("inputs", inputs, tool), deadline);
+          stage(
+              "handler",
+              () -> script(tool, handler.script(), payload("inputs", inputs, tool), deadline));
       case Execution.OnAdapter onAdapter -> {
         Connector connector = connectors.get(onAdapter.adapter());
         if (connector == null) {
@@ -170,7 +298,7 @@ public final class ToolInvoker {
               case BoundValues.Values v -> v.values();
               case BoundValues.Missing missing -> throw new MissingValueException(missing.input());
             };
-        yield connector.execute(onAdapter.statement(), values, deadline.remaining());
+        yield DbTelemetry.execute(connector, onAdapter, values, deadline.remaining());
       }
     };
   }

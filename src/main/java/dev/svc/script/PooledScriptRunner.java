@@ -116,6 +116,14 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   @Override
+  public Optional<Usage> usage() {
+    int all = workers.get();
+    int waiting = idle.get();
+    return Optional.of(
+        new Usage(Math.max(0, all - waiting), waiting, settings.maxIsolates(), queue.size()));
+  }
+
+  @Override
   public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
     if (closed) {
       throw new IllegalStateException("the script runner is closed");

@@ -22,6 +22,20 @@ public interface ScriptRunner extends AutoCloseable {
    */
   JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout);
 
+  /**
+   * How the runner's isolates are used right now (for the {@code svc.script.*} metrics).
+   *
+   * @param busy isolates running a call
+   * @param idle isolates waiting for one
+   * @param max the most isolates the runner may run
+   * @param pending calls waiting for an isolate
+   */
+  record Usage(int busy, int idle, int max, int pending) {}
+
+  default java.util.Optional<Usage> usage() {
+    return java.util.Optional.empty();
+  }
+
   @Override
   void close();
 }

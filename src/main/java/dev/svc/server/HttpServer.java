@@ -23,6 +23,7 @@ public final class HttpServer implements AutoCloseable {
   private final ServerConnector connector;
   private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
+  private java.util.Optional<ServerConnector> metricsConnector = java.util.Optional.empty();
 
   private HttpServer(Server server, ServerConnector connector, ServerSettings settings) {
     this.server = server;
@@ -55,6 +56,13 @@ public final class HttpServer implements AutoCloseable {
     connector.setPort(settings.port());
     connector.setAcceptQueueSize(1024);
     HttpServer http = new HttpServer(server, connector, settings);
+    if (settings.metrics().enabled() && settings.metrics().port().isPresent()) {
+      ServerConnector metrics = new ServerConnector(server, 1, 1);
+      metrics.setName(HttpTelemetry.METRICS_CONNECTOR);
+      metrics.setHost(settings.address());
+      metrics.setPort(settings.metrics().port().get());
+      http.metricsConnector = java.util.Optional.of(metrics);
+    }
     OriginPolicy policy =
         new OriginPolicy(
             isLoopback(settings.address()), settings.allowedHosts(), settings.allowedOrigins());
@@ -76,6 +84,10 @@ public final class HttpServer implements AutoCloseable {
     try {
       server.addConnector(connector);
       connector.start();
+      for (ServerConnector metrics : metricsConnector.stream().toList()) {
+        server.addConnector(metrics);
+        metrics.start();
+      }
     } catch (Exception e) {
       stopQuietly();
       throw new ServerStartException(
@@ -98,6 +110,11 @@ public final class HttpServer implements AutoCloseable {
 
   public int port() {
     return connector.getLocalPort();
+  }
+
+  /** The port of {@code /metrics} when it has its own. */
+  public java.util.Optional<Integer> metricsPort() {
+    return metricsConnector.map(ServerConnector::getLocalPort);
   }
 
   /** Stops accepting, lets requests in flight finish (at most {@code grace}), then stops. */

@@ -5,6 +5,9 @@ import dev.svc.call.RequestIds;
 import dev.svc.log.Log;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
+import dev.svc.telemetry.Metrics;
+import dev.svc.telemetry.PrometheusText;
+import dev.svc.telemetry.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -56,10 +59,31 @@ final class RequestHandler extends Handler.Abstract {
   }
 
   @Override
+  @SuppressWarnings("try") // the scope only makes the span current while the request is served
   public boolean handle(Request request, Response response, Callback callback) {
     String path = request.getHttpURI().getPath();
+    HttpTelemetry.Exchange exchange = HttpTelemetry.begin(request, path);
+    try (Scope scope = exchange.span().activate()) {
+      serve(request, response, callback, path);
+    } finally {
+      exchange.end(response.getStatus());
+    }
+    return true;
+  }
+
+  private void serve(Request request, Response response, Callback callback, String path) {
     String method = request.getMethod();
     try {
+      if (HttpTelemetry.isMetricsConnector(request)) {
+        metrics(method, path, response, callback);
+        return;
+      }
+      if (path.equals("/metrics")
+          && settings.metrics().enabled()
+          && settings.metrics().port().isEmpty()) {
+        metrics(method, path, response, callback);
+        return;
+      }
       if (path.equals("/heartbeat")) {
         if (!ready.getAsBoolean()) {
           writeBody(
@@ -71,7 +95,7 @@ final class RequestHandler extends Handler.Abstract {
         } else {
           writeBody(response, callback, 200, "application/json", HEARTBEAT);
         }
-        return true;
+        return;
       }
       boolean isMcp = path.equals("/mcp") || path.equals("/mcp/");
       boolean isAgent = path.startsWith("/agent/");
@@ -81,19 +105,19 @@ final class RequestHandler extends Handler.Abstract {
             callback,
             404,
             "not found: " + path + " (svc serves /mcp, /agent/{name} and /heartbeat)");
-        return true;
+        return;
       }
       Headers headers = headers(request);
       if (!policy.hostAllowed(headers.first("host"))) {
         writeError(
             response, callback, 403, "Forbidden: Host not allowed (see server.allowed_hosts)");
-        return true;
+        return;
       }
       Optional<String> origin = headers.first("origin");
       if (isMcp && !policy.originAllowed(origin)) {
         writeError(
             response, callback, 403, "Forbidden: Origin not allowed (see server.allowed_origins)");
-        return true;
+        return;
       }
       cors(response, origin, isMcp);
       if (method.equals("OPTIONS")) {
@@ -110,7 +134,7 @@ final class RequestHandler extends Handler.Abstract {
         response.getHeaders().put("Access-Control-Max-Age", "600");
         response.setStatus(204);
         response.write(true, null, callback);
-        return true;
+        return;
       }
       Optional<byte[]> body = body(request);
       if (body.isEmpty()) {
@@ -121,7 +145,7 @@ final class RequestHandler extends Handler.Abstract {
             "Payload Too Large: requests are limited to "
                 + settings.maxBodyBytes() / (1024 * 1024)
                 + " MiB");
-        return true;
+        return;
       }
       HttpCall call =
           new HttpCall(
@@ -142,7 +166,19 @@ final class RequestHandler extends Handler.Abstract {
         callback.failed(e);
       }
     }
-    return true;
+  }
+
+  /** {@code GET /metrics}: every metric in the Prometheus text format. */
+  private static void metrics(String method, String path, Response response, Callback callback) {
+    if (!path.equals("/metrics")) {
+      writeError(response, callback, 404, "not found: " + path + " (this port serves /metrics)");
+    } else if (!method.equals("GET") && !method.equals("HEAD")) {
+      response.getHeaders().put("Allow", "GET, HEAD");
+      writeError(response, callback, 405, "Method not allowed: GET /metrics");
+    } else {
+      byte[] text = PrometheusText.write(Metrics.families()).getBytes(StandardCharsets.UTF_8);
+      writeBody(response, callback, 200, PrometheusText.CONTENT_TYPE, text);
+    }
   }
 
   private static void cors(Response response, Optional<String> origin, boolean isMcp) {

@@ -8,6 +8,8 @@ import dev.svc.agent.ModelClients;
 import dev.svc.agent.ModelException;
 import dev.svc.agent.ModelSettings;
 import dev.svc.agent.Turn;
+import dev.svc.audit.AuditRecord;
+import dev.svc.audit.AuditTrail;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -15,6 +17,12 @@ import dev.svc.model.Agent;
 import dev.svc.model.MissingVariableException;
 import dev.svc.project.Environment;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.telemetry.Scope;
+import dev.svc.telemetry.Span;
+import dev.svc.telemetry.SpanKind;
+import dev.svc.telemetry.SvcMetrics;
+import dev.svc.telemetry.Telemetry;
+import dev.svc.telemetry.Tracer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,12 +123,78 @@ final class AgentTasks implements AutoCloseable {
     push.notify(store.pushConfigs(agent.name(), taskId), task);
     running.put(key(agent.name(), taskId), run);
     TaskRun.Subscription subscription = run.subscribe();
+    Span parent = Telemetry.tracer().current();
+    Caller agentCaller = caller.via("agent:" + agent.name());
     run.started(
         threads.submit(() ->
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
-                .where(Caller.CURRENT, caller)
-                .run(() -> execute(run, agent, runtime, conversation, caller, streaming))));
+                .where(Caller.CURRENT, agentCaller)
+                .run(() ->
+                    traced(parent, run, agent, runtime, conversation, agentCaller, streaming))));
     return new Started(run, subscription);
+  }
+
+  /**
+   * Runs a task in its span {@code invoke_agent <name>} (a child of the request that started it),
+   * then records its duration and audit line.
+   */
+  @SuppressWarnings("try") // the scope makes the task's span the parent of its model and tool spans
+  private void traced(
+      Span parent,
+      TaskRun run,
+      Agent agent,
+      ProjectRuntime runtime,
+      List<Turn> conversation,
+      Caller caller,
+      boolean streaming) {
+    long started = System.nanoTime();
+    Tracer tracer = Telemetry.tracer();
+    Span span =
+        tracer.enabled()
+            ? tracer.startChildOf(parent, SpanKind.INTERNAL, "invoke_agent " + agent.name())
+            : Span.NOOP;
+    if (span.isRecording()) {
+      span.set("gen_ai.operation.name", "invoke_agent")
+          .set("gen_ai.agent.name", agent.name())
+          .set("gen_ai.conversation.id", run.task().contextId())
+          .set("svc.task.id", run.id())
+          .set("svc.request_id", caller.requestId());
+    }
+    try (Scope scope = span.activate()) {
+      execute(run, agent, runtime, conversation, caller, streaming);
+    } finally {
+      Task task = run.task();
+      String state = task.status().state().name().toLowerCase(java.util.Locale.ROOT);
+      Optional<String> error =
+          task.status().state() == TaskState.COMPLETED
+              ? Optional.empty()
+              : task.status().message().map(MessageText::lenient);
+      if (task.status().state() == TaskState.FAILED) {
+        span.fail("task_failed", error.orElse("the task failed"));
+      }
+      span.set("svc.task.state", state).end();
+      long nanos = System.nanoTime() - started;
+      SvcMetrics.AGENT_TASK_DURATION.record(nanos / 1e9, agent.name(), state);
+      AuditTrail audit = runtime.audit();
+      if (audit.enabled()) {
+        audit.record(
+            new AuditRecord.AgentTask(
+                java.time.Instant.now(),
+                caller.requestId(),
+                "anonymous",
+                agent.name(),
+                run.id(),
+                task.contextId(),
+                state,
+                switch (task.status().state()) {
+                  case COMPLETED -> "ok";
+                  case CANCELED -> "canceled";
+                  default -> "error";
+                },
+                error,
+                nanos / 1e6));
+      }
+    }
   }
 
   private void execute(

@@ -227,8 +227,24 @@ public final class McpServer {
     return self[0];
   }
 
-  /** Runs one request to its JSON-RPC response; never throws. */
+  /** Runs one request to its JSON-RPC response, traced and measured; never throws. */
   private ObjectNode respond(McpCall call, JsonRpcMessage.Request request) {
+    McpTelemetry.Operation operation =
+        McpTelemetry.begin(
+            call.session(), request, name -> runtime.get().model().tool(name).isPresent());
+    ObjectNode response =
+        JsonRpcCodec.error(
+            Optional.of(request.id()),
+            JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "internal error"));
+    try {
+      response = answer(call, request);
+      return response;
+    } finally {
+      operation.end(response);
+    }
+  }
+
+  private ObjectNode answer(McpCall call, JsonRpcMessage.Request request) {
     Optional<JsonNode> id = Optional.of(request.id());
     try {
       JsonNode result =

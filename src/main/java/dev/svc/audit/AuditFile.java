@@ -1,0 +1,207 @@
+package dev.svc.audit;
+
+import dev.svc.log.Log;
+import dev.svc.telemetry.SvcMetrics;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The audit trail as a file of JSON lines, appended to. Callers format their line and put it on a
+ * bounded queue ({@value #CAPACITY} lines); one writer thread drains the queue into the file and
+ * flushes whenever it is empty. When the queue is full (the disk is stuck) the line is dropped and
+ * counted, so a call never waits for the trail.
+ */
+public final class AuditFile implements AuditTrail {
+  private static final Log LOG = Log.tagged("audit");
+  static final int CAPACITY = 8192;
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+  /** Queued by {@link #close()} after the last record. */
+  private static final String STOP = "";
+
+  private final Path path;
+  private final BlockingQueue<String> queue;
+  private final BufferedWriter out;
+  private final Thread writer;
+  private volatile boolean closed;
+
+  private AuditFile(Path path, BufferedWriter out, int capacity) {
+    this.path = path;
+    this.out = out;
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.writer = Thread.ofPlatform().daemon().name("svc-audit").start(this::drain);
+  }
+
+  /**
+   * Opens (creating directories) the file for appending.
+   *
+   * @throws UncheckedIOException when it cannot be opened
+   */
+  public static AuditFile open(Path path) {
+    return open(path, CAPACITY);
+  }
+
+  static AuditFile open(Path path, int capacity) {
+    try {
+      Path absolute = path.toAbsolutePath();
+      if (absolute.getParent() != null) {
+        Files.createDirectories(absolute.getParent());
+      }
+      BufferedWriter out =
+          Files.newBufferedWriter(
+              absolute,
+              StandardCharsets.UTF_8,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND,
+              StandardOpenOption.WRITE);
+      return new AuditFile(absolute, out, capacity);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot open the audit file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  @Override
+  public boolean enabled() {
+    return !closed;
+  }
+
+  @Override
+  public void record(AuditRecord record) {
+    if (closed) {
+      return;
+    }
+    String line;
+    try {
+      line = line(record);
+    } catch (RuntimeException e) {
+      LOG.warn("an audit record could not be written", "error", String.valueOf(e.getMessage()));
+      return;
+    }
+    if (queue.offer(line)) {
+      SvcMetrics.AUDIT_RECORDS.increment("written");
+    } else {
+      SvcMetrics.AUDIT_RECORDS.increment("dropped");
+    }
+  }
+
+  /** One record as a JSON object on one line. */
+  static String line(AuditRecord record) {
+    java.io.StringWriter text = new java.io.StringWriter(256);
+    try (JsonGenerator json = JSON.createGenerator(text)) {
+      json.writeStartObject();
+      json.writeStringProperty("time", record.time().toString());
+      switch (record) {
+        case AuditRecord.ToolCall call -> {
+          json.writeStringProperty("kind", "tool_call");
+          json.writeStringProperty("request_id", call.requestId());
+          json.writeStringProperty("caller", call.caller());
+          json.writeStringProperty("via", call.via());
+          json.writeStringProperty("tool", call.tool());
+          json.writeName("arguments");
+          JSON.writeTree(json, call.arguments());
+          json.writeStringProperty("outcome", call.outcome());
+          if (call.error().isPresent()) {
+            json.writeStringProperty("error", call.error().get());
+          }
+        }
+        case AuditRecord.AgentTask task -> {
+          json.writeStringProperty("kind", "agent_task");
+          json.writeStringProperty("request_id", task.requestId());
+          json.writeStringProperty("caller", task.caller());
+          json.writeStringProperty("agent", task.agent());
+          json.writeStringProperty("task_id", task.taskId());
+          json.writeStringProperty("context_id", task.contextId());
+          json.writeStringProperty("state", task.state());
+          json.writeStringProperty("outcome", task.outcome());
+          if (task.error().isPresent()) {
+            json.writeStringProperty("error", task.error().get());
+          }
+        }
+      }
+      json.writeNumberProperty("duration_ms", Math.round(record.durationMs() * 1000) / 1000.0);
+      json.writeEndObject();
+    }
+    return text.toString();
+  }
+
+  private void drain() {
+    List<String> batch = new ArrayList<>();
+    try {
+      while (true) {
+        String first = queue.take();
+        batch.add(first);
+        queue.drainTo(batch);
+        boolean stop = false;
+        for (String line : batch) {
+          if (line.isEmpty()) { // STOP, put by close(); a record's line is never empty
+            stop = true;
+            continue;
+          }
+          write(line);
+        }
+        batch.clear();
+        flush();
+        if (stop) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void write(String line) {
+    try {
+      out.write(line);
+      out.write('\n');
+    } catch (IOException e) {
+      LOG.warn("the audit file cannot be written", "path", path, "error", e.getMessage());
+    }
+  }
+
+  private void flush() {
+    try {
+      out.flush();
+    } catch (IOException e) {
+      LOG.warn("the audit file cannot be written", "path", path, "error", e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (queue.offer(STOP, 2, TimeUnit.SECONDS)) {
+        writer.join(TimeUnit.SECONDS.toMillis(5));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      out.close();
+    } catch (IOException e) {
+      LOG.warn("the audit file did not close cleanly", "path", path, "error", e.getMessage());
+    }
+  }
+}

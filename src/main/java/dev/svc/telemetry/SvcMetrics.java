@@ -1,0 +1,136 @@
+package dev.svc.telemetry;
+
+import static dev.svc.telemetry.Metrics.DURATION_BUCKETS;
+
+/**
+ * Every metric svc records, named after the OpenTelemetry semantic conventions where one exists
+ * (HTTP, MCP, databases, GenAI) and {@code svc.*} otherwise. docs/observability.md lists them with
+ * their Prometheus names; keep the two in step.
+ */
+public final class SvcMetrics {
+  private SvcMetrics() {}
+
+  public static final Histogram HTTP_DURATION =
+      Metrics.histogram(
+          "http.server.request.duration",
+          "s",
+          "Duration of HTTP requests.",
+          DURATION_BUCKETS,
+          "http.request.method",
+          "http.route",
+          "http.response.status_code");
+
+  public static final Histogram MCP_DURATION =
+      Metrics.histogram(
+          "mcp.server.operation.duration",
+          "s",
+          "Duration of MCP requests, from receipt to the response.",
+          DURATION_BUCKETS,
+          "mcp.method.name",
+          "gen_ai.tool.name",
+          "error.type");
+
+  public static final Histogram TOOL_DURATION =
+      Metrics.histogram(
+          "svc.tool.call.duration",
+          "s",
+          "Duration of tool calls (MCP and agents), through the whole pipeline.",
+          DURATION_BUCKETS,
+          "gen_ai.tool.name",
+          "error.type");
+
+  public static final Histogram DB_DURATION =
+      Metrics.histogram(
+          "db.client.operation.duration",
+          "s",
+          "Duration of statements run on adapters.",
+          DURATION_BUCKETS,
+          "db.system.name",
+          "svc.adapter",
+          "error.type");
+
+  public static final Histogram MODEL_DURATION =
+      Metrics.histogram(
+          "gen_ai.client.operation.duration",
+          "s",
+          "Duration of model calls of agents.",
+          DURATION_BUCKETS,
+          "gen_ai.operation.name",
+          "gen_ai.provider.name",
+          "gen_ai.request.model",
+          "error.type");
+
+  public static final Histogram AGENT_TASK_DURATION =
+      Metrics.histogram(
+          "svc.agent.task.duration",
+          "s",
+          "Duration of agent tasks, by their final state.",
+          DURATION_BUCKETS,
+          "gen_ai.agent.name",
+          "svc.task.state");
+
+  public static final Counter CACHE_HITS =
+      Metrics.counter(
+          "svc.cache.hits",
+          "{call}",
+          "Tool calls answered from the result cache.",
+          "gen_ai.tool.name");
+
+  public static final Counter CACHE_MISSES =
+      Metrics.counter(
+          "svc.cache.misses",
+          "{call}",
+          "Tool calls with caching whose result was not cached.",
+          "gen_ai.tool.name");
+
+  public static final Gauge CACHE_ENTRIES =
+      Metrics.gauge("svc.cache.entries", "{entry}", "Results held by the result cache.");
+
+  public static final Gauge CACHE_USAGE =
+      Metrics.gauge(
+          "svc.cache.usage", "By", "Estimated size of the results held by the result cache.");
+
+  public static final Gauge POOL_CONNECTIONS =
+      Metrics.gauge(
+          "db.client.connection.count",
+          "{connection}",
+          "Connections of each adapter's JDBC pool, by state (idle, used).",
+          "db.client.connection.pool.name",
+          "db.client.connection.state");
+
+  public static final Gauge POOL_MAX =
+      Metrics.gauge(
+          "db.client.connection.max",
+          "{connection}",
+          "Size of each adapter's JDBC pool.",
+          "db.client.connection.pool.name");
+
+  public static final Gauge POOL_PENDING =
+      Metrics.gauge(
+          "db.client.connection.pending_requests",
+          "{request}",
+          "Calls waiting for a connection of each adapter's JDBC pool.",
+          "db.client.connection.pool.name");
+
+  public static final Gauge SCRIPT_ISOLATES =
+      Metrics.gauge(
+          "svc.script.isolates",
+          "{isolate}",
+          "V8 isolates of the script sandbox, by state (busy, idle).",
+          "svc.isolate.state");
+
+  public static final Gauge SCRIPT_ISOLATES_MAX =
+      Metrics.gauge(
+          "svc.script.isolates.max", "{isolate}", "Most V8 isolates the script sandbox may run.");
+
+  public static final Gauge SCRIPT_PENDING =
+      Metrics.gauge(
+          "svc.script.pending_calls", "{call}", "Script calls waiting for a free isolate.");
+
+  public static final Counter AUDIT_RECORDS =
+      Metrics.counter(
+          "svc.audit.records",
+          "{record}",
+          "Audit records, by result: written, or dropped because the queue was full.",
+          "svc.audit.result");
+}

@@ -1,0 +1,214 @@
+package dev.svc.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.RunningProject;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The span tree of tool calls, captured with the SDK's in-memory exporter, and W3C trace context
+ * taken from the HTTP headers and from MCP {@code params._meta}.
+ */
+class TracingIT {
+  private static final String PROJECT =
+      """
+      == .svc
+      name: traced
+      == app/adapters/db.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/trace_item/config.terse
+      description: One item.
+      use: db
+      statement: SELECT {{ inputs.id }} AS id, 'pen' AS name
+      inputs:
+        id: {type: int}
+      auth:
+        plugin: api_key
+        policy:
+          value: planted-key-123
+      cache:
+        enabled: true
+      """;
+
+  private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+  private static final String PARENT = "00f067aa0ba902b7";
+  private static final String META_TRACE = "0af7651916cd43dd8448eb211c80319c";
+  private static final String META_PARENT = "b7ad6b7169203331";
+
+  @TempDir Path dir;
+  private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+
+  @BeforeEach
+  void installInMemoryTracing() {
+    SdkTracerProvider provider =
+        SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
+    OpenTelemetrySdk sdk =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(provider)
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build();
+    Telemetry.install(OtelTelemetry.of(sdk, sdk::close));
+  }
+
+  @AfterEach
+  void stopTracing() {
+    Telemetry.shutdown();
+  }
+
+  @Test
+  void aToolCallIsOneTreeUnderTheCallersTraceparent() {
+    try (Instance instance = RunningProject.start(dir, PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      spans.reset();
+      McpHttpClient.Reply reply =
+          client.post(
+              client.requestBody(
+                  "tools/call", "{\"name\":\"trace_item\",\"arguments\":{\"id\":\"987654321\"}}"),
+              "traceparent",
+              "00-" + TRACE + "-" + PARENT + "-01",
+              "X-API-Key",
+              "planted-key-123");
+      assertThat(reply.json().path("result").path("isError").asBoolean()).isFalse();
+
+      List<SpanData> finished = afterHttpSpan();
+      assertThat(finished).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(TRACE));
+      SpanData http = named(finished, "POST /mcp");
+      SpanData mcp = named(finished, "tools/call trace_item");
+      SpanData tool = named(finished, "execute_tool trace_item");
+      SpanData db = named(finished, "SELECT db");
+      assertThat(http.getParentSpanId()).isEqualTo(PARENT);
+      assertThat(http.getKind()).isEqualTo(SpanKind.SERVER);
+      assertThat(http.getAttributes().asMap().toString())
+          .contains("http.route=/mcp", "http.response.status_code=200");
+      assertThat(mcp.getParentSpanId()).isEqualTo(http.getSpanId());
+      assertThat(mcp.getKind()).isEqualTo(SpanKind.SERVER);
+      assertThat(attribute(mcp, "mcp.method.name")).isEqualTo("tools/call");
+      assertThat(attribute(mcp, "gen_ai.tool.name")).isEqualTo("trace_item");
+      assertThat(attribute(mcp, "mcp.session.id")).isEqualTo(client.session().orElseThrow());
+      assertThat(tool.getParentSpanId()).isEqualTo(mcp.getSpanId());
+      assertThat(attribute(tool, "gen_ai.operation.name")).isEqualTo("execute_tool");
+      List<String> stages =
+          finished.stream()
+              .filter(s -> s.getParentSpanId().equals(tool.getSpanId()))
+              .map(SpanData::getName)
+              .toList();
+      assertThat(stages)
+          .containsExactly("auth", "validate", "cache lookup", "SELECT db", "cache store");
+      assertThat(db.getKind()).isEqualTo(SpanKind.CLIENT);
+      assertThat(attribute(db, "db.system.name")).isEqualTo("sqlite");
+      assertThat(attribute(db, "db.operation.name")).isEqualTo("SELECT");
+      assertThat(attribute(db, "db.query.text")).isEqualTo("SELECT ? AS id, 'pen' AS name");
+      assertThat(finished.toString()).doesNotContain("987654321").doesNotContain("planted-key-123");
+    }
+  }
+
+  @Test
+  void traceContextInMetaIsTheParentOfTheMcpSpanWhichLinksTheHttpSpan() {
+    try (Instance instance = RunningProject.start(dir, PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      spans.reset();
+      client.post(
+          client.requestBody(
+              "tools/call",
+              "{\"name\":\"trace_item\",\"arguments\":{\"id\":1},\"_meta\":{\"traceparent\":\"00-"
+                  + META_TRACE
+                  + "-"
+                  + META_PARENT
+                  + "-01\"}}"),
+          "traceparent",
+          "00-" + TRACE + "-" + PARENT + "-01");
+
+      List<SpanData> finished = afterHttpSpan();
+      SpanData http = named(finished, "POST /mcp");
+      SpanData mcp = named(finished, "tools/call trace_item");
+      SpanData tool = named(finished, "execute_tool trace_item");
+      assertThat(http.getTraceId()).isEqualTo(TRACE);
+      assertThat(mcp.getTraceId()).isEqualTo(META_TRACE);
+      assertThat(mcp.getParentSpanId()).isEqualTo(META_PARENT);
+      assertThat(mcp.getLinks())
+          .singleElement()
+          .satisfies(
+              link -> assertThat(link.getSpanContext().getSpanId()).isEqualTo(http.getSpanId()));
+      assertThat(tool.getParentSpanId()).isEqualTo(mcp.getSpanId());
+      // no X-API-Key: the auth stage refused, and the tool span says so
+      assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+      assertThat(attribute(tool, "error.type")).isEqualTo("tool_error");
+      assertThat(attribute(mcp, "error.type")).isEqualTo("tool_error");
+    }
+  }
+
+  @Test
+  void withoutTraceContextEachRequestStartsATrace() {
+    try (Instance instance = RunningProject.start(dir, PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      spans.reset();
+      client.request("tools/list", "{}");
+      List<SpanData> finished = afterHttpSpan();
+      SpanData http = named(finished, "POST /mcp");
+      SpanData mcp = named(finished, "tools/list");
+      assertThat(http.getParentSpanContext().isValid()).isFalse();
+      assertThat(mcp.getParentSpanId()).isEqualTo(http.getSpanId());
+      assertThat(mcp.getTraceId()).isEqualTo(http.getTraceId());
+    }
+  }
+
+  /**
+   * The finished spans once the HTTP span has ended: it ends after the response is written, so the
+   * client may read the response a moment before.
+   */
+  private List<SpanData> afterHttpSpan() {
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() < until) {
+      List<SpanData> finished = spans.getFinishedSpanItems();
+      if (finished.stream().anyMatch(s -> s.getName().equals("POST /mcp"))) {
+        return finished;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return spans.getFinishedSpanItems();
+  }
+
+  private static SpanData named(List<SpanData> spans, String name) {
+    return spans.stream()
+        .filter(s -> s.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() ->
+            new AssertionError(
+                "no span " + name + " in " + spans.stream().map(SpanData::getName).toList()));
+  }
+
+  private static String attribute(SpanData span, String key) {
+    return String.valueOf(
+        span.getAttributes().asMap().entrySet().stream()
+            .filter(e -> e.getKey().getKey().equals(key))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElse(null));
+  }
+}
