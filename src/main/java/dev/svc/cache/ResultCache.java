@@ -20,7 +20,11 @@ public final class ResultCache {
   /** Default bound of the cache: 64 MiB of results. */
   public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
-  private final Cache<CacheKey, Entry> cache;
+  private final long maxBytes;
+
+  /** Made on the first store: most projects cache nothing, and Caffeine costs start-up time. */
+  private volatile Cache<CacheKey, Entry> cache;
+
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
@@ -35,32 +39,50 @@ public final class ResultCache {
   public record CacheKey(String tool, String inputs, String identity) {}
 
   public ResultCache(long maxBytes) {
-    this.cache =
-        Caffeine.newBuilder()
-            .maximumWeight(maxBytes)
-            .weigher((CacheKey key, Entry entry) -> entry.weight())
-            .expireAfter(
-                new Expiry<CacheKey, Entry>() {
-                  @Override
-                  public long expireAfterCreate(CacheKey key, Entry entry, long now) {
-                    return entry.ttlNanos();
-                  }
+    this.maxBytes = maxBytes;
+  }
 
-                  @Override
-                  public long expireAfterUpdate(CacheKey key, Entry entry, long now, long current) {
-                    return entry.ttlNanos();
-                  }
+  private Cache<CacheKey, Entry> cache() {
+    Cache<CacheKey, Entry> made = cache;
+    if (made == null) {
+      synchronized (this) {
+        made = cache;
+        if (made == null) {
+          made = newCache(maxBytes);
+          cache = made;
+        }
+      }
+    }
+    return made;
+  }
 
-                  @Override
-                  public long expireAfterRead(CacheKey key, Entry entry, long now, long current) {
-                    return current;
-                  }
-                })
-            .build();
+  private static Cache<CacheKey, Entry> newCache(long maxBytes) {
+    return Caffeine.newBuilder()
+        .maximumWeight(maxBytes)
+        .weigher((CacheKey key, Entry entry) -> entry.weight())
+        .expireAfter(
+            new Expiry<CacheKey, Entry>() {
+              @Override
+              public long expireAfterCreate(CacheKey key, Entry entry, long now) {
+                return entry.ttlNanos();
+              }
+
+              @Override
+              public long expireAfterUpdate(CacheKey key, Entry entry, long now, long current) {
+                return entry.ttlNanos();
+              }
+
+              @Override
+              public long expireAfterRead(CacheKey key, Entry entry, long now, long current) {
+                return current;
+              }
+            })
+        .build();
   }
 
   public Optional<JsonNode> get(CacheKey key) {
-    Entry entry = cache.getIfPresent(key);
+    Cache<CacheKey, Entry> made = cache;
+    Entry entry = made == null ? null : made.getIfPresent(key);
     if (entry == null) {
       misses.increment();
       SvcMetrics.CACHE_MISSES.increment(key.tool());
@@ -74,12 +96,16 @@ public final class ResultCache {
   /** Stores a result; {@code size} estimates its bytes (e.g. the length of its JSON). */
   public void put(CacheKey key, JsonNode payload, Duration ttl, int size) {
     int weight = Math.max(64, size + key.inputs().length() + key.tool().length());
-    cache.put(key, new Entry(payload, ttl.toNanos(), weight));
+    cache().put(key, new Entry(payload, ttl.toNanos(), weight));
   }
 
   /** Drops every result of the named tools (on reload). */
   public void invalidateTools(Set<String> tools) {
-    Iterator<Map.Entry<CacheKey, Entry>> it = cache.asMap().entrySet().iterator();
+    Cache<CacheKey, Entry> made = cache;
+    if (made == null) {
+      return;
+    }
+    Iterator<Map.Entry<CacheKey, Entry>> it = made.asMap().entrySet().iterator();
     while (it.hasNext()) {
       if (tools.contains(it.next().getKey().tool())) {
         it.remove();
@@ -89,12 +115,16 @@ public final class ResultCache {
 
   /** Results held now (expired ones may still count until cleaned up). */
   public long entries() {
-    return cache.estimatedSize();
+    Cache<CacheKey, Entry> made = cache;
+    return made == null ? 0 : made.estimatedSize();
   }
 
   /** Estimated bytes held now. */
   public long weight() {
-    return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    Cache<CacheKey, Entry> made = cache;
+    return made == null
+        ? 0
+        : made.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
   }
 
   public long hits() {

@@ -151,12 +151,14 @@ public final class Instance implements AutoCloseable {
         throw new StartupException(agentProblems);
       }
       agents = new A2aServer(runtime::get, options.environment(), options.agents());
+      dev.svc.log.StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(
               runtime::get,
               new McpSessions(
                   SessionTokens.create(options.environment().get("SVC_SESSION_SECRET"))),
               new McpServer.Capabilities(options.watch()));
+      dev.svc.log.StartupTrace.mark("mcp server made");
       mcpRoute.set(mcp);
       agentRoute.set(agents);
       HttpServer http = awaitPrepared(preparing);

@@ -74,6 +74,7 @@ final class ServeCommand implements Callable<Integer> {
     Environment environment =
         Environment.load(
             context.workingDirectory(), context.workingDirectory(), context.environment());
+    dev.svc.log.StartupTrace.mark("environment loaded");
     if (train) {
       return StartupTraining.run(model, environment.withFallback(""), directory, context);
     }

@@ -29,6 +29,7 @@ final class ServeOptions {
       CliContext context) {
     log.apply(model.service().logLevel(), context)
         .ifPresent(path -> context.out().println("svc: logging to " + path));
+    dev.svc.log.StartupTrace.mark("log configured");
     if (port != null && (port < 0 || port > 65535)) {
       context.err().println("error: --port must be 0 to 65535");
       return ExitCodes.USAGE;

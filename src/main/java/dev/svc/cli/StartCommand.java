@@ -65,6 +65,7 @@ final class StartCommand implements Callable<Integer> {
         configured.environment().withPrefix("OTEL_"),
         model.service().name(),
         model.service().version());
+    dev.svc.log.StartupTrace.mark("telemetry configured");
     Instance.Options options;
     try {
       options = withAudit(configured, model);
@@ -73,6 +74,7 @@ final class StartCommand implements Callable<Integer> {
       context.err().flush();
       return ExitCodes.FAILED;
     }
+    dev.svc.log.StartupTrace.mark("audit configured");
     Instance instance;
     try {
       instance = Instance.launch(model, options);

@@ -13,10 +13,12 @@ import dev.svc.model.Input;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.project.Environment;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -24,6 +26,10 @@ import java.util.Optional;
  * The training run behind the AOT cache of {@code svc build}: boots the artifact the way {@code svc
  * serve} does (databases offline, no secrets needed), exercises the MCP paths a client uses first,
  * and exits normally so the JVM writes the cache.
+ *
+ * <p>Its client is a few lines of HTTP/1.1 over a socket, not {@code java.net.http}: every class
+ * the training run loads is loaded again at each start of the artifact, and the JDK's HTTP client
+ * with its TLS stack is a thousand classes a server without scripts never needs.
  */
 final class StartupTraining {
   private StartupTraining() {}
@@ -52,38 +58,32 @@ final class StartupTraining {
                     ? dev.svc.connector.Connectors.open(adapter)
                     : new OfflineConnector(adapter));
     try (Instance instance = Instance.launch(model, options)) {
-      HttpClient http = HttpClient.newHttpClient();
-      String base = instance.baseUrl();
+      URI base = URI.create(instance.baseUrl());
+      TrainingClient http = new TrainingClient(base.getHost(), base.getPort());
       for (int round = 0; round < 20; round++) {
-        http.send(
-            HttpRequest.newBuilder(URI.create(base + "/heartbeat")).build(),
-            HttpResponse.BodyHandlers.discarding());
-        HttpResponse<String> init =
+        http.send("GET", "/heartbeat", Optional.empty(), null);
+        TrainingClient.Response init =
             post(
                 http,
-                base,
                 Optional.empty(),
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"svc-training\",\"version\":\"1\"}}}");
-        Optional<String> session = init.headers().firstValue("Mcp-Session-Id");
-        post(http, base, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        Optional<String> session = init.header("mcp-session-id");
+        post(http, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         for (String method :
             new String[] {"tools/list", "prompts/list", "resources/list", "ping"}) {
           post(
               http,
-              base,
               session,
               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method + "\",\"params\":{}}");
         }
         post(
             http,
-            base,
             session,
             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"search\",\"arguments\":{\"query\":\"find\"}}}");
         for (Tool tool : model.tools()) {
           if (onLocalSqlite(model, tool) && tool.inputs().stream().noneMatch(Input::required)) {
             post(
                 http,
-                base,
                 session,
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
                     + dev.svc.runtime.Json.MAPPER.writeValueAsString(tool.name())
@@ -128,14 +128,66 @@ final class StartupTraining {
     }
   }
 
-  private static HttpResponse<String> post(
-      HttpClient http, String base, Optional<String> session, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + "/mcp"))
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    session.ifPresent(s -> request.header("Mcp-Session-Id", s));
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  private static TrainingClient.Response post(
+      TrainingClient http, Optional<String> session, String body) throws IOException {
+    return http.send("POST", "/mcp", session, body);
+  }
+
+  /** HTTP/1.1 over one socket per request: enough to drive the server through its paths. */
+  private record TrainingClient(String host, int port) {
+    record Response(String head, String body) {
+      Optional<String> header(String lowerCaseName) {
+        for (String line : head.split("\r\n")) {
+          int colon = line.indexOf(':');
+          if (colon > 0
+              && line.substring(0, colon)
+                  .strip()
+                  .toLowerCase(java.util.Locale.ROOT)
+                  .equals(lowerCaseName)) {
+            return Optional.of(line.substring(colon + 1).strip());
+          }
+        }
+        return Optional.empty();
+      }
+    }
+
+    Response send(String method, String path, Optional<String> session, String body)
+        throws IOException {
+      byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+      StringBuilder request =
+          new StringBuilder()
+              .append(method)
+              .append(' ')
+              .append(path)
+              .append(" HTTP/1.1\r\nHost: ")
+              .append(host)
+              .append(':')
+              .append(port)
+              .append("\r\nConnection: close\r\n");
+      if (body != null) {
+        request
+            .append("Content-Type: application/json\r\n")
+            .append("Accept: application/json, text/event-stream\r\n")
+            .append("Content-Length: ")
+            .append(content.length)
+            .append("\r\n");
+      }
+      session.ifPresent(s -> request.append("Mcp-Session-Id: ").append(s).append("\r\n"));
+      request.append("\r\n");
+      try (Socket socket = new Socket(host, port)) {
+        socket.setSoTimeout(30_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+        out.write(content);
+        out.flush();
+        InputStream in = socket.getInputStream();
+        String response = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        int end = response.indexOf("\r\n\r\n");
+        if (!response.startsWith("HTTP/1.1 ") || end < 0) {
+          throw new IOException("unexpected reply to " + method + " " + path);
+        }
+        return new Response(response.substring(0, end), response.substring(end + 4));
+      }
+    }
   }
 }

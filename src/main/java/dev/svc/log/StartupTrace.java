@@ -23,7 +23,14 @@ public final class StartupTrace {
 
   public static void mark(String step) {
     if (ENABLED) {
-      System.err.println("startup: " + (System.currentTimeMillis() - LAUNCHED) + " ms " + step);
+      System.err.println(
+          "startup: "
+              + (System.currentTimeMillis() - LAUNCHED)
+              + " ms "
+              + step
+              + " ["
+              + Thread.currentThread().getName()
+              + "]");
     }
   }
 }

@@ -98,7 +98,9 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException listing every missing variable or unreachable adapter
    */
   public static ProjectRuntime start(Model model, Settings settings) {
-    return open(model, settings, Map.of(), new ResultCache(settings.cacheBytes()));
+    ResultCache cache = new ResultCache(settings.cacheBytes());
+    dev.svc.log.StartupTrace.mark("cache made");
+    return open(model, settings, Map.of(), cache);
   }
 
   /**
@@ -172,6 +174,7 @@ public final class ProjectRuntime implements AutoCloseable {
     all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker =
         new ToolInvoker(model, connectors, auth, settings.scripts(), cache, settings.audit());
+    dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
         model,
         connectors,

@@ -3,42 +3,69 @@
 #   ./svc serve            serve model.bin (flags: ./svc serve --help)
 # Needs a JDK or JRE 25+: found in $SVC_JAVA_HOME, $JAVA_HOME, /usr/lib/jvm, /opt/java or PATH.
 # JVM flags can be added with SVC_JAVA_OPTS.
+# Start-up time counts: this script runs no other program on its usual path (bash built-ins only).
 set -euo pipefail
-here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
+launched=${EPOCHREALTIME:-}
+launched=${launched/[.,]/}
+launched=${launched:0:13}
 
-java_major() {
-  if [ -r "$1/release" ]; then
-    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release"
-  elif [ -x "$1/bin/java" ]; then
-    "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1
+self=${BASH_SOURCE[0]}
+if [ -L "$self" ]; then
+  self=$(readlink -f "$self")
+fi
+case "$self" in
+  */*) here=$(cd "${self%/*}" && pwd) ;;
+  *) here=$PWD ;;
+esac
+
+# usable_java DIR: true when DIR holds a java of version 25 or newer
+usable_java() {
+  local dir=$1 line major=""
+  [ -x "$dir/bin/java" ] || return 1
+  if [ -r "$dir/release" ]; then
+    while IFS= read -r line; do
+      case "$line" in
+        JAVA_VERSION=*)
+          line=${line#JAVA_VERSION=}
+          line=${line#\"}
+          major=${line%%[!0-9]*}
+          break
+          ;;
+      esac
+    done <"$dir/release"
+  else
+    major=$("$dir/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
   fi
+  [ -n "$major" ] && [ "$major" -ge 25 ] 2>/dev/null
 }
 java_home=""
-candidates=()
-[ -n "${SVC_JAVA_HOME:-}" ] && candidates+=("$SVC_JAVA_HOME")
-[ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
-for dir in /usr/lib/jvm/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/*; do
-  [ -d "$dir" ] && candidates+=("$dir")
-done
-if command -v java >/dev/null 2>&1; then
-  candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")")
-fi
-for dir in "${candidates[@]}"; do
-  major=$(java_major "$dir")
-  if [ -n "$major" ] && [ "$major" -ge 25 ] 2>/dev/null && [ -x "$dir/bin/java" ]; then
-    java_home="$dir"
+for dir in "${SVC_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/* /opt/java/* /opt/jdk* \
+  "$HOME"/.sdkman/candidates/java/*; do
+  if [ -n "$dir" ] && [ -d "$dir" ] && usable_java "$dir"; then
+    java_home=$dir
     break
   fi
 done
+if [ -z "$java_home" ] && command -v java >/dev/null 2>&1; then
+  dir=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+  if usable_java "$dir"; then
+    java_home=$dir
+  fi
+fi
 if [ -z "$java_home" ]; then
   echo "svc needs Java 25 or newer, and none was found (set JAVA_HOME to a JDK or JRE 25)." >&2
   exit 1
 fi
 
-launched=$(date +%s%3N 2>/dev/null || echo 0)
-jvm=("-Dsvc.launched=$launched" -XX:+UseSerialGC -Xms64m -Xmx512m -XX:+ExitOnOutOfMemoryError
+# -Djava.locale.providers=HOST: svc formats nothing by locale, and the default provider's list
+# of ~1100 locales, which Jetty and Jackson enumerate in static initialisers, costs ~100 ms of
+# CPU at start (docs/serving.md, "Start-up")
+jvm=(-XX:+UseSerialGC -Xms64m -Xmx512m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
-  --enable-native-access=ALL-UNNAMED "-Dsvc.cwd=$(pwd)")
+  -Djava.locale.providers=HOST --enable-native-access=ALL-UNNAMED "-Dsvc.cwd=$PWD")
+if [ -n "$launched" ]; then
+  jvm+=("-Dsvc.launched=$launched")
+fi
 if [ -f "$here/lib/svc.aot" ]; then
   # the start-up cache made by `svc build`; a JVM that cannot use it starts without it
   jvm+=(-XX:AOTCache=lib/svc.aot -Xlog:aot=off -Xlog:cds=off)
