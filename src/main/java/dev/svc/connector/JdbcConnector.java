@@ -119,7 +119,9 @@ public final class JdbcConnector implements Connector {
     }
     Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
     try {
-      execute(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), left);
+      // the answer is not turned into JSON: that would initialise Jackson's and BigDecimal's
+      // number classes (~15 ms) on the start-up path for a value nobody reads
+      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), left, false);
     } catch (StatementFailedException e) {
       throw new ConnectorUnavailableException(
           description + " did not answer `" + CHECK_QUERY + "`: " + e.getMessage(), e);
@@ -131,6 +133,12 @@ public final class JdbcConnector implements Connector {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
+    return run(sql, values, timeout, true);
+  }
+
+  /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */
+  private JsonNode run(
+      Statement.Sql sql, Map<String, Object> values, Duration timeout, boolean readRows) {
     long deadline = System.nanoTime() + timeout.toNanos();
     JdbcPool.Lease lease =
         borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()), deadline, timeout);
@@ -150,6 +158,10 @@ public final class JdbcConnector implements Connector {
       cancel = StatementDeadline.arm(prepared::cancel, remaining);
       if (prepared.execute()) {
         try (ResultSet rows = prepared.getResultSet()) {
+          if (!readRows) {
+            rows.next();
+            return null;
+          }
           return ResultRows.read(rows, dialect);
         }
       }

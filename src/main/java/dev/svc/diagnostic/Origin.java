@@ -1,7 +1,5 @@
 package dev.svc.diagnostic;
 
-import java.util.Comparator;
-
 /**
  * Where something was written: a file path relative to the project directory and a 1-based line and
  * column. Line 0 means "the file as a whole".
@@ -11,18 +9,20 @@ public record Origin(String file, int line, int column) implements Comparable<Or
   /** Label used as the file of a root configuration given inline with {@code -s}. */
   public static final String INLINE = "<inline .svc>";
 
-  private static final Comparator<Origin> ORDER =
-      Comparator.comparing(Origin::file)
-          .thenComparingInt(Origin::line)
-          .thenComparingInt(Origin::column);
-
   public static Origin ofFile(String file) {
     return new Origin(file, 0, 0);
   }
 
   @Override
   public int compareTo(Origin other) {
-    return ORDER.compare(this, other);
+    // written out rather than a Comparator chain: this class is loaded at every start, and the
+    // chain's lambdas cost ~10 ms to link there
+    int byFile = file.compareTo(other.file);
+    if (byFile != 0) {
+      return byFile;
+    }
+    int byLine = Integer.compare(line, other.line);
+    return byLine != 0 ? byLine : Integer.compare(column, other.column);
   }
 
   @Override

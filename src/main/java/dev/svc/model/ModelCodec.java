@@ -14,10 +14,12 @@ import java.util.Arrays;
 
 /**
  * The artifact encoding of a compiled model ({@code model.bin}): a magic number, a format version,
- * the model, and a SHA-256 of everything before it. Hand-written rather than a serialization
- * library so that it is deterministic (same project, same bytes), loads without reflection
- * (start-up time), and fails with a clear message on a newer or damaged file. {@code {{ env.X }}}
- * placeholders stay placeholders: the artifact never holds their values.
+ * the model, and a CRC-32C of everything before it (format 3 on; formats 1 and 2 ended with a
+ * SHA-256, whose provider set-up cost ~10 ms of every start: the checksum is there to catch damage,
+ * not tampering, so the cheaper one does the job). Hand-written rather than a serialization library
+ * so that it is deterministic (same project, same bytes), loads without reflection (start-up time),
+ * and fails with a clear message on a newer or damaged file. {@code {{ env.X }}} placeholders stay
+ * placeholders: the artifact never holds their values.
  */
 public final class ModelCodec {
   private static final byte[] MAGIC = "SVCMODEL".getBytes(StandardCharsets.US_ASCII);
@@ -25,9 +27,13 @@ public final class ModelCodec {
   /**
    * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
    * server.metrics}, {@code server.audit} and inputs' {@code redact}; version 1 files still read
-   * (with those at their defaults).
+   * (with those at their defaults). 3 ends with a CRC-32C instead of a SHA-256.
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
+
+  private static int checksumLength(int version) {
+    return version >= 3 ? 4 : 32;
+  }
 
   private ModelCodec() {}
 
@@ -40,7 +46,7 @@ public final class ModelCodec {
       new ModelWriter(out).model(model);
       out.flush();
       byte[] body = buffer.toByteArray();
-      out.write(sha256(body));
+      out.write(checksum(body, FORMAT_VERSION));
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -54,7 +60,7 @@ public final class ModelCodec {
    * @throws ArtifactException when the bytes are not a model, come from a newer svc, or are damaged
    */
   public static Model decode(byte[] bytes) {
-    if (bytes.length < MAGIC.length + 2 + 32
+    if (bytes.length < MAGIC.length + 2 + 4
         || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)) {
       throw new ArtifactException("not an svc model file (it does not start with SVCMODEL)");
     }
@@ -70,9 +76,13 @@ public final class ModelCodec {
     if (version < 1) {
       throw new ArtifactException("the model file has an unknown format " + version);
     }
-    byte[] body = Arrays.copyOf(bytes, bytes.length - 32);
-    byte[] checksum = Arrays.copyOfRange(bytes, bytes.length - 32, bytes.length);
-    if (!MessageDigest.isEqual(sha256(body), checksum)) {
+    int checksumLength = checksumLength(version);
+    if (bytes.length < MAGIC.length + 2 + checksumLength) {
+      throw new ArtifactException("the model file is damaged (it is truncated); rebuild it");
+    }
+    byte[] body = Arrays.copyOf(bytes, bytes.length - checksumLength);
+    byte[] checksum = Arrays.copyOfRange(bytes, bytes.length - checksumLength, bytes.length);
+    if (!Arrays.equals(checksum(body, version), checksum)) {
       throw new ArtifactException("the model file is damaged (checksum mismatch); rebuild it");
     }
     try {
@@ -90,7 +100,15 @@ public final class ModelCodec {
     }
   }
 
-  private static byte[] sha256(byte[] bytes) {
+  private static byte[] checksum(byte[] bytes, int version) {
+    if (version >= 3) {
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(bytes);
+      int value = (int) crc.getValue();
+      return new byte[] {
+        (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value
+      };
+    }
     try {
       return MessageDigest.getInstance("SHA-256").digest(bytes);
     } catch (NoSuchAlgorithmException e) {

@@ -147,6 +147,18 @@ class ModelCodecTest {
   }
 
   @Test
+  void aFormatTwoFileEndingWithASha256StillReads() throws Exception {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    byte[] current = ModelCodec.encode(model);
+    byte[] body = java.util.Arrays.copyOf(current, current.length - 4);
+    body[9] = 2;
+    byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(body);
+    byte[] formatTwo = java.util.Arrays.copyOf(body, body.length + sha.length);
+    System.arraycopy(sha, 0, formatTwo, body.length, sha.length);
+    assertThat(ModelCodec.decode(formatTwo)).isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
   void aFileFromANewerSvcIsRefusedClearly() {
     byte[] bytes = ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING));
     bytes[8] = 0;
