@@ -24,10 +24,11 @@ public final class ModelCodec {
 
   /**
    * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
-   * server.metrics}, {@code server.audit} and inputs' {@code redact}; version 1 files still read
-   * (with those at their defaults).
+   * server.metrics}, {@code server.audit} and inputs' {@code redact}; 3 added prompt message
+   * content kinds (image, embedded resource). Older files still read (with the added fields at
+   * their defaults, and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
 
   private ModelCodec() {}
 

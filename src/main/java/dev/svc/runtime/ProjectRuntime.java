@@ -46,6 +46,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ScriptRunner scripts;
   private final ToolInvoker tools;
   private final ResourceContents resources;
+  private final PromptRenderer prompts;
   private final Map<String, OpenAdapter> openAdapters;
   private final ResultCache cache;
   private final AuditTrail audit;
@@ -57,6 +58,7 @@ public final class ProjectRuntime implements AutoCloseable {
       ScriptRunner scripts,
       ToolInvoker tools,
       ResourceContents resources,
+      PromptRenderer prompts,
       ResultCache cache,
       AuditTrail audit) {
     this.model = model;
@@ -65,6 +67,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.scripts = scripts;
     this.tools = tools;
     this.resources = resources;
+    this.prompts = prompts;
     this.cache = cache;
     this.audit = audit;
   }
@@ -172,13 +175,15 @@ public final class ProjectRuntime implements AutoCloseable {
     all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker =
         new ToolInvoker(model, connectors, auth, settings.scripts(), cache, settings.audit());
+    ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     return new ProjectRuntime(
         model,
         connectors,
         all,
         settings.scripts(),
         invoker,
-        new ResourceContents(model, settings.projectDirectory()),
+        resources,
+        new PromptRenderer(resources, settings.projectDirectory()),
         cache,
         settings.audit());
   }
@@ -318,6 +323,10 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ResourceContents resources() {
     return resources;
+  }
+
+  public PromptRenderer prompts() {
+    return prompts;
   }
 
   /** The script runner this runtime calls (a reload may share it with the next runtime). */

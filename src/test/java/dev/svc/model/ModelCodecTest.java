@@ -84,6 +84,14 @@ class ModelCodecTest {
       messages:
         - role: user
           text: Review {{ language }}
+        - role: user
+          image: diagram.png
+        - role: system
+          resource: docs://guide
+        - role: user
+          resource: "files://{{ language }}"
+      == app/prompts/diagram.png
+      not really a PNG
       == app/resources/guide/config.terse
       name: guide
       uri: docs://guide
@@ -114,6 +122,27 @@ class ModelCodecTest {
   void aModelSurvivesTheRoundTripUnchanged() {
     Model model = Artifacts.embedFiles(ProjectFixture.model(dir, EVERYTHING), dir);
     assertThat(ModelCodec.decode(ModelCodec.encode(model))).isEqualTo(model);
+  }
+
+  @Test
+  void promptMessagesKeepTheirContentKindAsCompiledAndAsBuilt() {
+    Model compiled = ProjectFixture.model(dir, EVERYTHING);
+    Model built = Artifacts.embedFiles(compiled, dir);
+    Prompt review = ModelCodec.decode(ModelCodec.encode(compiled)).prompt("review").orElseThrow();
+    assertThat(review.messages())
+        .extracting(Prompt.Message::content)
+        .containsExactly(
+            new Prompt.Text("Review {{ language }}"),
+            new Prompt.ImageFile("app/prompts/diagram.png", "image/png"),
+            new Prompt.ResourceRef("docs://guide"),
+            new Prompt.ResourceRef("files://{{ language }}"));
+    assertThat(ModelCodec.decode(ModelCodec.encode(built)).prompt("review").orElseThrow())
+        .extracting(p -> p.messages().get(1).content())
+        .isEqualTo(
+            new Prompt.EmbeddedImage(
+                "app/prompts/diagram.png",
+                "image/png",
+                Bytes.of("not really a PNG\n".getBytes(StandardCharsets.UTF_8))));
   }
 
   @Test
