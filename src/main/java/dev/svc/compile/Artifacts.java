@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.model.Bytes;
 import dev.svc.model.Model;
+import dev.svc.model.Prompt;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
 import java.io.IOException;
@@ -14,9 +15,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Makes a compiled model self-contained for {@code svc build}: the content files of resources, and
- * every file under the folder of a file template, are embedded, so the artifact serves without the
- * project's sources.
+ * Makes a compiled model self-contained for {@code svc build}: the content files of resources,
+ * every file under the folder of a file template, and the images of prompt messages are embedded,
+ * so the artifact serves without the project's sources.
  */
 public final class Artifacts {
   private Artifacts() {}
@@ -52,11 +53,31 @@ public final class Artifacts {
                             filesUnder(projectDirectory.resolve(file.directory()))))
                     : t)
             .toList();
+    List<Prompt> prompts =
+        model.prompts().stream()
+            .map(p ->
+                new Prompt(
+                    p.name(),
+                    p.title(),
+                    p.description(),
+                    p.arguments(),
+                    p.messages().stream()
+                        .map(m ->
+                            m.content() instanceof Prompt.ImageFile image
+                                ? new Prompt.Message(
+                                    m.role(),
+                                    new Prompt.EmbeddedImage(
+                                        image.path(),
+                                        image.mimeType(),
+                                        Bytes.of(read(projectDirectory.resolve(image.path())))))
+                                : m)
+                        .toList()))
+            .toList();
     return new Model(
         model.service(),
         model.adapters(),
         model.tools(),
-        model.prompts(),
+        prompts,
         resources,
         templates,
         model.agents(),

@@ -78,7 +78,8 @@ public final class Compiler {
       this.scripts = new ScriptResolver(project.directory(), diagnostics);
       this.scriptCompiler = new ScriptCompiler(project.directory(), diagnostics);
       this.toolCompiler = new ToolCompiler(diagnostics, names, scripts, env, environment);
-      this.promptCompiler = new PromptCompiler(diagnostics, env);
+      this.promptCompiler =
+          new PromptCompiler(diagnostics, env, project.directory(), definitions.resources());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
     }

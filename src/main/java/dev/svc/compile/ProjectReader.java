@@ -78,7 +78,8 @@ final class ProjectReader {
     prompts.addAll(
         each(
             filesIn(promptsDir, true, p -> p.toString().endsWith(DEFINITION_EXTENSION)),
-            (node, file) -> reader.prompt(node, Optional.of(stem(file)))));
+            (node, file) ->
+                reader.prompt(node, project.relative(file.getParent()), Optional.of(stem(file)))));
     List<ResourceDefinition> resources = new ArrayList<>(root.inlineResources());
     resources.addAll(root.inlineTemplates());
     resources.addAll(

@@ -4,26 +4,62 @@ import dev.svc.definition.ArgumentDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.PromptDefinition.MessageDefinition;
+import dev.svc.definition.ResourceDefinition;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Suggestions;
 import dev.svc.model.Argument;
+import dev.svc.model.MimeTypes;
 import dev.svc.model.Prompt;
+import dev.svc.model.UriTemplate;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Compiles prompts: messages in order, roles, and placeholders against declared arguments. */
+/**
+ * Compiles prompts: messages in order, roles, each message's one content item (text, image or
+ * resource), and placeholders against declared arguments.
+ */
 final class PromptCompiler {
   /** A prompt placeholder: letters, digits and underscore only. */
   static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_]+)\\s*\\}\\}");
 
   private final Diagnostics diagnostics;
   private final EnvStrings env;
+  private final Path projectDirectory;
+  private final TreeSet<String> resourceUris = new TreeSet<>();
+  private final List<UriTemplate> uriTemplates = new ArrayList<>();
 
-  PromptCompiler(Diagnostics diagnostics, EnvStrings env) {
+  /**
+   * @param resources the project's resource definitions, as written: a message's resource URI is
+   *     checked against them, so a resource with its own error does not also fail the prompt
+   */
+  PromptCompiler(
+      Diagnostics diagnostics,
+      EnvStrings env,
+      Path projectDirectory,
+      List<ResourceDefinition> resources) {
     this.diagnostics = diagnostics;
     this.env = env;
+    this.projectDirectory = projectDirectory;
+    for (ResourceDefinition resource : resources) {
+      resource.uri().ifPresent(uri -> resourceUris.add(uri.value()));
+      resource
+          .uriTemplate()
+          .ifPresent(t -> {
+            try {
+              uriTemplates.add(UriTemplate.parse(t.value()));
+            } catch (IllegalArgumentException e) {
+              // reported as invalid-uri-template by the resource compiler
+            }
+          });
+    }
   }
 
   /** Compiles a prompt whose name has been settled. */
@@ -41,26 +77,10 @@ final class PromptCompiler {
     List<Prompt.Message> messages = new ArrayList<>();
     for (MessageDefinition message : prompt.messages().map(Located::value).orElse(List.of())) {
       Optional<Prompt.Role> role = message.role().flatMap(r -> Prompt.Role.parse(r.value()));
-      if (role.isEmpty() || message.text().isEmpty()) {
-        continue; // reported by the shape check
-      }
-      Located<String> text = message.text().get();
-      env.notSubstituted(message.text(), "text");
-      Matcher m = PLACEHOLDER.matcher(text.value());
-      while (m.find()) {
-        if (!argumentNames.contains(m.group(1))) {
-          diagnostics.warning(
-              "undeclared-argument",
-              text.origin(),
-              "`"
-                  + m.group()
-                  + "` names no argument of prompt `"
-                  + name
-                  + "`; it stays as written unless a caller sends it",
-              "declare it under `arguments:`");
-        }
-      }
-      messages.add(new Prompt.Message(role.get(), text.value()));
+      Optional<Prompt.Content> content = content(message, prompt, name, argumentNames);
+      if (role.isPresent() && content.isPresent()) {
+        messages.add(new Prompt.Message(role.get(), content.get()));
+      } // a missing or unsupported role is reported by the shape check
     }
     if (diagnostics.errorCount() > errorsBefore || messages.isEmpty()) {
       return Optional.empty();
@@ -72,6 +92,124 @@ final class PromptCompiler {
             prompt.description().map(Located::value),
             arguments,
             messages));
+  }
+
+  /**
+   * The message's one content item; empty (and reported) when it has none, several or a bad one.
+   */
+  private Optional<Prompt.Content> content(
+      MessageDefinition message, PromptDefinition prompt, String name, List<String> argumentNames) {
+    Map<String, Located<String>> set = new LinkedHashMap<>();
+    message.text().ifPresent(t -> set.put("text", t));
+    message.image().ifPresent(i -> set.put("image", i));
+    message.resource().ifPresent(r -> set.put("resource", r));
+    if (set.isEmpty()) {
+      diagnostics.error(
+          "missing-content",
+          message.origin(),
+          "a message of prompt `" + name + "` has no content",
+          "add one of `text: …`, `image: <path>` or `resource: <uri>`");
+      return Optional.empty();
+    }
+    if (set.size() > 1) {
+      List<String> fields = set.keySet().stream().map(f -> "`" + f + "`").toList();
+      diagnostics.error(
+          "conflicting-content",
+          List.copyOf(set.values()).get(1).origin(),
+          "a message of prompt `"
+              + name
+              + "` sets "
+              + (fields.size() == 2
+                  ? "both " + fields.get(0) + " and " + fields.get(1)
+                  : String.join(", ", fields.subList(0, fields.size() - 1))
+                      + " and "
+                      + fields.getLast())
+              + "; keep one",
+          "a message carries one item: write one message per item");
+      return Optional.empty();
+    }
+    if (message.image().isEmpty() && message.mimeType().isPresent()) {
+      diagnostics.error(
+          "wrong-mode-field",
+          message.mimeType().get().origin(),
+          "`mime_type` applies to `image` messages only",
+          "remove it; an embedded resource has the MIME type of the resource");
+      return Optional.empty();
+    }
+    if (message.text().isPresent()) {
+      env.notSubstituted(message.text(), "text");
+      checkPlaceholders(message.text().get(), name, argumentNames);
+      return Optional.of(new Prompt.Text(message.text().get().value()));
+    }
+    if (message.image().isPresent()) {
+      return image(message.image().get(), message.mimeType(), prompt.directory());
+    }
+    return resource(message.resource().get(), name, argumentNames);
+  }
+
+  private Optional<Prompt.Content> image(
+      Located<String> image, Optional<Located<String>> mimeType, String directory) {
+    Path path = projectDirectory.resolve(directory).resolve(image.value()).normalize();
+    if (!Files.isRegularFile(path)) {
+      diagnostics.error(
+          "missing-file",
+          image.origin(),
+          "the image file `" + image.value() + "` does not exist",
+          "paths start at " + (directory.isEmpty() ? "the project directory" : directory + "/"));
+      return Optional.empty();
+    }
+    Optional<String> type =
+        mimeType.map(Located::value).or(() -> MimeTypes.ofFileName(image.value()));
+    if (type.isEmpty()) {
+      diagnostics.error(
+          "missing-mime-type",
+          image.origin(),
+          "the type of the image `" + image.value() + "` cannot be told from its extension",
+          "add `mime_type:` with the image's MIME type, e.g. `mime_type: image/png`");
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Prompt.ImageFile(
+            projectDirectory.relativize(path).toString().replace('\\', '/'), type.get()));
+  }
+
+  private Optional<Prompt.Content> resource(
+      Located<String> uri, String name, List<String> argumentNames) {
+    env.notSubstituted(Optional.of(uri), "resource");
+    boolean placeholders = checkPlaceholders(uri, name, argumentNames);
+    if (!placeholders
+        && !resourceUris.contains(uri.value())
+        && uriTemplates.stream().noneMatch(t -> t.match(uri.value()).isPresent())) {
+      diagnostics.error(
+          "unknown-resource",
+          uri.origin(),
+          "no resource or resource template of the project matches `" + uri.value() + "`",
+          Suggestions.didYouMean(uri.value(), resourceUris)
+              .orElse("the URI must be a resource's `uri` or match a `uri_template`"));
+      return Optional.empty();
+    }
+    return Optional.of(new Prompt.ResourceRef(uri.value()));
+  }
+
+  /** Warns about placeholders naming no argument; true when {@code text} has any placeholder. */
+  private boolean checkPlaceholders(Located<String> text, String name, List<String> argumentNames) {
+    Matcher m = PLACEHOLDER.matcher(text.value());
+    boolean any = false;
+    while (m.find()) {
+      any = true;
+      if (!argumentNames.contains(m.group(1))) {
+        diagnostics.warning(
+            "undeclared-argument",
+            text.origin(),
+            "`"
+                + m.group()
+                + "` names no argument of prompt `"
+                + name
+                + "`; it stays as written unless a caller sends it",
+            "declare it under `arguments:`");
+      }
+    }
+    return any;
   }
 
   static List<Argument> arguments(List<ArgumentDefinition> definitions) {

@@ -40,7 +40,7 @@ public final class DefinitionReader {
         f.object("adapters").flatMap(a -> a.text("directory")),
         f.object("prompts").flatMap(p -> p.text("directory")),
         f.listOf("prompts").map(Located::value).orElse(List.of()).stream()
-            .map(p -> prompt(p, Optional.empty()))
+            .map(p -> prompt(p, "", Optional.empty()))
             .toList(),
         f.object("resources").flatMap(r -> r.text("directory")),
         f.listOf("resources").map(Located::value).orElse(List.of()).stream()
@@ -112,14 +112,15 @@ public final class DefinitionReader {
         f.integer("timeout"));
   }
 
-  public PromptDefinition prompt(YamlNode node, Optional<String> defaultName) {
+  public PromptDefinition prompt(YamlNode node, String directory, Optional<String> defaultName) {
     checker.checkMapping(node, Shapes.PROMPT, "prompt");
-    return prompt(Fields.of(node), defaultName);
+    return prompt(Fields.of(node), directory, defaultName);
   }
 
-  private PromptDefinition prompt(Fields f, Optional<String> defaultName) {
+  private PromptDefinition prompt(Fields f, String directory, Optional<String> defaultName) {
     return new PromptDefinition(
         f.origin(),
+        directory,
         defaultName,
         f.text("name"),
         f.text("title"),
@@ -129,7 +130,14 @@ public final class DefinitionReader {
             .map(list ->
                 new Located<>(
                     list.value().stream()
-                        .map(m -> new MessageDefinition(m.origin(), m.text("role"), m.text("text")))
+                        .map(m ->
+                            new MessageDefinition(
+                                m.origin(),
+                                m.text("role"),
+                                m.text("text"),
+                                m.text("image"),
+                                m.text("mime_type"),
+                                m.text("resource")))
                         .toList(),
                     list.origin())));
   }

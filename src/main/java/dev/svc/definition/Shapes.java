@@ -213,17 +213,29 @@ public final class Shapes {
   static final Shape MESSAGE =
       shape(
           "message",
-          "One prompt message.",
+          "One prompt message: a role and exactly one of `text`, `image` or `resource`.",
           true,
           required(
                   "role",
                   FieldType.choice("user", "assistant", "system"),
                   "`user`, `assistant` or `system`.")
               .reportedAs("invalid-role"),
-          required(
+          optional(
               "text",
               FieldType.text(),
-              "Message text; `{{ argument }}` placeholders are filled in."));
+              "Message text; `{{ argument }}` placeholders are filled in."),
+          optional(
+              "image",
+              FieldType.text(),
+              "Image file, relative to the prompt file's folder; embedded by `svc build`."),
+          optional(
+              "mime_type",
+              FieldType.text(),
+              "MIME type of `image`; else inferred from the file extension."),
+          optional(
+              "resource",
+              FieldType.text(),
+              "URI of a resource of the project, sent as an embedded resource; `{{ argument }}` placeholders are filled in."));
 
   /**
    * A prompt file under {@code app/prompts/} or an element of the root's inline {@code prompts}.

@@ -14,7 +14,7 @@ import java.util.Arrays;
 
 /**
  * The artifact encoding of a compiled model ({@code model.bin}): a magic number, a format version,
- * the model, and a CRC-32C of everything before it (format 3 on; formats 1 and 2 ended with a
+ * the model, and a CRC-32C of everything before it (format 4 on; formats 1 to 3 ended with a
  * SHA-256, whose provider set-up cost ~10 ms of every start: the checksum is there to catch damage,
  * not tampering, so the cheaper one does the job). Hand-written rather than a serialization library
  * so that it is deterministic (same project, same bytes), loads without reflection (start-up time),
@@ -26,13 +26,14 @@ public final class ModelCodec {
 
   /**
    * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
-   * server.metrics}, {@code server.audit} and inputs' {@code redact}; version 1 files still read
-   * (with those at their defaults). 3 ends with a CRC-32C instead of a SHA-256.
+   * server.metrics}, {@code server.audit} and inputs' {@code redact}; 3 added prompt message
+   * content kinds (image, embedded resource); 4 ends with a CRC-32C instead of a SHA-256. Older
+   * files still read (with the added fields at their defaults, and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
 
   private static int checksumLength(int version) {
-    return version >= 3 ? 4 : 32;
+    return version >= 4 ? 4 : 32;
   }
 
   private ModelCodec() {}
@@ -101,7 +102,7 @@ public final class ModelCodec {
   }
 
   private static byte[] checksum(byte[] bytes, int version) {
-    if (version >= 3) {
+    if (version >= 4) {
       java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
       crc.update(bytes);
       int value = (int) crc.getValue();

@@ -135,7 +135,23 @@ record ModelReader(DataInputStream in, int version) {
         optional(this::string),
         optional(this::string),
         list(this::argument),
-        list(() -> new Prompt.Message(Prompt.Role.values()[in.readUnsignedByte()], string())));
+        list(this::message));
+  }
+
+  Prompt.Message message() throws IOException {
+    Prompt.Role role = Prompt.Role.values()[in.readUnsignedByte()];
+    if (version < 3) {
+      return new Prompt.Message(role, new Prompt.Text(string()));
+    }
+    Prompt.Content content =
+        switch (in.readUnsignedByte()) {
+          case 0 -> new Prompt.Text(string());
+          case 1 -> new Prompt.ImageFile(string(), string());
+          case 2 -> new Prompt.EmbeddedImage(string(), string(), bytes());
+          case 3 -> new Prompt.ResourceRef(string());
+          default -> throw new IllegalArgumentException("unknown message content");
+        };
+    return new Prompt.Message(role, content);
   }
 
   Argument argument() throws IOException {

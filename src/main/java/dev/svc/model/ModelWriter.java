@@ -159,12 +159,32 @@ record ModelWriter(DataOutputStream out) {
     optional(p.title(), this::string);
     optional(p.description(), this::string);
     list(p.arguments(), this::argument);
-    list(
-        p.messages(),
-        m -> {
-          out.writeByte(m.role().ordinal());
-          string(m.text());
-        });
+    list(p.messages(), this::message);
+  }
+
+  void message(Prompt.Message m) throws IOException {
+    out.writeByte(m.role().ordinal());
+    switch (m.content()) {
+      case Prompt.Text text -> {
+        out.writeByte(0);
+        string(text.text());
+      }
+      case Prompt.ImageFile image -> {
+        out.writeByte(1);
+        string(image.path());
+        string(image.mimeType());
+      }
+      case Prompt.EmbeddedImage image -> {
+        out.writeByte(2);
+        string(image.path());
+        string(image.mimeType());
+        bytes(image.bytes());
+      }
+      case Prompt.ResourceRef resource -> {
+        out.writeByte(3);
+        string(resource.uri());
+      }
+    }
   }
 
   void argument(Argument a) throws IOException {

@@ -16,8 +16,33 @@ public record Prompt(
     messages = List.copyOf(messages);
   }
 
-  /** A message; its text may hold {@code {{ argument }}} placeholders. */
-  public record Message(Role role, String text) {}
+  /** A message: a role and exactly one content item. */
+  public record Message(Role role, Content content) {}
+
+  /** What a message carries. */
+  public sealed interface Content {}
+
+  /** Text; it may hold {@code {{ argument }}} placeholders. */
+  public record Text(String text) implements Content {}
+
+  /**
+   * An image file, relative to the project directory, read when the prompt is rendered.
+   *
+   * @param mimeType the configured type, else the one of the file's extension
+   */
+  public record ImageFile(String path, String mimeType) implements Content {}
+
+  /** An image file's content embedded by {@code svc build}; {@code path} keeps its name. */
+  public record EmbeddedImage(String path, String mimeType, Bytes bytes) implements Content {}
+
+  /**
+   * A resource of the project, read as {@code resources/read} reads it when the prompt is rendered
+   * and sent as an embedded resource.
+   *
+   * @param uri a resource URI, or one matching a resource template; it may hold {@code {{ argument
+   *     }}} placeholders
+   */
+  public record ResourceRef(String uri) implements Content {}
 
   /** Message roles. */
   public enum Role {

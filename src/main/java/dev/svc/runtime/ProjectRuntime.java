@@ -46,6 +46,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ScriptRunner scripts;
   private final ToolInvoker tools;
   private final ResourceContents resources;
+  private final PromptRenderer prompts;
   private final Map<String, OpenAdapter> openAdapters;
   private final ResultCache cache;
   private final AuditTrail audit;
@@ -57,6 +58,7 @@ public final class ProjectRuntime implements AutoCloseable {
       ScriptRunner scripts,
       ToolInvoker tools,
       ResourceContents resources,
+      PromptRenderer prompts,
       ResultCache cache,
       AuditTrail audit) {
     this.model = model;
@@ -65,6 +67,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.scripts = scripts;
     this.tools = tools;
     this.resources = resources;
+    this.prompts = prompts;
     this.cache = cache;
     this.audit = audit;
   }
@@ -174,6 +177,7 @@ public final class ProjectRuntime implements AutoCloseable {
     all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker =
         new ToolInvoker(model, connectors, auth, settings.scripts(), cache, settings.audit());
+    ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
         model,
@@ -181,7 +185,8 @@ public final class ProjectRuntime implements AutoCloseable {
         all,
         settings.scripts(),
         invoker,
-        new ResourceContents(model, settings.projectDirectory()),
+        resources,
+        new PromptRenderer(resources, settings.projectDirectory()),
         cache,
         settings.audit());
   }
@@ -321,6 +326,10 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public ResourceContents resources() {
     return resources;
+  }
+
+  public PromptRenderer prompts() {
+    return prompts;
   }
 
   /** The script runner this runtime calls (a reload may share it with the next runtime). */

@@ -1,7 +1,12 @@
 package dev.svc.runtime;
 
+import dev.svc.SvcException;
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,16 +14,48 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Renders a prompt's messages: {@code {{ name }}} placeholders (letters, digits, underscore) are
- * replaced by supplied arguments; a placeholder without a value is left as written.
+ * Renders a prompt's messages: {@code {{ name }}} placeholders (letters, digits, underscore) in
+ * text and resource URIs are replaced by supplied arguments, and a placeholder without a value is
+ * left as written; images are read (embedded, else from the project directory); resources are read
+ * through {@link ResourceContents}, as {@code resources/read} reads them.
  */
 public final class PromptRenderer {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_]+)\\s*\\}\\}");
 
-  private PromptRenderer() {}
+  private final ResourceContents resources;
+  private final Path projectDirectory;
+
+  public PromptRenderer(ResourceContents resources, Path projectDirectory) {
+    this.resources = resources;
+    this.projectDirectory = projectDirectory.toAbsolutePath().normalize();
+  }
 
   /** A rendered message. */
-  public record Rendered(Prompt.Role role, String text) {}
+  public record Rendered(Prompt.Role role, Content content) {}
+
+  /** What a rendered message carries. */
+  public sealed interface Content {}
+
+  public record Text(String text) implements Content {}
+
+  public record Image(String mimeType, byte[] bytes) implements Content {}
+
+  /** A resource read at its (substituted) URI. */
+  public record Resource(ResourceContents.Content content) implements Content {}
+
+  /** A message's resource URI, after substitution, that no resource or template matches. */
+  public static final class UnknownResourceException extends SvcException {
+    private final String uri;
+
+    UnknownResourceException(String uri) {
+      super("no resource matches " + uri);
+      this.uri = uri;
+    }
+
+    public String uri() {
+      return uri;
+    }
+  }
 
   /** Required arguments the caller did not supply, in declaration order. */
   public static List<String> missingRequired(Prompt prompt, Map<String, String> arguments) {
@@ -29,12 +66,40 @@ public final class PromptRenderer {
         .toList();
   }
 
-  public static List<Rendered> render(Prompt prompt, Map<String, String> arguments) {
+  /**
+   * The messages of {@code prompt} with {@code arguments} filled in.
+   *
+   * @throws UnknownResourceException when a resource URI matches no resource or template
+   * @throws ResourceContents.InvalidPathException when a file template's path would contain {@code
+   *     ..}
+   */
+  public List<Rendered> render(Prompt prompt, Map<String, String> arguments) {
     List<Rendered> messages = new ArrayList<>();
     for (Prompt.Message message : prompt.messages()) {
-      messages.add(new Rendered(message.role(), substitute(message.text(), arguments)));
+      messages.add(new Rendered(message.role(), content(message.content(), arguments)));
     }
     return messages;
+  }
+
+  private Content content(Prompt.Content content, Map<String, String> arguments) {
+    return switch (content) {
+      case Prompt.Text text -> new Text(substitute(text.text(), arguments));
+      case Prompt.ImageFile image -> new Image(image.mimeType(), read(image.path()));
+      case Prompt.EmbeddedImage image -> new Image(image.mimeType(), image.bytes().toArray());
+      case Prompt.ResourceRef ref -> {
+        String uri = substitute(ref.uri(), arguments);
+        yield new Resource(
+            resources.read(uri).orElseThrow(() -> new UnknownResourceException(uri)));
+      }
+    };
+  }
+
+  private byte[] read(String path) {
+    try {
+      return Files.readAllBytes(projectDirectory.resolve(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read prompt image " + path, e);
+    }
   }
 
   /** Replaces each {@code {{ name }}} that has a value; others stay as written. */

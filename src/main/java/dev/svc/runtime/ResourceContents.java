@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.model.MimeTypes;
 import dev.svc.model.Model;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -146,7 +146,7 @@ public final class ResourceContents {
 
   private static Content content(
       String uri, Optional<String> configured, String fileName, byte[] bytes) {
-    Optional<String> byExtension = mimeOf(fileName);
+    Optional<String> byExtension = MimeTypes.ofFileName(fileName);
     Optional<String> text = utf8(bytes);
     if (text.isPresent() && !isBinaryType(configured.or(() -> byExtension))) {
       return new Text(uri, configured.or(() -> byExtension).orElse(TEXT), text.get());
@@ -180,36 +180,6 @@ public final class ResourceContents {
     }
   }
 
-  /** The MIME type of a file name's extension, when known. */
-  public static Optional<String> mimeOf(String fileName) {
-    int dot = fileName.lastIndexOf('.');
-    if (dot < 0) {
-      return Optional.empty();
-    }
-    return Optional.ofNullable(
-        switch (fileName.substring(dot + 1).toLowerCase(Locale.ROOT)) {
-          case "md", "markdown" -> "text/markdown";
-          case "txt", "text", "log" -> "text/plain";
-          case "csv" -> "text/csv";
-          case "html", "htm" -> "text/html";
-          case "css" -> "text/css";
-          case "js", "mjs" -> "text/javascript";
-          case "json" -> "application/json";
-          case "xml" -> "application/xml";
-          case "yaml", "yml" -> "application/yaml";
-          case "svg" -> "image/svg+xml";
-          case "png" -> "image/png";
-          case "jpg", "jpeg" -> "image/jpeg";
-          case "gif" -> "image/gif";
-          case "webp" -> "image/webp";
-          case "pdf" -> "application/pdf";
-          case "wav" -> "audio/wav";
-          case "mp3" -> "audio/mpeg";
-          case "zip" -> "application/zip";
-          default -> null;
-        });
-  }
-
   /** The MIME type {@code resources/list} shows for a concrete resource, when one is known. */
   public static Optional<String> listedMimeType(Resource resource) {
     if (resource.mimeType().isPresent()) {
@@ -217,8 +187,8 @@ public final class ResourceContents {
     }
     return switch (resource.content()) {
       case Resource.InlineText ignored -> Optional.of(TEXT);
-      case Resource.ContentFile file -> mimeOf(file.path());
-      case Resource.EmbeddedFile embedded -> mimeOf(embedded.path());
+      case Resource.ContentFile file -> MimeTypes.ofFileName(file.path());
+      case Resource.EmbeddedFile embedded -> MimeTypes.ofFileName(embedded.path());
     };
   }
 }

@@ -69,6 +69,12 @@ class BuildAndServeIT {
       messages:
         - role: user
           text: Tell me about {{ topic }}.
+        - role: user
+          image: diagram.png
+        - role: user
+          resource: docs://readme
+      == app/prompts/diagram.png
+      not really a PNG
       == app/resources/readme/config.terse
       name: readme
       uri: docs://readme
@@ -135,6 +141,8 @@ class BuildAndServeIT {
     assertThat(fromArtifact).isEqualTo(fromSource);
     assertThat(fromArtifact.get(1)).contains("\"body\":\"first\"");
     assertThat(fromArtifact.get(2)).contains("HELLO!");
+    assertThat(fromArtifact.get(4))
+        .contains("\"type\":\"image\"", "\"type\":\"resource\"", "# Read me");
   }
 
   @Test

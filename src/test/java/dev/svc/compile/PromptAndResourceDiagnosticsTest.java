@@ -52,16 +52,143 @@ class PromptAndResourceDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
-            "a message without text is rejected",
+            "a message without content is rejected",
             """
             == app/prompts/review.terse
             messages:
               - role: user
             """,
             """
-            app/prompts/review.terse:2:5: error[missing-field]: `text` is missing from the 1st entry of `messages`
-              hint: add `text:` (message text; `{{ argument }}` placeholders are filled in)
+            app/prompts/review.terse:2:5: error[missing-content]: a message of prompt `review` has no content
+              hint: add one of `text: …`, `image: <path>` or `resource: <uri>`
             1 error, 0 warnings
+            """),
+        argumentSet(
+            "a message with both text and an image is rejected",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                text: Look.
+                image: chart.png
+            == app/prompts/chart.png
+            not really a png
+            """,
+            """
+            app/prompts/review.terse:4:12: error[conflicting-content]: a message of prompt `review` sets both `text` and `image`; keep one
+              hint: a message carries one item: write one message per item
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a message with text, an image and a resource names all three",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                text: Look.
+                image: chart.png
+                resource: docs://guide
+            """,
+            """
+            app/prompts/review.terse:4:12: error[conflicting-content]: a message of prompt `review` sets `text`, `image` and `resource`; keep one
+              hint: a message carries one item: write one message per item
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an image file that does not exist is rejected; paths start at the prompt's folder",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                image: chart.png
+            == chart.png
+            at the project root, not beside the prompt
+            """,
+            """
+            app/prompts/review.terse:3:12: error[missing-file]: the image file `chart.png` does not exist
+              hint: paths start at app/prompts/
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an inline prompt's image path starts at the project directory",
+            """
+            == .svc
+            name: shop
+            prompts:
+              - name: look
+                messages: [{role: user, image: images/chart.png}]
+            """,
+            """
+            .svc:4:36: error[missing-file]: the image file `images/chart.png` does not exist
+              hint: paths start at the project directory
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an image whose type the extension does not tell needs a mime_type",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                image: chart.bin
+            == app/prompts/chart.bin
+            bytes
+            """,
+            """
+            app/prompts/review.terse:3:12: error[missing-mime-type]: the type of the image `chart.bin` cannot be told from its extension
+              hint: add `mime_type:` with the image's MIME type, e.g. `mime_type: image/png`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a mime_type on a message that is not an image is rejected",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                text: Look.
+                mime_type: text/markdown
+            """,
+            """
+            app/prompts/review.terse:4:16: error[wrong-mode-field]: `mime_type` applies to `image` messages only
+              hint: remove it; an embedded resource has the MIME type of the resource
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a resource URI that names no resource of the project is rejected with a did-you-mean",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                resource: docs://gide
+            == app/resources/guide/config.terse
+            uri: docs://guide
+            text: The guide.
+            """,
+            """
+            app/prompts/review.terse:3:15: error[unknown-resource]: no resource or resource template of the project matches `docs://gide`
+              hint: did you mean `docs://guide`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a resource URI matching a template is accepted; one with placeholders is checked when served",
+            """
+            == app/prompts/review.terse
+            arguments:
+              uri: {required: true}
+            messages:
+              - role: user
+                resource: docs://pages/intro
+              - role: user
+                resource: "{{ uri }}"
+              - role: user
+                resource: "docs://pages/{{ page }}"
+            == app/resources/pages/config.terse
+            uri_template: docs://pages/{page}
+            text_template: Page {{ page }}.
+            """,
+            """
+            app/prompts/review.terse:9:15: warning[undeclared-argument]: `{{ page }}` names no argument of prompt `review`; it stays as written unless a caller sends it
+              hint: declare it under `arguments:`
+            0 errors, 1 warning
             """),
         argumentSet(
             "an unsupported role is rejected with a did-you-mean",
@@ -98,8 +225,8 @@ class PromptAndResourceDiagnosticsTest {
                 txt: Review this.
             """,
             """
-            app/prompts/review.terse:2:5: error[missing-field]: `text` is missing from the 1st entry of `messages`
-              hint: add `text:` (message text; `{{ argument }}` placeholders are filled in)
+            app/prompts/review.terse:2:5: error[missing-content]: a message of prompt `review` has no content
+              hint: add one of `text: …`, `image: <path>` or `resource: <uri>`
             app/prompts/review.terse:3:5: error[unknown-key]: unknown key `txt` in the 1st entry of `messages`
               hint: did you mean `text`?
             2 errors, 0 warnings

@@ -84,6 +84,14 @@ class ModelCodecTest {
       messages:
         - role: user
           text: Review {{ language }}
+        - role: user
+          image: diagram.png
+        - role: system
+          resource: docs://guide
+        - role: user
+          resource: "files://{{ language }}"
+      == app/prompts/diagram.png
+      not really a PNG
       == app/resources/guide/config.terse
       name: guide
       uri: docs://guide
@@ -117,6 +125,27 @@ class ModelCodecTest {
   }
 
   @Test
+  void promptMessagesKeepTheirContentKindAsCompiledAndAsBuilt() {
+    Model compiled = ProjectFixture.model(dir, EVERYTHING);
+    Model built = Artifacts.embedFiles(compiled, dir);
+    Prompt review = ModelCodec.decode(ModelCodec.encode(compiled)).prompt("review").orElseThrow();
+    assertThat(review.messages())
+        .extracting(Prompt.Message::content)
+        .containsExactly(
+            new Prompt.Text("Review {{ language }}"),
+            new Prompt.ImageFile("app/prompts/diagram.png", "image/png"),
+            new Prompt.ResourceRef("docs://guide"),
+            new Prompt.ResourceRef("files://{{ language }}"));
+    assertThat(ModelCodec.decode(ModelCodec.encode(built)).prompt("review").orElseThrow())
+        .extracting(p -> p.messages().get(1).content())
+        .isEqualTo(
+            new Prompt.EmbeddedImage(
+                "app/prompts/diagram.png",
+                "image/png",
+                Bytes.of("not really a PNG\n".getBytes(StandardCharsets.UTF_8))));
+  }
+
+  @Test
   void theEncodingIsDeterministic() throws Exception {
     byte[] first =
         ModelCodec.encode(
@@ -147,15 +176,15 @@ class ModelCodecTest {
   }
 
   @Test
-  void aFormatTwoFileEndingWithASha256StillReads() throws Exception {
+  void aFormatThreeFileEndingWithASha256StillReads() throws Exception {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] current = ModelCodec.encode(model);
     byte[] body = java.util.Arrays.copyOf(current, current.length - 4);
-    body[9] = 2;
+    body[9] = 3;
     byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(body);
-    byte[] formatTwo = java.util.Arrays.copyOf(body, body.length + sha.length);
-    System.arraycopy(sha, 0, formatTwo, body.length, sha.length);
-    assertThat(ModelCodec.decode(formatTwo)).isEqualTo(ModelCodec.decode(current));
+    byte[] formatThree = java.util.Arrays.copyOf(body, body.length + sha.length);
+    System.arraycopy(sha, 0, formatThree, body.length, sha.length);
+    assertThat(ModelCodec.decode(formatThree)).isEqualTo(ModelCodec.decode(current));
   }
 
   @Test

@@ -7,6 +7,8 @@ import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.PromptRenderer;
+import dev.svc.runtime.ResourceContents;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code prompts/list} and {@code prompts/get}. MCP prompt messages allow only {@code user} and
- * {@code assistant}: a {@code system} message is sent with role {@code user} and marked in {@code
- * _meta} as {@code {"svc/role": "system"}} (DECISIONS).
+ * {@code assistant}: a {@code system} message, whatever its content, is sent with role {@code user}
+ * and marked in {@code _meta} as {@code {"svc/role": "system"}} (DECISIONS). A message's resource
+ * is read as {@code resources/read} reads it, and fails the same way (-32002 for an unknown URI).
+ *
+ * @see <a
+ *     href="https://modelcontextprotocol.io/specification/2025-06-18/server/prompts#data-types">MCP
+ *     prompt message content</a>
  */
 final class PromptMethods {
   private final Supplier<ProjectRuntime> runtime;
@@ -73,18 +80,40 @@ final class PromptMethods {
               + "` needs the argument(s) "
               + String.join(", ", missing.stream().map(m -> "`" + m + "`").toList()));
     }
+    List<PromptRenderer.Rendered> rendered;
+    try {
+      rendered = runtime.get().prompts().render(prompt, arguments);
+    } catch (PromptRenderer.UnknownResourceException e) {
+      throw ResourceMethods.notFound(e.uri());
+    } catch (ResourceContents.InvalidPathException e) {
+      throw JsonRpcException.invalidParams(e.getMessage());
+    }
     ObjectNode result = Json.NODES.objectNode();
     prompt.description().ifPresent(d -> result.put("description", d));
     ArrayNode messages = result.putArray("messages");
-    for (PromptRenderer.Rendered message : PromptRenderer.render(prompt, arguments)) {
+    for (PromptRenderer.Rendered message : rendered) {
       ObjectNode m = messages.addObject();
       m.put("role", message.role() == Prompt.Role.ASSISTANT ? "assistant" : "user");
-      m.putObject("content").put("type", "text").put("text", message.text());
+      content(message.content(), m.putObject("content"));
       if (message.role() == Prompt.Role.SYSTEM) {
         m.putObject("_meta").put("svc/role", "system");
       }
     }
     return result;
+  }
+
+  /** MCP content of a prompt message: text, image, or an embedded resource. */
+  private static void content(PromptRenderer.Content content, ObjectNode node) {
+    switch (content) {
+      case PromptRenderer.Text text -> node.put("type", "text").put("text", text.text());
+      case PromptRenderer.Image image ->
+          node.put("type", "image")
+              .put("data", Base64.getEncoder().encodeToString(image.bytes()))
+              .put("mimeType", image.mimeType());
+      case PromptRenderer.Resource resource ->
+          ResourceMethods.contents(
+              resource.content(), node.put("type", "resource").putObject("resource"));
+    }
   }
 
   private static Map<String, String> arguments(JsonNode node) {

@@ -78,21 +78,31 @@ final class ResourceMethods {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
     if (content.isEmpty()) {
-      throw JsonRpcException.withCode(
-          ErrorCodes.RESOURCE_NOT_FOUND,
-          "Resource not found",
-          Json.NODES.objectNode().put("uri", uri));
+      throw notFound(uri);
     }
     ObjectNode result = Json.NODES.objectNode();
-    ObjectNode entry = result.putArray("contents").addObject();
-    entry.put("uri", content.get().uri());
-    entry.put("mimeType", content.get().mimeType());
-    switch (content.get()) {
+    contents(content.get(), result.putArray("contents").addObject());
+    return result;
+  }
+
+  /** The error of a read whose URI matches no resource or template. */
+  static JsonRpcException notFound(String uri) {
+    return JsonRpcException.withCode(
+        ErrorCodes.RESOURCE_NOT_FOUND,
+        "Resource not found",
+        Json.NODES.objectNode().put("uri", uri));
+  }
+
+  /** Fills {@code entry} as MCP's text or blob resource contents. */
+  static ObjectNode contents(ResourceContents.Content content, ObjectNode entry) {
+    entry.put("uri", content.uri());
+    entry.put("mimeType", content.mimeType());
+    switch (content) {
       case ResourceContents.Text text -> entry.put("text", text.text());
       case ResourceContents.Blob blob ->
           entry.put("blob", Base64.getEncoder().encodeToString(blob.bytes()));
     }
-    return result;
+    return entry;
   }
 
   private static JsonNode subscribe(McpCall call, ObjectNode params, boolean subscribe) {

@@ -19,6 +19,7 @@ class McpPromptsAndResourcesIT {
   @TempDir static Path dir;
   static Instance instance;
   static McpHttpClient client;
+  static final byte[] CHART = {(byte) 0x89, 'P', 'N', 'G', 9, 8, 7};
 
   @BeforeAll
   static void start() throws Exception {
@@ -26,6 +27,8 @@ class McpPromptsAndResourcesIT {
     Files.write(
         dir.resolve("app/resources/logo/logo.png"),
         new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 1, 2, (byte) 0xff});
+    Files.createDirectories(dir.resolve("app/prompts/media"));
+    Files.write(dir.resolve("app/prompts/media/chart.png"), CHART);
     instance =
         RunningProject.start(
             dir,
@@ -57,6 +60,19 @@ class McpPromptsAndResourcesIT {
                 text: "Focus on {{ focus }} please. Keep {{ unknown }}."
               - role: assistant
                 text: Sure.
+            == app/prompts/media/show.terse
+            description: An image and resources in messages.
+            arguments:
+              uri: {required: true}
+            messages:
+              - role: user
+                image: chart.png
+              - role: system
+                resource: "{{ uri }}"
+              - role: assistant
+                resource: images://logo
+              - role: user
+                text: What do you see?
             == app/resources/guide/config.terse
             name: guide
             title: The guide
@@ -97,7 +113,7 @@ class McpPromptsAndResourcesIT {
   void promptsAreListedByNameWithTheirArguments() {
     JsonNode prompts = client.request("prompts/list", "{}").path("result").path("prompts");
     assertThat(prompts.valueStream().map(p -> p.path("name").asString()).toList())
-        .containsExactly("inline_prompt", "review");
+        .containsExactly("inline_prompt", "review", "show");
     JsonNode review = prompts.get(1);
     assertThat(review.path("title").asString()).isEqualTo("Review code");
     assertThat(review.path("arguments").get(0).path("name").asString()).isEqualTo("language");
@@ -119,6 +135,53 @@ class McpPromptsAndResourcesIT {
     assertThat(messages.get(1).path("content").path("text").asString())
         .isEqualTo("Focus on {{ focus }} please. Keep {{ unknown }}.");
     assertThat(messages.get(2).path("role").asString()).isEqualTo("assistant");
+  }
+
+  @Test
+  void getSendsImagesAndResourcesAsMcpContentWithTheSystemRoleMarked() {
+    JsonNode messages =
+        client
+            .request(
+                "prompts/get", "{\"name\":\"show\",\"arguments\":{\"uri\":\"items://7/data\"}}")
+            .path("result")
+            .path("messages");
+    assertThat(messages.size()).isEqualTo(4);
+    JsonNode image = messages.get(0).path("content");
+    assertThat(image.path("type").asString()).isEqualTo("image");
+    assertThat(image.path("mimeType").asString()).isEqualTo("image/png");
+    assertThat(Base64.getDecoder().decode(image.path("data").asString())).isEqualTo(CHART);
+    assertThat(messages.get(1).path("role").asString()).isEqualTo("user");
+    assertThat(messages.get(1).path("_meta").path("svc/role").asString()).isEqualTo("system");
+    assertThat(messages.get(1).path("content").toString())
+        .isEqualTo(
+            "{\"type\":\"resource\",\"resource\":{\"uri\":\"items://7/data\","
+                + "\"mimeType\":\"application/json\",\"text\":\"{\\\"id\\\": \\\"7\\\"}\"}}");
+    assertThat(messages.get(2).path("role").asString()).isEqualTo("assistant");
+    JsonNode logo = messages.get(2).path("content").path("resource");
+    assertThat(logo.path("uri").asString()).isEqualTo("images://logo");
+    assertThat(logo.path("mimeType").asString()).isEqualTo("image/png");
+    assertThat(Base64.getDecoder().decode(logo.path("blob").asString())).hasSize(8);
+    assertThat(messages.get(3).path("content").path("text").asString())
+        .isEqualTo("What do you see?");
+  }
+
+  @Test
+  void aPromptResourceUriThatMatchesNothingIsResourceNotFoundLikeResourcesRead() {
+    JsonNode error =
+        client
+            .request(
+                "prompts/get", "{\"name\":\"show\",\"arguments\":{\"uri\":\"docs://missing\"}}")
+            .path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(-32002);
+    assertThat(error.path("message").asString()).isEqualTo("Resource not found");
+    assertThat(error.path("data").path("uri").asString()).isEqualTo("docs://missing");
+    JsonNode traversal =
+        client
+            .request(
+                "prompts/get",
+                "{\"name\":\"show\",\"arguments\":{\"uri\":\"files://..%2F..%2F.svc\"}}")
+            .path("error");
+    assertThat(traversal.path("code").asInt()).isEqualTo(-32602);
   }
 
   @Test
