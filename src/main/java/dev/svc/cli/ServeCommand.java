@@ -48,6 +48,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    dev.svc.server.HttpServer.preloadInBackground();
     Path file =
         context.workingDirectory().resolve(manifest == null ? MODEL_FILE : manifest).normalize();
     if (Files.isDirectory(file)) {

@@ -42,6 +42,7 @@ final class StartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    dev.svc.server.HttpServer.preloadInBackground();
     Project located = project.locate(context);
     Optional<Model> model = ProjectCompiler.compile(located, context);
     if (model.isEmpty()) {

@@ -39,6 +39,38 @@ public final class HttpServer implements AutoCloseable {
   }
 
   /**
+   * Starts initialising, on a background thread, the HTTP classes whose static set-up is costly
+   * (Jetty's version lookup, MIME and header tables, the service scan for header encoders), so that
+   * it overlaps with reading the model and opening adapters. Call it as early as possible when a
+   * server will start; {@link #prepare} needs no call to it.
+   */
+  public static void preloadInBackground() {
+    Thread.ofPlatform()
+        .daemon()
+        .name("svc-http-preload")
+        .start(() -> {
+          ClassLoader loader = HttpServer.class.getClassLoader();
+          for (String name :
+              new String[] {
+                "org.eclipse.jetty.server.Server",
+                "org.eclipse.jetty.http.MimeTypes",
+                "org.eclipse.jetty.http.PreEncodedHttpField",
+                "org.eclipse.jetty.http.HttpGenerator",
+                "org.eclipse.jetty.http.HttpParser",
+                "org.eclipse.jetty.util.thread.VirtualThreadPool",
+                "org.eclipse.jetty.server.ServerConnector",
+                "org.eclipse.jetty.server.internal.HttpConnection"
+              }) {
+            try {
+              Class.forName(name, true, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+              return; // only a head start: prepare() reports real problems
+            }
+          }
+        });
+  }
+
+  /**
    * Starts the server's threads and handlers without listening yet, so that this (a good part of
    * start-up) can run while adapters open; {@link #open()} then binds the port.
    */
