@@ -59,6 +59,60 @@ public final class MongoConnector implements Connector {
   private MongoClient client; // guarded by lock; opened by the first check or call
   private boolean closed; // guarded by lock
 
+  /** The driver's pool events, counted for {@link #pool()}. */
+  private final PoolCounts counts = new PoolCounts();
+
+  private static final class PoolCounts implements com.mongodb.event.ConnectionPoolListener {
+    final java.util.concurrent.atomic.AtomicInteger open =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger used =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger waiting =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public void connectionCreated(com.mongodb.event.ConnectionCreatedEvent event) {
+      open.incrementAndGet();
+    }
+
+    @Override
+    public void connectionClosed(com.mongodb.event.ConnectionClosedEvent event) {
+      open.decrementAndGet();
+    }
+
+    @Override
+    public void connectionCheckOutStarted(com.mongodb.event.ConnectionCheckOutStartedEvent event) {
+      waiting.incrementAndGet();
+    }
+
+    @Override
+    public void connectionCheckedOut(com.mongodb.event.ConnectionCheckedOutEvent event) {
+      waiting.decrementAndGet();
+      used.incrementAndGet();
+    }
+
+    @Override
+    public void connectionCheckOutFailed(com.mongodb.event.ConnectionCheckOutFailedEvent event) {
+      waiting.decrementAndGet();
+    }
+
+    @Override
+    public void connectionCheckedIn(com.mongodb.event.ConnectionCheckedInEvent event) {
+      used.decrementAndGet();
+    }
+  }
+
+  @Override
+  public java.util.Optional<PoolUsage> pool() {
+    int inUse = Math.max(0, counts.used.get());
+    return java.util.Optional.of(
+        new PoolUsage(
+            inUse,
+            Math.max(0, counts.open.get() - inUse),
+            settings.client().getConnectionPoolSettings().getMaxSize(),
+            Math.max(0, counts.waiting.get())));
+  }
+
   MongoConnector(ResolvedAdapter adapter) {
     this.settings = MongoSettings.of(adapter);
     this.description = "mongodb adapter `" + adapter.name() + "`";
@@ -332,6 +386,7 @@ public final class MongoConnector implements Connector {
             MongoClients.create(
                 MongoClientSettings.builder(settings.client())
                     .applyToServerSettings(server -> server.addServerListener(monitor))
+                    .applyToConnectionPoolSettings(pool -> pool.addConnectionPoolListener(counts))
                     .build());
       }
       return client;

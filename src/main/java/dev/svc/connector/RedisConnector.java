@@ -117,6 +117,13 @@ public final class RedisConnector implements Connector {
 
   /** Opens a connection (logging in and selecting the database) and sends {@code PING}. */
   @Override
+  public java.util.Optional<PoolUsage> pool() {
+    return java.util.Optional.of(
+        new PoolUsage(
+            pool.getNumActive(), pool.getNumIdle(), settings.poolSize(), pool.getNumWaiters()));
+  }
+
+  @Override
   public void check(Duration timeout) {
     try {
       JsonNode pong = execute(PING, Map.of(), timeout);

@@ -68,6 +68,21 @@ interface ConnectorContract {
   }
 
   @Test
+  default void poolUsageIsReportedAndEveryConnectionGoesBackAfterCalls() {
+    try (Connector connector = Connectors.open(adapter(Map.of()))) {
+      connector.check(TIMEOUT);
+      for (int i = 0; i < 3; i++) {
+        connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT);
+      }
+      PoolUsage usage = connector.pool().orElseThrow();
+      assertThat(usage.used()).isZero();
+      assertThat(usage.idle()).isPositive();
+      assertThat(usage.max()).isGreaterThanOrEqualTo(usage.idle());
+      assertThat(usage.pending()).isZero();
+    }
+  }
+
+  @Test
   default void anInputWithoutAValueIsNamedAndNothingRuns() {
     try (Connector connector = Connectors.open(adapter(Map.of()))) {
       assertThatThrownBy(
