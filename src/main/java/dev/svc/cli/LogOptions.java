@@ -40,6 +40,20 @@ final class LogOptions {
   String format;
 
   /**
+   * What is wrong with the values of these flags, if anything: a bad command line, checked before
+   * anything else runs (exit code 2).
+   */
+  Optional<String> problem() {
+    if (level != null && (level < 1 || level > 4)) {
+      return Optional.of("--log-level must be 1 to 4, got " + level);
+    }
+    if (format != null && !format.equalsIgnoreCase("text") && !format.equalsIgnoreCase("json")) {
+      return Optional.of("--log-format must be text or json, got " + format);
+    }
+    return Optional.empty();
+  }
+
+  /**
    * Configures logging; the level is {@code --verbose}, then {@code --log-level}, then the
    * project's {@code server.log_level}, then 3.
    *

@@ -48,6 +48,10 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    java.util.OptionalInt usage = serve.checkUsage(log, context);
+    if (usage.isPresent()) {
+      return usage.getAsInt();
+    }
     Path file =
         context.workingDirectory().resolve(manifest == null ? MODEL_FILE : manifest).normalize();
     if (Files.isDirectory(file)) {

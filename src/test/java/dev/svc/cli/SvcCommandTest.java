@@ -46,6 +46,79 @@ class SvcCommandTest {
   }
 
   @Test
+  void aLogLevelOutsideOneToFourIsABadCommandLineForStart() {
+    // no project here: the flag is checked before the project is looked for
+    CliRun run = svc(work, "start", "--log-level", "9");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).isEqualTo("error: --log-level must be 1 to 4, got 9\n");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void anUnknownLogFormatIsABadCommandLineForStart() {
+    CliRun run = svc(work, "start", "--log-format", "xml");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).isEqualTo("error: --log-format must be text or json, got xml\n");
+  }
+
+  @Test
+  void aBadFlagValueWinsOverAnInvalidProject() {
+    dev.svc.testing.ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: Not A Name
+        """);
+
+    CliRun run = svc(work, "start", "--log-level=0");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).isEqualTo("error: --log-level must be 1 to 4, got 0\n");
+  }
+
+  @Test
+  void aPortOutOfRangeIsABadCommandLineForStart() {
+    CliRun run = svc(work, "start", "-p", "70000");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).isEqualTo("error: --port must be 0 to 65535, got 70000\n");
+  }
+
+  @Test
+  void badLogFlagValuesAreABadCommandLineForServe() {
+    // `serve` is parsed without picocli (ServeFastPath) ...
+    CliRun level = svc(work, "serve", "--log-level", "9");
+    CliRun format = svc(work, "serve", "--log-format=xml");
+
+    assertThat(level.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(level.err()).isEqualTo("error: --log-level must be 1 to 4, got 9\n");
+    assertThat(format.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(format.err()).isEqualTo("error: --log-format must be text or json, got xml\n");
+  }
+
+  @Test
+  void badLogFlagValuesAreABadCommandLineForServeParsedByPicocli() {
+    // ... unless it holds a form the fast path leaves to picocli, such as `-p0`
+    CliRun level = svc(work, "serve", "-p0", "--log-level", "9");
+    CliRun format = svc(work, "serve", "-p0", "--log-format", "xml");
+
+    assertThat(level.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(level.err()).isEqualTo("error: --log-level must be 1 to 4, got 9\n");
+    assertThat(format.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(format.err()).isEqualTo("error: --log-format must be text or json, got xml\n");
+  }
+
+  @Test
+  void validateTakesNoLogFlags() {
+    CliRun run = svc(work, "validate", "--log-level", "9");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).startsWith("Unknown option: '--log-level'");
+  }
+
+  @Test
   void helpListsTheCommandsButNotCompletion() {
     CliRun run = svc(work, "help");
 
