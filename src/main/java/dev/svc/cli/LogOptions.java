@@ -6,8 +6,13 @@ import dev.svc.log.LogSink;
 import dev.svc.log.TagFilter;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Stack;
 import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.IParameterPreprocessor;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** The logging flags of {@code start} and {@code serve}. */
@@ -24,9 +29,27 @@ final class LogOptions {
   @Option(
       names = "--log-tags",
       paramLabel = "TAGS",
+      preprocessor = TagsValue.class,
       description =
           "Only these tags, comma-separated; a leading - excludes one (e.g. mcp,db,-http). Env SVC_LOG_TAGS.")
   String tags;
+
+  /**
+   * Takes the next argument as the value of {@code --log-tags} even when it starts with {@code -}:
+   * picocli would otherwise read {@code -http} as the options {@code -h} and {@code -t} and report
+   * a missing value, so a filter of excludes only could not be written.
+   */
+  static final class TagsValue implements IParameterPreprocessor {
+    @Override
+    public boolean preprocess(
+        Stack<String> args, CommandSpec command, ArgSpec option, Map<String, Object> info) {
+      if (args.isEmpty()) {
+        return false; // picocli reports the missing value
+      }
+      option.setValue(args.pop());
+      return true;
+    }
+  }
 
   @Option(
       names = "--log-file",

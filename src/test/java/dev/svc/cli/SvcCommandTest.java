@@ -4,8 +4,11 @@ import static dev.svc.cli.CliRun.svc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The top-level command: version, help, exit codes of bad command lines. */
 class SvcCommandTest {
@@ -108,6 +111,40 @@ class SvcCommandTest {
     assertThat(level.err()).isEqualTo("error: --log-level must be 1 to 4, got 9\n");
     assertThat(format.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(format.err()).isEqualTo("error: --log-format must be text or json, got xml\n");
+  }
+
+  @Test
+  void aTagFilterOfExcludesOnlyIsAValueNotAnOption() {
+    for (String[] args :
+        List.of(
+            new String[] {"start", "--log-tags", "-http,-svc"},
+            new String[] {"start", "--log-tags=-http,-svc"},
+            new String[] {"serve", "--log-tags", "-http,-svc"},
+            new String[] {"serve", "--log-tags=-http,-svc"})) {
+      java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+      CommandLine line = SvcCommand.commandLine(new CliContext(work, Map.of(), discard, discard));
+      CommandLine.ParseResult parsed = line.parseArgs(args);
+      Object command = parsed.subcommand().commandSpec().userObject();
+      LogOptions log = command instanceof StartCommand s ? s.log : ((ServeCommand) command).log;
+      assertThat(log.tags).as(String.join(" ", args)).isEqualTo("-http,-svc");
+    }
+  }
+
+  @Test
+  void serveParsesATagFilterOfExcludesOnlyWithoutPicocli() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CliContext context =
+        new CliContext(
+            work,
+            Map.of(),
+            new java.io.PrintWriter(java.io.Writer.nullWriter()),
+            new java.io.PrintWriter(err));
+
+    java.util.OptionalInt exit =
+        ServeFastPath.tryRun(context, "serve", "--log-tags", "-http", "--log-level", "9");
+
+    assertThat(exit).hasValue(ExitCodes.USAGE); // not left to picocli: the filter is a value
+    assertThat(err.toString()).isEqualTo("error: --log-level must be 1 to 4, got 9\n");
   }
 
   @Test
