@@ -6,8 +6,13 @@ import dev.svc.log.LogSink;
 import dev.svc.log.TagFilter;
 import java.nio.file.Path;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Stack;
 import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.IParameterPreprocessor;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** The logging flags of {@code start} and {@code serve}. */
@@ -24,9 +29,27 @@ final class LogOptions {
   @Option(
       names = "--log-tags",
       paramLabel = "TAGS",
+      preprocessor = TagsValue.class,
       description =
           "Only these tags, comma-separated; a leading - excludes one (e.g. mcp,db,-http). Env SVC_LOG_TAGS.")
   String tags;
+
+  /**
+   * Takes the next argument as the value of {@code --log-tags} even when it starts with {@code -}:
+   * picocli would otherwise read {@code -http} as the options {@code -h} and {@code -t} and report
+   * a missing value, so a filter of excludes only could not be written.
+   */
+  static final class TagsValue implements IParameterPreprocessor {
+    @Override
+    public boolean preprocess(
+        Stack<String> args, CommandSpec command, ArgSpec option, Map<String, Object> info) {
+      if (args.isEmpty()) {
+        return false; // picocli reports the missing value
+      }
+      option.setValue(args.pop());
+      return true;
+    }
+  }
 
   @Option(
       names = "--log-file",
@@ -38,6 +61,20 @@ final class LogOptions {
       paramLabel = "text|json",
       description = "Log line format (default: text on a terminal, json otherwise).")
   String format;
+
+  /**
+   * What is wrong with the values of these flags, if anything: a bad command line, checked before
+   * anything else runs (exit code 2).
+   */
+  Optional<String> problem() {
+    if (level != null && (level < 1 || level > 4)) {
+      return Optional.of("--log-level must be 1 to 4, got " + level);
+    }
+    if (format != null && !format.equalsIgnoreCase("text") && !format.equalsIgnoreCase("json")) {
+      return Optional.of("--log-format must be text or json, got " + format);
+    }
+    return Optional.empty();
+  }
 
   /**
    * Configures logging; the level is {@code --verbose}, then {@code --log-level}, then the

@@ -78,20 +78,37 @@ final class ProjectWatcher implements AutoCloseable {
             continue;
           }
           Path path = dir.resolve((Path) event.context());
-          if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(path)) {
-            registerTree(path);
+          if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE
+              && Files.isDirectory(path)
+              && !ignored(root.relativize(path))) {
+            try {
+              registerTree(path);
+              // files written into the new directory before it was registered sent no event
+              addFilesOf(path, pending);
+            } catch (IOException | java.io.UncheckedIOException e) {
+              // removed again already: its deletion is an event of its parent
+              LOG.debug("a new directory could not be watched", e, "path", path);
+            }
           }
-          String relative = root.relativize(path).toString().replace('\\', '/');
-          if (!ignored(root.relativize(path)) && relevant.test(relative)) {
-            pending.add(relative);
-          }
+          addIfRelevant(path, pending);
         }
         key.reset();
       }
     } catch (InterruptedException | ClosedWatchServiceException e) {
       // closing
-    } catch (IOException e) {
-      LOG.error("watching stopped", e);
+    }
+  }
+
+  private void addIfRelevant(Path path, Set<String> pending) {
+    String relative = root.relativize(path).toString().replace('\\', '/');
+    if (!ignored(root.relativize(path)) && relevant.test(relative)) {
+      pending.add(relative);
+    }
+  }
+
+  private void addFilesOf(Path directory, Set<String> pending) throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      files.filter(Files::isRegularFile).forEach(file -> addIfRelevant(file, pending));
     }
   }
 

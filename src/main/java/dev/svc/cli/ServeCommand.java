@@ -48,6 +48,10 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    java.util.OptionalInt usage = serve.checkUsage(log, context);
+    if (usage.isPresent()) {
+      return usage.getAsInt();
+    }
     dev.svc.server.HttpServer.preloadInBackground();
     Path file =
         context.workingDirectory().resolve(manifest == null ? MODEL_FILE : manifest).normalize();

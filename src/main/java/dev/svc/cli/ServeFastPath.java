@@ -27,7 +27,8 @@ final class ServeFastPath {
         String name = equals > 0 ? arg.substring(0, equals) : arg;
         String inline = equals > 0 ? arg.substring(equals + 1) : null;
         if (isValued(name) && inline == null) {
-          if (i + 1 >= args.length || args[i + 1].startsWith("-")) {
+          // a tag filter may start with - (`--log-tags -http`); other values never do
+          if (i + 1 >= args.length || (args[i + 1].startsWith("-") && !name.equals("--log-tags"))) {
             return OptionalInt.empty();
           }
           inline = args[++i];

@@ -3,6 +3,8 @@ package dev.svc.cli;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
 import picocli.CommandLine.Option;
 
 /** The listening flags of {@code start} and {@code serve}. */
@@ -20,20 +22,35 @@ final class ServeOptions {
       description = "Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).")
   String address;
 
+  /**
+   * Checks the values of the listening and logging flags, which picocli only parses. Runs before
+   * anything else, so a bad value is reported as a bad command line whatever the project holds.
+   *
+   * @return {@link ExitCodes#USAGE} with the problem printed, or empty when the values are good
+   */
+  OptionalInt checkUsage(LogOptions log, CliContext context) {
+    Optional<String> problem =
+        port != null && (port < 0 || port > 65535)
+            ? Optional.of("--port must be 0 to 65535, got " + port)
+            : log.problem();
+    if (problem.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    context.err().println("error: " + problem.get());
+    context.err().flush();
+    return OptionalInt.of(ExitCodes.USAGE);
+  }
+
   int run(
       Model model,
       Environment environment,
       Path directory,
-      java.util.Optional<dev.svc.project.Project> watched,
+      Optional<dev.svc.project.Project> watched,
       LogOptions log,
       CliContext context) {
     log.apply(model.service().logLevel(), context)
         .ifPresent(path -> context.out().println("svc: logging to " + path));
     dev.svc.log.StartupTrace.mark("log configured");
-    if (port != null && (port < 0 || port > 65535)) {
-      context.err().println("error: --port must be 0 to 65535");
-      return ExitCodes.USAGE;
-    }
     return StartCommand.runUntilStopped(
         StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
         model,

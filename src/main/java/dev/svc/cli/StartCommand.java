@@ -42,6 +42,10 @@ final class StartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    java.util.OptionalInt usage = serve.checkUsage(log, context);
+    if (usage.isPresent()) {
+      return usage.getAsInt();
+    }
     dev.svc.server.HttpServer.preloadInBackground();
     Project located = project.locate(context);
     Optional<Model> model = ProjectCompiler.compile(located, context);

@@ -1,13 +1,21 @@
 package dev.svc.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.svc.telemetry.SvcMetrics;
+import java.io.BufferedReader;
+import java.io.FileReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Audit lines: one JSON object per record, appended, written off the calling thread. */
@@ -67,5 +75,59 @@ class AuditFileTest {
               1));
     }
     assertThat(Files.readAllLines(path)).hasSize(3);
+  }
+
+  @Test
+  void aStuckFileDropsRecordsWithoutBlockingTheCallerAndCountsThem() throws Exception {
+    // a named pipe that is opened but not read stands for a disk that stalls: once the pipe's
+    // buffer (64 KiB) is full, the writer thread blocks in write()
+    Path fifo = dir.resolve("audit.fifo");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    CompletableFuture<BufferedReader> reader = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .start(() -> {
+          try {
+            reader.complete(new BufferedReader(new FileReader(fifo.toFile())));
+          } catch (Exception e) {
+            reader.completeExceptionally(e);
+          }
+        });
+    long writtenBefore = SvcMetrics.AUDIT_RECORDS.value("written");
+    long droppedBefore = SvcMetrics.AUDIT_RECORDS.value("dropped");
+    JsonNode arguments =
+        JsonMapper.builder().build().readTree("{\"note\":\"" + "x".repeat(4096) + "\"}");
+    int records = 200;
+
+    AuditFile audit = AuditFile.open(fifo, 4);
+    BufferedReader in = reader.get(10, TimeUnit.SECONDS);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(10),
+        () -> {
+          for (int i = 0; i < records; i++) {
+            audit.record(
+                new AuditRecord.ToolCall(
+                    Instant.EPOCH,
+                    "r" + i,
+                    "anonymous",
+                    "mcp",
+                    "t",
+                    arguments,
+                    "ok",
+                    Optional.empty(),
+                    1));
+          }
+        },
+        "recording waited for the stuck file");
+
+    long written = SvcMetrics.AUDIT_RECORDS.value("written") - writtenBefore;
+    long dropped = SvcMetrics.AUDIT_RECORDS.value("dropped") - droppedBefore;
+    assertThat(dropped).isPositive();
+    assertThat(written + dropped).isEqualTo(records);
+    // once the file moves again, every line that was not dropped arrives, whole
+    CompletableFuture<Long> lines =
+        CompletableFuture.supplyAsync(() -> in.lines().filter(l -> l.endsWith("}")).count());
+    audit.close();
+    assertThat(lines.get(10, TimeUnit.SECONDS)).isEqualTo(written);
+    in.close();
   }
 }

@@ -2,6 +2,10 @@ package dev.svc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.project.ProjectLocator;
@@ -9,20 +13,27 @@ import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.RunningProject;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,22 +63,49 @@ class HotReloadIT {
       """;
 
   @TempDir Path dir;
+  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
-  @Test
-  void changesAreServedAndAnnouncedAndABrokenChangeKeepsTheOldVersion() throws Exception {
-    ProjectFixture.write(dir, PROJECT);
+  @BeforeEach
+  void captureLog() {
+    LogSink.configure(
+        Level.INFO,
+        LogFormat.TEXT,
+        TagFilter.ALL,
+        new PrintStream(log, true, StandardCharsets.UTF_8),
+        Optional.empty());
+  }
+
+  @AfterEach
+  void restoreLogging() {
+    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+  }
+
+  /** A project served with {@code --watch}: the instance, its reloader, what it printed. */
+  private record Watched(Instance instance, Reloader reloader, StringWriter err)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      reloader.close();
+      instance.close();
+    }
+  }
+
+  private Watched watch(String files) {
+    ProjectFixture.write(dir, files);
     Project project = ProjectLocator.locate(Optional.empty(), Optional.empty(), dir);
     StringWriter err = new StringWriter();
     CliContext context =
         new CliContext(
             dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true));
-    try (Instance instance = RunningProject.start(dir, PROJECT)) {
-      Reloader reloader = new Reloader(project, Environment.of(Map.of()), instance, context);
-      try {
-        exercise(instance, err);
-      } finally {
-        reloader.close();
-      }
+    Instance instance = RunningProject.start(dir, files);
+    return new Watched(
+        instance, new Reloader(project, Environment.of(Map.of()), instance, context), err);
+  }
+
+  @Test
+  void changesAreServedAndAnnouncedAndABrokenChangeKeepsTheOldVersion() throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      exercise(watched.instance(), watched.err());
     }
   }
 
@@ -118,7 +156,196 @@ class HotReloadIT {
     }
   }
 
-  private static BlockingQueue<String> openStream(McpHttpClient client) {
+  @Test
+  void promptAndResourceChangesAreAnnouncedAsTheirListChanges() throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      McpHttpClient client = new McpHttpClient(watched.instance().baseUrl());
+      client.initialize();
+      BlockingQueue<String> events = openStream(client);
+
+      Files.writeString(
+          dir.resolve("app/prompts/hello.terse"),
+          "messages:\n  - role: user\n    text: Hello again\n");
+      assertThat(awaitEvent(events, "notifications/prompts/list_changed")).isTrue();
+      assertThat(drain(events))
+          .noneMatch(l -> l.contains("list_changed") || l.contains("resources/updated"));
+      assertThat(
+              client
+                  .request("prompts/get", "{\"name\":\"hello\"}")
+                  .path("result")
+                  .path("messages")
+                  .get(0)
+                  .path("content")
+                  .path("text")
+                  .asString())
+          .isEqualTo("Hello again");
+
+      ProjectFixture.write(
+          dir,
+          """
+          == app/resources/extra/config.terse
+          name: extra
+          uri: docs://extra
+          text: Extra
+          """);
+      assertThat(awaitEvent(events, "notifications/resources/list_changed")).isTrue();
+      assertThat(drain(events))
+          .noneMatch(l -> l.contains("list_changed") || l.contains("resources/updated"));
+      assertThat(
+              client
+                  .request("resources/list", "{}")
+                  .path("result")
+                  .path("resources")
+                  .valueStream()
+                  .map(r -> r.path("uri").asString())
+                  .toList())
+          .containsExactly("docs://doc", "docs://extra");
+    }
+  }
+
+  @Test
+  void aRemovedFileIsReloadedAndTheReloadTimeIsLogged() throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      McpHttpClient client = new McpHttpClient(watched.instance().baseUrl());
+      client.initialize();
+      BlockingQueue<String> events = openStream(client);
+
+      Files.delete(dir.resolve("app/prompts/hello.terse"));
+
+      assertThat(awaitEvent(events, "notifications/prompts/list_changed")).isTrue();
+      assertThat(client.request("prompts/list", "{}").path("result").path("prompts").size())
+          .isZero();
+      awaitText(log, "[reload] reloaded");
+      assertThat(log.toString(StandardCharsets.UTF_8))
+          .contains("[reload] files changed, recompiling files=app/prompts/hello.terse")
+          .containsPattern(
+              "\\[reload\\] reloaded ms=\\d+ changed_tools=\"\" prompts_changed=true"
+                  + " resources_changed=false");
+    }
+  }
+
+  @Test
+  void aChangedHandlerOrAModuleItImportsIsServedAfterTheWatcherSeesIt() throws Exception {
+    String files =
+        """
+        == .svc
+        name: scripted
+        == app/tools/greet/config.terse
+        description: Greets.
+        == app/tools/greet/handler.ts
+        import { word } from "./word";
+        export default () => ({ greeting: `${word} 1` });
+        == app/tools/greet/word.ts
+        export const word = "hello";
+        """;
+    try (Watched watched = watch(files)) {
+      McpHttpClient client = new McpHttpClient(watched.instance().baseUrl());
+      client.initialize();
+      assertThat(greeting(client)).isEqualTo("hello 1");
+
+      Files.writeString(
+          dir.resolve("app/tools/greet/handler.ts"),
+          "import { word } from \"./word\";\n"
+              + "export default () => ({ greeting: `${word} 2` });\n");
+      awaitGreeting(client, "hello 2");
+
+      Files.writeString(dir.resolve("app/tools/greet/word.ts"), "export const word = \"hi\";\n");
+      awaitGreeting(client, "hi 2");
+    }
+  }
+
+  @Test
+  void onlySessionsSubscribedToAResourceHearThatItChanged() throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      McpHttpClient subscriber = new McpHttpClient(watched.instance().baseUrl());
+      subscriber.initialize();
+      McpHttpClient bystander = new McpHttpClient(watched.instance().baseUrl());
+      bystander.initialize();
+      assertThat(
+              subscriber.request("resources/subscribe", "{\"uri\":\"docs://doc\"}").has("result"))
+          .isTrue();
+      BlockingQueue<String> subscribed = openStream(subscriber);
+      BlockingQueue<String> other = openStream(bystander);
+
+      // each change also adds a tool, so both sessions hear something and the streams are alive
+      ProjectFixture.write(
+          dir,
+          """
+          == app/resources/doc/doc.md
+          version 2
+          == app/tools/second/config.terse
+          description: Second tool.
+          use: db
+          statement: SELECT 2 AS value
+          """);
+      assertThat(awaitEvent(subscribed, "notifications/tools/list_changed")).isTrue();
+      assertThat(awaitEvent(subscribed, "notifications/resources/updated")).isTrue();
+      assertThat(awaitEvent(other, "notifications/tools/list_changed")).isTrue();
+      assertThat(drain(other)).noneMatch(l -> l.contains("resources/updated"));
+
+      assertThat(
+              subscriber.request("resources/unsubscribe", "{\"uri\":\"docs://doc\"}").has("result"))
+          .isTrue();
+      ProjectFixture.write(
+          dir,
+          """
+          == app/resources/doc/doc.md
+          version 3
+          == app/tools/third/config.terse
+          description: Third tool.
+          use: db
+          statement: SELECT 3 AS value
+          """);
+      assertThat(awaitEvent(subscribed, "notifications/tools/list_changed")).isTrue();
+      assertThat(drain(subscribed)).noneMatch(l -> l.contains("resources/updated"));
+      assertThat(awaitEvent(other, "notifications/tools/list_changed")).isTrue();
+      assertThat(drain(other)).noneMatch(l -> l.contains("resources/updated"));
+      assertThat(
+              subscriber
+                  .request("resources/read", "{\"uri\":\"docs://doc\"}")
+                  .path("result")
+                  .path("contents")
+                  .get(0)
+                  .path("text")
+                  .asString())
+          .startsWith("version 3");
+    }
+  }
+
+  private static String greeting(McpHttpClient client) {
+    return client
+        .call("greet", "{}")
+        .path("result")
+        .path("structuredContent")
+        .path("greeting")
+        .asString();
+  }
+
+  private static void awaitGreeting(McpHttpClient client, String expected)
+      throws InterruptedException {
+    long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (System.nanoTime() < end && !greeting(client).equals(expected)) {
+      Thread.sleep(100);
+    }
+    assertThat(greeting(client)).isEqualTo(expected);
+  }
+
+  /** The lines that arrive within a short while: what a reload sent after the awaited event. */
+  private static List<String> drain(BlockingQueue<String> lines) throws InterruptedException {
+    List<String> drained = new ArrayList<>();
+    long end = System.nanoTime() + Duration.ofMillis(500).toNanos();
+    while (System.nanoTime() < end) {
+      String line = lines.poll(50, TimeUnit.MILLISECONDS);
+      if (line != null) {
+        drained.add(line);
+      }
+    }
+    return drained;
+  }
+
+  /** Opens the session's GET stream and returns once the server has attached it. */
+  private static BlockingQueue<String> openStream(McpHttpClient client)
+      throws InterruptedException {
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     HttpRequest request =
         HttpRequest.newBuilder(client.uri())
@@ -142,6 +369,8 @@ class HotReloadIT {
             lines.add("closed: " + e);
           }
         });
+    String first = lines.poll(15, TimeUnit.SECONDS);
+    assertThat(first).as("the stream opened").startsWith(":");
     return lines;
   }
 
@@ -157,7 +386,7 @@ class HotReloadIT {
     return false;
   }
 
-  private static void awaitText(StringWriter out, String text) throws InterruptedException {
+  private static void awaitText(Object out, String text) throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
     while (System.nanoTime() < end && !out.toString().contains(text)) {
       Thread.sleep(100);

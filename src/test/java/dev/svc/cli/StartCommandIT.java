@@ -2,6 +2,7 @@ package dev.svc.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -138,6 +139,76 @@ class StartCommandIT {
     } finally {
       process.destroyForcibly();
     }
+  }
+
+  @Test
+  void anInlineRootConfigurationIsServedFromTheProjectDirectory() throws Exception {
+    ProjectFixture.write(
+        dir.resolve("project"),
+        """
+        == .svc
+        name: from-the-file
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/one/config.terse
+        description: One.
+        use: db
+        statement: SELECT 1 AS one
+        """);
+    String inline =
+        "{name: from-the-flag, server: {log_level: 2},"
+            + " prompts: [{name: greet, messages: [{role: user, text: Hi}]}]}";
+    SvcProcess svc =
+        SvcProcess.serving(
+            dir, dir.resolve("run"), Map.of(), "start", "-s", inline, "project", "-p", "0");
+    try (svc) {
+      McpHttpClient client = new McpHttpClient(svc.baseUrl());
+      client.initialize();
+      assertThat(client.call("one", "{}").path("result").path("structuredContent").toString())
+          .isEqualTo("{\"result\":[{\"one\":1}]}");
+      assertThat(
+              client
+                  .request("prompts/list", "{}")
+                  .path("result")
+                  .path("prompts")
+                  .get(0)
+                  .path("name")
+                  .asString())
+          .isEqualTo("greet");
+      assertThat(svc.stop()).isZero();
+    }
+    // the inline YAML replaced .svc: its name, prompts and log level (2: no info lines)
+    assertThat(svc.out())
+        .contains(
+            "svc: serving from-the-flag (1 tool, 1 adapter, 1 prompt, 0 resources, 0 agents)");
+    assertThat(svc.err()).doesNotContain("adapter ready").doesNotContain("stopped");
+  }
+
+  @Test
+  void anInvalidInlineRootConfigurationIsReportedAndNothingIsServed() {
+    ProjectFixture.write(
+        dir,
+        """
+        == app/prompts/hello.terse
+        messages:
+          - role: user
+            text: Hello
+        """);
+    StringWriter err = new StringWriter();
+    int exit =
+        Main.run(
+            new CliContext(
+                dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+            "start",
+            "-s",
+            "{name: Not Valid}",
+            "-p",
+            "0");
+    assertThat(exit).isEqualTo(ExitCodes.FAILED);
+    assertThat(err.toString())
+        .contains("<inline .svc>:1:8: error[invalid-name]: `name` is `Not Valid`")
+        .doesNotContain("svc: serving");
   }
 
   private static int freePort() throws java.io.IOException {

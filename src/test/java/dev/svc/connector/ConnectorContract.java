@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -126,17 +127,27 @@ interface ConnectorContract {
   default void manyConcurrentCallsAllSucceed() throws Exception {
     try (Connector connector = Connectors.open(adapter(Map.of()))) {
       connector.check(TIMEOUT);
-      List<Future<JsonNode>> calls = new ArrayList<>();
-      try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-        for (int i = 0; i < 100; i++) {
-          calls.add(
-              threads.submit(
-                  () -> connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT)));
-        }
+      assertManyConcurrentCallsSucceed(
+          connector,
+          statement(trivialStatement()),
+          result -> assertThat(result).isEqualTo(trivialResult()));
+    }
+  }
+
+  /**
+   * Runs {@code statement} 100 times at once, each call on its own virtual thread, and checks every
+   * result. Shared with connectors tested through {@link SqlConnectorContract}.
+   */
+  static void assertManyConcurrentCallsSucceed(
+      Connector connector, Statement statement, Consumer<JsonNode> check) throws Exception {
+    List<Future<JsonNode>> calls = new ArrayList<>();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 100; i++) {
+        calls.add(threads.submit(() -> connector.execute(statement, Map.of(), TIMEOUT)));
       }
-      for (Future<JsonNode> call : calls) {
-        assertThat(call.get()).isEqualTo(trivialResult());
-      }
+    }
+    for (Future<JsonNode> call : calls) {
+      check.accept(call.get());
     }
   }
 }

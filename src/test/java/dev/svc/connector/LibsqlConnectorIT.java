@@ -202,6 +202,16 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   }
 
   @Test
+  void manyConcurrentCallsAllSucceed() throws Exception {
+    // the generic contract's concurrency check, over Hrana: each call is its own HTTP pipeline
+    connector.check(TIMEOUT);
+    ConnectorContract.assertManyConcurrentCallsSucceed(
+        connector,
+        sql("SELECT count(*) AS n FROM items"),
+        result -> assertJson(result, "[{\"n\": 3}]"));
+  }
+
+  @Test
   void anUnreachableServerFailsTheCheckInPlainWords() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {

@@ -255,6 +255,41 @@ class MetricsAndAuditIT {
     }
   }
 
+  @Test
+  void scriptPoolGaugesShowTheIsolatesAfterAHandlerCall() throws Exception {
+    Path project = dir.resolve("scripted");
+    Model model =
+        ProjectFixture.model(
+            project,
+            """
+            == .svc
+            name: scripted
+            == app/tools/metered_greet/config.terse
+            description: Greets.
+            inputs:
+              name: {type: string}
+            == app/tools/metered_greet/handler.ts
+            export default ({ inputs }: { inputs: { name: string } }) => ({ hi: inputs.name });
+            """);
+    try (Instance instance = launch(model, project)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      assertThat(client.call("metered_greet", "{\"name\":\"Ada\"}").toString())
+          .contains("\"hi\":\"Ada\"");
+
+      Map<String, Double> metrics = scrape(instance.baseUrl() + "/metrics");
+      assertThat(metrics.get("svc_script_isolates{svc_isolate_state=\"busy\"}")).isEqualTo(0.0);
+      assertThat(metrics.get("svc_script_isolates{svc_isolate_state=\"idle\"}"))
+          .isGreaterThanOrEqualTo(1.0);
+      assertThat(metrics.get("svc_script_isolates_max")).isGreaterThanOrEqualTo(8.0);
+      assertThat(metrics.get("svc_script_pending_calls")).isEqualTo(0.0);
+      assertThat(
+              metrics.get(
+                  "svc_tool_call_duration_seconds_count{gen_ai_tool_name=\"metered_greet\"}"))
+          .isEqualTo(1.0);
+    }
+  }
+
   private static Instance launch(Model model, Path directory) {
     return Instance.launch(
         model,

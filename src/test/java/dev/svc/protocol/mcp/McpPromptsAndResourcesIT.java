@@ -41,12 +41,22 @@ class McpPromptsAndResourcesIT {
                 messages:
                   - role: user
                     text: Inline {{ x }}
+            resources:
+              - uri: root://about
+                mime_type: text/markdown
+                text: "# About\\nDeclared in .svc."
+              - uri: root://notes
+                name: root-notes
+                description: Notes kept beside .svc.
+                file: notes/root.txt
             resource_templates:
               - uri_template: "notes://{topic}"
                 name: notes
                 text_template: "Notes about {{ topic }}"
                 arguments:
                   topic: {completion: [Coffee, cocoa, Tea]}
+            == notes/root.txt
+            Root notes
             == app/prompts/review.terse
             title: Review code
             description: Ask for a review.
@@ -200,12 +210,50 @@ class McpPromptsAndResourcesIT {
   void resourcesAndTemplatesAreListed() {
     JsonNode resources = client.request("resources/list", "{}").path("result").path("resources");
     assertThat(resources.valueStream().map(r -> r.path("uri").asString()).toList())
-        .containsExactly("docs://guide", "images://logo", "text://hello");
+        .containsExactly(
+            "docs://guide", "images://logo", "root://about", "root://notes", "text://hello");
     assertThat(resources.get(0).path("mimeType").asString()).isEqualTo("text/markdown");
     JsonNode templates =
         client.request("resources/templates/list", "{}").path("result").path("resourceTemplates");
     assertThat(templates.valueStream().map(r -> r.path("uriTemplate").asString()).toList())
         .containsExactly("files://{name}", "items://{id}/data", "notes://{topic}");
+  }
+
+  @Test
+  void inlineResourcesOfTheRootFileAreListedAndReadLikeDiscoveredOnes() {
+    JsonNode resources = client.request("resources/list", "{}").path("result").path("resources");
+    JsonNode about = find(resources, "root://about");
+    assertThat(about.path("name").asString()).isEqualTo("root://about"); // no name: its URI
+    assertThat(about.path("mimeType").asString()).isEqualTo("text/markdown");
+    JsonNode notes = find(resources, "root://notes");
+    assertThat(notes.path("name").asString()).isEqualTo("root-notes");
+    assertThat(notes.path("description").asString()).isEqualTo("Notes kept beside .svc.");
+
+    JsonNode aboutContent =
+        client
+            .request("resources/read", "{\"uri\":\"root://about\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(aboutContent.path("text").asString()).isEqualTo("# About\nDeclared in .svc.");
+    assertThat(aboutContent.path("mimeType").asString()).isEqualTo("text/markdown");
+    // an inline `file` starts at the project directory
+    JsonNode notesContent =
+        client
+            .request("resources/read", "{\"uri\":\"root://notes\"}")
+            .path("result")
+            .path("contents")
+            .get(0);
+    assertThat(notesContent.path("text").asString()).isEqualTo("Root notes\n");
+    assertThat(notesContent.path("mimeType").asString()).isEqualTo("text/plain"); // from .txt
+  }
+
+  private static JsonNode find(JsonNode resources, String uri) {
+    return resources
+        .valueStream()
+        .filter(r -> r.path("uri").asString().equals(uri))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(uri + " is not listed: " + resources));
   }
 
   @Test

@@ -1,0 +1,146 @@
+package dev.svc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where {@code svc build} writes: {@code build.out} and {@code build.out_dir} of the root file
+ * (relative to the project), {@code -o} (relative to the working directory), and cleaning with
+ * {@code build.clean_dir} or {@code --clean-dir}.
+ */
+class BuildOutputIT {
+  private static final String FILES =
+      """
+      == app/prompts/hello.terse
+      messages:
+        - role: user
+          text: Hello
+      """;
+
+  @TempDir Path dir;
+
+  private Path project(String root) {
+    return ProjectFixture.write(dir.resolve("project"), "== .svc\n" + root + FILES);
+  }
+
+  private CliRun build(String... args) {
+    String[] all = new String[args.length + 2];
+    all[0] = "build";
+    System.arraycopy(args, 0, all, 1, args.length);
+    all[all.length - 1] = "--no-aot";
+    CliRun run = CliRun.svc(dir, all);
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    return run;
+  }
+
+  @Test
+  void outWinsOverOutDirAndIsRelativeToTheProject() {
+    Path project =
+        project(
+            """
+            name: shipped
+            build:
+              out: ship
+              out_dir: other
+            """);
+
+    CliRun run = build(project.toString());
+
+    assertThat(project.resolve("ship/model.bin")).isRegularFile();
+    assertThat(project.resolve("ship/svc")).isExecutable();
+    assertThat(project.resolve("other")).doesNotExist();
+    assertThat(run.out()).contains("into " + project.resolve("ship"));
+  }
+
+  @Test
+  void outDirAloneIsTheOutputDirectory() {
+    Path project =
+        project(
+            """
+            name: shipped
+            build:
+              out_dir: ../artifacts/shipped
+            """);
+
+    build(project.toString());
+
+    assertThat(dir.resolve("artifacts/shipped/model.bin")).isRegularFile();
+    assertThat(project.resolve("dist")).doesNotExist();
+  }
+
+  @Test
+  void dashOWinsOverTheRootFileAndIsRelativeToTheWorkingDirectory() {
+    Path project =
+        project(
+            """
+            name: shipped
+            build:
+              out: ship
+              out_dir: other
+            """);
+
+    build(project.toString(), "-o", "elsewhere");
+
+    assertThat(dir.resolve("elsewhere/model.bin")).isRegularFile();
+    assertThat(project.resolve("ship")).doesNotExist();
+    assertThat(project.resolve("other")).doesNotExist();
+  }
+
+  @Test
+  void withoutAnyOutputSettingTheArtifactGoesToDistBesideTheRootFile() {
+    Path project = project("name: shipped\n");
+
+    build(project.toString());
+
+    assertThat(project.resolve("dist/model.bin")).isRegularFile();
+  }
+
+  @Test
+  void cleanDirInTheRootFileOrTheFlagRemovesWhatTheOutputDirectoryHeld() throws Exception {
+    Path project =
+        project(
+            """
+            name: shipped
+            build:
+              out: ship
+            """);
+    Path stale = project.resolve("ship/stale.txt");
+    Files.createDirectories(stale.getParent());
+    Files.writeString(stale, "from an older build");
+
+    build(project.toString());
+    assertThat(stale).as("kept without cleaning").exists();
+
+    build(project.toString(), "--clean-dir");
+    assertThat(stale).as("removed by --clean-dir").doesNotExist();
+    assertThat(project.resolve("ship/model.bin")).isRegularFile();
+
+    Files.writeString(stale, "from an older build");
+    project(
+        """
+        name: shipped
+        build:
+          out: ship
+          clean_dir: true
+        """);
+    CliRun run = build(project.toString());
+    assertThat(stale).as("removed by build.clean_dir").doesNotExist();
+    assertThat(project.resolve("ship/model.bin")).isRegularFile();
+    assertThat(run.err()).contains("svc: removing " + project.resolve("ship"));
+  }
+
+  @Test
+  void anInlineRootConfigurationBuildsTheProjectInTheGivenDirectory() {
+    Path project = ProjectFixture.write(dir.resolve("project"), FILES); // no .svc file
+
+    CliRun run = build("-s", "{name: inline-built, build: {out: ship}}", project.toString());
+
+    assertThat(project.resolve("ship/model.bin")).isRegularFile();
+    assertThat(run.out()).contains("svc: built inline-built (");
+  }
+}

@@ -1,0 +1,100 @@
+package dev.svc.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code svc start} (or {@code serve}) run from {@code target/svc.jar} as its own process, as users
+ * run it: for what only a real process shows (its standard streams, the logger writing to the
+ * process's standard error, a log file, signals). Standard output and error go to files in {@code
+ * work}.
+ */
+final class SvcProcess implements AutoCloseable {
+  private static final Pattern SERVING = Pattern.compile("svc: serving .* on (http://\\S+)/mcp");
+
+  private final Process process;
+  private final Path out;
+  private final Path err;
+  private final String baseUrl;
+
+  private SvcProcess(Process process, Path out, Path err, String baseUrl) {
+    this.process = process;
+    this.out = out;
+    this.err = err;
+    this.baseUrl = baseUrl;
+  }
+
+  /**
+   * Starts {@code svc args...} in {@code workingDirectory} with the test's environment plus {@code
+   * environment} ({@code SVC_LOG_TAGS} removed unless given), and waits until it serves.
+   */
+  static SvcProcess serving(
+      Path workingDirectory, Path work, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("-jar");
+    command.add(Path.of("target/svc.jar").toAbsolutePath().toString());
+    command.addAll(List.of(args));
+    Files.createDirectories(work);
+    Path out = work.resolve("stdout.txt");
+    Path err = work.resolve("stderr.txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(workingDirectory.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
+    builder.environment().remove("SVC_LOG_TAGS");
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < end) {
+      Matcher serving = SERVING.matcher(Files.readString(out));
+      if (serving.find()) {
+        return new SvcProcess(process, out, err, serving.group(1));
+      }
+      if (!process.isAlive()) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    process.destroyForcibly();
+    throw new AssertionError(
+        "svc did not start serving:\n" + Files.readString(out) + Files.readString(err));
+  }
+
+  String baseUrl() {
+    return baseUrl;
+  }
+
+  /** Sends SIGTERM and waits for the process to end; returns its exit code. */
+  int stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("svc did not stop on SIGTERM");
+    }
+    return process.exitValue();
+  }
+
+  String out() throws IOException {
+    return Files.readString(out);
+  }
+
+  String err() throws IOException {
+    return Files.readString(err);
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+  }
+}
