@@ -12,6 +12,10 @@ public final class Main {
     // SLF4J a ServiceLoader scan that opens every jar on the class path (~20 ms of start-up)
     if (System.getProperty("slf4j.provider") == null) {
       System.setProperty("slf4j.provider", dev.svc.log.Slf4jProvider.class.getName());
+      // SLF4J reports a named provider on stderr at its INFO level; keep its warnings only
+      if (System.getProperty("slf4j.internal.verbosity") == null) {
+        System.setProperty("slf4j.internal.verbosity", "WARN");
+      }
     }
     System.exit(run(CliContext.system(), args));
   }

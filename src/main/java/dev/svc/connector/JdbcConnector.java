@@ -31,9 +31,10 @@ import tools.jackson.databind.JsonNode;
  *
  * <p><b>Deadlines.</b> A call waits for a free connection at most {@link #MAX_POOL_WAIT} (and never
  * past its deadline), and for a connection being opened at most until its deadline; the statement
- * gets the rest through {@code setQueryTimeout} and a cancel at the deadline ({@link
- * StatementDeadline}). An interrupted call (the client cancelled it) is stopped at the database
- * too, and fails with a {@link StatementFailedException}.
+ * gets the rest: a cancel at the deadline ({@link StatementDeadline}; the drivers' own {@code
+ * setQueryTimeout} is not used, it would add a timer of theirs to every statement). An interrupted
+ * call (the client cancelled it) is stopped at the database too, and fails with a {@link
+ * StatementFailedException}.
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
@@ -46,8 +47,9 @@ public final class JdbcConnector implements Connector {
   private static final String CHECK_QUERY = "SELECT 1";
   private static final int VALIDATION_TIMEOUT_SECONDS = 2;
 
-  /** A driver's cancellation this close to the deadline is the deadline's (setQueryTimeout). */
-  private static final long CANCEL_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  /** A driver's cancellation this close to the deadline is the deadline's. */
+  private static final long CANCEL_SLACK_NANOS =
+      TimeUnit.MILLISECONDS.toNanos(50 + StatementDeadline.TICK_MILLIS);
 
   private final ResolvedAdapter adapter;
   private final SqlDialect dialect;
@@ -151,9 +153,6 @@ public final class JdbcConnector implements Connector {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
-      }
-      if (dialect.usesQueryTimeout()) {
-        prepared.setQueryTimeout(seconds(remaining));
       }
       cancel = StatementDeadline.arm(prepared::cancel, remaining);
       if (prepared.execute()) {
@@ -295,10 +294,5 @@ public final class JdbcConnector implements Connector {
       throw new SQLException("the " + dialect.kind().wireName() + " driver rejected its URL");
     }
     return connection;
-  }
-
-  private static int seconds(long nanos) {
-    long seconds = (nanos + 999_999_999L) / 1_000_000_000L;
-    return Math.clamp(seconds, 1, Integer.MAX_VALUE);
   }
 }

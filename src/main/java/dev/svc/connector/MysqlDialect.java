@@ -238,9 +238,4 @@ final class MysqlDialect implements SqlDialect {
       }
     }
   }
-
-  @Override
-  public boolean usesQueryTimeout() {
-    return true;
-  }
 }

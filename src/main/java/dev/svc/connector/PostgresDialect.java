@@ -186,9 +186,4 @@ final class PostgresDialect implements SqlDialect {
   public boolean isCancellation(SQLException e) {
     return "57014".equals(e.getSQLState()); // query_canceled
   }
-
-  @Override
-  public boolean usesQueryTimeout() {
-    return true;
-  }
 }

@@ -70,12 +70,6 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   /** Whether the statement was cancelled (by our deadline, or by someone else). */
   boolean isCancellation(SQLException e);
 
-  /**
-   * Whether {@link java.sql.Statement#setQueryTimeout} is a real server-side time-out for this
-   * driver (sqlite-jdbc only stretches the busy time-out with it, so SQLite relies on cancel).
-   */
-  boolean usesQueryTimeout();
-
   default void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)
       throws SQLException {
     statement.setObject(index, value, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);

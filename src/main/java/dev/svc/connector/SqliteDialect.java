@@ -234,11 +234,6 @@ final class SqliteDialect implements SqlDialect {
     return true;
   }
 
-  @Override
-  public boolean usesQueryTimeout() {
-    return false;
-  }
-
   /** SQLite has no date types: date-times are ISO-8601 text, which its date functions read. */
   @Override
   public void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)

@@ -78,7 +78,7 @@ class TracingIT {
     try (Instance instance = RunningProject.start(dir, PROJECT)) {
       McpHttpClient client = new McpHttpClient(instance.baseUrl());
       client.initialize();
-      spans.reset();
+      resetAfterHandshake();
       McpHttpClient.Reply reply =
           client.post(
               client.requestBody(
@@ -126,7 +126,7 @@ class TracingIT {
     try (Instance instance = RunningProject.start(dir, PROJECT)) {
       McpHttpClient client = new McpHttpClient(instance.baseUrl());
       client.initialize();
-      spans.reset();
+      resetAfterHandshake();
       client.post(
           client.requestBody(
               "tools/call",
@@ -162,7 +162,7 @@ class TracingIT {
     try (Instance instance = RunningProject.start(dir, PROJECT)) {
       McpHttpClient client = new McpHttpClient(instance.baseUrl());
       client.initialize();
-      spans.reset();
+      resetAfterHandshake();
       client.request("tools/list", "{}");
       List<SpanData> finished = afterHttpSpan();
       SpanData http = named(finished, "POST /mcp");
@@ -171,6 +171,28 @@ class TracingIT {
       assertThat(mcp.getParentSpanId()).isEqualTo(http.getSpanId());
       assertThat(mcp.getTraceId()).isEqualTo(http.getTraceId());
     }
+  }
+
+  /**
+   * Forgets the spans of the handshake (initialize, notifications/initialized) once both HTTP spans
+   * have ended: they end after their responses are written, and one ending after a plain reset
+   * would pass for the next request's.
+   */
+  private void resetAfterHandshake() {
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() < until
+        && spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("POST /mcp"))
+                .count()
+            < 2) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    spans.reset();
   }
 
   /**
