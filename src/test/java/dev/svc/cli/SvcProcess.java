@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * process's standard error, a log file, signals). Standard output and error go to files in {@code
  * work}.
  */
-final class SvcProcess implements AutoCloseable {
+public final class SvcProcess implements AutoCloseable {
   private static final Pattern SERVING = Pattern.compile("svc: serving .* on (http://\\S+)/mcp");
 
   private final Process process;
@@ -36,7 +36,7 @@ final class SvcProcess implements AutoCloseable {
    * Starts {@code svc args...} in {@code workingDirectory} with the test's environment plus {@code
    * environment} ({@code SVC_LOG_TAGS} removed unless given), and waits until it serves.
    */
-  static SvcProcess serving(
+  public static SvcProcess serving(
       Path workingDirectory, Path work, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
@@ -72,12 +72,12 @@ final class SvcProcess implements AutoCloseable {
         "svc did not start serving:\n" + Files.readString(out) + Files.readString(err));
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return baseUrl;
   }
 
   /** Sends SIGTERM and waits for the process to end; returns its exit code. */
-  int stop() throws InterruptedException {
+  public int stop() throws InterruptedException {
     process.destroy();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError("svc did not stop on SIGTERM");
@@ -85,11 +85,11 @@ final class SvcProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  String out() throws IOException {
+  public String out() throws IOException {
     return Files.readString(out);
   }
 
-  String err() throws IOException {
+  public String err() throws IOException {
     return Files.readString(err);
   }
 

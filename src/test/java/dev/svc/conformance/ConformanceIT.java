@@ -2,27 +2,20 @@ package dev.svc.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.cli.Instance;
-import dev.svc.compile.Compilation;
-import dev.svc.compile.Compiler;
-import dev.svc.connector.Connectors;
-import dev.svc.project.Environment;
-import dev.svc.project.Project;
-import dev.svc.project.ProjectLocator;
+import dev.svc.cli.SvcProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs the official MCP server conformance suite ({@code @modelcontextprotocol/conformance} 0.1.16,
- * on Node 22 fetched from npm) against {@code examples/conformance}. Scenarios svc does not pass
- * are listed, with reasons, in {@code examples/conformance/expected-failures.yml}; the suite fails
- * if one of them starts passing.
+ * on Node 22 fetched from npm) against {@code svc start examples/conformance}, run from the built
+ * jar as its own process. Scenarios svc does not pass are listed, with reasons, in {@code
+ * examples/conformance/expected-failures.yml}; the suite fails if one of them starts passing.
  */
 class ConformanceIT {
   static final String SUITE = "@modelcontextprotocol/conformance@0.1.16";
@@ -32,13 +25,18 @@ class ConformanceIT {
   void theOfficialConformanceSuitePassesExceptTheDocumentedScenarios() throws Exception {
     Path tools = installSuite();
     Path example = Path.of("examples/conformance").toAbsolutePath();
-    Project project = ProjectLocator.locate(Optional.empty(), Optional.empty(), example);
-    var model = ((Compilation.Success) Compiler.compile(project, Environment.of(Map.of()))).model();
-    try (Instance instance =
-        Instance.launch(
-            model,
-            new Instance.Options(
-                Environment.of(Map.of()), example, "127.0.0.1", 0, false, Connectors::open))) {
+    // the project is served the way users serve it: `svc start examples/conformance`
+    try (SvcProcess svc =
+        SvcProcess.serving(
+            example,
+            Files.createTempDirectory("conformance-svc"),
+            Map.of(),
+            "start",
+            example.toString(),
+            "-p",
+            "0")) {
+      // the suite's DNS-rebinding scenario needs a localhost URL
+      String url = svc.baseUrl().replace("127.0.0.1", "localhost") + "/mcp";
       Path output = Files.createTempDirectory("conformance");
       Process suite =
           new ProcessBuilder(
@@ -46,7 +44,7 @@ class ConformanceIT {
                   tools.resolve("node_modules/.bin/conformance").toString(),
                   "server",
                   "--url",
-                  "http://localhost:" + instance.port() + "/mcp",
+                  url,
                   "--expected-failures",
                   example.resolve("expected-failures.yml").toString(),
                   "-o",
