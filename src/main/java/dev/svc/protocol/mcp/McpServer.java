@@ -304,19 +304,36 @@ public final class McpServer {
     if (!Accept.of(http.headers().first("accept").orElse("")).eventStream()) {
       return status(406, "Not Acceptable: GET /mcp opens a text/event-stream");
     }
+    return switch (sessionOf(http)) {
+      case SessionLookup.Refused refused -> refused.reply();
+      case SessionLookup.Found found ->
+          new HttpReply.Stream(200, Map.of(), sink -> stream(found.session(), sink));
+    };
+  }
+
+  /** The session a GET or DELETE names, or the reply that refuses the request. */
+  private sealed interface SessionLookup {
+    record Found(McpSession session) implements SessionLookup {}
+
+    record Refused(HttpReply reply) implements SessionLookup {}
+  }
+
+  private SessionLookup sessionOf(HttpCall http) {
     Optional<String> sessionId = http.headers().first(SESSION_HEADER);
     if (sessionId.isEmpty()) {
-      return error(
-          400,
-          Optional.empty(),
-          ErrorCodes.INVALID_REQUEST,
-          "Bad Request: Mcp-Session-Id header is required");
+      return new SessionLookup.Refused(
+          error(
+              400,
+              Optional.empty(),
+              ErrorCodes.INVALID_REQUEST,
+              "Bad Request: Mcp-Session-Id header is required"));
     }
-    Optional<McpSession> session = sessions.find(sessionId.get());
-    if (session.isEmpty()) {
-      return error(404, Optional.empty(), ErrorCodes.SESSION_NOT_FOUND, "Session not found");
-    }
-    return new HttpReply.Stream(200, Map.of(), sink -> stream(session.get(), sink));
+    return sessions
+        .find(sessionId.get())
+        .<SessionLookup>map(SessionLookup.Found::new)
+        .orElseGet(() ->
+            new SessionLookup.Refused(
+                error(404, Optional.empty(), ErrorCodes.SESSION_NOT_FOUND, "Session not found")));
   }
 
   /** Ends every open server stream, so shutdown does not wait for them. */
@@ -340,20 +357,13 @@ public final class McpServer {
   }
 
   private HttpReply delete(HttpCall http) {
-    Optional<String> sessionId = http.headers().first(SESSION_HEADER);
-    if (sessionId.isEmpty()) {
-      return error(
-          400,
-          Optional.empty(),
-          ErrorCodes.INVALID_REQUEST,
-          "Bad Request: Mcp-Session-Id header is required");
-    }
-    Optional<McpSession> session = sessions.find(sessionId.get());
-    if (session.isEmpty()) {
-      return error(404, Optional.empty(), ErrorCodes.SESSION_NOT_FOUND, "Session not found");
-    }
-    sessions.end(session.get());
-    return new HttpReply.Empty(200, Map.of());
+    return switch (sessionOf(http)) {
+      case SessionLookup.Refused refused -> refused.reply();
+      case SessionLookup.Found found -> {
+        sessions.end(found.session());
+        yield new HttpReply.Empty(200, Map.of());
+      }
+    };
   }
 
   private static Optional<JsonNode> idOf(JsonRpcMessage message) {
