@@ -85,7 +85,10 @@ class AgentTelemetryIT {
     Telemetry.install(OtelTelemetry.of(sdk, sdk::close));
     try (ScriptedModelServer model = ScriptedModelServer.start();
         A2aFixture svc = launch("traced", model)) {
-      model.json(OpenAiReplies.toolCall("call_1", "traced_forecast", "{\"city\":\"Paris\"}"));
+      // the first answer reports its tokens, the second does not
+      model.json(
+          OpenAiReplies.toolCall("call_1", "traced_forecast", "{\"city\":\"Paris\"}")
+              .replaceFirst("^\\{", "{\"usage\":{\"prompt_tokens\":57,\"completion_tokens\":12},"));
       model.json(OpenAiReplies.text("It is sunny in Paris."));
 
       JsonNode task =
@@ -151,6 +154,9 @@ class AgentTelemetryIT {
               .findFirst()
               .orElseThrow();
       assertThat(tool.getStartEpochNanos()).isGreaterThanOrEqualTo(first.getEndEpochNanos());
+      assertThat(attribute(first, "gen_ai.usage.input_tokens")).isEqualTo("57");
+      assertThat(attribute(first, "gen_ai.usage.output_tokens")).isEqualTo("12");
+      assertThat(second.getAttributes().asMap().keySet().toString()).doesNotContain("gen_ai.usage");
       assertThat(second.getStartEpochNanos()).isGreaterThanOrEqualTo(tool.getEndEpochNanos());
 
       assertThat(db.getParentSpanId()).isEqualTo(tool.getSpanId());
