@@ -212,6 +212,7 @@ final class GeminiClient implements ModelClient {
     private JsonNode textSignature;
     private String finishReason = "";
     private String blockReason = "";
+    private Turn.Usage usage = Turn.Usage.UNKNOWN;
 
     void add(JsonNode answer, Consumer<String> chunks) {
       if (answer.has("error")) {
@@ -221,6 +222,10 @@ final class GeminiClient implements ModelClient {
                 + answer.path("error").path("message").asString("unknown error"));
       }
       blockReason = answer.path("promptFeedback").path("blockReason").asString(blockReason);
+      if (answer.path("usageMetadata").isObject()) { // streams repeat it; the last is the total
+        usage =
+            Turn.Usage.of(answer.path("usageMetadata"), "promptTokenCount", "candidatesTokenCount");
+      }
       JsonNode candidate = answer.path("candidates").path(0);
       finishReason = candidate.path("finishReason").asString(finishReason);
       for (JsonNode part : candidate.path("content").path("parts")) {
@@ -266,7 +271,7 @@ final class GeminiClient implements ModelClient {
         }
       }
       parts.addAll(callParts);
-      return new Turn.Model(text.toString(), calls, Optional.of(raw));
+      return new Turn.Model(text.toString(), calls, Optional.of(raw), usage);
     }
   }
 }

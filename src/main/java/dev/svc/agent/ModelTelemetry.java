@@ -7,7 +7,6 @@ import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
 import java.util.function.Consumer;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A model call inside a CLIENT span {@code chat <model>} and the {@code
@@ -33,7 +32,8 @@ final class ModelTelemetry {
     try {
       Turn.Model reply = client.generate(request, text);
       if (span.isRecording()) {
-        reply.raw().ifPresent(raw -> usage(span, raw));
+        reply.usage().inputTokens().ifPresent(n -> span.set("gen_ai.usage.input_tokens", n));
+        reply.usage().outputTokens().ifPresent(n -> span.set("gen_ai.usage.output_tokens", n));
         span.set("svc.tool_calls", reply.toolCalls().size());
       }
       return reply;
@@ -58,19 +58,5 @@ final class ModelTelemetry {
       case GEMINI -> "gcp.gemini";
       case VERTEX -> "gcp.vertex_ai";
     };
-  }
-
-  private static void usage(Span span, JsonNode raw) {
-    JsonNode openai = raw.path("usage");
-    JsonNode gemini = raw.path("usageMetadata");
-    long input = openai.path("prompt_tokens").asLong(gemini.path("promptTokenCount").asLong(-1));
-    long output =
-        openai.path("completion_tokens").asLong(gemini.path("candidatesTokenCount").asLong(-1));
-    if (input >= 0) {
-      span.set("gen_ai.usage.input_tokens", input);
-    }
-    if (output >= 0) {
-      span.set("gen_ai.usage.output_tokens", output);
-    }
   }
 }

@@ -50,11 +50,16 @@ final class OpenAiCompatibleClient implements ModelClient {
                 call.path("function").path("arguments").asString(""),
                 n++));
       }
-      return new Turn.Model(content(message.path("content")), calls, Optional.empty());
+      return new Turn.Model(
+          content(message.path("content")),
+          calls,
+          Optional.empty(),
+          Turn.Usage.of(answer.path("usage"), "prompt_tokens", "completion_tokens"));
     }
     body.put("stream", true);
     StringBuilder all = new StringBuilder();
     Map<Integer, PartialCall> partial = new TreeMap<>();
+    Turn.Usage[] usage = {Turn.Usage.UNKNOWN};
     http.stream(
         url,
         headers,
@@ -68,6 +73,9 @@ final class OpenAiCompatibleClient implements ModelClient {
             throw new ModelException(
                 "openai_compatible failed mid-stream: "
                     + chunk.path("error").path("message").asString("unknown error"));
+          }
+          if (chunk.path("usage").isObject()) { // sent when the server includes usage
+            usage[0] = Turn.Usage.of(chunk.path("usage"), "prompt_tokens", "completion_tokens");
           }
           JsonNode choices = chunk.path("choices");
           if (choices.isEmpty()) {
@@ -90,7 +98,7 @@ final class OpenAiCompatibleClient implements ModelClient {
     for (PartialCall p : partial.values()) {
       calls.add(toolCall(p.id.toString(), p.name.toString(), p.arguments.toString(), n++));
     }
-    return new Turn.Model(all.toString(), calls, Optional.empty());
+    return new Turn.Model(all.toString(), calls, Optional.empty(), usage[0]);
   }
 
   private ObjectNode body(ModelRequest request) {

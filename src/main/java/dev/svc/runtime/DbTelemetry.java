@@ -25,7 +25,9 @@ import tools.jackson.databind.JsonNode;
  * placeholders, never the bound values).
  */
 final class DbTelemetry {
-  private static final Pattern MONGO_COMMAND = Pattern.compile("^\\s*\\{\\s*\"([A-Za-z]+)\"");
+  /** The first key of the statement's {@code command} object: the command's name. */
+  private static final Pattern MONGO_COMMAND =
+      Pattern.compile("\"command\"\\s*:\\s*\\{\\s*\"([A-Za-z]+)\"");
 
   private DbTelemetry() {}
 
@@ -83,7 +85,10 @@ final class DbTelemetry {
     };
   }
 
-  /** The statement's first keyword ({@code SELECT}), MongoDB command or Redis command; or empty. */
+  /**
+   * The statement's first keyword ({@code SELECT}), MongoDB command (the first key of {@code
+   * command}) or Redis command; or empty.
+   */
   static String operation(Statement statement) {
     return switch (statement) {
       case Statement.Sql sql -> firstWord(sql.sql()).toUpperCase(Locale.ROOT);

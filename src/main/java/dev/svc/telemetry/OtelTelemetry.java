@@ -80,6 +80,8 @@ public final class OtelTelemetry implements Telemetry.Backend, Tracer {
     Map<String, String> properties = new LinkedHashMap<>();
     variables.forEach(
         (name, value) -> properties.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value));
+    // the SDK's default protocol is grpc, whose sender svc does not ship: http/protobuf instead
+    properties.putIfAbsent("otel.exporter.otlp.protocol", "http/protobuf");
     // signals svc does not export, or that are not asked for, are off (the SDK's default is otlp)
     properties.put("otel.logs.exporter", "none");
     if (!export.traces()) {

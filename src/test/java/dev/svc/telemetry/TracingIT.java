@@ -3,8 +3,10 @@ package dev.svc.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
+import dev.svc.testing.InJvmMongo;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.RunningProject;
+import dev.svc.testing.TestRedis;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -20,13 +22,18 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The span tree of tool calls, captured with the SDK's in-memory exporter, and W3C trace context
- * taken from the HTTP headers and from MCP {@code params._meta}.
+ * taken from the HTTP headers and from MCP {@code params._meta}; database spans of MongoDB (in the
+ * test JVM) and Redis (the local server) tools.
  */
 class TracingIT {
+  @RegisterExtension static final InJvmMongo mongo = new InJvmMongo();
+  @RegisterExtension static final TestRedis redis = new TestRedis();
+
   private static final String PROJECT =
       """
       == .svc
@@ -46,6 +53,33 @@ class TracingIT {
           value: planted-key-123
       cache:
         enabled: true
+      """;
+
+  private static final String STORES =
+      """
+      == .svc
+      name: stores
+      == app/adapters/docs.terse
+      connector: mongodb
+      connection_string: "{{ env.MONGO_URL }}"
+      == app/adapters/cache.terse
+      connector: redis
+      connection_string: "{{ env.REDIS_URL }}"
+      == app/tools/people_over/config.terse
+      description: People at least a given age.
+      use: docs
+      statement: |
+        {"database": "traced", "command": {"find": "people",
+          "filter": {"age": {"$gte": {{ inputs.min_age }}}}, "projection": {"_id": 0}}}
+      inputs:
+        min_age: {type: int}
+      == app/tools/remember/config.terse
+      description: Stores a note for a session.
+      use: cache
+      statement: HSET "PREFIXsession:{{ inputs.id }}" note {{ inputs.note }}
+      inputs:
+        id: {type: string}
+        note: {type: string}
       """;
 
   private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -154,6 +188,61 @@ class TracingIT {
       assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(attribute(tool, "error.type")).isEqualTo("tool_error");
       assertThat(attribute(mcp, "error.type")).isEqualTo("tool_error");
+    }
+  }
+
+  @Test
+  void mongoAndRedisStatementsAreClientSpansUnderTheirToolCalls() {
+    try (Instance instance =
+        RunningProject.start(
+            dir,
+            STORES.replace("PREFIX", redis.prefix()),
+            Map.of(
+                "MONGO_URL", mongo.connectionString(), "REDIS_URL", redis.connectionString(0)))) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      resetAfterHandshake();
+      assertThat(
+              client
+                  .call("people_over", "{\"min_age\": 987654}")
+                  .path("result")
+                  .path("isError")
+                  .asBoolean())
+          .isFalse();
+      List<SpanData> mongoSpans = afterHttpSpan();
+      SpanData mongoTool = named(mongoSpans, "execute_tool people_over");
+      SpanData find = named(mongoSpans, "find docs");
+      assertThat(find.getParentSpanId()).isEqualTo(mongoTool.getSpanId());
+      assertThat(find.getTraceId()).isEqualTo(mongoTool.getTraceId());
+      assertThat(find.getKind()).isEqualTo(SpanKind.CLIENT);
+      assertThat(attribute(find, "db.system.name")).isEqualTo("mongodb");
+      assertThat(attribute(find, "db.operation.name")).isEqualTo("find");
+      assertThat(attribute(find, "svc.adapter")).isEqualTo("docs");
+      assertThat(attribute(find, "db.query.text"))
+          .contains("\"find\": \"people\"", "{{ inputs.min_age }}");
+      assertThat(attribute(find, "db.response.returned_rows")).isEqualTo("0");
+      assertThat(mongoSpans.toString()).doesNotContain("987654");
+
+      spans.reset();
+      assertThat(
+              client
+                  .call("remember", "{\"id\": \"s1\", \"note\": \"planted-note-55\"}")
+                  .path("result")
+                  .path("isError")
+                  .asBoolean())
+          .isFalse();
+      List<SpanData> redisSpans = afterHttpSpan();
+      SpanData redisTool = named(redisSpans, "execute_tool remember");
+      SpanData hset = named(redisSpans, "HSET cache");
+      assertThat(hset.getParentSpanId()).isEqualTo(redisTool.getSpanId());
+      assertThat(hset.getKind()).isEqualTo(SpanKind.CLIENT);
+      assertThat(attribute(hset, "db.system.name")).isEqualTo("redis");
+      assertThat(attribute(hset, "db.operation.name")).isEqualTo("HSET");
+      assertThat(attribute(hset, "svc.adapter")).isEqualTo("cache");
+      assertThat(attribute(hset, "db.query.text"))
+          .isEqualTo(
+              "HSET \"" + redis.prefix() + "session:{{ inputs.id }}\" note {{ inputs.note }}");
+      assertThat(redisSpans.toString()).doesNotContain("planted-note-55");
     }
   }
 
