@@ -179,12 +179,14 @@ public final class ToolInvoker {
       AuthDecision decision;
       try {
         decision = plugin.authorize(caller.headers());
+        if (decision instanceof AuthDecision.Deny) {
+          stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
+        }
       } finally {
         stage.end();
       }
       switch (decision) {
         case AuthDecision.Deny deny -> {
-          stage.fail("auth_denied", "refused");
           return new ToolOutcome.Failure("authentication failed: " + deny.reason());
         }
         case AuthDecision.Allow allow -> {

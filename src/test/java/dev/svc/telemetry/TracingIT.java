@@ -184,7 +184,10 @@ class TracingIT {
           .satisfies(
               link -> assertThat(link.getSpanContext().getSpanId()).isEqualTo(http.getSpanId()));
       assertThat(tool.getParentSpanId()).isEqualTo(mcp.getSpanId());
-      // no X-API-Key: the auth stage refused, and the tool span says so
+      // no X-API-Key: the auth stage refused, and its span and the tool span say so
+      SpanData auth = named(finished, "auth");
+      assertThat(auth.getParentSpanId()).isEqualTo(tool.getSpanId());
+      assertThat(auth.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(attribute(tool, "error.type")).isEqualTo("tool_error");
       assertThat(attribute(mcp, "error.type")).isEqualTo("tool_error");
