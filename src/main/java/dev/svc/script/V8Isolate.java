@@ -3,7 +3,6 @@ package dev.svc.script;
 import com.caoccao.javet.exceptions.JavetException;
 import com.caoccao.javet.exceptions.JavetTerminatedException;
 import com.caoccao.javet.interfaces.IJavetLogger;
-import com.caoccao.javet.interop.V8Guard;
 import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
 import com.caoccao.javet.interop.V8ScriptOrigin;
@@ -15,6 +14,7 @@ import com.caoccao.javet.values.primitive.V8ValueInteger;
 import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
 import com.caoccao.javet.values.reference.V8ValueObject;
+import dev.svc.call.Watchdog;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
  * settles its promise on this thread, until the call's promise settles. So a {@code Promise.all} of
  * two fetches takes about as long as one, and the isolate is never touched by another thread.
  *
- * <p>A {@link V8Guard} ends JavaScript running at the deadline; a near-heap-limit callback ends a
- * call that reaches the heap cap, before V8 would abort the process. Either way the isolate is no
+ * <p>A {@link Watchdog} ends JavaScript running at the deadline (up to {@value #TICK_MILLIS} ms
+ * late; Javet's own {@code V8Guard} woke its thread on every call); a near-heap-limit callback ends
+ * a call that reaches the heap cap, before V8 would abort the process. Either way the isolate is no
  * longer {@link #isReusable() reusable}.
  */
 final class V8Isolate implements ScriptIsolate {
@@ -52,8 +54,13 @@ final class V8Isolate implements ScriptIsolate {
   private static final String SANDBOX = resource("sandbox.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
-  /** Clock differences between the guard (milliseconds) and our deadline (nanoseconds). */
-  private static final long GUARD_SLACK_NANOS = 5_000_000;
+  static final long TICK_MILLIS = 10;
+
+  /**
+   * Terminates scripts past their deadline: {@code terminateExecution} is quick and thread-safe.
+   */
+  private static final Watchdog DEADLINES =
+      new Watchdog("svc-script-deadlines", java.time.Duration.ofMillis(TICK_MILLIS), Runnable::run);
 
   /** Fetches one call may have in flight at once. */
   static final int MAX_FETCHES_IN_FLIGHT = 64;
@@ -154,8 +161,10 @@ final class V8Isolate implements ScriptIsolate {
     }
     Running state = new Running(call);
     running = state;
+    Watchdog.Armed deadline =
+        DEADLINES.arm(call.deadlineNanos(), Optional.empty(), runtime::terminateExecution);
     try {
-      try (V8Guard _ = runtime.getGuard(millis)) {
+      try (deadline) {
         String outcome =
             text(invoke.call(null, factory, call.script().exportName(), call.payload()));
         while (outcome == null) {
@@ -205,10 +214,9 @@ final class V8Isolate implements ScriptIsolate {
         running = null;
       }
       state.abandon();
-      // The guard fires only once the deadline has passed. If that happened just as the script
-      // returned, V8 keeps the termination pending for the next JavaScript it runs: an isolate
-      // whose call ended at (or past) its deadline is not used again.
-      if (System.nanoTime() > call.deadlineNanos() - GUARD_SLACK_NANOS) {
+      // If the deadline fired just as the script returned, V8 keeps the termination pending for
+      // the next JavaScript it runs: an isolate whose deadline fired is not used again.
+      if (deadline.fired()) {
         stopped = true;
       }
     }
