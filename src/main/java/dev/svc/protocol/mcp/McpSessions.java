@@ -32,12 +32,12 @@ public final class McpSessions {
 
   /** The session with this id; empty when unknown, forged or ended. */
   public Optional<McpSession> find(String id) {
+    McpSession known = live.getIfPresent(id); // the common case: one lookup
+    if (known != null) {
+      return Optional.of(known); // end() removes a session from `live` as it ends
+    }
     if (ended.getIfPresent(id) != null) {
       return Optional.empty();
-    }
-    McpSession known = live.getIfPresent(id);
-    if (known != null) {
-      return Optional.of(known);
     }
     return tokens
         .verify(id)
