@@ -106,6 +106,43 @@ class JdbcPoolTest {
   }
 
   @Test
+  void aCancelledWaiterIsInterruptedNotExhaustedAndThePoolKeepsItsConnection() throws Exception {
+    JdbcPool pool = pool(1);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
+    java.util.concurrent.CompletableFuture<Throwable> outcome =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread waiter =
+        Thread.ofVirtual()
+            .start(() -> {
+              try {
+                pool.release(pool.borrow(WAIT, far()), true);
+                outcome.complete(null);
+              } catch (Throwable t) {
+                outcome.complete(t);
+              }
+            });
+    awaitWaiting(pool, 1);
+    waiter.interrupt();
+    assertThat(outcome.get(5, java.util.concurrent.TimeUnit.SECONDS))
+        .isInstanceOf(InterruptedException.class);
+    pool.release(held, true);
+    pool.release(pool.borrow(WAIT, far()), true); // the connection is still there
+  }
+
+  @Test
+  void manyShortWaitsThatRunOutAllReportExhaustedAndLeaveThePoolWhole() throws Exception {
+    JdbcPool pool = pool(1);
+    JdbcPool.Lease held = pool.borrow(WAIT, far());
+    for (int i = 0; i < 20; i++) {
+      assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(1).toNanos(), far()))
+          .isInstanceOf(ConnectorUnavailableException.class);
+      assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+    pool.release(held, true);
+    pool.release(pool.borrow(WAIT, far()), true);
+  }
+
+  @Test
   void waitingCallersAreServedInArrivalOrder() throws Exception {
     JdbcPool pool = pool(1);
     JdbcPool.Lease held = pool.borrow(WAIT, far());
