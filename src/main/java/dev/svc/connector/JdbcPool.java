@@ -135,7 +135,8 @@ final class JdbcPool {
     if (closed) {
       throw closedException();
     }
-    if (!permits.tryAcquire()) {
+    // a zero wait, not tryAcquire(): that one would barge ahead of waiting callers
+    if (!permits.tryAcquire(0, TimeUnit.NANOSECONDS)) {
       awaitPermit(waitNanos);
     }
     Slot slot = closed ? null : idle.poll();
