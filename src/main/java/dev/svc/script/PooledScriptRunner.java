@@ -1,6 +1,7 @@
 package dev.svc.script;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Watchdog;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -14,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
@@ -57,6 +58,13 @@ public final class PooledScriptRunner implements ScriptRunner {
 
   /** A call running longer than this no longer counts as holding a CPU slot. */
   static final Duration LONG_CALL = Duration.ofMillis(50);
+
+  /**
+   * Limits of callers waiting for their script, and the pool's growth check. Waits are untimed and
+   * this watchdog ends them: a timed park of a virtual thread costs a JDK timer task per call.
+   */
+  private static final Watchdog WAITS =
+      new Watchdog("svc-script-waits", Duration.ofMillis(10), Runnable::run);
 
   /**
    * How the pool behaves.
@@ -137,6 +145,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     Job job = new Job(call, host, caller);
     queue.add(job);
     grow();
+    checkGrowthLater();
     String result = job.await();
     return JSON.readTree(result);
   }
@@ -152,6 +161,27 @@ public final class PooledScriptRunner implements ScriptRunner {
         startWorker(false);
         return;
       }
+    }
+  }
+
+  private final AtomicBoolean growthCheckArmed = new AtomicBoolean();
+
+  /**
+   * While calls are queued, looks again every {@link #LONG_CALL}: running calls may have become
+   * long ones meanwhile, which frees their CPU slot for a new worker.
+   */
+  private void checkGrowthLater() {
+    if (growthCheckArmed.compareAndSet(false, true)) {
+      WAITS.arm(
+          System.nanoTime() + LONG_CALL.toNanos(),
+          Optional.empty(),
+          () -> {
+            growthCheckArmed.set(false);
+            if (!closed && !queue.isEmpty()) {
+              grow();
+              checkGrowthLater();
+            }
+          });
     }
   }
 
@@ -365,41 +395,28 @@ public final class PooledScriptRunner implements ScriptRunner {
       return state.compareAndSet(0, 1);
     }
 
-    /**
-     * Waits for the outcome: the deadline plus a grace for the worker to report it. While the call
-     * is still queued, it asks for a worker again every {@link #LONG_CALL}: running calls may have
-     * become long ones meanwhile, which frees their CPU slot.
-     */
+    /** Waits for the outcome: the deadline plus a grace for the worker to report it. */
     String await() {
       long end = System.nanoTime() + call.remainingNanos() + GRACE.toNanos();
+      Watchdog.Armed limit =
+          WAITS.arm(end, Optional.empty(), () -> result.completeExceptionally(new WaitLimit()));
       try {
-        while (true) {
-          long left = end - System.nanoTime();
-          if (left <= 0) {
-            throw new TimeoutException();
-          }
-          try {
-            return result.get(
-                state.get() == 0 ? Math.min(left, LONG_CALL.toNanos()) : left,
-                TimeUnit.NANOSECONDS);
-          } catch (TimeoutException e) {
-            if (state.get() == 0) {
-              grow();
-            }
-          }
-        }
+        return result.get();
       } catch (ExecutionException e) {
+        if (e.getCause() instanceof WaitLimit) {
+          abandon();
+          throw new ScriptTimeoutException(call.timeout());
+        }
         if (e.getCause() instanceof RuntimeException failure) {
           throw failure;
         }
         throw new IllegalStateException(e.getCause());
-      } catch (TimeoutException e) {
-        abandon();
-        throw new ScriptTimeoutException(call.timeout());
       } catch (InterruptedException e) {
         abandon();
         Thread.currentThread().interrupt();
         throw new ScriptFailedException("the call was cancelled");
+      } finally {
+        limit.close();
       }
     }
 
@@ -410,6 +427,15 @@ public final class PooledScriptRunner implements ScriptRunner {
           isolate.interrupt(call);
         }
       }
+    }
+  }
+
+  /** The caller's wait reached the deadline plus the grace: the worker never reported. */
+  private static final class WaitLimit extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    WaitLimit() {
+      super(null, null, false, false);
     }
   }
 
