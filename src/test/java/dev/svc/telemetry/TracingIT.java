@@ -1,5 +1,7 @@
 package dev.svc.telemetry;
 
+import static dev.svc.testing.Spans.attribute;
+import static dev.svc.testing.Spans.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
@@ -306,23 +308,5 @@ class TracingIT {
       }
     }
     return spans.getFinishedSpanItems();
-  }
-
-  private static SpanData named(List<SpanData> spans, String name) {
-    return spans.stream()
-        .filter(s -> s.getName().equals(name))
-        .findFirst()
-        .orElseThrow(() ->
-            new AssertionError(
-                "no span " + name + " in " + spans.stream().map(SpanData::getName).toList()));
-  }
-
-  private static String attribute(SpanData span, String key) {
-    return String.valueOf(
-        span.getAttributes().asMap().entrySet().stream()
-            .filter(e -> e.getKey().getKey().equals(key))
-            .map(Map.Entry::getValue)
-            .findFirst()
-            .orElse(null));
   }
 }
