@@ -105,6 +105,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final AtomicInteger idle = new AtomicInteger();
   private final AtomicInteger serial = new AtomicInteger();
   private final Set<Worker> live = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean growthCheckArmed = new AtomicBoolean(); // see checkGrowthLater
   private volatile boolean closed;
 
   public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
@@ -163,8 +164,6 @@ public final class PooledScriptRunner implements ScriptRunner {
       }
     }
   }
-
-  private final AtomicBoolean growthCheckArmed = new AtomicBoolean();
 
   /**
    * While calls are queued, looks again every {@link #LONG_CALL}: running calls may have become
