@@ -1,5 +1,6 @@
 package dev.svc.audit;
 
+import dev.svc.json.Jackson;
 import dev.svc.log.Log;
 import dev.svc.telemetry.SvcMetrics;
 import java.io.BufferedWriter;
@@ -16,7 +17,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The audit trail as a file of JSON lines, appended to. Callers format their line and put it on a
@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class AuditFile implements AuditTrail {
   private static final Log LOG = Log.tagged("audit");
   static final int CAPACITY = 8192;
-  private static final ObjectMapper JSON = JsonMapper.builder().build();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   /** Queued by {@link #close()} after the last record. */
   private static final String STOP = "";

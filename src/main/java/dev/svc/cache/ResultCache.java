@@ -58,6 +58,7 @@ public final class ResultCache {
 
   private static Cache<CacheKey, Entry> newCache(long maxBytes) {
     return Caffeine.newBuilder()
+        .executor(Runnable::run) // upkeep on the caller: no common-pool thread woken per call
         .maximumWeight(maxBytes)
         .weigher((CacheKey key, Entry entry) -> entry.weight())
         .expireAfter(

@@ -1,5 +1,6 @@
 package dev.svc.cli;
 
+import dev.svc.json.Jackson;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The release feed {@code svc upgrade} reads: {@code {"releases": [{"version", "prerelease", "url",
@@ -24,7 +24,7 @@ record ReleaseFeed(List<Release> releases) {
   static ReleaseFeed parse(String json) {
     JsonNode root;
     try {
-      root = JsonMapper.builder().build().readTree(json);
+      root = Jackson.MAPPER.readTree(json);
     } catch (JacksonException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
     }

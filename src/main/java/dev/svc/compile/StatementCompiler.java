@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
+import dev.svc.json.Jackson;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Statement;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ final class StatementCompiler {
   private static final Pattern SINGULAR =
       Pattern.compile("\\s*input\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   private final Diagnostics diagnostics;
 

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.json.Jackson;
 import java.math.BigDecimal;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -43,7 +44,7 @@ enum ColumnKind {
   /** Typed per value, not per column (SQLite's dynamic typing). */
   DYNAMIC;
 
-  private static final JsonMapper JSON_READER = JsonMapper.builder().build();
+  private static final JsonMapper JSON_READER = Jackson.MAPPER;
 
   /** The kind implied by the standard JDBC type; dialects refine it by type name. */
   static ColumnKind standard(ResultSetMetaData meta, int column) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.json.Jackson;
 import dev.svc.model.Statement;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -38,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class LibsqlConnector implements Connector {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String CHECK_QUERY = "SELECT 1";
 
   private final LibsqlSettings settings;

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.json.Jackson;
 import dev.svc.model.Statement;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -20,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  * key or an operator: a string such as {@code {"$ne": null}} stays a string.
  */
 final class MongoCommands {
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   private MongoCommands() {}
 

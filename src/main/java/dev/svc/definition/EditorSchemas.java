@@ -1,5 +1,6 @@
 package dev.svc.definition;
 
+import dev.svc.json.Jackson;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class EditorSchemas {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   /** File name → schema, e.g. {@code tool.terse.schema.json}. */
   public static Map<String, String> all() {

@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.json.Jackson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 
 /** The JSON mapper and node factory of the runtime, and canonical JSON for cache keys. */
 public final class Json {
-  public static final JsonMapper MAPPER = JsonMapper.builder().build();
+  public static final JsonMapper MAPPER = Jackson.MAPPER;
   public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private Json() {}

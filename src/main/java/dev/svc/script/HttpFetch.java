@@ -1,5 +1,6 @@
 package dev.svc.script;
 
+import dev.svc.json.Jackson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +29,7 @@ final class HttpFetch {
   /** Larger response bodies fail the fetch rather than fill the isolate's heap. */
   static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   // made on the first fetch: an HTTP client loads TLS and certificates, ~200 ms of start-up
   private volatile HttpClient client;

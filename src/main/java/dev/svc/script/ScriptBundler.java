@@ -2,6 +2,7 @@ package dev.svc.script;
 
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
+import dev.svc.json.Jackson;
 import dev.svc.model.ScriptBundle;
 import dev.svc.model.Scripts;
 import java.io.IOException;
@@ -43,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * same project always gives the same bundles.
  */
 public final class ScriptBundler {
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   /** The name esbuild gives the generated vendor entry in its messages. */
   private static final String VENDOR_ENTRY = "<svc vendor bundle>";

@@ -1,5 +1,6 @@
 package dev.svc.protocol.jsonrpc;
 
+import dev.svc.json.Jackson;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -12,7 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * responses. Batches are refused (MCP since 2025-06-18 and A2A have none).
  */
 public final class JsonRpcCodec {
-  public static final JsonMapper JSON = JsonMapper.builder().build();
+  public static final JsonMapper JSON = Jackson.MAPPER;
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private JsonRpcCodec() {}

@@ -20,7 +20,7 @@ public final class McpSession {
   private final AtomicReference<Optional<Level>> logLevel = new AtomicReference<>(Optional.empty());
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
-  private final ConcurrentHashMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
 
   /** A request running on a thread of this instance; cancelling interrupts that thread. */
   static final class InFlight {
@@ -98,18 +98,18 @@ public final class McpSession {
   /** Registers the request running on the current thread. */
   InFlight started(JsonNode requestId) {
     InFlight flight = new InFlight();
-    inFlight.put(requestId.toString(), flight);
+    inFlight.put(requestId, flight);
     return flight;
   }
 
   void finished(JsonNode requestId, InFlight flight) {
-    inFlight.remove(requestId.toString(), flight);
+    inFlight.remove(requestId, flight);
     flight.finish();
   }
 
   /** Cancels the request with this id, if it is still running here. */
   boolean cancel(JsonNode requestId) {
-    InFlight flight = inFlight.get(requestId.toString());
+    InFlight flight = inFlight.get(requestId);
     if (flight == null) {
       return false;
     }
