@@ -203,16 +203,19 @@ public final class Instance implements AutoCloseable {
    * The script runner of a model: V8 isolates made on demand, so a project without scripts never
    * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
    * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
-   * SVC_SCRIPT_ISOLATES} their number.
+   * SVC_SCRIPT_ISOLATES} their number, {@code SVC_SCRIPT_CALLER_SLOTS} the calls run on their
+   * callers' threads at once.
    */
   static PooledScriptRunner scripts(Model model, Environment environment) {
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
     int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
     int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
+    int callerSlots = positive(environment, "SVC_SCRIPT_CALLER_SLOTS", defaults.callerSlots(), 0);
     return new PooledScriptRunner(
         new V8Engine(heapMb),
         model.scripts(),
-        new PooledScriptRunner.Settings(isolates, defaults.idleTimeout(), defaults.warmUp()));
+        new PooledScriptRunner.Settings(
+            isolates, defaults.cpuSlots(), callerSlots, defaults.idleTimeout(), defaults.warmUp()));
   }
 
   private static int positive(Environment environment, String name, int fallback, int minimum) {

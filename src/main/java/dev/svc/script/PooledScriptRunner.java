@@ -2,6 +2,7 @@ package dev.svc.script;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Watchdog;
+import dev.svc.json.Jackson;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -12,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class PooledScriptRunner implements ScriptRunner {
   private static final Log LOG = Log.tagged("script");
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
 
   /** Longest console line kept; longer ones are cut. */
   static final int MAX_CONSOLE_CHARS = 8192;
@@ -74,25 +76,50 @@ public final class PooledScriptRunner implements ScriptRunner {
    * @param idleTimeout how long an idle worker (beyond the first) lives
    * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
    */
-  public record Settings(int maxIsolates, int cpuSlots, Duration idleTimeout, boolean warmUp) {
+  public record Settings(
+      int maxIsolates, int cpuSlots, int callerSlots, Duration idleTimeout, boolean warmUp) {
     public Settings {
-      if (maxIsolates < 1 || cpuSlots < 1) {
+      if (maxIsolates < 1 || cpuSlots < 1 || callerSlots < 0) {
         throw new IllegalArgumentException("at least one isolate and one CPU slot are needed");
       }
     }
 
-    /** One CPU slot per core. */
+    /** One CPU slot per core, caller slots as {@link #defaultCallerSlots()}. */
     public Settings(int maxIsolates, Duration idleTimeout, boolean warmUp) {
-      this(maxIsolates, Runtime.getRuntime().availableProcessors(), idleTimeout, warmUp);
+      this(
+          maxIsolates,
+          Runtime.getRuntime().availableProcessors(),
+          defaultCallerSlots(),
+          idleTimeout,
+          warmUp);
+    }
+
+    /**
+     * One fewer than the virtual-thread scheduler has carrier threads, at least one: a call on its
+     * caller's thread holds that carrier until it returns, so at least one carrier is always free
+     * to serve whatever else arrives, even while scripts run endless loops to their deadlines.
+     */
+    public static int defaultCallerSlots() {
+      int carriers =
+          Integer.getInteger(
+              "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
+      return Math.max(1, carriers - 1);
     }
 
     /**
      * Four isolates per core, at least eight (scripts waiting for fetch hold theirs), one CPU slot
-     * per core, idle workers kept a minute, the first isolate warmed up.
+     * per core, caller slots as {@link #defaultCallerSlots()}, idle workers kept a minute, the
+     * first isolate warmed up.
      */
     public static Settings defaults() {
       int cores = Runtime.getRuntime().availableProcessors();
-      return new Settings(Math.max(8, 4 * cores), cores, Duration.ofSeconds(60), true);
+      return new Settings(
+          Math.max(8, 4 * cores), cores, defaultCallerSlots(), Duration.ofSeconds(60), true);
+    }
+
+    /** The same settings with {@code callerSlots} calls at most on their callers' threads. */
+    public Settings withCallerSlots(int slots) {
+      return new Settings(maxIsolates, cpuSlots, slots, idleTimeout, warmUp);
     }
   }
 
@@ -106,6 +133,19 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final AtomicInteger serial = new AtomicInteger();
   private final Set<Worker> live = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean growthCheckArmed = new AtomicBoolean(); // see checkGrowthLater
+
+  /** Isolates of no worker, free for calls on their callers' threads; most recent first. */
+  private final ConcurrentLinkedDeque<ScriptIsolate> spare = new ConcurrentLinkedDeque<>();
+
+  /** Isolates alive or being made: the workers' and the callers'; at most the cap. */
+  private final AtomicInteger isolates = new AtomicInteger();
+
+  /** Isolates made for calls on their callers' threads (spare or in use). */
+  private final AtomicInteger callerIsolates = new AtomicInteger();
+
+  /** Calls computing on their callers' threads (not those waiting for a fetch). */
+  private final AtomicInteger onCallers = new AtomicInteger();
+
   private volatile boolean closed;
 
   public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
@@ -119,15 +159,36 @@ public final class PooledScriptRunner implements ScriptRunner {
    * background, so that the first call does not wait for V8 to load. Call it once serving starts.
    */
   public void warmUp() {
-    if (settings.warmUp() && !scripts.isEmpty() && !closed && workers.compareAndSet(0, 1)) {
-      startWorker(true);
+    if (!settings.warmUp() || scripts.isEmpty() || closed) {
+      return;
+    }
+    if (settings.callerSlots() == 0) {
+      if (workers.get() == 0 && reserveIsolate()) {
+        workers.incrementAndGet();
+        startWorker(true);
+      }
+      return;
+    }
+    if (callerIsolates.get() == 0 && reserveIsolate()) {
+      callerIsolates.incrementAndGet();
+      Thread.ofPlatform()
+          .name("svc-script-warm-up")
+          .daemon(true)
+          .start(() -> {
+            try {
+              giveBack(create());
+            } catch (RuntimeException e) {
+              releaseCallerIsolate();
+              LOG.debug("warming up an isolate failed", "error", e.toString());
+            }
+          });
     }
   }
 
   @Override
   public Optional<Usage> usage() {
-    int all = workers.get();
-    int waiting = idle.get();
+    int all = workers.get() + callerIsolates.get();
+    int waiting = idle.get() + spare.size();
     return Optional.of(
         new Usage(Math.max(0, all - waiting), waiting, settings.maxIsolates(), queue.size()));
   }
@@ -143,6 +204,15 @@ public final class PooledScriptRunner implements ScriptRunner {
     Host host = new Host(toolName, caller, deadline);
     ScriptCall call =
         new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
+    ScriptIsolate own = takeCallerSlot();
+    if (own != null) {
+      String result =
+          caller.isPresent() && !LogContext.REQUEST_ID.isBound()
+              ? ScopedValue.where(LogContext.REQUEST_ID, caller.get().requestId())
+                  .call(() -> runOnCaller(own, call, host))
+              : runOnCaller(own, call, host);
+      return JSON.readTree(result);
+    }
     Job job = new Job(call, host, caller);
     queue.add(job);
     grow();
@@ -151,18 +221,129 @@ public final class PooledScriptRunner implements ScriptRunner {
     return JSON.readTree(result);
   }
 
-  /** Adds a worker when a call waits, none is idle and a CPU slot is free, up to the cap. */
+  /**
+   * A caller slot and an isolate to use on the caller's thread, or null when every slot is taken
+   * (or the isolate cap is reached): the call then goes to the workers' queue. A slot taken here is
+   * given back by {@link #runOnCaller}.
+   */
+  private ScriptIsolate takeCallerSlot() {
+    if (settings.callerSlots() == 0) {
+      return null;
+    }
+    if (onCallers.incrementAndGet() <= settings.callerSlots()) {
+      ScriptIsolate isolate = spare.pollFirst();
+      if (isolate != null) {
+        return isolate;
+      }
+      if (reserveIsolate()) {
+        callerIsolates.incrementAndGet();
+        try {
+          return create();
+        } catch (RuntimeException e) {
+          releaseCallerIsolate();
+          LOG.debug("cannot make an isolate on the caller's thread", "error", e.toString());
+        }
+      }
+    }
+    onCallers.decrementAndGet();
+    return null;
+  }
+
+  /** Counts one more isolate (a worker's or a caller's), unless the cap is reached. */
+  private boolean reserveIsolate() {
+    while (true) {
+      int n = isolates.get();
+      if (n >= settings.maxIsolates()) {
+        return false;
+      }
+      if (isolates.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  private void releaseCallerIsolate() {
+    callerIsolates.decrementAndGet();
+    isolates.decrementAndGet();
+  }
+
+  /**
+   * Runs a call on the caller's own (virtual) thread: no hand-off to a worker and back, which costs
+   * more than a short script itself. The caller's carrier is held while V8 computes, which is what
+   * the slots bound; the deadline, memory cap and cancellation end the call as on a worker.
+   */
+  private String runOnCaller(ScriptIsolate isolate, ScriptCall call, Host host) {
+    host.onCaller = true;
+    ScriptIsolate keep = isolate;
+    try {
+      return isolate.call(call);
+    } catch (ScriptFailedException e) {
+      e.scriptStack()
+          .ifPresent(stack ->
+              LOG.child(call.tool())
+                  .debug("script failed", "error", e.getMessage(), "stack", stack));
+      throw e;
+    } catch (RuntimeException e) {
+      isolate.close();
+      keep = null;
+      throw e;
+    } finally {
+      if (host.waitingOnCaller) {
+        host.waitingOnCaller = false;
+      } else {
+        onCallers.decrementAndGet();
+      }
+      if (keep != null && keep.isReusable() && !workersStarved()) {
+        giveBack(keep);
+      } else {
+        close(keep);
+        releaseCallerIsolate();
+        grow();
+      }
+    }
+  }
+
+  /**
+   * Whether calls wait in the queue with no idle worker and no room for another: the caller then
+   * closes its isolate instead of keeping it spare, so that a worker can take its place.
+   */
+  private boolean workersStarved() {
+    return !queue.isEmpty() && idle.get() == 0 && isolates.get() >= settings.maxIsolates();
+  }
+
+  /** Makes a caller isolate spare again; closes it when the runner closed meanwhile. */
+  private void giveBack(ScriptIsolate isolate) {
+    spare.addFirst(isolate);
+    if (closed && spare.remove(isolate)) {
+      close(isolate);
+      releaseCallerIsolate();
+    }
+  }
+
+  /**
+   * Adds a worker when a call waits, none is idle and a CPU slot is free, up to the cap; at the
+   * cap, a spare caller isolate makes room for it.
+   */
   private void grow() {
-    while (idle.get() == 0 && !queue.isEmpty() && !closed) {
-      int n = workers.get();
-      if (n >= settings.maxIsolates() || (n > 0 && computing() >= settings.cpuSlots())) {
+    if (idle.get() != 0 || queue.isEmpty() || closed) {
+      return;
+    }
+    if (workers.get() > 0 && computing() >= settings.cpuSlots()) {
+      return;
+    }
+    if (!reserveIsolate()) {
+      ScriptIsolate unused = spare.pollLast();
+      if (unused == null) {
         return;
       }
-      if (workers.compareAndSet(n, n + 1)) {
-        startWorker(false);
+      close(unused);
+      releaseCallerIsolate();
+      if (!reserveIsolate()) {
         return;
       }
     }
+    workers.incrementAndGet();
+    startWorker(false);
   }
 
   /**
@@ -236,6 +417,7 @@ public final class PooledScriptRunner implements ScriptRunner {
           if (job == null) {
             int n = workers.get();
             if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
+              isolates.decrementAndGet();
               counted = false;
               return;
             }
@@ -258,6 +440,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         live.remove(this);
         if (counted) {
           workers.decrementAndGet();
+          isolates.decrementAndGet();
         }
         if (!closed) {
           grow(); // a call queued while this worker was leaving must not be left without one
@@ -366,6 +549,11 @@ public final class PooledScriptRunner implements ScriptRunner {
     while ((job = queue.poll()) != null) {
       job.result.completeExceptionally(new IllegalStateException("the server is stopping"));
     }
+    ScriptIsolate isolate;
+    while ((isolate = spare.pollFirst()) != null) {
+      close(isolate);
+      releaseCallerIsolate();
+    }
   }
 
   /** A call waiting for or running on an isolate. */
@@ -449,6 +637,11 @@ public final class PooledScriptRunner implements ScriptRunner {
     /** The worker running the call: set before the call starts, read on that worker only. */
     Worker worker;
 
+    /** Whether the call runs on its caller's thread (which alone reads and writes these two). */
+    boolean onCaller;
+
+    boolean waitingOnCaller;
+
     Host(String tool, Optional<Caller> caller, long deadline) {
       this.tool = tool;
       this.log = LOG.child(tool);
@@ -490,6 +683,18 @@ public final class PooledScriptRunner implements ScriptRunner {
 
     @Override
     public void waiting(boolean waiting) {
+      if (onCaller) {
+        // a call waiting for its fetches computes nothing: its caller slot serves others meanwhile
+        if (waiting != waitingOnCaller) {
+          waitingOnCaller = waiting;
+          if (waiting) {
+            onCallers.decrementAndGet();
+          } else {
+            onCallers.incrementAndGet();
+          }
+        }
+        return;
+      }
       Worker current = worker;
       if (current != null) {
         current.waiting = waiting;

@@ -15,6 +15,7 @@ import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
 import com.caoccao.javet.values.reference.V8ValueObject;
 import dev.svc.call.Watchdog;
+import dev.svc.json.Jackson;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
@@ -50,7 +51,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class V8Isolate implements ScriptIsolate {
   private static final Log LOG = Log.tagged("script");
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String SANDBOX = resource("sandbox.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
@@ -161,8 +162,19 @@ final class V8Isolate implements ScriptIsolate {
     }
     Running state = new Running(call);
     running = state;
+    // the deadline, or an interrupt of the thread running the call (its request was cancelled)
+    Thread runner = Thread.currentThread();
     Watchdog.Armed deadline =
-        DEADLINES.arm(call.deadlineNanos(), Optional.empty(), runtime::terminateExecution);
+        DEADLINES.arm(
+            call.deadlineNanos(),
+            Optional.of(runner),
+            () -> {
+              if (runner.isInterrupted()) {
+                interrupt(call);
+              } else {
+                runtime.terminateExecution();
+              }
+            });
     try {
       try (deadline) {
         String outcome =

@@ -44,12 +44,16 @@ class ScriptPoolTest {
       export const spin = () => { console.info("spinning"); while (true) {} };
       export const busy = ({ inputs }) => { const end = Date.now() + inputs.ms; while (Date.now() < end) {} return "done"; };
       export const bomb = () => { const hoard: unknown[] = []; while (true) hoard.push({ index: hoard.length, text: "x".repeat(64) + hoard.length }); };
+      export const deep = () => { const down = (n: number): number => (n === 0 ? 0 : 1 + down(n - 1)); return down(10_000_000); };
       export const chain = async ({ inputs }) => { let v = inputs.n; for (let i = 0; i < 10; i++) v = await Promise.resolve(v + 1); return v; };
       """;
 
   @TempDir Path dir;
   PooledScriptRunner runner;
   final AtomicInteger created = new AtomicInteger();
+  final AtomicInteger alive = new AtomicInteger();
+  final AtomicInteger mostAlive = new AtomicInteger();
+  final java.util.Queue<String> callThreads = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   @AfterEach
   void close() {
@@ -59,18 +63,45 @@ class ScriptPoolTest {
   }
 
   PooledScriptRunner pool(int maxIsolates) {
+    return pool(
+        new PooledScriptRunner.Settings(maxIsolates, Duration.ofSeconds(30), false)
+            .withCallerSlots(1));
+  }
+
+  PooledScriptRunner pool(PooledScriptRunner.Settings settings) {
     Scripts scripts = ProjectFixture.model(dir, PROJECT).scripts();
     V8Engine v8 = new V8Engine(V8Engine.DEFAULT_HEAP_MB);
     ScriptEngine counting =
         s -> {
           created.incrementAndGet();
-          return v8.newIsolate(s);
+          mostAlive.accumulateAndGet(alive.incrementAndGet(), Math::max);
+          ScriptIsolate isolate = v8.newIsolate(s);
+          return new ScriptIsolate() {
+            @Override
+            public String call(ScriptCall call) {
+              Thread thread = Thread.currentThread();
+              callThreads.add(thread.isVirtual() ? "virtual" : thread.getName());
+              return isolate.call(call);
+            }
+
+            @Override
+            public boolean isReusable() {
+              return isolate.isReusable();
+            }
+
+            @Override
+            public void interrupt(ScriptCall call) {
+              isolate.interrupt(call);
+            }
+
+            @Override
+            public void close() {
+              alive.decrementAndGet();
+              isolate.close();
+            }
+          };
         };
-    runner =
-        new PooledScriptRunner(
-            counting,
-            scripts,
-            new PooledScriptRunner.Settings(maxIsolates, Duration.ofSeconds(30), false));
+    runner = new PooledScriptRunner(counting, scripts, settings);
     return runner;
   }
 
@@ -113,6 +144,40 @@ class ScriptPoolTest {
   }
 
   @Test
+  void aCallRunsOnItsCallersThreadWhileACallerSlotIsFree_otherwiseOnAWorker() throws Exception {
+    pool(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      assertThat(threads.submit(() -> call("default", "{}", Duration.ofSeconds(10))).get())
+          .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      assertThat(callThreads).containsExactly("virtual");
+
+      Future<JsonNode> busy =
+          threads.submit(() -> call("busy", "{\"inputs\":{\"ms\":1500}}", Duration.ofSeconds(30)));
+      while (callThreads.size() < 2) {
+        Thread.sleep(5);
+      }
+      assertThat(threads.submit(() -> call("default", "{}", Duration.ofSeconds(10))).get())
+          .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      assertThat(busy.get(30, TimeUnit.SECONDS).asString()).isEqualTo("done");
+    }
+    assertThat(callThreads).hasSize(3);
+    assertThat(callThreads.toArray(String[]::new)[2]).startsWith("svc-script-");
+    assertThat(runner.usage().orElseThrow().busy()).isZero();
+  }
+
+  @Test
+  void withNoCallerSlotsEveryCallRunsOnAWorker() throws Exception {
+    pool(new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false).withCallerSlots(0));
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(threads.submit(() -> call("default", "{}", Duration.ofSeconds(10))).get())
+            .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      }
+    }
+    assertThat(callThreads).hasSize(3).allMatch(name -> name.startsWith("svc-script-"));
+  }
+
+  @Test
   void anAllocationBombEndsThatCallOnly_andItsIsolateIsReplaced() {
     pool(1);
     assertThat(call("default", "{}", Duration.ofSeconds(10)).path("hello").asString())
@@ -143,7 +208,7 @@ class ScriptPoolTest {
         assertThat(calls.get(i).get(60, TimeUnit.SECONDS).asInt()).isEqualTo(i + 10);
       }
     }
-    assertThat(created.get()).isBetween(1, 2);
+    assertThat(mostAlive.get()).isBetween(1, 2);
   }
 
   @Test
@@ -161,6 +226,33 @@ class ScriptPoolTest {
       }
     }
     assertThat(created.get()).isBetween(2, 3);
+  }
+
+  @Test
+  void runawayRecursionIsAStackOverflowErrorOfTheScript_onVirtualAndPlatformThreads()
+      throws Exception {
+    pool(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 3; i++) {
+        Future<Throwable> deep =
+            threads.submit(() -> {
+              try {
+                call("deep", "{}", Duration.ofSeconds(10));
+                return null;
+              } catch (Throwable e) {
+                return e;
+              }
+            });
+        assertThat(deep.get(30, TimeUnit.SECONDS))
+            .isInstanceOf(ScriptFailedException.class)
+            .hasMessageContaining("Maximum call stack size exceeded");
+      }
+    }
+    assertThatThrownBy(() -> call("deep", "{}", Duration.ofSeconds(10)))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageContaining("Maximum call stack size exceeded");
+    assertThat(call("default", "{}", Duration.ofSeconds(10)).path("hello").asString())
+        .isEqualTo("world");
   }
 
   @Test
