@@ -57,6 +57,11 @@ class ScriptServingIT {
             description: Throws.
             == app/tools/broken/handler.ts
             export default () => { throw new Error("out of greetings"); };
+            == app/tools/deep/config.terse
+            description: Recurses without end.
+            == app/tools/deep/handler.ts
+            const down = (n: number): number => (n === 0 ? 0 : 1 + down(n - 1));
+            export default () => down(1e9);
             """);
     instance =
         Instance.launch(
@@ -137,6 +142,26 @@ class ScriptServingIT {
     assertThat(result.path("isError").asBoolean()).isTrue();
     assertThat(result.path("content").path(0).path("text").asString())
         .isEqualTo("out of greetings");
+  }
+
+  @Test
+  void runawayRecursionOnTheRequestThreadsIsAToolError_andTheServerGoesOnServing()
+      throws Exception {
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      List<java.util.concurrent.Future<HttpResponse<String>>> calls = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        calls.add(threads.submit(() -> post(session, call("deep", "{}"))));
+      }
+      for (var response : calls) {
+        JsonNode result = messages(response.get()).getFirst().path("result");
+        assertThat(result.path("isError").asBoolean()).isTrue();
+        assertThat(result.path("content").path(0).path("text").asString())
+            .isEqualTo("Maximum call stack size exceeded");
+      }
+    }
+    JsonNode result =
+        messages(post(session, call("greet", "{\"name\":\"Ada\"}"))).getFirst().path("result");
+    assertThat(result.path("structuredContent").path("greeting").asString()).isEqualTo("Hello Ada");
   }
 
   @Test
