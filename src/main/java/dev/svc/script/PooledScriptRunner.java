@@ -95,15 +95,16 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
 
     /**
-     * One fewer than the virtual-thread scheduler has carrier threads, at least one: a call on its
-     * caller's thread holds that carrier until it returns, so at least one carrier is always free
-     * to serve whatever else arrives, even while scripts run endless loops to their deadlines.
+     * One fewer than the virtual-thread scheduler has carrier threads (none with one carrier): a
+     * call on its caller's thread holds that carrier until it returns, so at least one carrier is
+     * always free to serve whatever else arrives, even while scripts run endless loops to their
+     * deadlines.
      */
     public static int defaultCallerSlots() {
       int carriers =
           Integer.getInteger(
               "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
-      return Math.max(1, carriers - 1);
+      return Math.max(0, carriers - 1);
     }
 
     /**
@@ -183,6 +184,10 @@ public final class PooledScriptRunner implements ScriptRunner {
             }
           });
     }
+  }
+
+  public Settings settings() {
+    return settings;
   }
 
   @Override
