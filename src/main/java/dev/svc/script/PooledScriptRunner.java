@@ -634,7 +634,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   /** What a call's console and fetch reach: the log, the client's log, the HTTP client. */
   private final class Host implements ScriptHost {
     private final String tool;
-    private final Log log;
+    private Log log; // made on the first console line: most calls write none
     private final Optional<Caller> caller;
     private final long deadline;
     private int lines;
@@ -649,7 +649,6 @@ public final class PooledScriptRunner implements ScriptRunner {
 
     Host(String tool, Optional<Caller> caller, long deadline) {
       this.tool = tool;
-      this.log = LOG.child(tool);
       this.caller = caller;
       this.deadline = deadline;
     }
@@ -672,6 +671,9 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
 
     private void write(Level level, String message) {
+      if (log == null) {
+        log = LOG.child(tool);
+      }
       switch (level) {
         case ERROR -> log.error(message);
         case WARN -> log.warn(message);
