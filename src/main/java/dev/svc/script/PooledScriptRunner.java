@@ -3,7 +3,6 @@ package dev.svc.script;
 import dev.svc.call.Caller;
 import dev.svc.call.Watchdog;
 import dev.svc.json.Jackson;
-import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.ScriptRef;
@@ -26,10 +25,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs scripts on a bounded pool of isolates that grows with load.
  *
- * <p>Each isolate belongs to one worker, a platform thread that created it and is the only thread
- * that ever runs it (exclusive checkout by construction: two threads on one V8 isolate deadlock).
- * Platform threads, not virtual ones, because a virtual thread inside V8 pins its carrier: a few
- * endless loops would stall every other request of the server until their deadlines.
+ * <p>A call runs in one of two places, and an isolate is only ever used by one thread at a time:
+ *
+ * <ul>
+ *   <li><b>On its caller's thread</b> while one of {@link Settings#callerSlots()} is free, with a
+ *       spare isolate (or a new one, within the cap). No hand-off to another thread and back, which
+ *       costs more than a short script. A virtual thread inside V8 pins its carrier, so the slots
+ *       stay below the carriers: endless loops on their way to their deadlines can never take every
+ *       carrier, and the rest of the server keeps serving.
+ *   <li><b>On a worker</b>, a platform thread that owns its isolate, when every caller slot is
+ *       taken.
+ * </ul>
  *
  * <p>Calls wait in one queue. A worker is added when a call waits, no worker is idle and fewer
  * workers are computing than there are CPU slots, up to {@link Settings#maxIsolates()}. Workers
@@ -48,12 +54,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class PooledScriptRunner implements ScriptRunner {
   private static final Log LOG = Log.tagged("script");
   private static final JsonMapper JSON = Jackson.MAPPER;
-
-  /** Longest console line kept; longer ones are cut. */
-  static final int MAX_CONSOLE_CHARS = 8192;
-
-  /** Console lines kept per call; later ones are dropped (one notice says so). */
-  static final int MAX_CONSOLE_LINES = 200;
 
   /** How long past its deadline a caller waits for its worker to report the timeout itself. */
   private static final Duration GRACE = Duration.ofSeconds(2);
@@ -206,7 +206,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     Optional<Caller> caller =
         Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
     long deadline = System.nanoTime() + timeout.toNanos();
-    Host host = new Host(toolName, caller, deadline);
+    CallHost host = new CallHost(toolName, caller, deadline, http);
     ScriptCall call =
         new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
     ScriptIsolate own = takeCallerSlot();
@@ -277,8 +277,9 @@ public final class PooledScriptRunner implements ScriptRunner {
    * more than a short script itself. The caller's carrier is held while V8 computes, which is what
    * the slots bound; the deadline, memory cap and cancellation end the call as on a worker.
    */
-  private String runOnCaller(ScriptIsolate isolate, ScriptCall call, Host host) {
-    host.onCaller = true;
+  private String runOnCaller(ScriptIsolate isolate, ScriptCall call, CallHost host) {
+    SlotWhileWaiting slot = new SlotWhileWaiting();
+    host.onWait(slot);
     ScriptIsolate keep = isolate;
     try {
       return isolate.call(call);
@@ -293,11 +294,7 @@ public final class PooledScriptRunner implements ScriptRunner {
       keep = null;
       throw e;
     } finally {
-      if (host.waitingOnCaller) {
-        host.waitingOnCaller = false;
-      } else {
-        onCallers.decrementAndGet();
-      }
+      slot.release();
       if (keep != null && keep.isReusable() && !workersStarved()) {
         giveBack(keep);
       } else {
@@ -314,6 +311,34 @@ public final class PooledScriptRunner implements ScriptRunner {
    */
   private boolean workersStarved() {
     return !queue.isEmpty() && idle.get() == 0 && isolates.get() >= settings.maxIsolates();
+  }
+
+  /**
+   * A call on its caller's thread holds a caller slot, except while it waits for its fetches: it
+   * computes nothing then, so the slot serves other calls meanwhile.
+   */
+  private final class SlotWhileWaiting implements CallHost.WaitListener {
+    private boolean waiting; // only the caller's thread reads and writes it
+
+    @Override
+    public void waiting(boolean now) {
+      if (now != waiting) {
+        waiting = now;
+        if (now) {
+          onCallers.decrementAndGet();
+        } else {
+          onCallers.incrementAndGet();
+        }
+      }
+    }
+
+    /** Gives the slot back at the end of the call (unless a wait already did). */
+    void release() {
+      if (!waiting) {
+        onCallers.decrementAndGet();
+      }
+      waiting = true;
+    }
   }
 
   /** Makes a caller isolate spare again; closes it when the runner closed meanwhile. */
@@ -465,7 +490,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         current = create();
       }
       job.running.set(current);
-      job.host.worker = worker;
+      job.host.onWait(waiting -> worker.waiting = waiting);
       ScriptIsolate using = current;
       String result =
           bound(
@@ -564,13 +589,13 @@ public final class PooledScriptRunner implements ScriptRunner {
   /** A call waiting for or running on an isolate. */
   private final class Job {
     final ScriptCall call;
-    final Host host;
+    final CallHost host;
     final Optional<Caller> caller;
     final CompletableFuture<String> result = new CompletableFuture<>();
     final AtomicReference<ScriptIsolate> running = new AtomicReference<>();
     private final AtomicInteger state = new AtomicInteger(); // 0 queued, 1 running, 2 abandoned
 
-    Job(ScriptCall call, Host host, Optional<Caller> caller) {
+    Job(ScriptCall call, CallHost host, Optional<Caller> caller) {
       this.call = call;
       this.host = host;
       this.caller = caller;
@@ -628,84 +653,6 @@ public final class PooledScriptRunner implements ScriptRunner {
 
     WaitLimit() {
       super(null, null, false, false);
-    }
-  }
-
-  /** What a call's console and fetch reach: the log, the client's log, the HTTP client. */
-  private final class Host implements ScriptHost {
-    private final String tool;
-    private Log log; // made on the first console line: most calls write none
-    private final Optional<Caller> caller;
-    private final long deadline;
-    private int lines;
-
-    /** The worker running the call: set before the call starts, read on that worker only. */
-    Worker worker;
-
-    /** Whether the call runs on its caller's thread (which alone reads and writes these two). */
-    boolean onCaller;
-
-    boolean waitingOnCaller;
-
-    Host(String tool, Optional<Caller> caller, long deadline) {
-      this.tool = tool;
-      this.caller = caller;
-      this.deadline = deadline;
-    }
-
-    @Override
-    public void console(Level level, String message) {
-      lines++;
-      if (lines > MAX_CONSOLE_LINES) {
-        if (lines == MAX_CONSOLE_LINES + 1) {
-          write(
-              Level.WARN, "more than " + MAX_CONSOLE_LINES + " console lines; the rest is dropped");
-        }
-        return;
-      }
-      write(
-          level,
-          message.length() > MAX_CONSOLE_CHARS
-              ? message.substring(0, MAX_CONSOLE_CHARS) + "…"
-              : message);
-    }
-
-    private void write(Level level, String message) {
-      if (log == null) {
-        log = LOG.child(tool);
-      }
-      switch (level) {
-        case ERROR -> log.error(message);
-        case WARN -> log.warn(message);
-        case INFO -> log.info(message);
-        case DEBUG -> log.debug(message);
-      }
-      caller.ifPresent(c -> c.clientLog().log(level, "script:" + tool, message));
-    }
-
-    @Override
-    public CompletableFuture<String> fetch(String request) {
-      return http.start(request, Duration.ofNanos(deadline - System.nanoTime()));
-    }
-
-    @Override
-    public void waiting(boolean waiting) {
-      if (onCaller) {
-        // a call waiting for its fetches computes nothing: its caller slot serves others meanwhile
-        if (waiting != waitingOnCaller) {
-          waitingOnCaller = waiting;
-          if (waiting) {
-            onCallers.decrementAndGet();
-          } else {
-            onCallers.incrementAndGet();
-          }
-        }
-        return;
-      }
-      Worker current = worker;
-      if (current != null) {
-        current.waiting = waiting;
-      }
     }
   }
 }

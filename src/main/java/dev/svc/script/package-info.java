@@ -6,8 +6,9 @@
  *       binary that ships in a Maven artifact, maps esbuild's messages to positioned diagnostics,
  *       and builds one vendor bundle of the npm packages scripts import.
  *   <li>{@link dev.svc.script.ScriptRunner} is what the runtime calls; {@link
- *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates, each owned by one
- *       worker thread, sized by load.
+ *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates: a call runs on
+ *       its caller's own thread while a caller slot is free, otherwise on a worker thread that owns
+ *       its isolate; {@link dev.svc.script.CallHost} is what one call's console and fetch reach.
  *   <li>{@link dev.svc.script.ScriptEngine} / {@link dev.svc.script.ScriptIsolate} are the seam to
  *       the JavaScript engine; {@link dev.svc.script.V8Engine} is V8 through Javet, with the
  *       sandbox of {@code sandbox.js} (fetch, console, frozen built-ins and global object).
