@@ -80,7 +80,8 @@ public final class PooledScriptRunner implements ScriptRunner {
       int maxIsolates, int cpuSlots, int callerSlots, Duration idleTimeout, boolean warmUp) {
     public Settings {
       if (maxIsolates < 1 || cpuSlots < 1 || callerSlots < 0) {
-        throw new IllegalArgumentException("at least one isolate and one CPU slot are needed");
+        throw new IllegalArgumentException(
+            "at least one isolate and one CPU slot are needed, and no negative caller slots");
       }
     }
 
@@ -282,14 +283,10 @@ public final class PooledScriptRunner implements ScriptRunner {
     host.onWait(slot);
     ScriptIsolate keep = isolate;
     try {
-      return isolate.call(call);
+      return callLoggingStack(isolate, call);
     } catch (ScriptFailedException e) {
-      e.scriptStack()
-          .ifPresent(stack ->
-              LOG.child(call.tool())
-                  .debug("script failed", "error", e.getMessage(), "stack", stack));
-      throw e;
-    } catch (RuntimeException e) {
+      throw e; // the script's own failure: the isolate says itself whether it stays usable
+    } catch (RuntimeException e) { // the engine failed: the isolate is not used again
       isolate.close();
       keep = null;
       throw e;
@@ -302,6 +299,19 @@ public final class PooledScriptRunner implements ScriptRunner {
         releaseCallerIsolate();
         grow();
       }
+    }
+  }
+
+  /** Runs the call; a script that threw leaves its stack in the debug log (not in the result). */
+  private static String callLoggingStack(ScriptIsolate isolate, ScriptCall call) {
+    try {
+      return isolate.call(call);
+    } catch (ScriptFailedException e) {
+      e.scriptStack()
+          .ifPresent(stack ->
+              LOG.child(call.tool())
+                  .debug("script failed", "error", e.getMessage(), "stack", stack));
+      throw e;
     }
   }
 
@@ -492,20 +502,7 @@ public final class PooledScriptRunner implements ScriptRunner {
       job.running.set(current);
       job.host.onWait(waiting -> worker.waiting = waiting);
       ScriptIsolate using = current;
-      String result =
-          bound(
-              job,
-              () -> {
-                try {
-                  return using.call(job.call);
-                } catch (ScriptFailedException e) {
-                  e.scriptStack()
-                      .ifPresent(stack ->
-                          LOG.child(job.call.tool())
-                              .debug("script failed", "error", e.getMessage(), "stack", stack));
-                  throw e;
-                }
-              });
+      String result = bound(job, () -> callLoggingStack(using, job.call));
       job.result.complete(result);
     } catch (ScriptFailedException e) {
       job.result.completeExceptionally(e);
