@@ -15,11 +15,10 @@ final class ResultRows {
 
   static ArrayNode read(ResultSet rows, SqlDialect dialect) throws SQLException {
     ResultSetMetaData meta = rows.getMetaData();
-    int count = meta.getColumnCount();
-    String[] labels = new String[count];
+    String[] labels = dialect.columnLabels(rows, meta);
+    int count = labels.length;
     ColumnKind[] kinds = new ColumnKind[count];
     for (int i = 0; i < count; i++) {
-      labels[i] = meta.getColumnLabel(i + 1);
       kinds[i] = dialect.columnKind(meta, i + 1);
     }
     ArrayNode result = JsonValues.NODES.arrayNode();

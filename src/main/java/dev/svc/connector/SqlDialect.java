@@ -4,6 +4,7 @@ import dev.svc.model.ConnectorKind;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -32,6 +33,15 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
 
   /** How column {@code column} (1-based) becomes JSON. */
   ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException;
+
+  /** The label of every column of {@code rows}, in column order. */
+  default String[] columnLabels(ResultSet rows, ResultSetMetaData meta) throws SQLException {
+    String[] labels = new String[meta.getColumnCount()];
+    for (int i = 0; i < labels.length; i++) {
+      labels[i] = meta.getColumnLabel(i + 1);
+    }
+    return labels;
+  }
 
   /** The database's own one-line message, without driver decoration. */
   default String message(SQLException e) {

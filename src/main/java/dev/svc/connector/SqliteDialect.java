@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.LocalDate;
@@ -20,6 +21,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.sqlite.SQLiteOpenMode;
+import org.sqlite.core.CoreResultSet;
 
 /**
  * Local SQLite through sqlite-jdbc (remote libSQL is another connector).
@@ -76,6 +79,18 @@ final class SqliteDialect implements SqlDialect {
     String text = adapter.connectionString().strip();
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("busy_timeout", "5000");
+    // A pool connection is used by one thread at a time, and sqlite-jdbc serialises its own calls
+    // on a connection, so SQLite's per-connection mutex is pure cost: open without it
+    // (SQLITE_OPEN_NOMUTEX; sqlite3_interrupt, our cancel, stays safe from other threads).
+    properties.put(
+        "open_mode",
+        Integer.toString(
+            SQLiteOpenMode.READWRITE.flag
+                | SQLiteOpenMode.CREATE.flag
+                | SQLiteOpenMode.NOMUTEX.flag));
+    // svc never asks for generated keys; with this on, sqlite-jdbc matches every statement against
+    // an INSERT pattern and runs `SELECT last_insert_rowid()` after each INSERT
+    properties.put("jdbc.get_generated_keys", "false");
     boolean memory =
         text.equals(":memory:")
             || text.equals("file::memory:")
@@ -206,6 +221,20 @@ final class SqliteDialect implements SqlDialect {
   @Override
   public ColumnKind columnKind(ResultSetMetaData meta, int column) {
     return ColumnKind.DYNAMIC; // SQLite types values, not columns
+  }
+
+  /**
+   * sqlite-jdbc reads every column name when a statement yields its result set and keeps them in
+   * {@link CoreResultSet#cols}; asking the metadata again costs a JNI call per column.
+   */
+  @Override
+  public String[] columnLabels(ResultSet rows, ResultSetMetaData meta) throws SQLException {
+    if (rows instanceof CoreResultSet sqlite
+        && sqlite.cols != null
+        && sqlite.cols.length == meta.getColumnCount()) {
+      return sqlite.cols.clone();
+    }
+    return SqlDialect.super.columnLabels(rows, meta);
   }
 
   /** {@code no such table: x} out of sqlite-jdbc's {@code [SQLITE_ERROR] SQL error … (…)}. */

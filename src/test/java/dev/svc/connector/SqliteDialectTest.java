@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sqlite.SQLiteOpenMode;
 
 class SqliteDialectTest {
   private static final Path PROJECT = Path.of("/srv/project");
@@ -29,6 +30,22 @@ class SqliteDialectTest {
     assertThat(first.properties())
         .containsEntry("busy_timeout", "5000")
         .doesNotContainKey("journal_mode");
+  }
+
+  @Test
+  void connectionsOpenWithoutSqlitesMutexAndWithoutGeneratedKeyLookups() {
+    for (String connectionString : new String[] {":memory:", "file:./shop.db"}) {
+      JdbcSettings settings = settings(connectionString, Map.of());
+      int openMode = Integer.parseInt(settings.properties().get("open_mode"));
+
+      assertThat(openMode & SQLiteOpenMode.NOMUTEX.flag).isNotZero();
+      assertThat(openMode & SQLiteOpenMode.READWRITE.flag).isNotZero();
+      assertThat(openMode & SQLiteOpenMode.CREATE.flag).isNotZero();
+      assertThat(settings.properties()).containsEntry("jdbc.get_generated_keys", "false");
+    }
+    assertThat(settings(":memory:", Map.of("open_mode", "6")).properties())
+        .as("an option the user wrote wins")
+        .containsEntry("open_mode", "6");
   }
 
   @Test
