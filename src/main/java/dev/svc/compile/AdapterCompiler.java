@@ -268,7 +268,8 @@ final class AdapterCompiler {
               "jwt", OptionKind.TEXT,
               "sync_interval", OptionKind.DURATION,
               "tls", OptionKind.TLS_SWITCH,
-              "seed", OptionKind.SEED_FILE);
+              "seed", OptionKind.SEED_FILE,
+              "max_connections", OptionKind.POSITIVE_INTEGER);
     };
   }
 }

@@ -338,6 +338,20 @@ class AdapterDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a SQLite pool size is checked the same way",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: file:./shop.db
+                options:
+                  max_connections: 0
+                """,
+            """
+            app/adapters/db.terse:4:20: error[invalid-option]: option `max_connections` must be a positive whole number, found `0`
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "adapter options must be a mapping",
             TOOL_ON_DB
                 + """
