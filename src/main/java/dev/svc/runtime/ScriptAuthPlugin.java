@@ -61,7 +61,7 @@ final class ScriptAuthPlugin implements AuthPlugin {
     payload.put("tool", tool);
     JsonNode result;
     try {
-      result = scripts.call(script, payload, tool, timeout);
+      result = ScriptTelemetry.call(scripts, ScriptTelemetry.AUTH, script, payload, tool, timeout);
     } catch (ScriptTimeoutException e) {
       return new AuthDecision.Deny(
           "the auth plugin `"

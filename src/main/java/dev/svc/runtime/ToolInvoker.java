@@ -214,7 +214,11 @@ public final class ToolInvoker {
                 "input transform",
                 () ->
                     script(
-                        tool, tool.inputMapper().get(), payload("inputs", inputs, tool), deadline));
+                        tool,
+                        ScriptTelemetry.INPUT,
+                        tool.inputMapper().get(),
+                        payload("inputs", inputs, tool),
+                        deadline));
         if (!finalInputs.isObject()) {
           return new ToolOutcome.Failure("the input transform must return an object of inputs");
         }
@@ -243,6 +247,7 @@ public final class ToolInvoker {
                 () ->
                     script(
                         tool,
+                        ScriptTelemetry.OUTPUT,
                         tool.outputMapper().get(),
                         payload("results", results, tool),
                         deadline));
@@ -287,7 +292,13 @@ public final class ToolInvoker {
       case Execution.Handler handler ->
           stage(
               "handler",
-              () -> script(tool, handler.script(), payload("inputs", inputs, tool), deadline));
+              () ->
+                  script(
+                      tool,
+                      ScriptTelemetry.HANDLER,
+                      handler.script(),
+                      payload("inputs", inputs, tool),
+                      deadline));
       case Execution.OnAdapter onAdapter -> {
         Connector connector = connectors.get(onAdapter.adapter());
         if (connector == null) {
@@ -305,8 +316,9 @@ public final class ToolInvoker {
     };
   }
 
-  private JsonNode script(Tool tool, ScriptRef script, ObjectNode payload, Deadline deadline) {
-    return scripts.call(script, payload, tool.name(), deadline.remaining());
+  private JsonNode script(
+      Tool tool, String stage, ScriptRef script, ObjectNode payload, Deadline deadline) {
+    return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline.remaining());
   }
 
   private static ObjectNode payload(String field, JsonNode value, Tool tool) {

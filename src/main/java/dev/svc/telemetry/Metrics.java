@@ -19,6 +19,15 @@ public final class Metrics {
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
   };
 
+  /**
+   * Buckets of script calls: {@link #DURATION_BUCKETS} with 10, 25, 50, 100 and 250 µs in front,
+   * since a short handler takes microseconds.
+   */
+  public static final double[] SCRIPT_DURATION_BUCKETS = {
+    0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+    0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
+  };
+
   private static final List<MetricFamily> FAMILIES = new CopyOnWriteArrayList<>();
 
   /** Where recordings are forwarded besides our own series: OTLP export, when configured. */

@@ -49,6 +49,17 @@ public final class SvcMetrics {
           "svc.adapter",
           "error.type");
 
+  public static final Histogram SCRIPT_DURATION =
+      Metrics.histogram(
+          "svc.script.call.duration",
+          "s",
+          "Duration of script calls (handlers, transforms, auth plugins), waiting for an isolate"
+              + " included.",
+          Metrics.SCRIPT_DURATION_BUCKETS,
+          "gen_ai.tool.name",
+          "svc.script.stage",
+          "error.type");
+
   public static final Histogram MODEL_DURATION =
       Metrics.histogram(
           "gen_ai.client.operation.duration",

@@ -256,7 +256,7 @@ class MetricsAndAuditIT {
   }
 
   @Test
-  void scriptPoolGaugesShowTheIsolatesAfterAHandlerCall() throws Exception {
+  void scriptPoolGaugesAndScriptDurationsAfterHandlerCalls() throws Exception {
     Path project = dir.resolve("scripted");
     Model model =
         ProjectFixture.model(
@@ -269,13 +269,20 @@ class MetricsAndAuditIT {
             inputs:
               name: {type: string}
             == app/tools/metered_greet/handler.ts
-            export default ({ inputs }: { inputs: { name: string } }) => ({ hi: inputs.name });
+            export default ({ inputs }: { inputs: { name: string } }) => {
+              if (inputs.name === "boom") throw new Error("no");
+              return { hi: inputs.name };
+            };
+            == app/tools/metered_greet/output.ts
+            export default ({ results }: { results: unknown[] }) => results[0];
             """);
     try (Instance instance = launch(model, project)) {
       McpHttpClient client = new McpHttpClient(instance.baseUrl());
       client.initialize();
       assertThat(client.call("metered_greet", "{\"name\":\"Ada\"}").toString())
           .contains("\"hi\":\"Ada\"");
+      assertThat(client.call("metered_greet", "{\"name\":\"boom\"}").toString())
+          .contains("\"isError\":true");
 
       Map<String, Double> metrics = scrape(instance.baseUrl() + "/metrics");
       assertThat(metrics.get("svc_script_isolates{svc_isolate_state=\"busy\"}")).isEqualTo(0.0);
@@ -287,6 +294,26 @@ class MetricsAndAuditIT {
               metrics.get(
                   "svc_tool_call_duration_seconds_count{gen_ai_tool_name=\"metered_greet\"}"))
           .isEqualTo(1.0);
+      String handler = "gen_ai_tool_name=\"metered_greet\",svc_script_stage=\"handler\"";
+      assertThat(metrics.get("svc_script_call_duration_seconds_count{" + handler + "}"))
+          .isEqualTo(1.0);
+      assertThat(
+              metrics.get(
+                  "svc_script_call_duration_seconds_count{"
+                      + handler
+                      + ",error_type=\"script_failed\"}"))
+          .isEqualTo(1.0);
+      assertThat(
+              metrics.get(
+                  "svc_script_call_duration_seconds_count{gen_ai_tool_name=\"metered_greet\","
+                      + "svc_script_stage=\"output\"}"))
+          .as("the output transform ran only after the handler succeeded")
+          .isEqualTo(1.0);
+      assertThat(metrics.get("svc_script_call_duration_seconds_bucket{" + handler + ",le=\"60\"}"))
+          .isEqualTo(1.0);
+      assertThat(metrics)
+          .as("microsecond buckets")
+          .containsKey("svc_script_call_duration_seconds_bucket{" + handler + ",le=\"0.00001\"}");
     }
   }
 
