@@ -21,11 +21,64 @@ def parse(path):
             "socket_errors": socket.group(1) if socket else ""}
 
 
+SCRIPT_BUCKET = re.compile(
+    r'^svc_script_call_duration_seconds_bucket\{gen_ai_tool_name="([^"]*)",'
+    r'svc_script_stage="([^"]*)",le="([^"]*)"\} (\S+)$')
+
+
+def script_buckets(path):
+    """{(tool, stage): {le: count}} of the successful script calls in a /metrics scrape."""
+    buckets = {}
+    try:
+        text = open(path).read()
+    except OSError:
+        return buckets
+    for line in text.splitlines():
+        m = SCRIPT_BUCKET.match(line)
+        if m:
+            tool, stage, le, count = m.groups()
+            buckets.setdefault((tool, stage), {})[float(le)] = float(count)
+    return buckets
+
+
+def quantile(q, cumulative):
+    """Prometheus' histogram_quantile over {upper bound: cumulative count}, in seconds."""
+    bounds = sorted(cumulative)
+    total = cumulative[bounds[-1]]
+    if total <= 0:
+        return None
+    rank, lower, below = q * total, 0.0, 0.0
+    for bound in bounds:
+        count = cumulative[bound]
+        if count >= rank:
+            if bound == float("inf"):
+                return lower
+            return lower + (bound - lower) * (rank - below) / max(count - below, 1e-9)
+        lower, below = bound, count
+    return lower
+
+
+def script_times(run):
+    """Per (tool, stage): calls, p50 and p99 of svc's script time during the measured run."""
+    base = run.get("metrics") or ""
+    if not base:
+        return {}
+    before, after = script_buckets(base + ".before"), script_buckets(base + ".after")
+    times = {}
+    for key, counts in after.items():
+        delta = {le: n - before.get(key, {}).get(le, 0.0) for le, n in counts.items()}
+        calls = delta[max(delta)]
+        if calls > 0:
+            times[key] = (calls, quantile(0.5, delta), quantile(0.99, delta))
+    return times
+
+
 def main():
-    runs = json.load(open(sys.argv[1]))  # [{"db","target","c","file"}]
+    runs = json.load(open(sys.argv[1]))  # [{"db","target","c","file","metrics"?}]
     results = {}
     for run in runs:
         results[(run["db"], run["target"], run["c"])] = parse(run["file"])
+        results[(run["db"], run["target"], run["c"])]["scripts"] = script_times(run)
     lines = ["| database | c | svc rps | svc p50 / p99 ms | Toolbox rps | Toolbox p50 / p99 ms | svc/Toolbox |",
              "|---|---|---|---|---|---|---|"]
     for db in ["sqlite", "postgres", "heartbeat"]:
@@ -73,6 +126,16 @@ def scripts(results):
             row += f" {1000 * (r['p50_ms'] - floor['p50_ms']):+.0f} µs |" if floor else " – |"
             row += f" {1000 * (r['p50_ms'] - sql['p50_ms']):+.0f} µs |" if sql else " – |"
             out.append(row)
+    timed = [(key, c, results[(key, "svc", c)]["scripts"]) for c in [1, 16] for key in ["handler", "hybrid"]
+             if results.get((key, "svc", c)) and results[(key, "svc", c)]["scripts"]]
+    if timed:
+        out += ["", "Time in the scripts themselves, from svc's `svc_script_call_duration_seconds` over each"
+                " measured run (call to result, waiting for an isolate included; estimated from the"
+                " histogram's buckets: 10, 25, 50, 100, 250 µs, …):", "",
+                "| tool | c | stage | calls | p50 | p99 |", "|---|---|---|---|---|---|"]
+        for key, c, times in timed:
+            for (tool, stage), (calls, p50, p99) in sorted(times.items()):
+                out.append(f"| {key} ({tool}) | {c} | {stage} | {calls:.0f} | {p50 * 1e6:.0f} µs | {p99 * 1e6:.0f} µs |")
     heartbeat = results.get(("heartbeat", "svc", 16))
     if heartbeat:
         out.append(f"\n/heartbeat at c=16: {heartbeat['rps']:.0f} rps, p50 {heartbeat['p50_ms']:.2f} ms")
