@@ -25,6 +25,7 @@ class ScriptSandboxTest {
 
   @TempDir Path dir;
   PooledScriptRunner runner;
+  Scripts scripts;
 
   @AfterEach
   void close() {
@@ -35,7 +36,7 @@ class ScriptSandboxTest {
 
   /** Compiles a one-tool project whose handler.ts is {@code source}, and starts a runner. */
   PooledScriptRunner sandbox(String source) {
-    Scripts scripts =
+    scripts =
         ProjectFixture.model(
                 dir,
                 """
@@ -92,6 +93,74 @@ class ScriptSandboxTest {
     assertThat(call("number", "{}").asDouble()).isEqualTo(4.5);
     assertThat(call("nothing", "{}").isNull()).isTrue();
     assertThat(call("{}").isNull()).isTrue();
+  }
+
+  @Test
+  void bundlesHandTheirOwnExportsObjectToCommonJs_noCopyPerCall() {
+    sandbox(
+        """
+        export let calls = 0;
+        export function named({ inputs }: { inputs: { n: number } }) {
+          calls++;
+          return { n: inputs.n, calls };
+        }
+        export default named;
+        """);
+    String code = bundleOf("app/tools/t/handler.ts");
+
+    assertThat(code)
+        .contains(ScriptBundler.LIGHT_TO_COMMON_JS)
+        .doesNotContain(ScriptBundler.ESBUILD_TO_COMMON_JS);
+    assertThat(call("{\"inputs\":{\"n\":1}}")).isEqualTo(JSON.readTree("{\"n\":1,\"calls\":1}"));
+    assertThat(call("named", "{\"inputs\":{\"n\":2}}"))
+        .as("module state is still fresh for every call")
+        .isEqualTo(JSON.readTree("{\"n\":2,\"calls\":1}"));
+  }
+
+  @Test
+  void anEsModuleRequiredFromCommonJsInsideABundleReadsItsExports() {
+    Scripts scripts =
+        ProjectFixture.model(
+                dir,
+                """
+                == .svc
+                name: mixed
+                == app/tools/t/config.terse
+                description: A CommonJS handler requiring an ES module.
+                handler: handler.js
+                == app/tools/t/handler.js
+                const shapes = require("./shapes.ts");
+                module.exports = ({ inputs }) => ({
+                  area: shapes.area(inputs.side),
+                  keys: Object.keys(shapes).sort(),
+                  esModule: shapes.__esModule === true,
+                });
+                == app/tools/t/shapes.ts
+                export const area = (side: number) => side * side;
+                export const unit = "m2";
+                """)
+            .scripts();
+    runner =
+        new PooledScriptRunner(
+            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+            scripts,
+            new PooledScriptRunner.Settings(1, Duration.ofSeconds(30), false));
+
+    assertThat(
+            runner.call(
+                new ScriptRef("app/tools/t/handler.js", "default"),
+                JSON.readTree("{\"inputs\":{\"side\":3}}"),
+                "t",
+                TIMEOUT))
+        .isEqualTo(JSON.readTree("{\"area\":9,\"keys\":[\"area\",\"unit\"],\"esModule\":true}"));
+  }
+
+  private String bundleOf(String path) {
+    return scripts.bundles().stream()
+        .filter(bundle -> bundle.path().equals(path))
+        .findFirst()
+        .orElseThrow()
+        .code();
   }
 
   @Test
