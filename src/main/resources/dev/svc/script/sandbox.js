@@ -362,7 +362,7 @@
   // again with poll(). What a call may have changed is put back first, so no call sees the
   // previous one's (its unsettled fetches, Error.stackTraceLimit).
   const invoke = (factory, exportName, payload) => {
-    pending = new MapCtor();
+    if (pending.size !== 0) pending = new MapCtor(); // fetches the previous call left unsettled
     outcome = null;
     Error.stackTraceLimit = stackTraceLimit;
     Error.prepareStackTrace = undefined;
@@ -413,6 +413,8 @@
     }
     return done(result);
   };
+  // One entry per script and export, made once per isolate: a call then passes only its payload.
+  const bind = (factory, exportName) => (payload) => invoke(factory, exportName, payload);
   const poll = () => outcome;
-  return { invoke, poll, settle };
+  return { bind, poll, settle };
 });
