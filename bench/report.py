@@ -1,6 +1,12 @@
-"""Parses wrk outputs written by bench/run and prints the comparison table."""
+"""Parses the wrk outputs and /metrics scrapes written by bench/run and prints its tables.
+
+bench/run measures every level in rounds: each target runs one slice per round, in turn. Figures
+are medians over the rounds; a ratio is the median of the round-by-round ratios, so that a drift
+in the machine's speed during a level touches both sides alike.
+"""
 import json
 import re
+import statistics
 import sys
 
 
@@ -41,6 +47,15 @@ def script_buckets(path):
     return buckets
 
 
+def script_deltas(base):
+    """{(tool, stage): {le: count}} recorded between the two scrapes around one slice."""
+    if not base:
+        return {}
+    before, after = script_buckets(base + ".before"), script_buckets(base + ".after")
+    return {key: {le: n - before.get(key, {}).get(le, 0.0) for le, n in counts.items()}
+            for key, counts in after.items()}
+
+
 def quantile(q, cumulative):
     """Prometheus' histogram_quantile over {upper bound: cumulative count}, in seconds."""
     bounds = sorted(cumulative)
@@ -58,87 +73,113 @@ def quantile(q, cumulative):
     return lower
 
 
-def script_times(run):
-    """Per (tool, stage): calls, p50 and p99 of svc's script time during the measured run."""
-    base = run.get("metrics") or ""
-    if not base:
-        return {}
-    before, after = script_buckets(base + ".before"), script_buckets(base + ".after")
-    times = {}
-    for key, counts in after.items():
-        delta = {le: n - before.get(key, {}).get(le, 0.0) for le, n in counts.items()}
-        calls = delta[max(delta)]
-        if calls > 0:
-            times[key] = (calls, quantile(0.5, delta), quantile(0.99, delta))
-    return times
+class Level:
+    """The slices of one (db, target, c), in round order."""
+
+    def __init__(self):
+        self.slices = []
+        self.scripts = {}
+
+    def add(self, run):
+        self.slices.append(parse(run["file"]))
+        for key, counts in script_deltas(run.get("metrics") or "").items():
+            total = self.scripts.setdefault(key, {})
+            for le, n in counts.items():
+                total[le] = total.get(le, 0.0) + n
+
+    def median(self, field):
+        return statistics.median(s[field] for s in self.slices)
+
+    def per_round(self, field):
+        return [s[field] for s in self.slices]
+
+
+def paired(a, b, field, combine):
+    """Median over rounds of combine(a's value, b's value), rounds paired by index."""
+    return statistics.median(combine(x, y) for x, y in zip(a.per_round(field), b.per_round(field)))
+
+
+def spread(values):
+    return f"{min(values):.2f}–{max(values):.2f}"
 
 
 def main():
-    runs = json.load(open(sys.argv[1]))  # [{"db","target","c","file","metrics"?}]
-    results = {}
-    for run in runs:
-        results[(run["db"], run["target"], run["c"])] = parse(run["file"])
-        results[(run["db"], run["target"], run["c"])]["scripts"] = script_times(run)
-    lines = ["| database | c | svc rps | svc p50 / p99 ms | Toolbox rps | Toolbox p50 / p99 ms | svc/Toolbox |",
+    runs = json.load(open(sys.argv[1]))  # [{"db","target","c","round","file","metrics"}]
+    levels = {}
+    for run in sorted(runs, key=lambda r: r.get("round", 1)):
+        levels.setdefault((run["db"], run["target"], run["c"]), Level()).add(run)
+    rounds = max(len(level.slices) for level in levels.values())
+    lines = [f"Medians of {rounds} rounds; svc/Toolbox is the median of the round-by-round ratios "
+             "(their range in brackets).", "",
+             "| database | c | svc rps | svc p50 / p99 ms | Toolbox rps | Toolbox p50 / p99 ms | svc/Toolbox |",
              "|---|---|---|---|---|---|---|"]
     for db in ["sqlite", "postgres", "heartbeat"]:
-        for c in sorted({r["c"] for r in runs if r["db"] == db}):
-            s = results.get((db, "svc", c))
-            t = results.get((db, "toolbox", c))
+        for c in sorted({key[2] for key in levels if key[0] == db}):
+            s, t = levels.get((db, "svc", c)), levels.get((db, "toolbox", c))
             if s is None:
                 continue
-            row = f"| {db} | {c} | {s['rps']:.0f} | {s['p50_ms']:.2f} / {s['p99_ms']:.2f} |"
+            row = (f"| {db} | {c} | {s.median('rps'):.0f} |"
+                   f" {s.median('p50_ms'):.2f} / {s.median('p99_ms'):.2f} |")
             if t:
-                row += f" {t['rps']:.0f} | {t['p50_ms']:.2f} / {t['p99_ms']:.2f} | **{s['rps'] / t['rps']:.2f}×** |"
+                ratios = [x / y for x, y in zip(s.per_round("rps"), t.per_round("rps"))]
+                row += (f" {t.median('rps'):.0f} | {t.median('p50_ms'):.2f} / {t.median('p99_ms'):.2f} |"
+                        f" **{statistics.median(ratios):.2f}×** ({spread(ratios)}) |")
             else:
                 row += " – | – | – |"
             lines.append(row)
-    for key, r in results.items():
-        if r["non2xx"] or r["socket_errors"]:
-            lines.append(f"\nwarning: {key}: non-2xx={r['non2xx']} socket errors: {r['socket_errors']}")
+    for key, level in sorted(levels.items(), key=str):
+        for r in level.slices:
+            if r["non2xx"] or r["socket_errors"]:
+                lines.append(f"\nwarning: {key}: non-2xx={r['non2xx']} socket errors: {r['socket_errors']}")
     for db in ["sqlite", "postgres"]:
         for c in [16, 64]:
-            s, h = results.get((db, "svc", c)), results.get(("heartbeat", "svc", c))
+            s, h = levels.get((db, "svc", c)), levels.get(("heartbeat", "svc", c))
             if s and h:
-                lines.append(f"\n{db} tool call / heartbeat at c={c}: {100 * s['rps'] / h['rps']:.0f}%")
-    lines += scripts(results)
+                ratio = paired(s, h, "rps", lambda x, y: x / y)
+                lines.append(f"\n{db} tool call / heartbeat at c={c}: {100 * ratio:.0f}%")
+    lines += scripts(levels)
     print("\n".join(lines))
 
 
-def scripts(results):
-    """The TypeScript tools against the plain SQLite tool and the tool-call floor."""
-    if results.get(("handler", "svc", 16)) is None:
+def scripts(levels):
+    """The TypeScript tools against the plain SQLite tool and the tool-call floor, same rounds."""
+    if levels.get(("handler", "svc", 16)) is None:
         return []
     rows = [("floor", "tool-call floor (refused by input validation)"),
-            ("sqlite", "SQL tool (get_item, SQLite)"),
+            ("sql", "SQL tool (get_item, SQLite)"),
             ("handler", "handler tool (hello)"),
             ("hybrid", "hybrid tool (input.ts -> SQL -> output.ts)")]
     out = ["", "| svc | c | rps | p50 / p99 ms | rps vs SQL tool | p50 over floor | p50 over SQL tool |",
            "|---|---|---|---|---|---|---|"]
     for c in [1, 16]:
-        sql, floor = results.get(("sqlite", "svc", c)), results.get(("floor", "svc", c))
+        sql, floor = levels.get(("sql", "svc", c)), levels.get(("floor", "svc", c))
         for key, label in rows:
-            r = results.get((key, "svc", c))
+            r = levels.get((key, "svc", c))
             if r is None:
                 continue
-            row = f"| {label} | {c} | {r['rps']:.0f} | {r['p50_ms']:.2f} / {r['p99_ms']:.2f} |"
-            row += f" {100 * r['rps'] / sql['rps']:.0f}% |" if sql else " – |"
-            row += f" {1000 * (r['p50_ms'] - floor['p50_ms']):+.0f} µs |" if floor else " – |"
-            row += f" {1000 * (r['p50_ms'] - sql['p50_ms']):+.0f} µs |" if sql else " – |"
+            row = f"| {label} | {c} | {r.median('rps'):.0f} | {r.median('p50_ms'):.2f} / {r.median('p99_ms'):.2f} |"
+            row += f" {100 * paired(r, sql, 'rps', lambda x, y: x / y):.0f}% |" if sql else " – |"
+            row += f" {1000 * paired(r, floor, 'p50_ms', lambda x, y: x - y):+.0f} µs |" if floor else " – |"
+            row += f" {1000 * paired(r, sql, 'p50_ms', lambda x, y: x - y):+.0f} µs |" if sql else " – |"
             out.append(row)
-    timed = [(key, c, results[(key, "svc", c)]["scripts"]) for c in [1, 16] for key in ["handler", "hybrid"]
-             if results.get((key, "svc", c)) and results[(key, "svc", c)]["scripts"]]
+    timed = [(key, c, levels[(key, "svc", c)].scripts) for c in [1, 16] for key in ["handler", "hybrid"]
+             if levels.get((key, "svc", c)) and levels[(key, "svc", c)].scripts]
     if timed:
-        out += ["", "Time in the scripts themselves, from svc's `svc_script_call_duration_seconds` over each"
-                " measured run (call to result, waiting for an isolate included; estimated from the"
-                " histogram's buckets: 10, 25, 50, 100, 250 µs, …):", "",
+        out += ["", "Time in the scripts themselves, from svc's `svc_script_call_duration_seconds` over"
+                " the measured slices (call to result, waiting for an isolate included; estimated from"
+                " the histogram's buckets: 10, 25, 50, 100, 250 µs, …):", "",
                 "| tool | c | stage | calls | p50 | p99 |", "|---|---|---|---|---|---|"]
         for key, c, times in timed:
-            for (tool, stage), (calls, p50, p99) in sorted(times.items()):
+            for (tool, stage), counts in sorted(times.items()):
+                calls = counts[max(counts)]
+                if calls <= 0:
+                    continue
+                p50, p99 = quantile(0.5, counts), quantile(0.99, counts)
                 out.append(f"| {key} ({tool}) | {c} | {stage} | {calls:.0f} | {p50 * 1e6:.0f} µs | {p99 * 1e6:.0f} µs |")
-    heartbeat = results.get(("heartbeat", "svc", 16))
+    heartbeat = levels.get(("heartbeat", "svc", 16))
     if heartbeat:
-        out.append(f"\n/heartbeat at c=16: {heartbeat['rps']:.0f} rps, p50 {heartbeat['p50_ms']:.2f} ms")
+        out.append(f"\n/heartbeat at c=16: {heartbeat.median('rps'):.0f} rps, p50 {heartbeat.median('p50_ms'):.2f} ms")
     return out
+
 
 main()
