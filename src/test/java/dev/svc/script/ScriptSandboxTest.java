@@ -119,39 +119,20 @@ class ScriptSandboxTest {
 
   @Test
   void anEsModuleRequiredFromCommonJsInsideABundleReadsItsExports() {
-    Scripts scripts =
-        ProjectFixture.model(
-                dir,
-                """
-                == .svc
-                name: mixed
-                == app/tools/t/config.terse
-                description: A CommonJS handler requiring an ES module.
-                handler: handler.js
-                == app/tools/t/handler.js
-                const shapes = require("./shapes.ts");
-                module.exports = ({ inputs }) => ({
-                  area: shapes.area(inputs.side),
-                  keys: Object.keys(shapes).sort(),
-                  esModule: shapes.__esModule === true,
-                });
-                == app/tools/t/shapes.ts
-                export const area = (side: number) => side * side;
-                export const unit = "m2";
-                """)
-            .scripts();
-    runner =
-        new PooledScriptRunner(
-            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
-            scripts,
-            new PooledScriptRunner.Settings(1, Duration.ofSeconds(30), false));
+    commonJs(
+        """
+        const shapes = require("./shapes.ts");
+        module.exports = ({ inputs }) => ({
+          area: shapes.area(inputs.side),
+          keys: Object.keys(shapes).sort(),
+          esModule: shapes.__esModule === true,
+        });
+        == app/tools/t/shapes.ts
+        export const area = (side: number) => side * side;
+        export const unit = "m2";
+        """);
 
-    assertThat(
-            runner.call(
-                new ScriptRef("app/tools/t/handler.js", "default"),
-                JSON.readTree("{\"inputs\":{\"side\":3}}"),
-                "t",
-                TIMEOUT))
+    assertThat(callCommonJs("{\"inputs\":{\"side\":3}}"))
         .isEqualTo(JSON.readTree("{\"area\":9,\"keys\":[\"area\",\"unit\"],\"esModule\":true}"));
   }
 
@@ -165,7 +146,22 @@ class ScriptSandboxTest {
 
   @Test
   void aCommonJsScriptWhoseModuleExportsIsTheFunctionIsItsDefaultExport() {
-    Scripts scripts =
+    commonJs(
+        """
+        const double = (n) => n * 2;
+        module.exports = ({ inputs }) => ({ doubled: double(inputs.n) });
+        """);
+
+    assertThat(callCommonJs("{\"inputs\":{\"n\":21}}"))
+        .isEqualTo(JSON.readTree("{\"doubled\":42}"));
+  }
+
+  /**
+   * Compiles a one-tool project whose handler is {@code handler.js} with {@code source} (which may
+   * go on with more {@code == file} sections), and starts a runner.
+   */
+  private void commonJs(String source) {
+    scripts =
         ProjectFixture.model(
                 dir,
                 """
@@ -175,23 +171,19 @@ class ScriptSandboxTest {
                 description: A CommonJS handler.
                 handler: handler.js
                 == app/tools/t/handler.js
-                const double = (n) => n * 2;
-                module.exports = ({ inputs }) => ({ doubled: double(inputs.n) });
-                """)
+                """
+                    + source)
             .scripts();
     runner =
         new PooledScriptRunner(
             new V8Engine(V8Engine.DEFAULT_HEAP_MB),
             scripts,
             new PooledScriptRunner.Settings(1, Duration.ofSeconds(30), false));
+  }
 
-    assertThat(
-            runner.call(
-                new ScriptRef("app/tools/t/handler.js", "default"),
-                JSON.readTree("{\"inputs\":{\"n\":21}}"),
-                "t",
-                TIMEOUT))
-        .isEqualTo(JSON.readTree("{\"doubled\":42}"));
+  private JsonNode callCommonJs(String payload) {
+    return runner.call(
+        new ScriptRef("app/tools/t/handler.js", "default"), JSON.readTree(payload), "t", TIMEOUT);
   }
 
   @Test
