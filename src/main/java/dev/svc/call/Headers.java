@@ -1,47 +1,125 @@
 package dev.svc.call;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** HTTP request headers as a caller sent them; names are matched case-insensitively. */
-public record Headers(Map<String, List<String>> values) {
-  public static final Headers NONE = new Headers(Map.of());
+/**
+ * HTTP request headers as a caller sent them, in arrival order; names are matched
+ * case-insensitively. Every request makes one, so it is two arrays, not a map of lists: a request
+ * has a handful of headers and is asked for a few of them.
+ */
+public final class Headers {
+  public static final Headers NONE = new Headers(new String[0], new String[0], 0);
 
-  public Headers {
-    Map<String, List<String>> lower = new TreeMap<>();
-    values.forEach((name, list) ->
-        lower
-            .computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new java.util.ArrayList<>())
-            .addAll(list));
-    lower.replaceAll((k, v) -> List.copyOf(v));
-    values = java.util.Collections.unmodifiableMap(lower);
+  /** Lower-case names; {@code names[i]} was sent with {@code values[i]}. */
+  private final String[] names;
+
+  private final String[] values;
+  private final int size;
+
+  private Headers(String[] names, String[] values, int size) {
+    this.names = names;
+    this.values = values;
+    this.size = size;
   }
 
+  /** Headers from name-value pairs, names in any case. */
   public static Headers of(String... nameValuePairs) {
-    Map<String, List<String>> map = new TreeMap<>();
+    Builder builder = new Builder(nameValuePairs.length / 2);
     for (int i = 0; i + 1 < nameValuePairs.length; i += 2) {
-      map.computeIfAbsent(nameValuePairs[i], k -> new java.util.ArrayList<>())
-          .add(nameValuePairs[i + 1]);
+      builder.add(nameValuePairs[i], nameValuePairs[i + 1]);
     }
-    return new Headers(map);
+    return builder.build();
   }
 
+  /** The first value sent under {@code name} (any case). */
   public Optional<String> first(String name) {
-    List<String> list = values.get(name.toLowerCase(Locale.ROOT));
-    return list == null || list.isEmpty() ? Optional.empty() : Optional.of(list.getFirst());
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (int i = 0; i < size; i++) {
+      if (names[i].equals(lower)) {
+        return Optional.of(values[i]);
+      }
+    }
+    return Optional.empty();
   }
 
-  /** Headers a script may see: everything but cookies. */
+  /** Every value per lower-case name, names sorted, values in arrival order. */
+  public Map<String, List<String>> values() {
+    Map<String, List<String>> map = new TreeMap<>();
+    for (int i = 0; i < size; i++) {
+      map.computeIfAbsent(names[i], k -> new ArrayList<>()).add(values[i]);
+    }
+    map.replaceAll((name, list) -> List.copyOf(list));
+    return java.util.Collections.unmodifiableMap(map);
+  }
+
+  /** Headers a script may see: everything but cookies, a name's values joined by ", ". */
   public Map<String, String> forScripts() {
     Map<String, String> flat = new TreeMap<>();
-    values.forEach((name, list) -> {
-      if (!name.equals("cookie") && !list.isEmpty()) {
-        flat.put(name, String.join(", ", list));
-      }
-    });
+    values()
+        .forEach((name, list) -> {
+          if (!name.equals("cookie")) {
+            flat.put(name, String.join(", ", list));
+          }
+        });
     return flat;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Headers headers && values().equals(headers.values());
+  }
+
+  @Override
+  public int hashCode() {
+    return values().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Headers" + values();
+  }
+
+  /** Collects headers in arrival order. */
+  public static final class Builder {
+    private String[] names;
+    private String[] values;
+    private int size;
+
+    /**
+     * @param expected how many headers will be added (more may be)
+     */
+    public Builder(int expected) {
+      names = new String[Math.max(1, expected)];
+      values = new String[names.length];
+    }
+
+    /** Adds one header; the name in any case. */
+    public Builder add(String name, String value) {
+      if (names == null) {
+        throw new IllegalStateException("these headers were built already");
+      }
+      if (size == names.length) {
+        names = Arrays.copyOf(names, size * 2);
+        values = Arrays.copyOf(values, size * 2);
+      }
+      names[size] = name.toLowerCase(Locale.ROOT);
+      values[size] = value;
+      size++;
+      return this;
+    }
+
+    /** The headers; the builder takes no more after this. */
+    public Headers build() {
+      Headers headers = new Headers(names, values, size);
+      names = null;
+      values = null;
+      return headers;
+    }
   }
 }

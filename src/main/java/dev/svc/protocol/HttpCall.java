@@ -7,7 +7,8 @@ import dev.svc.call.Headers;
  *
  * @param method {@code GET}, {@code POST}, {@code DELETE}, …
  * @param path the request path, e.g. {@code /mcp} or {@code /agent/helper}
- * @param baseUrl scheme, host and port the client used (honouring {@code X-Forwarded-*})
+ * @param baseUrlOf works out the scheme, host and port the client used (honouring {@code
+ *     X-Forwarded-*}) when asked: most requests never need them
  * @param requestId the id svc gave this request (in logs and server-fault errors)
  * @param query the raw query string without {@code ?}; empty when the URL has none
  */
@@ -16,13 +17,13 @@ public record HttpCall(
     String path,
     Headers headers,
     byte[] body,
-    String baseUrl,
+    java.util.function.Supplier<String> baseUrlOf,
     String requestId,
     String query) {
 
-  public HttpCall(
-      String method, String path, Headers headers, byte[] body, String baseUrl, String requestId) {
-    this(method, path, headers, body, baseUrl, requestId, "");
+  /** Scheme, host and port the client used, e.g. {@code https://svc.example.com}. */
+  public String baseUrl() {
+    return baseUrlOf.get();
   }
 
   /** The first value of a query parameter, URL-decoded. */

@@ -43,6 +43,10 @@ public final class ToolInvoker {
 
   private final Model model;
   private final Map<String, Tool> toolsByName;
+
+  /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
+  private final Map<String, List<String>> boundInputs;
+
   private final Map<String, Connector> connectors;
   private final Map<String, AuthPlugin> auth;
   private final ScriptRunner scripts;
@@ -60,6 +64,13 @@ public final class ToolInvoker {
     this.toolsByName =
         model.tools().stream()
             .collect(java.util.stream.Collectors.toUnmodifiableMap(Tool::name, t -> t));
+    Map<String, List<String>> bound = new java.util.HashMap<>();
+    for (Tool tool : model.tools()) {
+      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
+        bound.put(tool.name(), onAdapter.statement().inputNames());
+      }
+    }
+    this.boundInputs = Map.copyOf(bound);
     this.connectors = Map.copyOf(connectors);
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
@@ -69,6 +80,11 @@ public final class ToolInvoker {
 
   public Model model() {
     return model;
+  }
+
+  /** Whether the project has a tool of this name (the built-in {@code search} is not one). */
+  public boolean has(String name) {
+    return toolsByName.containsKey(name);
   }
 
   /**
@@ -305,7 +321,7 @@ public final class ToolInvoker {
           throw new ConnectorUnavailableException(
               "adapter `" + onAdapter.adapter() + "` is not open");
         }
-        List<String> names = onAdapter.statement().inputNames();
+        List<String> names = boundInputs.get(tool.name());
         Map<String, Object> values =
             switch (BoundValues.of(tool, inputs, names)) {
               case BoundValues.Values v -> v.values();

@@ -12,13 +12,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -153,7 +150,7 @@ final class RequestHandler extends Handler.Abstract {
               path,
               headers,
               body.get(),
-              baseUrl(request, headers),
+              () -> baseUrl(request, headers),
               RequestIds.next(),
               java.util.Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
       HttpReply reply = (isMcp ? mcp : agents).handle(call);
@@ -251,11 +248,12 @@ final class RequestHandler extends Handler.Abstract {
   }
 
   private static Headers headers(Request request) {
-    Map<String, List<String>> map = new LinkedHashMap<>();
-    for (HttpField field : request.getHeaders()) {
-      map.computeIfAbsent(field.getName(), k -> new ArrayList<>()).add(field.getValue());
+    HttpFields fields = request.getHeaders();
+    Headers.Builder headers = new Headers.Builder(fields.size());
+    for (HttpField field : fields) {
+      headers.add(field.getLowerCaseName(), field.getValue());
     }
-    return new Headers(map);
+    return headers.build();
   }
 
   private static String baseUrl(Request request, Headers headers) {

@@ -230,8 +230,7 @@ public final class McpServer {
   /** Runs one request to its JSON-RPC response, traced and measured; never throws. */
   private ObjectNode respond(McpCall call, JsonRpcMessage.Request request) {
     McpTelemetry.Operation operation =
-        McpTelemetry.begin(
-            call.session(), request, name -> runtime.get().model().tool(name).isPresent());
+        McpTelemetry.begin(call.session(), request, name -> runtime.get().tools().has(name));
     ObjectNode response =
         JsonRpcCodec.error(
             Optional.of(request.id()),
