@@ -231,15 +231,18 @@ public final class McpServer {
   private ObjectNode respond(McpCall call, JsonRpcMessage.Request request) {
     McpTelemetry.Operation operation =
         McpTelemetry.begin(call.session(), request, name -> runtime.get().tools().has(name));
-    ObjectNode response =
-        JsonRpcCodec.error(
-            Optional.of(request.id()),
-            JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "internal error"));
+    ObjectNode response = null;
     try {
       response = answer(call, request);
       return response;
     } finally {
-      operation.end(response);
+      // answer() turns every exception into a response; only an Error gets here without one
+      operation.end(
+          response != null
+              ? response
+              : JsonRpcCodec.error(
+                  Optional.of(request.id()),
+                  JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "internal error")));
     }
   }
 
