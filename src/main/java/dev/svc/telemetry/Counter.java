@@ -27,7 +27,7 @@ public final class Counter implements MetricFamily {
 
   public void add(long delta, String... values) {
     MetricFamily.checkArity(this, values);
-    series.computeIfAbsent(List.of(values), k -> new LongAdder()).add(delta);
+    MetricFamily.series(series, values, LongAdder::new).add(delta);
     Metrics.Export export = Metrics.export;
     if (export != null) {
       export.add(this, values, delta);

@@ -44,7 +44,7 @@ public final class Histogram implements MetricFamily {
   /** Records one value; {@code values} in the order of {@link #labels()}. */
   public void record(double value, String... values) {
     MetricFamily.checkArity(this, values);
-    Series s = series.computeIfAbsent(List.of(values), k -> new Series(bounds.length));
+    Series s = MetricFamily.series(series, values, () -> new Series(bounds.length));
     int i = 0;
     while (i < bounds.length && value > bounds[i]) {
       i++;
