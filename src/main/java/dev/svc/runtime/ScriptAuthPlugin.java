@@ -61,7 +61,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
     payload.put("tool", tool);
     JsonNode result;
     try {
-      result = ScriptTelemetry.call(scripts, ScriptTelemetry.AUTH, script, payload, tool, timeout);
+      result =
+          ScriptTelemetry.call(scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, timeout);
     } catch (ScriptTimeoutException e) {
       return new AuthDecision.Deny(
           "the auth plugin `"

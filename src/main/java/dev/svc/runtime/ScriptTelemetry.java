@@ -13,23 +13,30 @@ import tools.jackson.databind.JsonNode;
  * transforms and auth plugin take, waiting for an isolate included.
  */
 final class ScriptTelemetry {
-  /** {@code svc.script.stage} of a handler. */
-  static final String HANDLER = "handler";
+  /** Where in a tool call a script runs. */
+  enum Stage {
+    HANDLER("handler", "handler"),
+    INPUT("input", "input transform"),
+    OUTPUT("output", "output transform"),
+    AUTH("auth", "auth");
 
-  /** {@code svc.script.stage} of an input transform. */
-  static final String INPUT = "input";
+    /** The {@code svc.script.stage} label. */
+    final String label;
 
-  /** {@code svc.script.stage} of an output transform. */
-  static final String OUTPUT = "output";
+    /** The name of the stage's span in a tool call's trace. */
+    final String spanName;
 
-  /** {@code svc.script.stage} of an auth plugin. */
-  static final String AUTH = "auth";
+    Stage(String label, String spanName) {
+      this.label = label;
+      this.spanName = spanName;
+    }
+  }
 
   private ScriptTelemetry() {}
 
   static JsonNode call(
       ScriptRunner scripts,
-      String stage,
+      Stage stage,
       ScriptRef script,
       JsonNode payload,
       String tool,
@@ -48,7 +55,7 @@ final class ScriptTelemetry {
       errorType = e.getClass().getName();
       throw e;
     } finally {
-      SvcMetrics.SCRIPT_DURATION.recordSince(started, tool, stage, errorType);
+      SvcMetrics.SCRIPT_DURATION.recordSince(started, tool, stage.label, errorType);
     }
   }
 }

@@ -226,15 +226,12 @@ public final class ToolInvoker {
       JsonNode finalInputs = inputs;
       if (tool.inputMapper().isPresent()) {
         finalInputs =
-            stage(
-                "input transform",
-                () ->
-                    script(
-                        tool,
-                        ScriptTelemetry.INPUT,
-                        tool.inputMapper().get(),
-                        payload("inputs", inputs, tool),
-                        deadline));
+            script(
+                tool,
+                ScriptTelemetry.Stage.INPUT,
+                tool.inputMapper().get(),
+                payload("inputs", inputs, tool),
+                deadline);
         if (!finalInputs.isObject()) {
           return new ToolOutcome.Failure("the input transform must return an object of inputs");
         }
@@ -258,15 +255,12 @@ public final class ToolInvoker {
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
         result =
-            stage(
-                "output transform",
-                () ->
-                    script(
-                        tool,
-                        ScriptTelemetry.OUTPUT,
-                        tool.outputMapper().get(),
-                        payload("results", results, tool),
-                        deadline));
+            script(
+                tool,
+                ScriptTelemetry.Stage.OUTPUT,
+                tool.outputMapper().get(),
+                payload("results", results, tool),
+                deadline);
       }
       if (key != null) {
         Span store = tracer.start(SpanKind.INTERNAL, "cache store");
@@ -290,31 +284,15 @@ public final class ToolInvoker {
     }
   }
 
-  /** Runs one script stage of the pipeline in its own span. */
-  private static JsonNode stage(String name, java.util.function.Supplier<JsonNode> body) {
-    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, name);
-    try {
-      return body.get();
-    } catch (RuntimeException e) {
-      stage.fail(e.getClass().getSimpleName(), "the script failed");
-      throw e;
-    } finally {
-      stage.end();
-    }
-  }
-
   private JsonNode execute(Tool tool, JsonNode inputs, Deadline deadline) {
     return switch (tool.execution()) {
       case Execution.Handler handler ->
-          stage(
-              "handler",
-              () ->
-                  script(
-                      tool,
-                      ScriptTelemetry.HANDLER,
-                      handler.script(),
-                      payload("inputs", inputs, tool),
-                      deadline));
+          script(
+              tool,
+              ScriptTelemetry.Stage.HANDLER,
+              handler.script(),
+              payload("inputs", inputs, tool),
+              deadline);
       case Execution.OnAdapter onAdapter -> {
         Connector connector = connectors.get(onAdapter.adapter());
         if (connector == null) {
@@ -332,9 +310,23 @@ public final class ToolInvoker {
     };
   }
 
+  /** Runs one script stage of the pipeline in its own span, timed by its stage. */
   private JsonNode script(
-      Tool tool, String stage, ScriptRef script, ObjectNode payload, Deadline deadline) {
-    return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline.remaining());
+      Tool tool,
+      ScriptTelemetry.Stage stage,
+      ScriptRef script,
+      ObjectNode payload,
+      Deadline deadline) {
+    Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
+    try {
+      return ScriptTelemetry.call(
+          scripts, stage, script, payload, tool.name(), deadline.remaining());
+    } catch (RuntimeException e) {
+      span.fail(e.getClass().getSimpleName(), "the script failed");
+      throw e;
+    } finally {
+      span.end();
+    }
   }
 
   private static ObjectNode payload(String field, JsonNode value, Tool tool) {
