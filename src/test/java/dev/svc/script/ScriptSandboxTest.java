@@ -109,8 +109,8 @@ class ScriptSandboxTest {
     String code = bundleOf("app/tools/t/handler.ts");
 
     assertThat(code)
-        .contains(ScriptBundler.LIGHT_TO_COMMON_JS)
-        .doesNotContain(ScriptBundler.ESBUILD_TO_COMMON_JS);
+        .contains(CommonJsExports.LIGHT_TO_COMMON_JS)
+        .doesNotContain(CommonJsExports.ESBUILD_TO_COMMON_JS);
     assertThat(call("{\"inputs\":{\"n\":1}}")).isEqualTo(JSON.readTree("{\"n\":1,\"calls\":1}"));
     assertThat(call("named", "{\"inputs\":{\"n\":2}}"))
         .as("module state is still fresh for every call")
