@@ -24,6 +24,7 @@ final class AotTraining {
             "-XX:AOTCacheOutput=lib/svc.aot",
             "-XX:+UseSerialGC",
             "-Xms64m",
+            "-Xmn48m",
             "-Xmx512m",
             "-XX:+ExitOnOutOfMemoryError",
             "-XX:-UsePerfData",

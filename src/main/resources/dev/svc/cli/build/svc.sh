@@ -60,7 +60,7 @@ fi
 # -Djava.locale.providers=HOST: svc formats nothing by locale, and the default provider's list
 # of ~1100 locales, which Jetty and Jackson enumerate in static initialisers, costs ~100 ms of
 # CPU at start (docs/serving.md, "Start-up")
-jvm=(-XX:+UseSerialGC -Xms64m -Xmx512m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
+jvm=(-XX:+UseSerialGC -Xms64m -Xmn48m -Xmx512m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
   -Djava.locale.providers=HOST --enable-native-access=ALL-UNNAMED "-Dsvc.cwd=$PWD")
 if [ -n "$launched" ]; then
