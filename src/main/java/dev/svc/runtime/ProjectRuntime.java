@@ -50,6 +50,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final Map<String, OpenAdapter> openAdapters;
   private final ResultCache cache;
   private final AuditTrail audit;
+  private final AdapterFailureLog adapterFailures;
 
   private ProjectRuntime(
       Model model,
@@ -60,7 +61,8 @@ public final class ProjectRuntime implements AutoCloseable {
       ResourceContents resources,
       PromptRenderer prompts,
       ResultCache cache,
-      AuditTrail audit) {
+      AuditTrail audit,
+      AdapterFailureLog adapterFailures) {
     this.model = model;
     this.connectors = connectors;
     this.openAdapters = openAdapters;
@@ -70,6 +72,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.prompts = prompts;
     this.cache = cache;
     this.audit = audit;
+    this.adapterFailures = adapterFailures;
   }
 
   /**
@@ -103,18 +106,19 @@ public final class ProjectRuntime implements AutoCloseable {
   public static ProjectRuntime start(Model model, Settings settings) {
     ResultCache cache = new ResultCache(settings.cacheBytes());
     dev.svc.log.StartupTrace.mark("cache made");
-    return open(model, settings, Map.of(), cache);
+    return open(model, settings, Map.of(), cache, new AdapterFailureLog());
   }
 
   /**
    * A runtime for a changed model that keeps this one's connectors whose adapter did not change and
-   * its cache (minus the results of tools that changed). This runtime keeps serving until the
-   * caller swaps; connectors it no longer needs are listed by {@link #retiredBy}.
+   * its cache (minus the results of tools that changed) and its log of adapter outages. This
+   * runtime keeps serving until the caller swaps; connectors it no longer needs are listed by
+   * {@link #retiredBy}.
    *
    * @throws StartupException when the new model cannot be served (this one is untouched)
    */
   public ProjectRuntime reload(Model next, Settings settings) {
-    return open(next, settings, Map.copyOf(openAdapters), cache);
+    return open(next, settings, Map.copyOf(openAdapters), cache, adapterFailures);
   }
 
   /** Connectors of this runtime that {@code next} does not use: close them once calls drain. */
@@ -131,7 +135,11 @@ public final class ProjectRuntime implements AutoCloseable {
   private record OpenAdapter(ResolvedAdapter adapter, Connector connector) {}
 
   private static ProjectRuntime open(
-      Model model, Settings settings, Map<String, OpenAdapter> previous, ResultCache cache) {
+      Model model,
+      Settings settings,
+      Map<String, OpenAdapter> previous,
+      ResultCache cache,
+      AdapterFailureLog adapterFailures) {
     List<Diagnostic> problems = new ArrayList<>();
     Map<String, ResolvedAdapter> adapters = new LinkedHashMap<>();
     for (Adapter adapter : model.usedAdapters()) {
@@ -176,7 +184,8 @@ public final class ProjectRuntime implements AutoCloseable {
     Map<String, Connector> connectors = new LinkedHashMap<>();
     all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker =
-        new ToolInvoker(model, connectors, auth, settings.scripts(), cache, settings.audit());
+        new ToolInvoker(
+            model, connectors, auth, settings.scripts(), cache, settings.audit(), adapterFailures);
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
@@ -188,7 +197,8 @@ public final class ProjectRuntime implements AutoCloseable {
         resources,
         new PromptRenderer(resources, settings.projectDirectory()),
         cache,
-        settings.audit());
+        settings.audit(),
+        adapterFailures);
   }
 
   private static Optional<ResolvedAdapter> resolve(

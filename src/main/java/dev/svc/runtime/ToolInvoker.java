@@ -52,6 +52,7 @@ public final class ToolInvoker {
   private final ScriptRunner scripts;
   private final ResultCache cache;
   private final AuditTrail audit;
+  private final AdapterFailureLog adapterFailures;
 
   ToolInvoker(
       Model model,
@@ -59,7 +60,8 @@ public final class ToolInvoker {
       Map<String, AuthPlugin> auth,
       ScriptRunner scripts,
       ResultCache cache,
-      AuditTrail audit) {
+      AuditTrail audit,
+      AdapterFailureLog adapterFailures) {
     this.model = model;
     this.toolsByName =
         model.tools().stream()
@@ -76,6 +78,7 @@ public final class ToolInvoker {
     this.scripts = scripts;
     this.cache = cache;
     this.audit = audit;
+    this.adapterFailures = adapterFailures;
   }
 
   public Model model() {
@@ -276,7 +279,12 @@ public final class ToolInvoker {
     } catch (MissingValueException e) {
       return new ToolOutcome.Failure(e.getMessage());
     } catch (ConnectorUnavailableException e) {
-      LOG.error("database unavailable", e, "tool", tool.name());
+      // one line per outage and summaries, not one per call: an outage under load is thousands
+      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
+        adapterFailures.failed(onAdapter.adapter(), tool.name(), e);
+      } else {
+        LOG.error("database unavailable", e, "tool", tool.name());
+      }
       throw new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e);
     } catch (RuntimeException e) {
       LOG.error("tool call failed unexpectedly", e, "tool", tool.name());
@@ -305,7 +313,9 @@ public final class ToolInvoker {
               case BoundValues.Values v -> v.values();
               case BoundValues.Missing missing -> throw new MissingValueException(missing.input());
             };
-        yield DbTelemetry.execute(connector, onAdapter, values, deadline.remaining());
+        JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline.remaining());
+        adapterFailures.succeeded(onAdapter.adapter());
+        yield result;
       }
     };
   }
