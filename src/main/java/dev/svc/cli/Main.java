@@ -17,6 +17,9 @@ public final class Main {
         System.setProperty("slf4j.internal.verbosity", "WARN");
       }
     }
+    // java.util.logging (OpenTelemetry, the JDK) too, instead of plain text on stderr; costs
+    // nothing until something logs through it
+    dev.svc.log.JulBridge.install();
     System.exit(run(CliContext.system(), args));
   }
 

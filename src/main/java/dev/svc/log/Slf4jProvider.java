@@ -15,11 +15,11 @@ import org.slf4j.spi.SLF4JServiceProvider;
 /**
  * Sends what libraries log through SLF4J (Jetty, the MongoDB and Redis drivers, Google auth) to
  * svc's structured logger, so there is one log with one format, one level, one tag filter and one
- * file. Tags: {@code http} for Jetty, {@code db:mongodb}, {@code db:redis}, else {@code lib}; the
- * library's logger name is the {@code logger} field. Library errors and warnings keep their level;
- * their info lines are svc's debug (level 4); their debug and trace lines are dropped. Registered
- * in {@code META-INF/services}; replaces {@code jetty-slf4j-impl}, which also read a properties
- * file at start.
+ * file. Tags: {@code http} for Jetty, {@code db:mongodb}, {@code db:redis}, {@code telemetry} for
+ * OpenTelemetry, else {@code lib}; the library's logger name is the {@code logger} field. Library
+ * errors and warnings keep their level; their info lines are svc's debug (level 4); their debug and
+ * trace lines are dropped. Registered in {@code META-INF/services}; replaces {@code
+ * jetty-slf4j-impl}, which also read a properties file at start.
  */
 public final class Slf4jProvider implements SLF4JServiceProvider {
   private final ILoggerFactory loggers = new Loggers();
@@ -59,6 +59,9 @@ public final class Slf4jProvider implements SLF4JServiceProvider {
     }
     if (loggerName.startsWith("redis.clients")) {
       return "db:redis";
+    }
+    if (loggerName.startsWith("io.opentelemetry")) {
+      return "telemetry";
     }
     return "lib";
   }
