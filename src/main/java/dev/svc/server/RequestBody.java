@@ -48,30 +48,88 @@ final class RequestBody {
     if (declared > maxBytes) {
       return new Outcome.TooLarge();
     }
+    Buffer body = new Buffer(declared >= 0 ? (int) declared : 1024, maxBytes);
+    // The body of a small request usually came with its headers: take what is there without a
+    // timer; only a body still on its way is read with the deadline armed.
+    while (true) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        return readRest(request, body, deadline);
+      }
+      if (Content.Chunk.isFailure(chunk)) {
+        return failed(chunk.getFailure(), false);
+      }
+      boolean fits = body.add(chunk.getByteBuffer());
+      boolean last = chunk.isLast();
+      chunk.release();
+      if (!fits) {
+        return new Outcome.TooLarge();
+      }
+      if (last) {
+        return new Outcome.Received(body.bytes());
+      }
+    }
+  }
+
+  private static Outcome readRest(Request request, Buffer body, Duration deadline) {
     AtomicBoolean late = new AtomicBoolean();
     Scheduler.Task timer = failAfter(request, deadline, late);
+    byte[] piece = new byte[16 * 1024];
     try (InputStream in = Content.Source.asInputStream(request)) {
-      if (declared >= 0) {
-        byte[] bytes = new byte[(int) declared];
-        int read = in.readNBytes(bytes, 0, bytes.length);
-        return read == bytes.length
-            ? new Outcome.Received(bytes)
-            : new Outcome.Received(java.util.Arrays.copyOf(bytes, read));
-      }
-      byte[] bytes = in.readNBytes(maxBytes + 1);
-      return bytes.length > maxBytes ? new Outcome.TooLarge() : new Outcome.Received(bytes);
-    } catch (IOException | RuntimeException e) {
-      if (late.get()) {
-        return new Outcome.TooSlow();
-      }
-      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause instanceof HttpException http) {
-          return new Outcome.Malformed(String.valueOf(http.getReason()));
+      int n;
+      while ((n = in.read(piece)) >= 0) {
+        if (!body.add(java.nio.ByteBuffer.wrap(piece, 0, n))) {
+          return new Outcome.TooLarge();
         }
       }
-      return new Outcome.Gone();
+      return new Outcome.Received(body.bytes());
+    } catch (IOException | RuntimeException e) {
+      return failed(e, late.get());
     } finally {
       timer.cancel();
+    }
+  }
+
+  private static Outcome failed(Throwable failure, boolean late) {
+    if (late) {
+      return new Outcome.TooSlow();
+    }
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpException http) {
+        return new Outcome.Malformed(String.valueOf(http.getReason()));
+      }
+    }
+    return new Outcome.Gone();
+  }
+
+  /** The bytes read so far, within the cap. */
+  private static final class Buffer {
+    private final int max;
+    private byte[] bytes;
+    private int length;
+
+    Buffer(int expected, int max) {
+      this.max = max;
+      this.bytes = new byte[Math.min(expected, max)];
+    }
+
+    /** Appends; false when the body would pass the cap. */
+    boolean add(java.nio.ByteBuffer piece) {
+      int n = piece.remaining();
+      if (n > max - length) {
+        return false;
+      }
+      if (length + n > bytes.length) {
+        bytes =
+            java.util.Arrays.copyOf(bytes, Math.min(max, Math.max(length + n, bytes.length * 2)));
+      }
+      piece.get(bytes, length, n);
+      length += n;
+      return true;
+    }
+
+    byte[] bytes() {
+      return length == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, length);
     }
   }
 
