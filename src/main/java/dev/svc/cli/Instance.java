@@ -120,9 +120,14 @@ public final class Instance implements AutoCloseable {
             options.port(),
             model.service().allowedHosts(),
             model.service().allowedOrigins(),
-            ServerSettings.DEFAULT_MAX_BODY_BYTES,
+            model.service().limits().maxBodyBytes(),
             new ServerSettings.Metrics(
-                model.service().metrics().enabled(), model.service().metrics().port()));
+                model.service().metrics().enabled(), model.service().metrics().port()),
+            new ServerSettings.Limits(
+                model.service().limits().headerTimeout(),
+                model.service().limits().bodyTimeout(),
+                model.service().limits().connectionsPerClient(),
+                model.service().limits().drainTimeout()));
     java.util.concurrent.CompletableFuture<HttpServer> preparing =
         java.util.concurrent.CompletableFuture.supplyAsync(
             () ->
@@ -330,16 +335,36 @@ public final class Instance implements AutoCloseable {
     return runtime.get().model();
   }
 
-  /** Stops accepting, lets calls in flight finish (bounded), then closes every connector. */
+  /**
+   * Stops serving without losing an answer: the listening socket closes and every answer from now
+   * on closes its connection (clients go to another instance), server streams end, requests in
+   * flight run on for {@code server.limits.drain_timeout}; those still running then are ended and
+   * answered {@code -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the
+   * connections close and every connector is closed.
+   */
   @Override
   public void close() {
     long started = System.nanoTime();
-    agents.close();
+    http.startDraining();
     mcp.shutdown();
-    http.stop(Duration.ofSeconds(10));
+    Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();
+    if (!http.awaitIdle(drainTimeout)) {
+      LOG.warn(
+          "drain limit reached: ending the requests still in flight",
+          "requests",
+          http.inFlight(),
+          "drain_timeout_s",
+          drainTimeout.toSeconds());
+      mcp.abortInFlight();
+    }
+    agents.close();
+    http.stop(ABORT_GRACE);
     runtime.get().close();
     gauges.close();
     options.audit().close();
     LOG.info("stopped", "ms", (System.nanoTime() - started) / 1_000_000);
   }
+
+  /** How long calls ended at the drain limit have to write their answers. */
+  private static final Duration ABORT_GRACE = Duration.ofSeconds(3);
 }

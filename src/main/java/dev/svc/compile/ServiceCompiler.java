@@ -6,6 +6,7 @@ import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Service;
 import dev.svc.model.ToolAccess;
+import java.time.Duration;
 import java.util.Optional;
 
 /** Compiles the service-wide settings of the root configuration. */
@@ -39,7 +40,32 @@ final class ServiceCompiler {
                 root.server().metricsPort().map(p -> p.value().intValue())),
             new Service.Audit(
                 root.server().auditEnabled().map(Located::value).orElse(false),
-                root.server().auditPath().map(Located::value).filter(p -> !p.isBlank()))));
+                root.server().auditPath().map(Located::value).filter(p -> !p.isBlank())),
+            limits(root.server().limits())));
+  }
+
+  /** {@code server.limits}; values out of range were reported by the shape check. */
+  private static Service.Limits limits(RootDefinition.LimitsDefinition written) {
+    Service.Limits defaults = Service.Limits.DEFAULTS;
+    return new Service.Limits(
+        written
+            .maxBodyMb()
+            .map(mb -> Math.clamp(mb.value(), 1, 1024) * 1024 * 1024)
+            .orElse(defaults.maxBodyBytes()),
+        seconds(written.headerTimeout(), 1, defaults.headerTimeout()),
+        seconds(written.bodyTimeout(), 1, defaults.bodyTimeout()),
+        written
+            .connectionsPerClient()
+            .map(n -> Math.clamp(n.value(), 0, 1_000_000))
+            .orElse(defaults.connectionsPerClient()),
+        seconds(written.drainTimeout(), 0, defaults.drainTimeout()));
+  }
+
+  private static Duration seconds(
+      Optional<Located<Long>> written, long minimum, Duration fallback) {
+    return written
+        .map(s -> Duration.ofSeconds(Math.clamp(s.value(), minimum, 3600)))
+        .orElse(fallback);
   }
 
   private Optional<Integer> port(Located<String> written) {

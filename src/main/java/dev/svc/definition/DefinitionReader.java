@@ -62,10 +62,20 @@ public final class DefinitionReader {
             server.flatMap(s -> s.object("metrics")).flatMap(m -> m.bool("enabled")),
             server.flatMap(s -> s.object("metrics")).flatMap(m -> m.integer("port")),
             server.flatMap(s -> s.object("audit")).flatMap(a -> a.bool("enabled")),
-            server.flatMap(s -> s.object("audit")).flatMap(a -> a.text("path"))),
+            server.flatMap(s -> s.object("audit")).flatMap(a -> a.text("path")),
+            limits(server.flatMap(s -> s.object("limits")))),
         new BuildDefinition(
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
             build.flatMap(b -> b.bool("clean_dir"))));
+  }
+
+  private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {
+    return new RootDefinition.LimitsDefinition(
+        limits.flatMap(l -> l.integer("max_body_mb")),
+        limits.flatMap(l -> l.integer("header_timeout")),
+        limits.flatMap(l -> l.integer("body_timeout")),
+        limits.flatMap(l -> l.integer("connections_per_client")),
+        limits.flatMap(l -> l.integer("drain_timeout")));
   }
 
   public AdapterDefinition adapter(YamlNode node, String fileName) {

@@ -39,7 +39,16 @@ public record RootDefinition(
       Optional<Located<Boolean>> metricsEnabled,
       Optional<Located<Long>> metricsPort,
       Optional<Located<Boolean>> auditEnabled,
-      Optional<Located<String>> auditPath) {}
+      Optional<Located<String>> auditPath,
+      LimitsDefinition limits) {}
+
+  /** The {@code server.limits} section; each field absent when not written. */
+  public record LimitsDefinition(
+      Optional<Located<Long>> maxBodyMb,
+      Optional<Located<Long>> headerTimeout,
+      Optional<Located<Long>> bodyTimeout,
+      Optional<Located<Long>> connectionsPerClient,
+      Optional<Located<Long>> drainTimeout) {}
 
   /** The {@code build} section; {@code out} is {@code build.out} or {@code build.out_dir}. */
   public record BuildDefinition(

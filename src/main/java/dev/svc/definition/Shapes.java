@@ -171,6 +171,44 @@ public final class Shapes {
                           "Serve it alone on this port (same address) instead of the main port."))),
               "The Prometheus endpoint `GET /metrics`."),
           optional(
+              "limits",
+              new FieldType.Object(
+                  shape(
+                      "limits",
+                      "What protects the server from slow and greedy clients, and its shutdown"
+                          + " drain.",
+                      false,
+                      optional(
+                              "max_body_mb",
+                              new FieldType.Int(1, 1024),
+                              "Largest request body in MiB (default 4); larger ones get 413.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "header_timeout",
+                              new FieldType.Int(1, 3600),
+                              "Seconds a client has to send a request's headers, from its first"
+                                  + " byte (default 10).")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "body_timeout",
+                              new FieldType.Int(1, 3600),
+                              "Seconds a client has to send a request's body, after its headers"
+                                  + " (default 60); slower ones get 408.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "connections_per_client",
+                              new FieldType.Int(0, 1_000_000),
+                              "Open connections one client address may hold (default 256; 0: no"
+                                  + " cap). Raise it behind a load balancer or proxy.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "drain_timeout",
+                              new FieldType.Int(0, 3600),
+                              "Seconds requests in flight may run on shutdown before they are"
+                                  + " answered `server shutting down` (default 10).")
+                          .reportedAs("invalid-server-limit"))),
+              "What protects the server from slow and greedy clients, and its shutdown drain."),
+          optional(
               "audit",
               new FieldType.Object(
                   shape(

@@ -27,10 +27,11 @@ public final class ModelCodec {
   /**
    * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
    * server.metrics}, {@code server.audit} and inputs' {@code redact}; 3 added prompt message
-   * content kinds (image, embedded resource); 4 ends with a CRC-32C instead of a SHA-256. Older
-   * files still read (with the added fields at their defaults, and prompt messages as text).
+   * content kinds (image, embedded resource); 4 ends with a CRC-32C instead of a SHA-256; 5 added
+   * {@code server.limits}. Older files still read (with the added fields at their defaults, and
+   * prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 4;
+  public static final int FORMAT_VERSION = 5;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;
@@ -39,15 +40,24 @@ public final class ModelCodec {
   private ModelCodec() {}
 
   public static byte[] encode(Model model) {
+    byte[] body = body(model, FORMAT_VERSION);
+    byte[] checksum = checksum(body, FORMAT_VERSION);
+    byte[] file = Arrays.copyOf(body, body.length + checksum.length);
+    System.arraycopy(checksum, 0, file, body.length, checksum.length);
+    return file;
+  }
+
+  /**
+   * The magic number, {@code version} and the model in that format's layout, without the checksum
+   * (older layouts leave out later fields: tests write older files with it).
+   */
+  static byte[] body(Model model, int version) {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
     try {
       DataOutputStream out = new DataOutputStream(buffer);
       out.write(MAGIC);
-      out.writeShort(FORMAT_VERSION);
-      new ModelWriter(out).model(model);
-      out.flush();
-      byte[] body = buffer.toByteArray();
-      out.write(checksum(body, FORMAT_VERSION));
+      out.writeShort(version);
+      new ModelWriter(out, version).model(model);
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

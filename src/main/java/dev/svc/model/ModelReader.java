@@ -46,7 +46,15 @@ record ModelReader(DataInputStream in, int version) {
             : Service.Metrics.DEFAULT,
         version >= 2
             ? new Service.Audit(in.readBoolean(), optional(this::string))
-            : Service.Audit.OFF);
+            : Service.Audit.OFF,
+        version >= 5
+            ? new Service.Limits(
+                in.readInt(),
+                Duration.ofMillis(in.readLong()),
+                Duration.ofMillis(in.readLong()),
+                in.readInt(),
+                Duration.ofMillis(in.readLong()))
+            : Service.Limits.DEFAULTS);
   }
 
   Adapter adapter() throws IOException {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Writes a model field by field, in record component order (see {@link ModelCodec}). */
-record ModelWriter(DataOutputStream out) {
+record ModelWriter(DataOutputStream out, int version) {
   void model(Model m) throws IOException {
     service(m.service());
     list(m.adapters(), this::adapter);
@@ -36,6 +36,14 @@ record ModelWriter(DataOutputStream out) {
     optional(s.metrics().port(), out::writeInt);
     out.writeBoolean(s.audit().enabled());
     optional(s.audit().path(), this::string);
+    if (version < 5) {
+      return;
+    }
+    out.writeInt(s.limits().maxBodyBytes());
+    out.writeLong(s.limits().headerTimeout().toMillis());
+    out.writeLong(s.limits().bodyTimeout().toMillis());
+    out.writeInt(s.limits().connectionsPerClient());
+    out.writeLong(s.limits().drainTimeout().toMillis());
   }
 
   void adapter(Adapter a) throws IOException {

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param buildOut {@code build.out} / {@code build.out_dir}, relative to the project
  * @param metrics {@code server.metrics}
  * @param audit {@code server.audit}
+ * @param limits {@code server.limits}
  */
 public record Service(
     String name,
@@ -28,7 +29,8 @@ public record Service(
     Optional<String> buildOut,
     boolean buildCleanDir,
     Metrics metrics,
-    Audit audit) {
+    Audit audit,
+    Limits limits) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -62,7 +64,8 @@ public record Service(
         buildOut,
         buildCleanDir,
         Metrics.DEFAULT,
-        Audit.OFF);
+        Audit.OFF,
+        Limits.DEFAULTS);
   }
 
   /**
@@ -83,5 +86,30 @@ public record Service(
   public record Audit(boolean enabled, Optional<String> path) {
     public static final Audit OFF = new Audit(false, Optional.empty());
     public static final String DEFAULT_PATH = "audit.jsonl";
+  }
+
+  /**
+   * {@code server.limits}: what protects the server from slow and greedy clients, and how long it
+   * drains on shutdown.
+   *
+   * @param maxBodyBytes the largest request body
+   * @param headerTimeout the most time from a request's first byte to the end of its headers
+   * @param bodyTimeout the most time from the end of the headers to the end of the body
+   * @param connectionsPerClient open connections one client address may hold; 0 for no cap
+   * @param drainTimeout on shutdown, how long requests in flight may still run
+   */
+  public record Limits(
+      int maxBodyBytes,
+      java.time.Duration headerTimeout,
+      java.time.Duration bodyTimeout,
+      int connectionsPerClient,
+      java.time.Duration drainTimeout) {
+    public static final Limits DEFAULTS =
+        new Limits(
+            4 * 1024 * 1024,
+            java.time.Duration.ofSeconds(10),
+            java.time.Duration.ofSeconds(60),
+            256,
+            java.time.Duration.ofSeconds(10));
   }
 }

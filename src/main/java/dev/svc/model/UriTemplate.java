@@ -123,7 +123,12 @@ public final class UriTemplate {
     return literalLength;
   }
 
-  /** The variable values when {@code uri} is an expansion of this template. */
+  /**
+   * The variable values when {@code uri} is an expansion of this template.
+   *
+   * @throws IllegalArgumentException when a matched value holds a malformed percent-escape ({@code
+   *     %zz}, a lone {@code %}) or, once decoded, a control character such as NUL
+   */
   public Optional<Map<String, String>> match(String uri) {
     Matcher m = pattern.matcher(uri);
     if (!m.matches()) {
@@ -159,7 +164,16 @@ public final class UriTemplate {
   }
 
   private static String decode(String text) {
-    return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    String decoded;
+    try {
+      decoded = URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the URI holds a malformed percent-escape", e);
+    }
+    if (decoded.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("the URI holds an escaped control character");
+    }
+    return decoded;
   }
 
   @Override

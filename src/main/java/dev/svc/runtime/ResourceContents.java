@@ -63,7 +63,8 @@ public final class ResourceContents {
   /**
    * The content at {@code uri}; empty when no resource or template matches.
    *
-   * @throws InvalidPathException when a file template's interpolated path contains {@code ..}
+   * @throws InvalidPathException when a file template's interpolated path contains {@code ..}, or a
+   *     template's values hold a malformed percent-escape or a control character
    */
   public Optional<Content> read(String uri) {
     for (Resource resource : model.resources()) {
@@ -72,7 +73,12 @@ public final class ResourceContents {
       }
     }
     for (Compiled compiled : templates) {
-      Optional<Map<String, String>> values = compiled.uriTemplate().match(uri);
+      Optional<Map<String, String>> values;
+      try {
+        values = compiled.uriTemplate().match(uri);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidPathException(e.getMessage());
+      }
       if (values.isPresent()) {
         return template(uri, compiled.template(), values.get());
       }

@@ -9,7 +9,6 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
@@ -23,7 +22,9 @@ public final class HttpServer implements AutoCloseable {
   private final ServerConnector connector;
   private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
+  private final Drain drain = new Drain();
   private java.util.Optional<ServerConnector> metricsConnector = java.util.Optional.empty();
+  private java.util.Optional<HeaderDeadline> headerDeadline = java.util.Optional.empty();
 
   private HttpServer(Server server, ServerConnector connector, ServerSettings settings) {
     this.server = server;
@@ -98,6 +99,10 @@ public final class HttpServer implements AutoCloseable {
     connector.setHost(settings.address());
     connector.setPort(settings.port());
     connector.setAcceptQueueSize(1024);
+    if (settings.limits().connectionsPerClient() > 0) {
+      connector.addBean(new ConnectionsPerClient(settings.limits().connectionsPerClient()));
+    }
+    server.setErrorHandler(new JsonErrorHandler());
     dev.svc.log.StartupTrace.mark("http connector made");
     HttpServer http = new HttpServer(server, connector, settings);
     if (settings.metrics().enabled() && settings.metrics().port().isPresent()) {
@@ -110,8 +115,10 @@ public final class HttpServer implements AutoCloseable {
     OriginPolicy policy =
         new OriginPolicy(
             isLoopback(settings.address()), settings.allowedHosts(), settings.allowedOrigins());
+    // no Jetty GracefulHandler: it answers requests that arrive while draining with its own 503;
+    // Drain serves them (closing their connections) and refuses only after the drain limit
     server.setHandler(
-        new GracefulHandler(new RequestHandler(settings, policy, mcp, agents, http.ready::get)));
+        new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain));
     dev.svc.log.StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {
@@ -133,6 +140,8 @@ public final class HttpServer implements AutoCloseable {
         server.addConnector(metrics);
         metrics.start();
       }
+      headerDeadline =
+          java.util.Optional.of(new HeaderDeadline(connector, settings.limits().headerTimeout()));
     } catch (Exception e) {
       stopQuietly();
       throw new ServerStartException(
@@ -162,10 +171,45 @@ public final class HttpServer implements AutoCloseable {
     return metricsConnector.map(ServerConnector::getLocalPort);
   }
 
-  /** Stops accepting, lets requests in flight finish (at most {@code grace}), then stops. */
-  public void stop(Duration grace) {
+  /**
+   * Begins the drain: {@code /heartbeat} answers 503, the listening sockets close (new connections
+   * are refused, so clients and load balancers go to another instance), and every answer from now
+   * on closes its connection. Requests on connections already open are still served.
+   */
+  public void startDraining() {
     ready.set(false);
-    server.setStopTimeout(grace.toMillis());
+    drain.startDraining();
+    for (ServerConnector open : connectors()) {
+      open.shutdown(); // Jetty: answers are no longer persistent, idle connections close soon
+      open.close(); // the listening socket
+    }
+  }
+
+  /**
+   * Waits until no request is in flight, at most {@code limit}.
+   *
+   * @return true when none is left
+   */
+  public boolean awaitIdle(Duration limit) {
+    return drain.awaitIdle(limit);
+  }
+
+  /** Requests being served now. */
+  public int inFlight() {
+    return drain.inFlight();
+  }
+
+  /**
+   * Stops: requests still arriving on open connections get 503 with {@code Retry-After} and a
+   * JSON-RPC error, requests still in flight get {@code grace} to write their answers, then every
+   * connection closes.
+   */
+  public void stop(Duration grace) {
+    startDraining();
+    drain.refuseNew();
+    drain.awaitIdle(grace);
+    headerDeadline.ifPresent(HeaderDeadline::close);
+    server.setStopTimeout(0);
     try {
       server.stop();
     } catch (Exception e) {
@@ -173,9 +217,16 @@ public final class HttpServer implements AutoCloseable {
     }
   }
 
+  private java.util.List<ServerConnector> connectors() {
+    java.util.List<ServerConnector> all = new java.util.ArrayList<>();
+    all.add(connector);
+    metricsConnector.ifPresent(all::add);
+    return all;
+  }
+
   @Override
   public void close() {
-    stop(Duration.ofSeconds(10));
+    stop(Duration.ofSeconds(2));
   }
 
   static boolean isLoopback(String address) {

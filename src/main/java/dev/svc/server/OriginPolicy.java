@@ -6,9 +6,17 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * DNS-rebinding protection (DECISIONS "MCP transport"): when listening on a loopback address, only
- * loopback {@code Host} and {@code Origin} values are accepted, plus the configured ones. When
- * listening on other addresses, any value is accepted unless a list is configured.
+ * DNS-rebinding and cross-site protection, the same for every route (DECISIONS "MCP transport",
+ * "Exposure and scale").
+ *
+ * <ul>
+ *   <li>{@code Host}: when listening on a loopback address, only loopback values are accepted, plus
+ *       the configured ones; when listening on other addresses, any value is accepted unless a list
+ *       is configured.
+ *   <li>{@code Origin} (sent by browsers only): loopback origins and the configured ones, wherever
+ *       svc listens. A page from any other origin gets 403 and no CORS headers, so it can neither
+ *       send a request with a JSON body nor read an answer.
+ * </ul>
  */
 final class OriginPolicy {
   private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -54,7 +62,7 @@ final class OriginPolicy {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    return !loopbackOnly && allowedOrigins.isEmpty();
+    return false;
   }
 
   static String withoutPort(String host) {

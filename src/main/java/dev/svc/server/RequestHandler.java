@@ -5,11 +5,14 @@ import dev.svc.call.RequestIds;
 import dev.svc.log.Log;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.telemetry.Metrics;
 import dev.svc.telemetry.PrometheusText;
 import dev.svc.telemetry.Scope;
+import dev.svc.telemetry.SvcMetrics;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -17,7 +20,6 @@ import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -40,19 +42,22 @@ final class RequestHandler extends Handler.Abstract {
   private final Route mcp;
   private final Route agents;
   private final BooleanSupplier ready;
+  private final Drain drain;
 
   RequestHandler(
       ServerSettings settings,
       OriginPolicy policy,
       Route mcp,
       Route agents,
-      BooleanSupplier ready) {
+      BooleanSupplier ready,
+      Drain drain) {
     super(InvocationType.BLOCKING);
     this.settings = settings;
     this.policy = policy;
     this.mcp = mcp;
     this.agents = agents;
     this.ready = ready;
+    this.drain = drain;
   }
 
   @Override
@@ -61,16 +66,61 @@ final class RequestHandler extends Handler.Abstract {
     String path = request.getHttpURI().getPath();
     HttpTelemetry.Exchange exchange = HttpTelemetry.begin(request, path);
     try (Scope scope = exchange.span().activate()) {
-      serve(request, response, callback, path);
+      if (!drain.admit()) {
+        refuseWhileStopping(request, response, callback);
+        return true;
+      }
+      if (drain.phase() == Drain.Phase.DRAINING) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      }
+      serve(request, response, Callback.from(callback, drain::leave), path);
     } finally {
       exchange.end(response.getStatus());
     }
     return true;
   }
 
+  /**
+   * A request that came after the drain limit, as the connections are about to close: 503 with
+   * {@code Retry-After}, and a JSON-RPC error body (with the request's id when it has one) so that
+   * protocol clients read a protocol error.
+   */
+  private static void refuseWhileStopping(Request request, Response response, Callback callback) {
+    SvcMetrics.HTTP_REFUSALS.increment("shutting_down");
+    Optional<tools.jackson.databind.JsonNode> id = Optional.empty();
+    if (request.getLength() > 0 && request.getLength() <= 64 * 1024) {
+      if (RequestBody.read(request, 64 * 1024, java.time.Duration.ofSeconds(1))
+          instanceof RequestBody.Outcome.Received(byte[] bytes)) {
+        id = JsonRpcCodec.idOf(bytes);
+      }
+    }
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    byte[] body =
+        JsonRpcCodec.bytes(
+            JsonRpcCodec.error(
+                id,
+                JsonRpcError.of(
+                    ErrorCodes.INTERNAL_ERROR,
+                    "server shutting down: retry the request (another instance will answer)")));
+    writeBody(response, callback, 503, "application/json", body);
+  }
+
   private void serve(Request request, Response response, Callback callback, String path) {
     String method = request.getMethod();
     try {
+      Headers headers = headers(request);
+      if (!policy.hostAllowed(headers.first("host"))) {
+        writeError(
+            response, callback, 403, "Forbidden: Host not allowed (see server.allowed_hosts)");
+        return;
+      }
+      Optional<String> origin = headers.first("origin");
+      if (!policy.originAllowed(origin)) {
+        writeError(
+            response, callback, 403, "Forbidden: Origin not allowed (see server.allowed_origins)");
+        return;
+      }
       if (HttpTelemetry.isMetricsConnector(request)) {
         metrics(method, path, response, callback);
         return;
@@ -104,18 +154,6 @@ final class RequestHandler extends Handler.Abstract {
             "not found: " + path + " (svc serves /mcp, /agent/{name} and /heartbeat)");
         return;
       }
-      Headers headers = headers(request);
-      if (!policy.hostAllowed(headers.first("host"))) {
-        writeError(
-            response, callback, 403, "Forbidden: Host not allowed (see server.allowed_hosts)");
-        return;
-      }
-      Optional<String> origin = headers.first("origin");
-      if (isMcp && !policy.originAllowed(origin)) {
-        writeError(
-            response, callback, 403, "Forbidden: Origin not allowed (see server.allowed_origins)");
-        return;
-      }
       cors(response, origin, isMcp);
       if (method.equals("OPTIONS")) {
         response
@@ -133,23 +171,51 @@ final class RequestHandler extends Handler.Abstract {
         response.write(true, null, callback);
         return;
       }
-      Optional<byte[]> body = body(request);
-      if (body.isEmpty()) {
-        writeError(
-            response,
-            callback,
-            413,
-            "Payload Too Large: requests are limited to "
-                + settings.maxBodyBytes() / (1024 * 1024)
-                + " MiB");
-        return;
+      byte[] body;
+      switch (RequestBody.read(request, settings.maxBodyBytes(), settings.limits().bodyTimeout())) {
+        case RequestBody.Outcome.Received received -> body = received.bytes();
+        case RequestBody.Outcome.TooLarge tooLarge -> {
+          SvcMetrics.HTTP_REFUSALS.increment("body_too_large");
+          refuseBody(
+              request,
+              response,
+              callback,
+              413,
+              "Payload Too Large: requests are limited to "
+                  + settings.maxBodyBytes() / (1024 * 1024)
+                  + " MiB");
+          return;
+        }
+        case RequestBody.Outcome.TooSlow tooSlow -> {
+          SvcMetrics.HTTP_REFUSALS.increment("body_timeout");
+          LOG.debug("request body too slow", "path", path);
+          refuseBody(
+              request,
+              response,
+              callback,
+              408,
+              "Request Timeout: the body must arrive within "
+                  + settings.limits().bodyTimeout().toSeconds()
+                  + " s");
+          return;
+        }
+        case RequestBody.Outcome.Malformed malformed -> {
+          LOG.debug("malformed request body", "path", path, "reason", malformed.reason());
+          refuseBody(request, response, callback, 400, "Bad Request: " + malformed.reason());
+          return;
+        }
+        case RequestBody.Outcome.Gone gone -> {
+          LOG.debug("client closed the connection before sending its body", "path", path);
+          callback.failed(new org.eclipse.jetty.io.EofException("client went away"));
+          return;
+        }
       }
       HttpCall call =
           new HttpCall(
               method,
               path,
               headers,
-              body.get(),
+              body,
               () -> baseUrl(request, headers),
               RequestIds.next(),
               java.util.Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
@@ -225,26 +291,31 @@ final class RequestHandler extends Handler.Abstract {
   }
 
   private static void writeError(Response response, Callback callback, int status, String message) {
-    String json = "{\"error\":" + dev.svc.runtime.Json.MAPPER.writeValueAsString(message) + "}";
-    writeBody(
-        response, callback, status, "application/json", json.getBytes(StandardCharsets.UTF_8));
+    writeBody(response, callback, status, "application/json", JsonErrorHandler.body(message));
   }
 
-  /** The body, or empty when it is larger than the limit. */
-  private Optional<byte[]> body(Request request) throws IOException {
-    long declared = request.getLength();
-    if (declared > settings.maxBodyBytes()) {
-      return Optional.empty();
+  /**
+   * Refuses a request whose body was not read in full: the answer goes out with {@code Connection:
+   * close}, then what the client still sends is read and dropped for a short bounded time, so the
+   * client reads the answer instead of a connection reset.
+   */
+  private static void refuseBody(
+      Request request, Response response, Callback callback, int status, String message) {
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    byte[] json = JsonErrorHandler.body(message);
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
+    try (org.eclipse.jetty.util.Blocker.Callback written =
+        org.eclipse.jetty.util.Blocker.callback()) {
+      response.write(true, ByteBuffer.wrap(json), written);
+      written.block();
+    } catch (IOException | RuntimeException e) {
+      callback.failed(e);
+      return;
     }
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      if (declared >= 0) {
-        byte[] bytes = new byte[(int) declared];
-        int read = in.readNBytes(bytes, 0, bytes.length);
-        return Optional.of(read == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, read));
-      }
-      byte[] bytes = in.readNBytes(settings.maxBodyBytes() + 1);
-      return bytes.length > settings.maxBodyBytes() ? Optional.empty() : Optional.of(bytes);
-    }
+    RequestBody.discard(request);
+    callback.succeeded();
   }
 
   private static Headers headers(Request request) {

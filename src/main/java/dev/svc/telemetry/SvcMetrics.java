@@ -20,6 +20,15 @@ public final class SvcMetrics {
           "http.route",
           "http.response.status_code");
 
+  public static final Counter HTTP_REFUSALS =
+      Metrics.counter(
+          "svc.http.refusals",
+          "{refusal}",
+          "Connections and requests refused or cut short to protect the server, by reason"
+              + " (connections_per_client, header_timeout, body_timeout, body_too_large,"
+              + " shutting_down).",
+          "svc.refusal.reason");
+
   public static final Histogram MCP_DURATION =
       Metrics.histogram(
           "mcp.server.operation.duration",

@@ -108,6 +108,27 @@ class RootDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "server limits out of their ranges are all reported",
+            """
+            == .svc
+            name: shop
+            server:
+              limits:
+                header_timeout: 0
+                connections_per_client: -1
+                max_body_mb: 4096
+                spare: 1
+            """
+                + HELLO,
+            """
+            .svc:4:21: error[invalid-server-limit]: `header_timeout` is 0; it must be between 1 and 3600
+            .svc:5:29: error[invalid-server-limit]: `connections_per_client` is -1; it must be between 0 and 1000000
+            .svc:6:18: error[invalid-server-limit]: `max_body_mb` is 4096; it must be between 1 and 1024
+            .svc:7:5: warning[unknown-key]: unknown key `spare` in the root configuration `server.limits` (ignored)
+              hint: known keys: max_body_mb, header_timeout, body_timeout, connections_per_client, drain_timeout
+            3 errors, 1 warning
+            """),
+        argumentSet(
             "a log level below 1 is rejected",
             """
             == .svc

@@ -179,12 +179,54 @@ class ModelCodecTest {
   void aFormatThreeFileEndingWithASha256StillReads() throws Exception {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] current = ModelCodec.encode(model);
-    byte[] body = java.util.Arrays.copyOf(current, current.length - 4);
-    body[9] = 3;
+    byte[] body = ModelCodec.body(model, 3);
     byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(body);
     byte[] formatThree = java.util.Arrays.copyOf(body, body.length + sha.length);
     System.arraycopy(sha, 0, formatThree, body.length, sha.length);
     assertThat(ModelCodec.decode(formatThree)).isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
+  void aFormatFourFileReadsWithTheDefaultServerLimits() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    byte[] body = ModelCodec.body(model, 4);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    byte[] formatFour =
+        java.nio.ByteBuffer.allocate(body.length + 4)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
+    assertThat(ModelCodec.decode(formatFour).service().limits()).isEqualTo(Service.Limits.DEFAULTS);
+  }
+
+  @Test
+  void serverLimitsRoundTrip() {
+    Model model =
+        ProjectFixture.model(
+            dir.resolve("limits"),
+            """
+            == .svc
+            name: limits
+            server:
+              limits: {max_body_mb: 2, header_timeout: 3, body_timeout: 4, connections_per_client: 0, drain_timeout: 0}
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/t/config.terse
+            description: T.
+            use: db
+            statement: SELECT 1
+            """);
+    Service.Limits limits = ModelCodec.decode(ModelCodec.encode(model)).service().limits();
+    assertThat(limits)
+        .isEqualTo(
+            new Service.Limits(
+                2 * 1024 * 1024,
+                java.time.Duration.ofSeconds(3),
+                java.time.Duration.ofSeconds(4),
+                0,
+                java.time.Duration.ZERO));
   }
 
   @Test

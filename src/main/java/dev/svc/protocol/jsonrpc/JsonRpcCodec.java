@@ -25,6 +25,17 @@ public final class JsonRpcCodec {
 
   public record Invalid(JsonRpcError error, Optional<JsonNode> id) implements Parsed {}
 
+  /** The id of the request in {@code body}; empty for a notification, a response or garbage. */
+  public static Optional<JsonNode> idOf(byte[] body) {
+    return switch (parse(body)) {
+      case Invalid invalid -> invalid.id();
+      case Message parsed ->
+          parsed.message() instanceof JsonRpcMessage.Request request
+              ? Optional.of(request.id())
+              : Optional.empty();
+    };
+  }
+
   public static Parsed parse(byte[] body) {
     JsonNode tree;
     try {

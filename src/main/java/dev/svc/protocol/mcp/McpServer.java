@@ -259,7 +259,7 @@ public final class McpServer {
     } catch (CancellationException e) {
       return JsonRpcCodec.error(
           id, JsonRpcError.of(ErrorCodes.REQUEST_CANCELLED, "Request cancelled"));
-    } catch (ToolServerException e) {
+    } catch (ToolServerException | ServerShuttingDownException e) {
       return internal(id, e.getMessage(), call.caller().requestId());
     } catch (RuntimeException e) {
       LOG.error("request failed", e, "method", request.method());
@@ -278,17 +278,30 @@ public final class McpServer {
     McpSession.InFlight flight = call.session().started(request.id());
     try {
       JsonNode result = dispatcher.dispatch(call, request);
-      if (flight.cancelled()) {
-        throw new CancellationException("cancelled by the client");
-      }
+      ended(flight);
       return result;
     } catch (RuntimeException e) {
-      if (flight.cancelled()) {
-        throw new CancellationException("cancelled by the client");
-      }
+      ended(flight);
       throw e;
     } finally {
       call.session().finished(request.id(), flight);
+    }
+  }
+
+  /** Why a call that was interrupted ended, when it was: the client or the server stopping. */
+  private static void ended(McpSession.InFlight flight) {
+    if (flight.aborted()) {
+      throw new ServerShuttingDownException();
+    }
+    if (flight.cancelled()) {
+      throw new CancellationException("cancelled by the client");
+    }
+  }
+
+  /** A call the server ended because it is stopping (the drain limit passed). */
+  private static final class ServerShuttingDownException extends dev.svc.SvcException {
+    ServerShuttingDownException() {
+      super("server shutting down");
     }
   }
 
@@ -341,6 +354,14 @@ public final class McpServer {
   /** Ends every open server stream, so shutdown does not wait for them. */
   public void shutdown() {
     closing.countDown();
+  }
+
+  /**
+   * Ends the tool calls still running (the drain limit passed): each is interrupted like a
+   * cancelled call, and answered with {@code -32603 server shutting down} and its request id.
+   */
+  public void abortInFlight() {
+    sessions.all().forEach(McpSession::abortAll);
   }
 
   private void stream(McpSession session, EventSink sink) {

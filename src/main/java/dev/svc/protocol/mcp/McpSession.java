@@ -22,19 +22,34 @@ public final class McpSession {
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
   private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
 
-  /** A request running on a thread of this instance; cancelling interrupts that thread. */
+  /**
+   * A request running on a thread of this instance; cancelling (by the client) or aborting (by the
+   * server as it stops) interrupts that thread.
+   */
   static final class InFlight {
     private final Thread thread = Thread.currentThread();
     private boolean cancelled;
+    private boolean aborted;
     private boolean done;
 
     synchronized boolean cancelled() {
       return cancelled;
     }
 
+    synchronized boolean aborted() {
+      return aborted;
+    }
+
     synchronized void cancel() {
       if (!done) {
         cancelled = true;
+        thread.interrupt();
+      }
+    }
+
+    synchronized void abort() {
+      if (!done) {
+        aborted = true;
         thread.interrupt();
       }
     }
@@ -115,6 +130,11 @@ public final class McpSession {
     }
     flight.cancel();
     return true;
+  }
+
+  /** Ends every request still running here: the server is stopping. */
+  void abortAll() {
+    inFlight.values().forEach(InFlight::abort);
   }
 
   void closeStreams() {

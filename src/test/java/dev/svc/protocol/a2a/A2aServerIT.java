@@ -117,24 +117,28 @@ class A2aServerIT {
   }
 
   @Test
-  void agentRoutesAnswerCorsPreflights() throws Exception {
+  void agentRoutesAnswerCorsPreflightsOfAllowedOrigins() throws Exception {
     var request =
         java.net.http.HttpRequest.newBuilder(java.net.URI.create(svc.url() + "/agent/weather"))
             .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody())
-            .header("Origin", "https://app.example.com")
+            .header("Origin", "http://localhost:5173")
             .header("Access-Control-Request-Method", "POST")
             .header("Access-Control-Request-Headers", "content-type, a2a-version")
             .build();
     HttpResponse<String> preflight = A2aFixture.send(request);
     assertThat(preflight.statusCode()).isEqualTo(204);
     assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin"))
-        .contains("https://app.example.com");
+        .contains("http://localhost:5173");
     assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse(""))
         .contains("A2A-Version");
     HttpResponse<String> card =
-        svc.get("/agent/weather/.well-known/agent-card.json", "Origin", "https://app.example.com");
+        svc.get("/agent/weather/.well-known/agent-card.json", "Origin", "http://localhost:5173");
     assertThat(card.headers().firstValue("Access-Control-Allow-Origin"))
-        .contains("https://app.example.com");
+        .contains("http://localhost:5173");
+    HttpResponse<String> foreign =
+        svc.get("/agent/weather/.well-known/agent-card.json", "Origin", "https://app.example.com");
+    assertThat(foreign.statusCode()).isEqualTo(403);
+    assertThat(foreign.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
   }
 
   @Test

@@ -318,6 +318,18 @@ class McpPromptsAndResourcesIT {
   }
 
   @Test
+  void malformedPercentEscapesAndControlCharactersInATemplateUriAreInvalidParams() {
+    for (String uri :
+        java.util.List.of(
+            "files://%zz",
+            "files://%", "files://a%2", "files://%00", "notes://%zz", "items://%/data")) {
+      JsonNode error = client.request("resources/read", "{\"uri\":\"" + uri + "\"}").path("error");
+      assertThat(error.path("code").asInt()).as(uri).isEqualTo(-32602);
+      assertThat(error.path("message").asString()).as(uri).doesNotContain("internal");
+    }
+  }
+
+  @Test
   void unknownUrisAreResourceNotFound() {
     JsonNode error = client.request("resources/read", "{\"uri\":\"docs://missing\"}").path("error");
     assertThat(error.path("code").asInt()).isEqualTo(-32002);

@@ -1,0 +1,81 @@
+package dev.svc.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.protocol.HttpReply;
+import dev.svc.testing.RawHttp;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The last phase of a stop, at the HTTP layer: once the drain limit passed, a request that still
+ * arrives on an open connection is refused with 503, {@code Retry-After} and a JSON-RPC error
+ * carrying its id, never with Jetty's generic page.
+ */
+class HttpServerStopIT {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @Test
+  void afterTheDrainLimitARequestIsRefusedWith503RetryAfterAndAJsonRpcError() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch blocking = new CountDownLatch(1);
+    HttpServer http =
+        HttpServer.start(
+            new ServerSettings("127.0.0.1", 0, List.of(), List.of(), 1024 * 1024),
+            call -> {
+              if (new String(call.body(), StandardCharsets.UTF_8).contains("block")) {
+                blocking.countDown();
+                try {
+                  release.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+              return new HttpReply.Body(
+                  200, Map.of(), "application/json", "{}".getBytes(StandardCharsets.UTF_8));
+            },
+            call -> new HttpReply.Empty(404, Map.of()));
+    http.markReady();
+    int port = http.port();
+    try (RawHttp open = RawHttp.connect(port);
+        RawHttp blocked = RawHttp.connect(port)) {
+      assertThat(open.send(post("{}")).read().status()).isEqualTo(200);
+      blocked.send(post("{\"block\":true}"));
+      assertThat(blocking.await(5, TimeUnit.SECONDS)).isTrue();
+
+      CompletableFuture<Void> stopped =
+          CompletableFuture.runAsync(() -> http.stop(Duration.ofSeconds(10)));
+      Thread.sleep(300);
+      RawHttp.Answer refused =
+          open.send(post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}")).read();
+      assertThat(refused.status()).isEqualTo(503);
+      assertThat(refused.header("Retry-After")).contains("1");
+      assertThat(refused.header("Connection")).contains("close");
+      JsonNode error = JSON.readTree(refused.body());
+      assertThat(error.path("jsonrpc").asString()).isEqualTo("2.0");
+      assertThat(error.path("id").asInt()).isEqualTo(7);
+      assertThat(error.path("error").path("code").asInt()).isEqualTo(-32603);
+      assertThat(error.path("error").path("message").asString()).contains("shutting down");
+
+      release.countDown();
+      assertThat(blocked.read().status()).isEqualTo(200);
+      stopped.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static String post(String body) {
+    return "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        + "Content-Length: "
+        + body.length()
+        + "\r\n\r\n"
+        + body;
+  }
+}
