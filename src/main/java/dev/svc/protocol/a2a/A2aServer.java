@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -118,11 +119,19 @@ public final class A2aServer implements AutoCloseable {
               + CARD_PATH,
           Map.of("Allow", "POST"));
     }
-    return post(http, new A2aCall(agent.get(), current, http, caller(http)));
+    return post(http, new A2aCall(agent.get(), current, http, caller(http), principal(http)));
   }
 
   private static Caller caller(HttpCall http) {
     return new Caller(http.requestId(), http.headers(), Optional.empty());
+  }
+
+  /**
+   * Whose tasks the request sees. The one place it is decided: today from the credentials the
+   * request carries; the OAuth resource server will put the verified token's principal here.
+   */
+  private static Principal principal(HttpCall http) {
+    return Principal.fromCredentials(http.headers());
   }
 
   private HttpReply post(HttpCall http, A2aCall call) {
