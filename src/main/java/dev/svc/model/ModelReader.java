@@ -46,7 +46,15 @@ record ModelReader(DataInputStream in, int version) {
             : Service.Metrics.DEFAULT,
         version >= 2
             ? new Service.Audit(in.readBoolean(), optional(this::string))
-            : Service.Audit.OFF);
+            : Service.Audit.OFF,
+        version >= 5
+            ? new Service.PushNotifications(in.readBoolean(), list(this::network))
+            : Service.PushNotifications.DEFAULT);
+  }
+
+  IpNetwork network() throws IOException {
+    String text = string();
+    return IpNetwork.parse(text).orElseThrow(() -> new IOException("not an IP network: " + text));
   }
 
   Adapter adapter() throws IOException {

@@ -36,6 +36,8 @@ record ModelWriter(DataOutputStream out) {
     optional(s.metrics().port(), out::writeInt);
     out.writeBoolean(s.audit().enabled());
     optional(s.audit().path(), this::string);
+    out.writeBoolean(s.pushNotifications().allowPrivateNetworks());
+    list(s.pushNotifications().allowedNetworks(), n -> string(n.toString()));
   }
 
   void adapter(Adapter a) throws IOException {

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param buildOut {@code build.out} / {@code build.out_dir}, relative to the project
  * @param metrics {@code server.metrics}
  * @param audit {@code server.audit}
+ * @param pushNotifications {@code agents.push_notifications}
  */
 public record Service(
     String name,
@@ -28,7 +29,8 @@ public record Service(
     Optional<String> buildOut,
     boolean buildCleanDir,
     Metrics metrics,
-    Audit audit) {
+    Audit audit,
+    PushNotifications pushNotifications) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -62,7 +64,8 @@ public record Service(
         buildOut,
         buildCleanDir,
         Metrics.DEFAULT,
-        Audit.OFF);
+        Audit.OFF,
+        PushNotifications.DEFAULT);
   }
 
   /**
@@ -83,5 +86,21 @@ public record Service(
   public record Audit(boolean enabled, Optional<String> path) {
     public static final Audit OFF = new Audit(false, Optional.empty());
     public static final String DEFAULT_PATH = "audit.jsonl";
+  }
+
+  /**
+   * {@code agents.push_notifications}: which addresses beyond public ones A2A push notifications
+   * may be sent to.
+   *
+   * @param allowPrivateNetworks loopback, private (RFC 1918, ULA), CGNAT and link-local addresses
+   *     (never cloud metadata addresses, which only {@code allowedNetworks} can allow)
+   * @param allowedNetworks networks allowed besides public addresses, whatever kind they are
+   */
+  public record PushNotifications(boolean allowPrivateNetworks, List<IpNetwork> allowedNetworks) {
+    public static final PushNotifications DEFAULT = new PushNotifications(false, List.of());
+
+    public PushNotifications {
+      allowedNetworks = List.copyOf(allowedNetworks);
+    }
   }
 }

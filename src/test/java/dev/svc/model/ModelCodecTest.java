@@ -27,6 +27,7 @@ class ModelCodecTest {
         allowed_hosts: [api.example.com]
       agents:
         tool_access: {mode: allow_list, tools: [get_item]}
+        push_notifications: {allow_private_networks: true, allowed_networks: [10.1.0.0/16, "fd00::1"]}
       prompts:
         - name: inline
           messages:
@@ -179,12 +180,42 @@ class ModelCodecTest {
   void aFormatThreeFileEndingWithASha256StillReads() throws Exception {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] current = ModelCodec.encode(model);
-    byte[] body = java.util.Arrays.copyOf(current, current.length - 4);
+    // format 3 is today's layout without the checksum and without agents.push_notifications,
+    // the end of the service: cut both out
+    java.io.ByteArrayOutputStream service = new java.io.ByteArrayOutputStream();
+    new ModelWriter(new java.io.DataOutputStream(service)).service(model.service());
+    java.io.ByteArrayOutputStream push = new java.io.ByteArrayOutputStream();
+    ModelWriter pushWriter = new ModelWriter(new java.io.DataOutputStream(push));
+    pushWriter.out().writeBoolean(model.service().pushNotifications().allowPrivateNetworks());
+    pushWriter.list(
+        model.service().pushNotifications().allowedNetworks(),
+        n -> pushWriter.string(n.toString()));
+    int pushEnd = 10 + service.size();
+    int pushStart = pushEnd - push.size();
+    byte[] body = new byte[current.length - 4 - push.size()];
+    System.arraycopy(current, 0, body, 0, pushStart);
+    System.arraycopy(current, pushEnd, body, pushStart, current.length - 4 - pushEnd);
     body[9] = 3;
     byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(body);
     byte[] formatThree = java.util.Arrays.copyOf(body, body.length + sha.length);
     System.arraycopy(sha, 0, formatThree, body.length, sha.length);
-    assertThat(ModelCodec.decode(formatThree)).isEqualTo(ModelCodec.decode(current));
+    Model old = ModelCodec.decode(formatThree);
+    assertThat(old.service().pushNotifications()).isEqualTo(Service.PushNotifications.DEFAULT);
+    assertThat(old)
+        .usingRecursiveComparison()
+        .ignoringFields("service.pushNotifications")
+        .isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
+  void pushNotificationSettingsSurviveTheRoundTrip() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Service.PushNotifications push =
+        ModelCodec.decode(ModelCodec.encode(model)).service().pushNotifications();
+    assertThat(push.allowPrivateNetworks()).isTrue();
+    assertThat(push.allowedNetworks())
+        .extracting(IpNetwork::toString)
+        .containsExactly("10.1.0.0/16", "fd00:0:0:0:0:0:0:1/128");
   }
 
   @Test

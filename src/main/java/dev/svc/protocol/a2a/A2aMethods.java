@@ -23,9 +23,11 @@ final class A2aMethods {
   static final int MAX_PAGE_SIZE = 100;
 
   private final AgentTasks tasks;
+  private final PushDestinations destinations;
 
-  A2aMethods(AgentTasks tasks) {
+  A2aMethods(AgentTasks tasks, PushDestinations destinations) {
     this.tasks = tasks;
+    this.destinations = destinations;
   }
 
   Map<String, MethodHandler<A2aCall>> handlers() {
@@ -83,6 +85,10 @@ final class A2aMethods {
   }
 
   AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
+    send.configuration()
+        .pushConfig()
+        .ifPresent(
+            config -> checkDestination(config, "configuration.taskPushNotificationConfig.url"));
     return tasks.start(
         call.agent(),
         call.principal(),
@@ -221,11 +227,21 @@ final class A2aMethods {
     }
     TaskStore.Scope scope = call.scope();
     tasks.find(scope, config.taskId()).orElseThrow(() -> A2aErrors.taskNotFound(config.taskId()));
+    checkDestination(config, "url");
     PushConfig saved =
         config.withIds(
             config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), config.taskId());
     tasks.store().savePushConfig(scope, saved);
     return saved.toJson();
+  }
+
+  /** Refuses a push URL svc may not call (see {@link PushDestinations}) with invalid params. */
+  private void checkDestination(PushConfig config, String path) {
+    destinations
+        .refusal(config.url())
+        .ifPresent(reason -> {
+          throw A2aErrors.invalidParams("`" + path + "` is refused: " + reason);
+        });
   }
 
   private JsonNode getPushConfig(A2aCall call, ObjectNode params) {

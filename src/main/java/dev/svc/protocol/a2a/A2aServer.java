@@ -55,9 +55,18 @@ public final class A2aServer implements AutoCloseable {
    * @param store where tasks live
    * @param retry how push notifications are retried
    * @param clock the time of status changes (millisecond precision)
+   * @param hosts resolves the host names of push-notification URLs
    */
   public record Settings(
-      Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
+      Duration keepAlive,
+      TaskStore store,
+      PushNotifier.Retry retry,
+      Clock clock,
+      HostResolver hosts) {
+    public Settings(Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
+      this(keepAlive, store, retry, clock, HostResolver.SYSTEM);
+    }
+
     public static Settings defaults() {
       return new Settings(
           Duration.ofSeconds(15),
@@ -70,9 +79,13 @@ public final class A2aServer implements AutoCloseable {
   public A2aServer(Supplier<ProjectRuntime> runtime, Environment environment, Settings settings) {
     this.runtime = runtime;
     this.settings = settings;
-    this.push = new PushNotifier(settings.retry());
+    // the current model's settings, so a reload applies to the next check and delivery
+    PushDestinations destinations =
+        new PushDestinations(
+            () -> runtime.get().model().service().pushNotifications(), settings.hosts());
+    this.push = new PushNotifier(settings.retry(), destinations);
     this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock());
-    this.methods = new A2aMethods(tasks);
+    this.methods = new A2aMethods(tasks, destinations);
     this.dispatcher = new Dispatcher<>(methods.handlers());
   }
 
