@@ -94,6 +94,7 @@ public final class PushNotifier implements AutoCloseable {
     Duration connect = min(CONNECT_TIMEOUT, retry.timeout());
     Duration backoff = retry.firstBackoff();
     String outcome = "";
+    attempts:
     for (int attempt = 1; attempt <= retry.attempts(); attempt++) {
       try {
         switch (destinations.resolve(uri)) {
@@ -118,7 +119,7 @@ public final class PushNotifier implements AutoCloseable {
             }
             outcome = "HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : "");
             if (status != 429 && status < 500) {
-              break; // the receiver refuses it; trying again will not help
+              break attempts; // the receiver refuses it; trying again will not help
             }
           }
         }
