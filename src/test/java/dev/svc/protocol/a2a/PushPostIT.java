@@ -3,6 +3,8 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,13 +12,20 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** One push POST over a real socket to local receivers: what it sends, and where it stops. */
 @Timeout(60)
@@ -139,6 +148,93 @@ class PushPostIT {
           .isInstanceOf(IOException.class)
           .hasMessageContaining("not HTTP");
       closeAll(accepted);
+    }
+  }
+
+  @Test
+  void httpsChecksTheCertificateAgainstTheUrlsHostNotTheAddress(@TempDir Path dir)
+      throws Exception {
+    Path keystore = dir.resolve("hooks.p12");
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "hooks",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=hooks.test",
+                "-ext",
+                "SAN=dns:hooks.test",
+                "-validity",
+                "2",
+                "-keystore",
+                keystore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                "changeit")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(keytool.waitFor()).as(output).isZero();
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(keystore)) {
+      store.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(store, "changeit".toCharArray());
+    TrustManagerFactory trust =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(store);
+    SSLContext serverContext = SSLContext.getInstance("TLS");
+    serverContext.init(keys.getKeyManagers(), null, null);
+    SSLContext clientContext = SSLContext.getInstance("TLS");
+    clientContext.init(null, trust.getTrustManagers(), null);
+
+    HttpsServer server = HttpsServer.create(new InetSocketAddress(LOOPBACK, 0), 0);
+    server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
+    List<String> hosts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server.createContext(
+        "/",
+        exchange -> {
+          hosts.add(exchange.getRequestHeaders().getFirst("Host"));
+          exchange.getRequestBody().readAllBytes();
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    server.start();
+    try {
+      int port = server.getAddress().getPort();
+      int status =
+          PushPost.post(
+              URI.create("https://hooks.test:" + port + "/hook"),
+              List.of(LOOPBACK),
+              List.of(),
+              new byte[] {'{', '}'},
+              CONNECT,
+              Duration.ofSeconds(10),
+              clientContext.getSocketFactory());
+      assertThat(status).isEqualTo(204);
+      assertThat(hosts).containsExactly("hooks.test:" + port);
+
+      assertThatThrownBy(() ->
+              PushPost.post(
+                  URI.create("https://other.test:" + port + "/hook"),
+                  List.of(LOOPBACK),
+                  List.of(),
+                  new byte[] {'{', '}'},
+                  CONNECT,
+                  Duration.ofSeconds(10),
+                  clientContext.getSocketFactory()))
+          .as("a certificate for another name is refused")
+          .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
+      assertThat(hosts).hasSize(1);
+    } finally {
+      server.stop(0);
     }
   }
 
