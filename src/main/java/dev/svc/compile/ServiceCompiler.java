@@ -2,11 +2,15 @@ package dev.svc.compile;
 
 import dev.svc.definition.Located;
 import dev.svc.definition.RootDefinition;
+import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.CachePolicy;
+import dev.svc.model.IpNetwork;
 import dev.svc.model.Service;
 import dev.svc.model.ToolAccess;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** Compiles the service-wide settings of the root configuration. */
@@ -41,7 +45,8 @@ final class ServiceCompiler {
             new Service.Audit(
                 root.server().auditEnabled().map(Located::value).orElse(false),
                 root.server().auditPath().map(Located::value).filter(p -> !p.isBlank())),
-            limits(root.server().limits())));
+            limits(root.server().limits()),
+            pushNotifications(root.pushNotifications())));
   }
 
   /** {@code server.limits}; values out of range were reported by the shape check. */
@@ -66,6 +71,27 @@ final class ServiceCompiler {
     return written
         .map(s -> Duration.ofSeconds(Math.clamp(s.value(), minimum, 3600)))
         .orElse(fallback);
+  }
+
+  private Service.PushNotifications pushNotifications(PushNotificationsDefinition written) {
+    List<IpNetwork> networks = new ArrayList<>();
+    for (Located<String> network : written.allowedNetworks()) {
+      IpNetwork.parse(network.value())
+          .ifPresentOrElse(
+              networks::add,
+              () ->
+                  diagnostics.error(
+                      "invalid-network",
+                      network.origin(),
+                      "`"
+                          + network.value()
+                          + "` in `agents.push_notifications.allowed_networks` is not an IP"
+                          + " network",
+                      "write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or"
+                          + " `fd00::/8` (host names are not accepted)"));
+    }
+    return new Service.PushNotifications(
+        written.allowPrivateNetworks().map(Located::value).orElse(false), networks);
   }
 
   private Optional<Integer> port(Located<String> written) {

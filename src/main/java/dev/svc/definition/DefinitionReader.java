@@ -3,6 +3,7 @@ package dev.svc.definition;
 import dev.svc.definition.AgentDefinition.ModelDefinition;
 import dev.svc.definition.PromptDefinition.MessageDefinition;
 import dev.svc.definition.RootDefinition.BuildDefinition;
+import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.definition.RootDefinition.ServerDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
 import dev.svc.definition.ToolDefinition.InputDefinition;
@@ -51,6 +52,7 @@ public final class DefinitionReader {
             .toList(),
         agents.flatMap(a -> a.text("directory")),
         agents.flatMap(a -> a.object("tool_access")).map(DefinitionReader::toolAccess),
+        pushNotifications(agents.flatMap(a -> a.object("push_notifications"))),
         new ServerDefinition(
             server.flatMap(s -> s.text("port")),
             server.flatMap(s -> s.integer("log_level")),
@@ -76,6 +78,12 @@ public final class DefinitionReader {
         limits.flatMap(l -> l.integer("body_timeout")),
         limits.flatMap(l -> l.integer("connections_per_client")),
         limits.flatMap(l -> l.integer("drain_timeout")));
+  }
+
+  private static PushNotificationsDefinition pushNotifications(Optional<Fields> push) {
+    return new PushNotificationsDefinition(
+        push.flatMap(p -> p.bool("allow_private_networks")),
+        push.flatMap(p -> p.textList("allowed_networks")).map(Located::value).orElse(List.of()));
   }
 
   public AdapterDefinition adapter(YamlNode node, String fileName) {

@@ -21,6 +21,7 @@ public record RootDefinition(
     List<ResourceDefinition> inlineTemplates,
     Optional<Located<String>> agentsDirectory,
     Optional<ToolAccessDefinition> agentToolAccess,
+    PushNotificationsDefinition pushNotifications,
     ServerDefinition server,
     BuildDefinition build) {
 
@@ -28,6 +29,14 @@ public record RootDefinition(
     inlinePrompts = List.copyOf(inlinePrompts);
     inlineResources = List.copyOf(inlineResources);
     inlineTemplates = List.copyOf(inlineTemplates);
+  }
+
+  /** {@code agents.push_notifications}. */
+  public record PushNotificationsDefinition(
+      Optional<Located<Boolean>> allowPrivateNetworks, List<Located<String>> allowedNetworks) {
+    public PushNotificationsDefinition {
+      allowedNetworks = List.copyOf(allowedNetworks);
+    }
   }
 
   /** The {@code server} section. */

@@ -123,16 +123,35 @@ public final class Shapes {
             "tools", new FieldType.TextList(), "Tool names; required when mode is `allow_list`."));
   }
 
+  static final Shape PUSH_NOTIFICATIONS =
+      shape(
+          "push-notifications",
+          "Where A2A push notifications may be sent besides public addresses.",
+          false,
+          optional(
+              "allow_private_networks",
+              new FieldType.Bool(),
+              "Also loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10)"
+                  + " and link-local addresses; never cloud metadata ones (default false)."),
+          optional(
+              "allowed_networks",
+              new FieldType.TextList(),
+              "Networks (CIDR, e.g. `10.20.0.0/16`) or addresses allowed whatever their kind."));
+
   static final Shape AGENTS_SECTION =
       shape(
           "agents-section",
-          "Agent discovery and default tool access.",
+          "Agent discovery, default tool access and push notifications.",
           false,
           optional(
               "directory",
               FieldType.text(),
               "Agent directory relative to `root` (default `agents`)."),
-          optional("tool_access", new FieldType.Object(toolAccess(true)), "Default tool access."));
+          optional("tool_access", new FieldType.Object(toolAccess(true)), "Default tool access."),
+          optional(
+              "push_notifications",
+              new FieldType.Object(PUSH_NOTIFICATIONS),
+              "Where A2A push notifications may be sent besides public addresses."));
 
   static final Shape SERVER =
       shape(

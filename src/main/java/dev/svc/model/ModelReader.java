@@ -54,7 +54,15 @@ record ModelReader(DataInputStream in, int version) {
                 Duration.ofMillis(in.readLong()),
                 in.readInt(),
                 Duration.ofMillis(in.readLong()))
-            : Service.Limits.DEFAULTS);
+            : Service.Limits.DEFAULTS,
+        version >= 5
+            ? new Service.PushNotifications(in.readBoolean(), list(this::network))
+            : Service.PushNotifications.DEFAULT);
+  }
+
+  IpNetwork network() throws IOException {
+    String text = string();
+    return IpNetwork.parse(text).orElseThrow(() -> new IOException("not an IP network: " + text));
   }
 
   Adapter adapter() throws IOException {

@@ -44,6 +44,8 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeLong(s.limits().bodyTimeout().toMillis());
     out.writeInt(s.limits().connectionsPerClient());
     out.writeLong(s.limits().drainTimeout().toMillis());
+    out.writeBoolean(s.pushNotifications().allowPrivateNetworks());
+    list(s.pushNotifications().allowedNetworks(), n -> string(n.toString()));
   }
 
   void adapter(Adapter a) throws IOException {

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param metrics {@code server.metrics}
  * @param audit {@code server.audit}
  * @param limits {@code server.limits}
+ * @param pushNotifications {@code agents.push_notifications}
  */
 public record Service(
     String name,
@@ -30,7 +31,8 @@ public record Service(
     boolean buildCleanDir,
     Metrics metrics,
     Audit audit,
-    Limits limits) {
+    Limits limits,
+    PushNotifications pushNotifications) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -65,7 +67,8 @@ public record Service(
         buildCleanDir,
         Metrics.DEFAULT,
         Audit.OFF,
-        Limits.DEFAULTS);
+        Limits.DEFAULTS,
+        PushNotifications.DEFAULT);
   }
 
   /**
@@ -111,5 +114,21 @@ public record Service(
             java.time.Duration.ofSeconds(60),
             256,
             java.time.Duration.ofSeconds(10));
+  }
+
+  /**
+   * {@code agents.push_notifications}: which addresses beyond public ones A2A push notifications
+   * may be sent to.
+   *
+   * @param allowPrivateNetworks loopback, private (RFC 1918, ULA), CGNAT and link-local addresses
+   *     (never cloud metadata addresses, which only {@code allowedNetworks} can allow)
+   * @param allowedNetworks networks allowed besides public addresses, whatever kind they are
+   */
+  public record PushNotifications(boolean allowPrivateNetworks, List<IpNetwork> allowedNetworks) {
+    public static final PushNotifications DEFAULT = new PushNotifications(false, List.of());
+
+    public PushNotifications {
+      allowedNetworks = List.copyOf(allowedNetworks);
+    }
   }
 }

@@ -129,6 +129,24 @@ class RootDiagnosticsTest {
             3 errors, 1 warning
             """),
         argumentSet(
+            "a push-notification network that is not an address or CIDR is rejected",
+            """
+            == .svc
+            name: shop
+            agents:
+              push_notifications:
+                allow_private_networks: true
+                allowed_networks: [10.20.0.0/16, "fd00::/8", 127.0.0.1, hooks.internal, 10.0.0.0/33]
+            """
+                + HELLO,
+            """
+            .svc:5:61: error[invalid-network]: `hooks.internal` in `agents.push_notifications.allowed_networks` is not an IP network
+              hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
+            .svc:5:77: error[invalid-network]: `10.0.0.0/33` in `agents.push_notifications.allowed_networks` is not an IP network
+              hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
+            2 errors, 0 warnings
+            """),
+        argumentSet(
             "a log level below 1 is rejected",
             """
             == .svc

@@ -27,6 +27,7 @@ class ModelCodecTest {
         allowed_hosts: [api.example.com]
       agents:
         tool_access: {mode: allow_list, tools: [get_item]}
+        push_notifications: {allow_private_networks: true, allowed_networks: [10.1.0.0/16, "fd00::1"]}
       prompts:
         - name: inline
           messages:
@@ -183,7 +184,23 @@ class ModelCodecTest {
     byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(body);
     byte[] formatThree = java.util.Arrays.copyOf(body, body.length + sha.length);
     System.arraycopy(sha, 0, formatThree, body.length, sha.length);
-    assertThat(ModelCodec.decode(formatThree)).isEqualTo(ModelCodec.decode(current));
+    Model old = ModelCodec.decode(formatThree);
+    assertThat(old.service().pushNotifications()).isEqualTo(Service.PushNotifications.DEFAULT);
+    assertThat(old)
+        .usingRecursiveComparison()
+        .ignoringFields("service.pushNotifications")
+        .isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
+  void pushNotificationSettingsSurviveTheRoundTrip() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Service.PushNotifications push =
+        ModelCodec.decode(ModelCodec.encode(model)).service().pushNotifications();
+    assertThat(push.allowPrivateNetworks()).isTrue();
+    assertThat(push.allowedNetworks())
+        .extracting(IpNetwork::toString)
+        .containsExactly("10.1.0.0/16", "fd00:0:0:0:0:0:0:1/128");
   }
 
   @Test

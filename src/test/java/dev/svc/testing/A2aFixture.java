@@ -140,16 +140,23 @@ public final class A2aFixture implements AutoCloseable {
     return open(agent, method, params).rest();
   }
 
-  /** Sends a streaming method; the stream is read line by line as the test asks. */
-  public LiveStream open(String agent, String method, String params) {
-    HttpRequest request =
+  /**
+   * Sends a streaming method; the stream is read line by line as the test asks.
+   *
+   * @param headers extra headers, as name-value pairs
+   */
+  public LiveStream open(String agent, String method, String params, String... headers) {
+    HttpRequest.Builder builder =
         HttpRequest.newBuilder(URI.create(url() + "/agent/" + agent))
             .timeout(Duration.ofSeconds(60))
             .header("Content-Type", "application/json")
             .header("Accept", "text/event-stream")
             .header("A2A-Version", "1.0")
-            .POST(HttpRequest.BodyPublishers.ofString(request(method, params)))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString(request(method, params)));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      builder.setHeader(headers[i], headers[i + 1]);
+    }
+    HttpRequest request = builder.build();
     try {
       HttpResponse<java.io.InputStream> response =
           HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());

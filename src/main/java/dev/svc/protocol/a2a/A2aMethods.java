@@ -23,9 +23,11 @@ final class A2aMethods {
   static final int MAX_PAGE_SIZE = 100;
 
   private final AgentTasks tasks;
+  private final PushDestinations destinations;
 
-  A2aMethods(AgentTasks tasks) {
+  A2aMethods(AgentTasks tasks, PushDestinations destinations) {
     this.tasks = tasks;
+    this.destinations = destinations;
   }
 
   Map<String, MethodHandler<A2aCall>> handlers() {
@@ -83,8 +85,13 @@ final class A2aMethods {
   }
 
   AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
+    send.configuration()
+        .pushConfig()
+        .ifPresent(
+            config -> checkDestination(config, "configuration.taskPushNotificationConfig.url"));
     return tasks.start(
         call.agent(),
+        call.principal(),
         call.runtime(),
         send.message(),
         send.configuration(),
@@ -100,15 +107,15 @@ final class A2aMethods {
   /** {@code SubscribeToTask}: the running task's subscription. */
   AgentTasks.Started subscribe(A2aCall call, ObjectNode params) {
     String id = Wire.requiredString(params, "id", "id");
-    String agent = call.agent().name();
-    Optional<TaskRun> run = tasks.running(agent, id);
+    TaskStore.Scope scope = call.scope();
+    Optional<TaskRun> run = tasks.running(scope, id);
     if (run.isPresent()) {
       TaskRun.Subscription subscription = run.get().subscribe();
       if (!subscription.snapshot().status().state().isTerminal()) {
         return new AgentTasks.Started(run.get(), subscription);
       }
     }
-    Task task = tasks.find(agent, id).orElseThrow(() -> A2aErrors.taskNotFound(id));
+    Task task = tasks.find(scope, id).orElseThrow(() -> A2aErrors.taskNotFound(id));
     if (task.status().state().isTerminal()) {
       throw A2aErrors.unsupportedOperation(
           "Task "
@@ -124,7 +131,7 @@ final class A2aMethods {
   private JsonNode getTask(A2aCall call, ObjectNode params) {
     String id = Wire.requiredString(params, "id", "id");
     Optional<Integer> historyLength = historyLength(params);
-    Task task = tasks.find(call.agent().name(), id).orElseThrow(() -> A2aErrors.taskNotFound(id));
+    Task task = tasks.find(call.scope(), id).orElseThrow(() -> A2aErrors.taskNotFound(id));
     return task.view(historyLength, true).toJson();
   }
 
@@ -167,7 +174,7 @@ final class A2aMethods {
         tasks
             .store()
             .list(
-                call.agent().name(),
+                call.scope(),
                 new TaskStore.Query(
                     Wire.string(params, "contextId", "contextId").filter(s -> !s.isEmpty()),
                     state,
@@ -177,7 +184,7 @@ final class A2aMethods {
     ObjectNode result = Json.NODES.objectNode();
     ArrayNode list = result.putArray("tasks");
     for (Task task : page.tasks()) {
-      Task live = tasks.find(call.agent().name(), task.id()).orElse(task);
+      Task live = tasks.find(call.scope(), task.id()).orElse(task);
       ObjectNode json = live.view(historyLength, includeArtifacts).toJson();
       if (includeArtifacts && !json.has("artifacts")) {
         json.putArray("artifacts");
@@ -210,7 +217,7 @@ final class A2aMethods {
 
   private JsonNode cancelTask(A2aCall call, ObjectNode params) {
     String id = Wire.requiredString(params, "id", "id");
-    return tasks.cancel(call.agent().name(), id).toJson();
+    return tasks.cancel(call.scope(), id).toJson();
   }
 
   private JsonNode createPushConfig(A2aCall call, ObjectNode params) {
@@ -218,13 +225,23 @@ final class A2aMethods {
     if (config.taskId().isEmpty()) {
       throw A2aErrors.invalidParams("`taskId` is required");
     }
-    String agent = call.agent().name();
-    tasks.find(agent, config.taskId()).orElseThrow(() -> A2aErrors.taskNotFound(config.taskId()));
+    TaskStore.Scope scope = call.scope();
+    tasks.find(scope, config.taskId()).orElseThrow(() -> A2aErrors.taskNotFound(config.taskId()));
+    checkDestination(config, "url");
     PushConfig saved =
         config.withIds(
             config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), config.taskId());
-    tasks.store().savePushConfig(agent, saved);
+    tasks.store().savePushConfig(scope, saved);
     return saved.toJson();
+  }
+
+  /** Refuses a push URL svc may not call (see {@link PushDestinations}) with invalid params. */
+  private void checkDestination(PushConfig config, String path) {
+    destinations
+        .refusal(config.url())
+        .ifPresent(reason -> {
+          throw A2aErrors.invalidParams("`" + path + "` is refused: " + reason);
+        });
   }
 
   private JsonNode getPushConfig(A2aCall call, ObjectNode params) {
@@ -238,9 +255,9 @@ final class A2aMethods {
   }
 
   private List<PushConfig> pushConfigs(A2aCall call, String taskId) {
-    String agent = call.agent().name();
-    tasks.find(agent, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
-    return tasks.store().pushConfigs(agent, taskId);
+    TaskStore.Scope scope = call.scope();
+    tasks.find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+    return tasks.store().pushConfigs(scope, taskId);
   }
 
   private static RuntimeException configNotFound(String taskId, String id) {
@@ -286,7 +303,7 @@ final class A2aMethods {
     String taskId = Wire.requiredString(params, "taskId", "taskId");
     String id = Wire.requiredString(params, "id", "id");
     pushConfigs(call, taskId);
-    if (!tasks.store().deletePushConfig(call.agent().name(), taskId, id)) {
+    if (!tasks.store().deletePushConfig(call.scope(), taskId, id)) {
       throw configNotFound(taskId, id);
     }
     return Json.NODES.objectNode();

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -54,9 +55,18 @@ public final class A2aServer implements AutoCloseable {
    * @param store where tasks live
    * @param retry how push notifications are retried
    * @param clock the time of status changes (millisecond precision)
+   * @param hosts resolves the host names of push-notification URLs
    */
   public record Settings(
-      Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
+      Duration keepAlive,
+      TaskStore store,
+      PushNotifier.Retry retry,
+      Clock clock,
+      HostResolver hosts) {
+    public Settings(Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
+      this(keepAlive, store, retry, clock, HostResolver.SYSTEM);
+    }
+
     public static Settings defaults() {
       return new Settings(
           Duration.ofSeconds(15),
@@ -69,9 +79,13 @@ public final class A2aServer implements AutoCloseable {
   public A2aServer(Supplier<ProjectRuntime> runtime, Environment environment, Settings settings) {
     this.runtime = runtime;
     this.settings = settings;
-    this.push = new PushNotifier(settings.retry());
+    // the current model's settings, so a reload applies to the next check and delivery
+    PushDestinations destinations =
+        new PushDestinations(
+            () -> runtime.get().model().service().pushNotifications(), settings.hosts());
+    this.push = new PushNotifier(settings.retry(), destinations);
     this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock());
-    this.methods = new A2aMethods(tasks);
+    this.methods = new A2aMethods(tasks, destinations);
     this.dispatcher = new Dispatcher<>(methods.handlers());
   }
 
@@ -118,11 +132,19 @@ public final class A2aServer implements AutoCloseable {
               + CARD_PATH,
           Map.of("Allow", "POST"));
     }
-    return post(http, new A2aCall(agent.get(), current, http, caller(http)));
+    return post(http, new A2aCall(agent.get(), current, http, caller(http), principal(http)));
   }
 
   private static Caller caller(HttpCall http) {
     return new Caller(http.requestId(), http.headers(), Optional.empty());
+  }
+
+  /**
+   * Whose tasks the request sees. The one place it is decided: today from the credentials the
+   * request carries; the OAuth resource server will put the verified token's principal here.
+   */
+  private static Principal principal(HttpCall http) {
+    return Principal.fromCredentials(http.headers());
   }
 
   private HttpReply post(HttpCall http, A2aCall call) {

@@ -10,6 +10,7 @@ import dev.svc.agent.ModelSettings;
 import dev.svc.agent.Turn;
 import dev.svc.audit.AuditRecord;
 import dev.svc.audit.AuditTrail;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
@@ -63,13 +64,13 @@ final class AgentTasks implements AutoCloseable {
   }
 
   /** The task as it is now: live when it runs here, else from the store. */
-  Optional<Task> find(String agent, String taskId) {
-    TaskRun run = running.get(key(agent, taskId));
-    return run != null ? Optional.of(run.task()) : store.find(agent, taskId);
+  Optional<Task> find(TaskStore.Scope scope, String taskId) {
+    TaskRun run = running.get(key(scope, taskId));
+    return run != null ? Optional.of(run.task()) : store.find(scope, taskId);
   }
 
-  Optional<TaskRun> running(String agent, String taskId) {
-    return Optional.ofNullable(running.get(key(agent, taskId)));
+  Optional<TaskRun> running(TaskStore.Scope scope, String taskId) {
+    return Optional.ofNullable(running.get(key(scope, taskId)));
   }
 
   /** A task just started, and a subscription to it taken before its agent began. */
@@ -78,20 +79,24 @@ final class AgentTasks implements AutoCloseable {
   /**
    * Starts a task for a user message.
    *
+   * @param principal who owns the task: only calls of the same principal see it, continue it or are
+   *     shown its conversation
    * @param streaming whether the model's text is streamed into artifact chunks
    * @throws dev.svc.protocol.jsonrpc.JsonRpcException for a message that names an unknown or
    *     running task, or carries parts the agent cannot read
    */
   Started start(
       Agent agent,
+      Principal principal,
       ProjectRuntime runtime,
       Message message,
       SendConfiguration configuration,
       Caller caller,
       boolean streaming) {
+    TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
     String userText = MessageText.of(message);
-    String contextId = contextOf(agent.name(), message);
-    List<Turn> conversation = new ArrayList<>(earlierTurns(agent.name(), contextId));
+    String contextId = contextOf(scope, message);
+    List<Turn> conversation = new ArrayList<>(earlierTurns(scope, contextId));
     conversation.add(new Turn.User(userText));
 
     String taskId = UUID.randomUUID().toString();
@@ -103,12 +108,12 @@ final class AgentTasks implements AutoCloseable {
             List.of(),
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
-    store.save(agent.name(), task);
+    store.save(scope, task);
     configuration
         .pushConfig()
         .ifPresent(config ->
             store.savePushConfig(
-                agent.name(),
+                scope,
                 config.withIds(
                     config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), taskId)));
     TaskRun run =
@@ -117,11 +122,11 @@ final class AgentTasks implements AutoCloseable {
             task,
             clock,
             changed -> {
-              store.save(agent.name(), changed);
-              push.notify(store.pushConfigs(agent.name(), changed.id()), changed);
+              store.save(scope, changed);
+              push.notify(store.pushConfigs(scope, changed.id()), changed);
             });
-    push.notify(store.pushConfigs(agent.name(), taskId), task);
-    running.put(key(agent.name(), taskId), run);
+    push.notify(store.pushConfigs(scope, taskId), task);
+    running.put(key(scope, taskId), run);
     TaskRun.Subscription subscription = run.subscribe();
     Span parent = Telemetry.tracer().current();
     Caller agentCaller = caller.via("agent:" + agent.name());
@@ -130,7 +135,15 @@ final class AgentTasks implements AutoCloseable {
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
                 .where(Caller.CURRENT, agentCaller)
                 .run(() ->
-                    traced(parent, run, agent, runtime, conversation, agentCaller, streaming))));
+                    traced(
+                        parent,
+                        run,
+                        agent,
+                        principal,
+                        runtime,
+                        conversation,
+                        agentCaller,
+                        streaming))));
     return new Started(run, subscription);
   }
 
@@ -143,6 +156,7 @@ final class AgentTasks implements AutoCloseable {
       Span parent,
       TaskRun run,
       Agent agent,
+      Principal principal,
       ProjectRuntime runtime,
       List<Turn> conversation,
       Caller caller,
@@ -161,7 +175,14 @@ final class AgentTasks implements AutoCloseable {
           .set("svc.request_id", caller.requestId());
     }
     try (Scope scope = span.activate()) {
-      execute(run, agent, runtime, conversation, caller, streaming);
+      execute(
+          run,
+          new TaskStore.Scope(agent.name(), principal),
+          agent,
+          runtime,
+          conversation,
+          caller,
+          streaming);
     } finally {
       Task task = run.task();
       String state = task.status().state().name().toLowerCase(java.util.Locale.ROOT);
@@ -181,7 +202,7 @@ final class AgentTasks implements AutoCloseable {
             new AuditRecord.AgentTask(
                 java.time.Instant.now(),
                 caller.requestId(),
-                "anonymous",
+                principal.label(),
                 agent.name(),
                 run.id(),
                 task.contextId(),
@@ -199,6 +220,7 @@ final class AgentTasks implements AutoCloseable {
 
   private void execute(
       TaskRun run,
+      TaskStore.Scope scope,
       Agent agent,
       ProjectRuntime runtime,
       List<Turn> conversation,
@@ -236,7 +258,7 @@ final class AgentTasks implements AutoCloseable {
       LOG.error("task failed unexpectedly", e, "agent", agent.name(), "task", run.id());
       fail(run, "internal error (request id " + caller.requestId() + ")");
     } finally {
-      running.remove(key(agent.name(), run.id()), run);
+      running.remove(key(scope, run.id()), run);
     }
   }
 
@@ -251,31 +273,35 @@ final class AgentTasks implements AutoCloseable {
    *
    * @throws dev.svc.protocol.jsonrpc.JsonRpcException task not found, or already ended
    */
-  Task cancel(String agent, String taskId) {
-    TaskRun run = running.get(key(agent, taskId));
+  Task cancel(TaskStore.Scope scope, String taskId) {
+    TaskRun run = running.get(key(scope, taskId));
     if (run != null) {
       if (!run.cancel()) {
         throw A2aErrors.taskNotCancelable(taskId, run.task().status().state());
       }
       return run.task();
     }
-    Task task = store.find(agent, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+    Task task = store.find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
     if (task.status().state().isTerminal()) {
       throw A2aErrors.taskNotCancelable(taskId, task.status().state());
     }
     // A task the store holds as running but no thread of this process runs (another instance
     // of a shared store, or a crash): mark it canceled.
     Task canceled = task.withStatus(TaskStatus.of(TaskState.CANCELED, clock.instant()));
-    store.save(agent, canceled);
-    push.notify(store.pushConfigs(agent, taskId), canceled);
+    store.save(scope, canceled);
+    push.notify(store.pushConfigs(scope, taskId), canceled);
     return canceled;
   }
 
-  /** The conversation a message belongs to: its task's, its own, or a new one. */
-  private String contextOf(String agent, Message message) {
+  /**
+   * The conversation a message belongs to: its task's, its own, or a new one. A task of another
+   * principal is not found; a contextId another principal also uses is a separate conversation (see
+   * {@link #earlierTurns}).
+   */
+  private String contextOf(TaskStore.Scope scope, Message message) {
     if (message.taskId().isPresent()) {
       String taskId = message.taskId().get();
-      Task earlier = find(agent, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+      Task earlier = find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
       if (!earlier.status().state().isTerminal()) {
         throw A2aErrors.unsupportedOperation(
             "Task "
@@ -299,13 +325,14 @@ final class AgentTasks implements AutoCloseable {
   }
 
   /**
-   * The messages of the conversation's completed tasks, as model turns (the latest ones). Failed
+   * The messages of the conversation's completed tasks of this principal, as model turns (the
+   * latest ones): another principal's tasks in a context of the same id are not part of it. Failed
    * and canceled tasks are left out: their question got no answer, and an error message is not a
    * turn the model said.
    */
-  private List<Turn> earlierTurns(String agent, String contextId) {
+  private List<Turn> earlierTurns(TaskStore.Scope scope, String contextId) {
     List<Turn> turns = new ArrayList<>();
-    for (Task task : store.context(agent, contextId)) {
+    for (Task task : store.context(scope, contextId)) {
       if (task.status().state() != TaskState.COMPLETED) {
         continue;
       }
@@ -322,8 +349,8 @@ final class AgentTasks implements AutoCloseable {
         : turns;
   }
 
-  private static String key(String agent, String taskId) {
-    return agent + "\u0000" + taskId;
+  private static String key(TaskStore.Scope scope, String taskId) {
+    return scope.agent() + "\u0000" + scope.principal().id() + "\u0000" + taskId;
   }
 
   /** Cancels every running task and stops their threads (bounded wait). */

@@ -30,14 +30,14 @@ public final class InMemoryTaskStore implements TaskStore {
   private long sequence;
 
   private static final class Entry {
-    final String agent;
+    final Scope scope;
     final long created;
     Task task;
     Instant updated;
     final Map<String, PushConfig> pushConfigs = new LinkedHashMap<>();
 
-    Entry(String agent, long created, Task task, Instant updated) {
-      this.agent = agent;
+    Entry(Scope scope, long created, Task task, Instant updated) {
+      this.scope = scope;
       this.created = created;
       this.task = task;
       this.updated = updated;
@@ -54,16 +54,17 @@ public final class InMemoryTaskStore implements TaskStore {
     this.clock = clock;
   }
 
-  private static String key(String agent, String taskId) {
-    return agent + "\u0000" + taskId;
+  /** The scope is part of the key: a lookup from another scope finds nothing. */
+  private static String key(Scope scope, String taskId) {
+    return scope.agent() + "\u0000" + scope.principal().id() + "\u0000" + taskId;
   }
 
   @Override
-  public synchronized void save(String agent, Task task) {
+  public synchronized void save(Scope scope, Task task) {
     Instant now = clock.instant();
-    Entry entry = tasks.get(key(agent, task.id()));
+    Entry entry = tasks.get(key(scope, task.id()));
     if (entry == null) {
-      tasks.put(key(agent, task.id()), new Entry(agent, sequence++, task, now));
+      tasks.put(key(scope, task.id()), new Entry(scope, sequence++, task, now));
       evict(now);
     } else {
       entry.task = task;
@@ -89,8 +90,8 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   @Override
-  public synchronized Optional<Task> find(String agent, String taskId) {
-    return live(tasks.get(key(agent, taskId))).map(e -> e.task);
+  public synchronized Optional<Task> find(Scope scope, String taskId) {
+    return live(tasks.get(key(scope, taskId))).map(e -> e.task);
   }
 
   private Optional<Entry> live(Entry entry) {
@@ -104,9 +105,9 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   @Override
-  public synchronized List<Task> context(String agent, String contextId) {
+  public synchronized List<Task> context(Scope scope, String contextId) {
     return tasks.values().stream()
-        .filter(e -> e.agent.equals(agent) && e.task.contextId().equals(contextId))
+        .filter(e -> e.scope.equals(scope) && e.task.contextId().equals(contextId))
         .filter(e -> live(e).isPresent())
         .sorted(Comparator.comparingLong(e -> e.created))
         .map(e -> e.task)
@@ -114,10 +115,10 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   @Override
-  public synchronized Page list(String agent, Query query) {
+  public synchronized Page list(Scope scope, Query query) {
     List<Task> matching = new ArrayList<>();
     for (Entry entry : tasks.values()) {
-      if (!entry.agent.equals(agent) || live(entry).isEmpty()) {
+      if (!entry.scope.equals(scope) || live(entry).isEmpty()) {
         continue;
       }
       Task task = entry.task;
@@ -160,23 +161,23 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   @Override
-  public synchronized void savePushConfig(String agent, PushConfig config) {
-    Entry entry = tasks.get(key(agent, config.taskId()));
+  public synchronized void savePushConfig(Scope scope, PushConfig config) {
+    Entry entry = tasks.get(key(scope, config.taskId()));
     if (entry != null) {
       entry.pushConfigs.put(config.id(), config);
     }
   }
 
   @Override
-  public synchronized List<PushConfig> pushConfigs(String agent, String taskId) {
-    return live(tasks.get(key(agent, taskId)))
+  public synchronized List<PushConfig> pushConfigs(Scope scope, String taskId) {
+    return live(tasks.get(key(scope, taskId)))
         .map(e -> List.copyOf(e.pushConfigs.values()))
         .orElse(List.of());
   }
 
   @Override
-  public synchronized boolean deletePushConfig(String agent, String taskId, String configId) {
-    Entry entry = tasks.get(key(agent, taskId));
+  public synchronized boolean deletePushConfig(Scope scope, String taskId, String configId) {
+    Entry entry = tasks.get(key(scope, taskId));
     return entry != null && entry.pushConfigs.remove(configId) != null;
   }
 

@@ -1,6 +1,7 @@
 package dev.svc.protocol.a2a;
 
 import java.net.URI;
+import java.util.Locale;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -50,22 +51,55 @@ public record PushConfig(
     } catch (IllegalArgumentException e) {
       throw A2aErrors.invalidParams("`" + path + ".url` is not a URL: " + url);
     }
-    if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-        || uri.getHost() == null) {
-      throw A2aErrors.invalidParams("`" + path + ".url` must be an absolute http(s) URL");
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+      throw A2aErrors.invalidParams(
+          "`" + path + ".url` must be an absolute http(s) URL with a host name or address");
+    }
+    if (uri.getRawUserInfo() != null) {
+      throw A2aErrors.invalidParams(
+          "`" + path + ".url` must not hold credentials; send them in `authentication`");
     }
     Optional<Authentication> authentication =
         Wire.object(json, "authentication", path + ".authentication")
             .map(a ->
                 new Authentication(
-                    Wire.requiredString(a, "scheme", path + ".authentication.scheme"),
-                    Wire.string(a, "credentials", path + ".authentication.credentials")
-                        .orElse("")));
+                    headerSafe(
+                        Wire.requiredString(a, "scheme", path + ".authentication.scheme"),
+                        path + ".authentication.scheme"),
+                    headerSafe(
+                        Wire.string(a, "credentials", path + ".authentication.credentials")
+                            .orElse(""),
+                        path + ".authentication.credentials")));
     return new PushConfig(
         Wire.string(json, "id", path + ".id").orElse(""),
         Wire.string(json, "taskId", path + ".taskId").orElse(""),
         url,
-        Wire.string(json, "token", path + ".token").filter(s -> !s.isEmpty()),
+        Wire.string(json, "token", path + ".token")
+            .filter(s -> !s.isEmpty())
+            .map(token -> headerSafe(token, path + ".token")),
         authentication);
+  }
+
+  /**
+   * Whether a value can be sent as an HTTP header value: no control characters but tab, no
+   * characters beyond Latin-1 (a line break would start another header, or another request).
+   */
+  static boolean isHeaderSafe(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String headerSafe(String value, String path) {
+    if (!isHeaderSafe(value)) {
+      throw A2aErrors.invalidParams(
+          "`" + path + "` is sent as an HTTP header: no control characters or line breaks");
+    }
+    return value;
   }
 }

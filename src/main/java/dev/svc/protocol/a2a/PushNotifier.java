@@ -4,58 +4,52 @@ import dev.svc.log.Log;
 import dev.svc.runtime.Json;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Delivers push notifications: on every status change of a task, a POST of the task (as the v1
  * {@code StreamResponse} {@code {"task": …}}) to each of its configs' URLs, with the config's token
  * in {@code X-A2A-Notification-Token} and its authentication in {@code Authorization}.
  *
- * <p>Never blocks the task: deliveries run on their own virtual threads, in order per config. A
- * failed delivery (connection error, time-out, HTTP 429 or 5xx) is retried with exponential
- * backoff; other answers are final. Gives up after {@link Retry#attempts()} tries and logs it.
+ * <p>Never blocks the task: deliveries run on their own virtual threads, in order per config. Each
+ * attempt resolves the URL's host again and checks every address ({@link PushDestinations}); a
+ * refused one ends the delivery. A failed delivery (connection error, time-out, HTTP 429 or 5xx) is
+ * retried with exponential backoff; other answers, redirects included, are final. Gives up after
+ * {@link Retry#attempts()} tries and logs it.
  */
 public final class PushNotifier implements AutoCloseable {
   private static final Log LOG = Log.tagged("a2a:push");
   public static final String TOKEN_HEADER = "X-A2A-Notification-Token";
 
-  /** How deliveries are retried: first wait, doubled each time up to {@code maxBackoff}. */
+  /** How long one connection attempt may take (the receiver's answer has {@link Retry#timeout}). */
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * How deliveries are retried: first wait, doubled each time up to {@code maxBackoff}.
+   *
+   * @param timeout how long one attempt may take once connected: TLS, sending, the status line
+   */
   public record Retry(int attempts, Duration firstBackoff, Duration maxBackoff, Duration timeout) {
     public static final Retry DEFAULT =
         new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
   }
 
   private final Retry retry;
-  private volatile HttpClient client; // made on the first delivery (TLS set-up costs start-up)
+  private final PushDestinations destinations;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
 
-  public PushNotifier(Retry retry) {
+  PushNotifier(Retry retry, PushDestinations destinations) {
     this.retry = retry;
-    this.client = null;
-  }
-
-  private HttpClient client() {
-    HttpClient current = client;
-    if (current == null) {
-      synchronized (this) {
-        current = client;
-        if (current == null) {
-          current = HttpClient.newBuilder().connectTimeout(retry.timeout()).build();
-          client = current;
-        }
-      }
-    }
-    return current;
+    this.destinations = destinations;
   }
 
   /** Queues one notification of {@code task} to every config; returns at once, never throws. */
@@ -89,41 +83,55 @@ public final class PushNotifier implements AutoCloseable {
   }
 
   private void deliver(PushConfig config, byte[] body, Task task) {
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create(config.url()))
-            .timeout(retry.timeout())
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    config.token().ifPresent(token -> builder.header(TOKEN_HEADER, token));
+    URI uri = URI.create(config.url());
+    List<Map.Entry<String, String>> headers = new ArrayList<>(2);
+    config.token().ifPresent(token -> headers.add(Map.entry(TOKEN_HEADER, token)));
     config
         .authentication()
         .filter(a -> !a.credentials().isEmpty())
-        .ifPresent(a -> builder.header("Authorization", a.scheme() + " " + a.credentials()));
-    HttpRequest request = builder.build();
+        .ifPresent(
+            a -> headers.add(Map.entry("Authorization", a.scheme() + " " + a.credentials())));
+    Duration connect = min(CONNECT_TIMEOUT, retry.timeout());
     Duration backoff = retry.firstBackoff();
     String outcome = "";
+    attempts:
     for (int attempt = 1; attempt <= retry.attempts(); attempt++) {
       try {
-        int status = client().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        if (status / 100 == 2) {
-          return;
+        switch (destinations.resolve(uri)) {
+          case PushDestinations.Resolution.Refused refused -> {
+            LOG.warn(
+                "push notification refused",
+                "task",
+                task.id(),
+                "url",
+                hostOf(uri),
+                "reason",
+                refused.reason());
+            return; // the address will not become allowed by trying again
+          }
+          case PushDestinations.Resolution.Unresolved unresolved -> outcome = unresolved.reason();
+          case PushDestinations.Resolution.Allowed allowed -> {
+            int status =
+                PushPost.post(
+                    uri, allowed.addresses(), headers, body, connect, retry.timeout(), tls());
+            if (status / 100 == 2) {
+              return;
+            }
+            outcome = "HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : "");
+            if (status != 429 && status < 500) {
+              break attempts; // the receiver refuses it; trying again will not help
+            }
+          }
         }
-        outcome = "HTTP " + status;
-        if (status != 429 && status < 500) {
-          break; // the receiver refuses it; trying again will not help
-        }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         outcome = e.getClass().getSimpleName() + ": " + e.getMessage();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return; // shutting down
       }
       if (attempt < retry.attempts()) {
         try {
           Thread.sleep(backoff);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return;
+          return; // shutting down
         }
         backoff = min(backoff.multipliedBy(2), retry.maxBackoff());
       }
@@ -135,18 +143,25 @@ public final class PushNotifier implements AutoCloseable {
         "state",
         task.status().state().wireName(),
         "url",
-        hostOf(config.url()),
+        hostOf(uri),
         "error",
         outcome);
+  }
+
+  /** The JDK's default TLS set-up (trust store, protocols), made on the first https delivery. */
+  private static SSLSocketFactory tls() {
+    return (SSLSocketFactory) SSLSocketFactory.getDefault();
   }
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
   }
 
-  private static String hostOf(String url) {
-    URI uri = URI.create(url);
-    return uri.getScheme() + "://" + uri.getAuthority();
+  private static String hostOf(URI uri) {
+    return uri.getScheme()
+        + "://"
+        + uri.getHost()
+        + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
   }
 
   /** Stops delivering; notifications still queued or retrying are dropped. */

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.auth.Principal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -7,29 +8,37 @@ import java.util.Optional;
 /**
  * Where tasks and their push-notification configs live. In memory by default ({@link
  * InMemoryTaskStore}); an implementation over a shared database lets several instances serve the
- * same tasks. Every method is scoped to one agent: an agent never sees another agent's tasks.
- * Implementations are thread-safe.
+ * same tasks. Every method is scoped to one agent and one principal ({@link Scope}): an agent never
+ * sees another agent's tasks, and a caller never sees another principal's. A task outside the scope
+ * is absent, exactly like one that never existed. Implementations are thread-safe.
  */
 public interface TaskStore {
 
-  /** Saves a new task or the new state of a known one. */
-  void save(String agent, Task task);
+  /**
+   * Whose tasks a call sees: one agent's, started by one principal.
+   *
+   * @param principal the owner; stores keep its id, which holds no secret
+   */
+  record Scope(String agent, Principal principal) {}
 
-  Optional<Task> find(String agent, String taskId);
+  /** Saves a new task or the new state of a known one. */
+  void save(Scope scope, Task task);
+
+  Optional<Task> find(Scope scope, String taskId);
 
   /** Every task of a conversation, in the order they were created. */
-  List<Task> context(String agent, String contextId);
+  List<Task> context(Scope scope, String contextId);
 
   /** Tasks that match, newest status first (then by id, descending), one page at a time. */
-  Page list(String agent, Query query);
+  Page list(Scope scope, Query query);
 
-  void savePushConfig(String agent, PushConfig config);
+  void savePushConfig(Scope scope, PushConfig config);
 
   /** The push configs of a task, in the order they were created. */
-  List<PushConfig> pushConfigs(String agent, String taskId);
+  List<PushConfig> pushConfigs(Scope scope, String taskId);
 
   /** Deletes a config; false when there was none. */
-  boolean deletePushConfig(String agent, String taskId, String configId);
+  boolean deletePushConfig(Scope scope, String taskId, String configId);
 
   /**
    * A {@code ListTasks} query.

@@ -48,7 +48,12 @@ class AgentAuditIT {
                   AuditFile.open(audit)))) {
         A2aFixture svc = A2aFixture.at(instance.baseUrl(), () -> {});
         JsonNode task =
-            svc.result("weather", "SendMessage", A2aServerIT.userMessage("Weather in Paris?"))
+            svc.result(
+                    "weather",
+                    "SendMessage",
+                    A2aServerIT.userMessage("Weather in Paris?"),
+                    "X-API-Key",
+                    "s3cret")
                 .path("task");
         assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
       }
@@ -69,6 +74,13 @@ class AgentAuditIT {
             .orElseThrow();
     assertThat(task.toString()).contains("weather");
     assertThat(task.path("outcome").asString()).isNotBlank();
+    assertThat(task.path("caller").asString())
+        .as("the task's owner, by a hash of its key")
+        .isEqualTo(
+            dev.svc.auth.Principal.fromCredentials(dev.svc.call.Headers.of("X-API-Key", "s3cret"))
+                .label())
+        .startsWith("key:")
+        .doesNotContain("s3cret");
   }
 
   private static List<JsonNode> awaitLines(Path file, int count) throws Exception {

@@ -13,6 +13,8 @@ final class AgentProjects {
         tool_access:
           mode: allow_list
           tools: [get_weather]
+        push_notifications:
+          allowed_networks: [127.0.0.1]
       == app/adapters/db.terse
       connector: sqlite
       connection_string: ":memory:"

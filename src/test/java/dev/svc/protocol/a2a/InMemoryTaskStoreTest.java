@@ -2,6 +2,8 @@ package dev.svc.protocol.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.auth.Principal;
+import dev.svc.call.Headers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +37,10 @@ class InMemoryTaskStoreTest {
     return new Task(id, context, TaskStatus.of(state, at), List.of(), List.of(), Optional.empty());
   }
 
+  static TaskStore.Scope scope(String agent) {
+    return new TaskStore.Scope(agent, Principal.ANONYMOUS);
+  }
+
   static TaskStore.Query all(int pageSize) {
     return new TaskStore.Query(
         Optional.empty(), Optional.empty(), Optional.empty(), pageSize, Optional.empty());
@@ -44,12 +50,12 @@ class InMemoryTaskStoreTest {
   void finishedTasksExpireAfterTheRetentionAndRunningOnesStay() {
     TestClock clock = new TestClock();
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofHours(1), clock);
-    store.save("a", task("done", "c", TaskState.COMPLETED, clock.now));
-    store.save("a", task("running", "c", TaskState.WORKING, clock.now));
+    store.save(scope("a"), task("done", "c", TaskState.COMPLETED, clock.now));
+    store.save(scope("a"), task("running", "c", TaskState.WORKING, clock.now));
     clock.now = clock.now.plus(Duration.ofMinutes(61));
-    assertThat(store.find("a", "done")).isEmpty();
-    assertThat(store.find("a", "running")).isPresent();
-    assertThat(store.context("a", "c")).extracting(Task::id).containsExactly("running");
+    assertThat(store.find(scope("a"), "done")).isEmpty();
+    assertThat(store.find(scope("a"), "running")).isPresent();
+    assertThat(store.context(scope("a"), "c")).extracting(Task::id).containsExactly("running");
     assertThat(store.size()).isEqualTo(1);
   }
 
@@ -57,24 +63,24 @@ class InMemoryTaskStoreTest {
   void whenFullTheOldestFinishedTaskGoesFirstAndRunningTasksNever() {
     TestClock clock = new TestClock();
     InMemoryTaskStore store = new InMemoryTaskStore(2, Duration.ofDays(1), clock);
-    store.save("a", task("old", "c", TaskState.COMPLETED, clock.now));
+    store.save(scope("a"), task("old", "c", TaskState.COMPLETED, clock.now));
     clock.now = clock.now.plusSeconds(1);
-    store.save("a", task("run", "c", TaskState.WORKING, clock.now));
+    store.save(scope("a"), task("run", "c", TaskState.WORKING, clock.now));
     clock.now = clock.now.plusSeconds(1);
-    store.save("a", task("new", "c", TaskState.SUBMITTED, clock.now));
-    assertThat(store.find("a", "old")).isEmpty();
-    assertThat(store.find("a", "run")).isPresent();
-    assertThat(store.find("a", "new")).isPresent();
-    store.save("a", task("more", "c", TaskState.SUBMITTED, clock.now));
+    store.save(scope("a"), task("new", "c", TaskState.SUBMITTED, clock.now));
+    assertThat(store.find(scope("a"), "old")).isEmpty();
+    assertThat(store.find(scope("a"), "run")).isPresent();
+    assertThat(store.find(scope("a"), "new")).isPresent();
+    store.save(scope("a"), task("more", "c", TaskState.SUBMITTED, clock.now));
     assertThat(store.size()).as("running tasks are never dropped").isEqualTo(3);
   }
 
   @Test
   void tasksArePerAgent() {
     InMemoryTaskStore store = new InMemoryTaskStore();
-    store.save("a", task("t", "c", TaskState.COMPLETED, Instant.now()));
-    assertThat(store.find("b", "t")).isEmpty();
-    assertThat(store.list("b", all(10)).totalSize()).isZero();
+    store.save(scope("a"), task("t", "c", TaskState.COMPLETED, Instant.now()));
+    assertThat(store.find(scope("b"), "t")).isEmpty();
+    assertThat(store.list(scope("b"), all(10)).totalSize()).isZero();
   }
 
   @Test
@@ -83,20 +89,20 @@ class InMemoryTaskStoreTest {
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofDays(1), clock);
     Instant same = clock.now;
     for (String id : List.of("a", "b", "c", "d")) {
-      store.save("x", task(id, "c", TaskState.COMPLETED, same));
+      store.save(scope("x"), task(id, "c", TaskState.COMPLETED, same));
     }
-    store.save("x", task("e", "c", TaskState.COMPLETED, same.plusMillis(5)));
-    TaskStore.Page first = store.list("x", all(2));
+    store.save(scope("x"), task("e", "c", TaskState.COMPLETED, same.plusMillis(5)));
+    TaskStore.Page first = store.list(scope("x"), all(2));
     assertThat(first.tasks()).extracting(Task::id).containsExactly("e", "d");
     TaskStore.Page second =
         store.list(
-            "x",
+            scope("x"),
             new TaskStore.Query(
                 Optional.empty(), Optional.empty(), Optional.empty(), 2, first.next()));
     assertThat(second.tasks()).extracting(Task::id).containsExactly("c", "b");
     TaskStore.Page third =
         store.list(
-            "x",
+            scope("x"),
             new TaskStore.Query(
                 Optional.empty(), Optional.empty(), Optional.empty(), 2, second.next()));
     assertThat(third.tasks()).extracting(Task::id).containsExactly("a");
@@ -108,14 +114,40 @@ class InMemoryTaskStoreTest {
   void pushConfigsGoWithTheirTask() {
     TestClock clock = new TestClock();
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofMinutes(1), clock);
-    store.save("a", task("t", "c", TaskState.COMPLETED, clock.now));
+    store.save(scope("a"), task("t", "c", TaskState.COMPLETED, clock.now));
     store.savePushConfig(
-        "a", new PushConfig("p", "t", "https://h/", Optional.empty(), Optional.empty()));
+        scope("a"), new PushConfig("p", "t", "https://h/", Optional.empty(), Optional.empty()));
     store.savePushConfig(
-        "a", new PushConfig("q", "nope", "https://h/", Optional.empty(), Optional.empty()));
-    assertThat(store.pushConfigs("a", "t")).extracting(PushConfig::id).containsExactly("p");
-    assertThat(store.pushConfigs("a", "nope")).isEmpty();
-    assertThat(store.deletePushConfig("a", "t", "p")).isTrue();
-    assertThat(store.deletePushConfig("a", "t", "p")).isFalse();
+        scope("a"), new PushConfig("q", "nope", "https://h/", Optional.empty(), Optional.empty()));
+    assertThat(store.pushConfigs(scope("a"), "t")).extracting(PushConfig::id).containsExactly("p");
+    assertThat(store.pushConfigs(scope("a"), "nope")).isEmpty();
+    assertThat(store.deletePushConfig(scope("a"), "t", "p")).isTrue();
+    assertThat(store.deletePushConfig(scope("a"), "t", "p")).isFalse();
+  }
+
+  @Test
+  void tasksArePerPrincipal() {
+    InMemoryTaskStore store = new InMemoryTaskStore();
+    Principal alice = Principal.fromCredentials(Headers.of("X-API-Key", "alice"));
+    Principal bob = Principal.fromCredentials(Headers.of("X-API-Key", "bob"));
+    TaskStore.Scope aliceScope = new TaskStore.Scope("a", alice);
+    TaskStore.Scope bobScope = new TaskStore.Scope("a", bob);
+    store.save(aliceScope, task("t", "shared-context", TaskState.COMPLETED, Instant.now()));
+    store.savePushConfig(
+        aliceScope, new PushConfig("p", "t", "https://h/", Optional.empty(), Optional.empty()));
+
+    assertThat(store.find(aliceScope, "t")).isPresent();
+    for (TaskStore.Scope other : List.of(bobScope, scope("a"))) {
+      assertThat(store.find(other, "t")).isEmpty();
+      assertThat(store.context(other, "shared-context")).isEmpty();
+      assertThat(store.list(other, all(10)).totalSize()).isZero();
+      assertThat(store.pushConfigs(other, "t")).isEmpty();
+      assertThat(store.deletePushConfig(other, "t", "p")).isFalse();
+    }
+    store.save(bobScope, task("t", "shared-context", TaskState.WORKING, Instant.now()));
+    assertThat(store.find(aliceScope, "t").orElseThrow().status().state())
+        .as("another principal's save never replaces the task")
+        .isEqualTo(TaskState.COMPLETED);
+    assertThat(store.pushConfigs(aliceScope, "t")).hasSize(1);
   }
 }
