@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.SvcException;
 import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
@@ -21,6 +22,7 @@ import dev.svc.script.ScriptRunner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,20 +44,21 @@ public final class ProjectRuntime implements AutoCloseable {
   public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
 
   private final Model model;
-  private final Map<String, Connector> connectors;
+
+  /** The open adapters by name: each one's resolved settings and its connector. */
+  private final Map<String, OpenAdapter> adapters;
+
   private final ScriptRunner scripts;
   private final ToolInvoker tools;
   private final ResourceContents resources;
   private final PromptRenderer prompts;
-  private final Map<String, OpenAdapter> openAdapters;
   private final ResultCache cache;
   private final AuditTrail audit;
   private final AdapterFailureLog adapterFailures;
 
   private ProjectRuntime(
       Model model,
-      Map<String, Connector> connectors,
-      Map<String, OpenAdapter> openAdapters,
+      Map<String, OpenAdapter> adapters,
       ScriptRunner scripts,
       ToolInvoker tools,
       ResourceContents resources,
@@ -64,8 +67,7 @@ public final class ProjectRuntime implements AutoCloseable {
       AuditTrail audit,
       AdapterFailureLog adapterFailures) {
     this.model = model;
-    this.connectors = connectors;
-    this.openAdapters = openAdapters;
+    this.adapters = adapters;
     this.scripts = scripts;
     this.tools = tools;
     this.resources = resources;
@@ -118,21 +120,29 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException when the new model cannot be served (this one is untouched)
    */
   public ProjectRuntime reload(Model next, Settings settings) {
-    return open(next, settings, Map.copyOf(openAdapters), cache, adapterFailures);
+    return open(next, settings, Map.copyOf(adapters), cache, adapterFailures);
   }
 
   /** Connectors of this runtime that {@code next} does not use: close them once calls drain. */
   public List<Connector> retiredBy(ProjectRuntime next) {
     List<Connector> retired = new ArrayList<>();
-    connectors.forEach((name, connector) -> {
-      if (next.connectors.get(name) != connector) {
-        retired.add(connector);
+    adapters.forEach((name, open) -> {
+      OpenAdapter kept = next.adapters.get(name);
+      if (kept == null || kept.connector() != open.connector()) {
+        retired.add(open.connector());
       }
     });
     return retired;
   }
 
+  /** An adapter with its connector: a reload keeps the connector while the settings are equal. */
   private record OpenAdapter(ResolvedAdapter adapter, Connector connector) {}
+
+  private static Map<String, Connector> connectorsOf(Map<String, OpenAdapter> adapters) {
+    Map<String, Connector> connectors = new LinkedHashMap<>();
+    adapters.forEach((name, open) -> connectors.put(name, open.connector()));
+    return connectors;
+  }
 
   private static ProjectRuntime open(
       Model model,
@@ -181,16 +191,19 @@ public final class ProjectRuntime implements AutoCloseable {
     }
     Map<String, OpenAdapter> all = new LinkedHashMap<>(reused);
     toOpen.forEach((name, adapter) -> all.put(name, new OpenAdapter(adapter, opened.get(name))));
-    Map<String, Connector> connectors = new LinkedHashMap<>();
-    all.forEach((name, open) -> connectors.put(name, open.connector()));
     ToolInvoker invoker =
         new ToolInvoker(
-            model, connectors, auth, settings.scripts(), cache, settings.audit(), adapterFailures);
+            model,
+            connectorsOf(all),
+            auth,
+            settings.scripts(),
+            cache,
+            settings.audit(),
+            adapterFailures);
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
         model,
-        connectors,
         all,
         settings.scripts(),
         invoker,
@@ -319,7 +332,7 @@ public final class ProjectRuntime implements AutoCloseable {
                       "check the adapter's connection_string and that the database is running"));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while opening adapters", e);
+          throw new SvcException("interrupted while opening adapters", e);
         }
       }
     }
@@ -358,7 +371,7 @@ public final class ProjectRuntime implements AutoCloseable {
 
   /** The open connectors by adapter name (for pool metrics). */
   public Map<String, Connector> connectors() {
-    return java.util.Collections.unmodifiableMap(connectors);
+    return Collections.unmodifiableMap(connectorsOf(adapters));
   }
 
   /** Closes the given connectors concurrently (used for connectors a reload retired). */
@@ -373,7 +386,7 @@ public final class ProjectRuntime implements AutoCloseable {
   /** Closes every connector concurrently, then the script runner. Never throws. */
   @Override
   public void close() {
-    closeAll(connectors);
+    closeAll(connectorsOf(adapters));
     try {
       scripts.close();
     } catch (RuntimeException e) {
