@@ -20,50 +20,31 @@ import tools.jackson.databind.JsonNode;
 
 /** A reload keeps the connectors of unchanged adapters and retires the others. */
 class ProjectReloadTest {
-  private static final String TOOLS =
-      """
-      == app/tools/one/config.terse
-      description: One.
-      use: kept
-      statement: SELECT 1
-      == app/tools/two/config.terse
-      description: Two.
-      use: changed
-      statement: SELECT 2
-      """;
-
   private static final String BEFORE =
-      """
-      == .svc
-      name: reloaded
-      == app/adapters/kept.terse
-      connector: sqlite
-      connection_string: ":memory:"
-      == app/adapters/changed.terse
-      connector: sqlite
-      connection_string: "file:before.db"
-      == app/adapters/dropped.terse
-      connector: sqlite
-      connection_string: ":memory:"
-      == app/tools/three/config.terse
-      description: Three.
-      use: dropped
-      statement: SELECT 3
-      """
-          + TOOLS;
+      "== .svc\nname: reloaded\n"
+          + adapter("kept", ":memory:")
+          + adapter("changed", "file:before.db")
+          + adapter("dropped", ":memory:")
+          + tool("one", "kept")
+          + tool("two", "changed")
+          + tool("three", "dropped");
 
   private static final String AFTER =
-      """
-      == .svc
-      name: reloaded
-      == app/adapters/kept.terse
-      connector: sqlite
-      connection_string: ":memory:"
-      == app/adapters/changed.terse
-      connector: sqlite
-      connection_string: "file:after.db"
-      """
-          + TOOLS;
+      "== .svc\nname: reloaded\n"
+          + adapter("kept", ":memory:")
+          + adapter("changed", "file:after.db")
+          + tool("one", "kept")
+          + tool("two", "changed");
+
+  private static String adapter(String name, String connectionString) {
+    return "== app/adapters/%s.terse\nconnector: sqlite\nconnection_string: \"%s\"\n"
+        .formatted(name, connectionString);
+  }
+
+  private static String tool(String name, String adapter) {
+    return "== app/tools/%s/config.terse\ndescription: A tool.\nuse: %s\nstatement: SELECT 1\n"
+        .formatted(name, adapter);
+  }
 
   @TempDir Path before;
   @TempDir Path after;
