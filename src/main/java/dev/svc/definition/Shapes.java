@@ -6,8 +6,13 @@ import static dev.svc.definition.Field.required;
 import java.util.List;
 
 /**
- * Every field of every definition file, in one place. The reader checks files against these shapes
- * and the editor schemas under {@code schema/} are generated from them.
+ * Every field of every definition file, in one place (the root file's {@code server} section, the
+ * longest, is in {@link ServerShapes}). The reader checks files against these shapes and the editor
+ * schemas under {@code schema/} are generated from them.
+ *
+ * <p>{@link #CONNECTORS} and {@link #INPUT_TYPES} list the wire names of {@code
+ * model.ConnectorKind} and {@code model.InputType}; this package may not import {@code model}, so
+ * {@code ShapesTest} pins them to each other.
  */
 public final class Shapes {
   private Shapes() {}
@@ -28,7 +33,6 @@ public final class Shapes {
       List.of("postgres", "mysql", "sqlite", "mongodb", "redis");
   public static final List<String> INPUT_TYPES =
       List.of("string", "int", "float", "boolean", "datetime");
-  public static final List<String> ROLES = List.of("user", "assistant", "system");
   public static final List<String> ROOT_ACCESS_MODES =
       List.of("allow_all", "allow_none", "allow_list");
   public static final List<String> AGENT_ACCESS_MODES =
@@ -152,97 +156,6 @@ public final class Shapes {
               "push_notifications",
               new FieldType.Object(PUSH_NOTIFICATIONS),
               "Where A2A push notifications may be sent besides public addresses."));
-
-  static final Shape SERVER =
-      shape(
-          "server",
-          "HTTP server settings.",
-          false,
-          optional(
-              "port",
-              new FieldType.IntOrText(),
-              "Listening port. `--port`, then this, then env `PORT`, then 8080."),
-          optional(
-                  "log_level",
-                  new FieldType.Int(1, 4),
-                  "1 errors only, 2 warnings, 3 info (default), 4 debug.")
-              .reportedAs("invalid-log-level"),
-          optional(
-              "allowed_hosts",
-              new FieldType.TextList(),
-              "Extra `Host` header values accepted besides loopback ones."),
-          optional(
-              "allowed_origins",
-              new FieldType.TextList(),
-              "Extra `Origin` header values accepted besides loopback ones."),
-          optional(
-              "metrics",
-              new FieldType.Object(
-                  shape(
-                      "metrics",
-                      "The Prometheus endpoint `GET /metrics`.",
-                      false,
-                      optional(
-                          "enabled", new FieldType.Bool(), "Serve `GET /metrics` (default true)."),
-                      optional(
-                          "port",
-                          new FieldType.Int(0, 65535),
-                          "Serve it alone on this port (same address) instead of the main port."))),
-              "The Prometheus endpoint `GET /metrics`."),
-          optional(
-              "limits",
-              new FieldType.Object(
-                  shape(
-                      "limits",
-                      "What protects the server from slow and greedy clients, and its shutdown"
-                          + " drain.",
-                      false,
-                      optional(
-                              "max_body_mb",
-                              new FieldType.Int(1, 1024),
-                              "Largest request body in MiB (default 4); larger ones get 413.")
-                          .reportedAs("invalid-server-limit"),
-                      optional(
-                              "header_timeout",
-                              new FieldType.Int(1, 3600),
-                              "Seconds a client has to send a request's headers, from its first"
-                                  + " byte (default 10).")
-                          .reportedAs("invalid-server-limit"),
-                      optional(
-                              "body_timeout",
-                              new FieldType.Int(1, 3600),
-                              "Seconds a client has to send a request's body, after its headers"
-                                  + " (default 60); slower ones get 408.")
-                          .reportedAs("invalid-server-limit"),
-                      optional(
-                              "connections_per_client",
-                              new FieldType.Int(0, 1_000_000),
-                              "Open connections one client address may hold (default 256; 0: no"
-                                  + " cap). Raise it behind a load balancer or proxy.")
-                          .reportedAs("invalid-server-limit"),
-                      optional(
-                              "drain_timeout",
-                              new FieldType.Int(0, 3600),
-                              "Seconds requests in flight may run on shutdown before they are"
-                                  + " answered `server shutting down` (default 10).")
-                          .reportedAs("invalid-server-limit"))),
-              "What protects the server from slow and greedy clients, and its shutdown drain."),
-          optional(
-              "audit",
-              new FieldType.Object(
-                  shape(
-                      "audit",
-                      "The audit trail: one JSON line per tool call and agent task.",
-                      false,
-                      optional(
-                          "enabled",
-                          new FieldType.Bool(),
-                          "Write the audit trail (default false)."),
-                      optional(
-                          "path",
-                          FieldType.text(),
-                          "The file, relative to the project (default `audit.jsonl`)."))),
-              "The audit trail: one JSON line per tool call and agent task."));
 
   static final Shape BUILD =
       shape(
@@ -368,7 +281,7 @@ public final class Shapes {
           optional(
               "resource_templates", new FieldType.ListOf(RESOURCE), "Inline resource templates."),
           optional("agents", new FieldType.Object(AGENTS_SECTION), "Agent settings."),
-          optional("server", new FieldType.Object(SERVER), "HTTP server settings."),
+          optional("server", new FieldType.Object(ServerShapes.SERVER), "HTTP server settings."),
           optional("build", new FieldType.Object(BUILD), "`svc build` settings."));
 
   /** An adapter file under {@code app/adapters/}. */

@@ -1,0 +1,105 @@
+package dev.svc.definition;
+
+import static dev.svc.definition.Field.optional;
+
+import java.util.List;
+
+/**
+ * The root file's {@code server} section: HTTP settings, the metrics endpoint, the limits that
+ * protect the server and the audit trail. Part of {@link Shapes}, kept apart for its length.
+ */
+final class ServerShapes {
+  private ServerShapes() {}
+
+  static final Shape SERVER =
+      section(
+          "server",
+          "HTTP server settings.",
+          optional(
+              "port",
+              new FieldType.IntOrText(),
+              "Listening port. `--port`, then this, then env `PORT`, then 8080."),
+          optional(
+                  "log_level",
+                  new FieldType.Int(1, 4),
+                  "1 errors only, 2 warnings, 3 info (default), 4 debug.")
+              .reportedAs("invalid-log-level"),
+          optional(
+              "allowed_hosts",
+              new FieldType.TextList(),
+              "Extra `Host` header values accepted besides loopback ones."),
+          optional(
+              "allowed_origins",
+              new FieldType.TextList(),
+              "Extra `Origin` header values accepted besides loopback ones."),
+          optional(
+              "metrics",
+              new FieldType.Object(
+                  section(
+                      "metrics",
+                      "The Prometheus endpoint `GET /metrics`.",
+                      optional(
+                          "enabled", new FieldType.Bool(), "Serve `GET /metrics` (default true)."),
+                      optional(
+                          "port",
+                          new FieldType.Int(0, 65535),
+                          "Serve it alone on this port (same address) instead of the main port."))),
+              "The Prometheus endpoint `GET /metrics`."),
+          optional(
+              "limits",
+              new FieldType.Object(
+                  section(
+                      "limits",
+                      "What protects the server from slow and greedy clients, and its shutdown"
+                          + " drain.",
+                      optional(
+                              "max_body_mb",
+                              new FieldType.Int(1, 1024),
+                              "Largest request body in MiB (default 4); larger ones get 413.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "header_timeout",
+                              new FieldType.Int(1, 3600),
+                              "Seconds a client has to send a request's headers, from its first"
+                                  + " byte (default 10).")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "body_timeout",
+                              new FieldType.Int(1, 3600),
+                              "Seconds a client has to send a request's body, after its headers"
+                                  + " (default 60); slower ones get 408.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "connections_per_client",
+                              new FieldType.Int(0, 1_000_000),
+                              "Open connections one client address may hold (default 256; 0: no"
+                                  + " cap). Raise it behind a load balancer or proxy.")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "drain_timeout",
+                              new FieldType.Int(0, 3600),
+                              "Seconds requests in flight may run on shutdown before they are"
+                                  + " answered `server shutting down` (default 10).")
+                          .reportedAs("invalid-server-limit"))),
+              "What protects the server from slow and greedy clients, and its shutdown drain."),
+          optional(
+              "audit",
+              new FieldType.Object(
+                  section(
+                      "audit",
+                      "The audit trail: one JSON line per tool call and agent task.",
+                      optional(
+                          "enabled",
+                          new FieldType.Bool(),
+                          "Write the audit trail (default false)."),
+                      optional(
+                          "path",
+                          FieldType.text(),
+                          "The file, relative to the project (default `audit.jsonl`)."))),
+              "The audit trail: one JSON line per tool call and agent task."));
+
+  /** A shape of the root file: an unknown key there is a warning, not an error. */
+  private static Shape section(String id, String description, Field... fields) {
+    return new Shape(id, description, List.of(fields), false);
+  }
+}
