@@ -10,6 +10,11 @@ import dev.svc.model.Statement;
 public final class StatementFixture {
   private StatementFixture() {}
 
+  /** A statement to hand to one language's compiler, reporting to {@code diagnostics}. */
+  static StatementText text(String source, Diagnostics diagnostics) {
+    return new StatementText(source, Origin.ofFile("<test>"), diagnostics);
+  }
+
   /** The SQL statement {@code source} compiles to for {@code kind}; fails on any diagnostic. */
   public static Statement.Sql sql(ConnectorKind kind, String source) {
     return (Statement.Sql) compile(kind, source);
