@@ -1,15 +1,8 @@
 package dev.svc.connector;
 
 import com.mongodb.MongoClientSettings;
-import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
-import com.mongodb.MongoExecutionTimeoutException;
 import com.mongodb.MongoInterruptedException;
-import com.mongodb.MongoOperationTimeoutException;
-import com.mongodb.MongoSecurityException;
-import com.mongodb.MongoSocketException;
-import com.mongodb.MongoSocketReadTimeoutException;
-import com.mongodb.MongoTimeoutException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
@@ -18,6 +11,7 @@ import com.mongodb.event.ServerDescriptionChangedEvent;
 import com.mongodb.event.ServerListener;
 import dev.svc.model.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -54,68 +48,25 @@ public final class MongoConnector implements Connector {
 
   private final MongoSettings settings;
   private final String description;
+  private final MongoFailures failures;
   private final AtomicReference<Throwable> lastHeartbeatFailure = new AtomicReference<>();
+
+  /** The driver's pool events, counted for {@link #pool()}. */
+  private final MongoPoolCounts counts = new MongoPoolCounts();
+
   private final Object lock = new Object();
   private MongoClient client; // guarded by lock; opened by the first check or call
   private boolean closed; // guarded by lock
 
-  /** The driver's pool events, counted for {@link #pool()}. */
-  private final PoolCounts counts = new PoolCounts();
-
-  private static final class PoolCounts implements com.mongodb.event.ConnectionPoolListener {
-    final java.util.concurrent.atomic.AtomicInteger open =
-        new java.util.concurrent.atomic.AtomicInteger();
-    final java.util.concurrent.atomic.AtomicInteger used =
-        new java.util.concurrent.atomic.AtomicInteger();
-    final java.util.concurrent.atomic.AtomicInteger waiting =
-        new java.util.concurrent.atomic.AtomicInteger();
-
-    @Override
-    public void connectionCreated(com.mongodb.event.ConnectionCreatedEvent event) {
-      open.incrementAndGet();
-    }
-
-    @Override
-    public void connectionClosed(com.mongodb.event.ConnectionClosedEvent event) {
-      open.decrementAndGet();
-    }
-
-    @Override
-    public void connectionCheckOutStarted(com.mongodb.event.ConnectionCheckOutStartedEvent event) {
-      waiting.incrementAndGet();
-    }
-
-    @Override
-    public void connectionCheckedOut(com.mongodb.event.ConnectionCheckedOutEvent event) {
-      waiting.decrementAndGet();
-      used.incrementAndGet();
-    }
-
-    @Override
-    public void connectionCheckOutFailed(com.mongodb.event.ConnectionCheckOutFailedEvent event) {
-      waiting.decrementAndGet();
-    }
-
-    @Override
-    public void connectionCheckedIn(com.mongodb.event.ConnectionCheckedInEvent event) {
-      used.decrementAndGet();
-    }
-  }
-
-  @Override
-  public java.util.Optional<PoolUsage> pool() {
-    int inUse = Math.max(0, counts.used.get());
-    return java.util.Optional.of(
-        new PoolUsage(
-            inUse,
-            Math.max(0, counts.open.get() - inUse),
-            settings.client().getConnectionPoolSettings().getMaxSize(),
-            Math.max(0, counts.waiting.get())));
-  }
-
   MongoConnector(ResolvedAdapter adapter) {
     this.settings = MongoSettings.of(adapter);
     this.description = "mongodb adapter `" + adapter.name() + "`";
+    this.failures = new MongoFailures(description, settings);
+  }
+
+  @Override
+  public Optional<PoolUsage> pool() {
+    return Optional.of(counts.usage(settings.client().getConnectionPoolSettings().getMaxSize()));
   }
 
   MongoSettings settings() {
@@ -129,21 +80,11 @@ public final class MongoConnector implements Connector {
           .getDatabase("admin")
           .withTimeout(millis(timeout), TimeUnit.MILLISECONDS)
           .runCommand(PING, BsonDocument.class);
-    } catch (MongoTimeoutException e) {
-      throw new ConnectorUnavailableException(
-          cannotConnect()
-              + heartbeatReason()
-                  .orElse("no server answered within " + JdbcFailures.words(timeout)),
-          e);
-    } catch (MongoSecurityException e) {
-      throw new ConnectorUnavailableException(cannotConnect() + authenticationFailed(), e);
-    } catch (MongoInterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ConnectorUnavailableException("interrupted while connecting to " + description, e);
     } catch (MongoException e) {
-      throw new ConnectorUnavailableException(
-          cannotConnect() + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
-          e);
+      if (e instanceof MongoInterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw failures.ofCheck(e, timeout, lastHeartbeatFailure());
     }
   }
 
@@ -157,54 +98,17 @@ public final class MongoConnector implements Connector {
     MongoClient open = client();
     try {
       BsonDocument reply = run(open, command.database(), command.command(), deadline, timeout);
-      writeErrors(command.name(), reply);
+      Optional<StatementFailedException> writeFailed =
+          MongoFailures.ofWriteReply(command.name(), reply);
+      if (writeFailed.isPresent()) {
+        throw writeFailed.get();
+      }
       return cursor(reply).isPresent()
           ? documents(open, reply, deadline, timeout)
           : BsonJson.object(reply);
-    } catch (MongoCommandException e) {
-      throw new StatementFailedException(commandFailed(e), false, e);
-    } catch (MongoOperationTimeoutException
-        | MongoExecutionTimeoutException
-        | MongoSocketReadTimeoutException e) {
-      if (Thread.currentThread().isInterrupted()) {
-        throw cancelled(e);
-      }
-      Optional<String> unreachable = heartbeatReason();
-      if (unreachable.isPresent()) {
-        throw new ConnectorUnavailableException(cannotConnect() + unreachable.get(), e);
-      }
-      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, e);
-    } catch (MongoInterruptedException e) {
-      throw cancelled(e);
-    } catch (MongoTimeoutException e) {
-      String message = e.getMessage() == null ? "" : e.getMessage();
-      if (message.contains("connection from the pool")
-          || message.contains("waiting for a connection")) {
-        throw new ConnectorUnavailableException(
-            "pool exhausted: every connection of " + description + " stayed busy", e);
-      }
-      throw new ConnectorUnavailableException(
-          cannotConnect() + heartbeatReason().orElse("no server answered"), e);
-    } catch (MongoSecurityException e) {
-      throw new ConnectorUnavailableException(cannotConnect() + authenticationFailed(), e);
-    } catch (MongoSocketException e) {
-      if (Thread.currentThread().isInterrupted()) {
-        throw cancelled(e);
-      }
-      throw new ConnectorUnavailableException(
-          "lost the connection to "
-              + description
-              + " at "
-              + settings.location()
-              + ": "
-              + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
-          e);
     } catch (MongoException e) {
-      if (Thread.currentThread().isInterrupted()) {
-        throw cancelled(e);
-      }
-      throw new ConnectorUnavailableException(
-          description + " failed: " + SqlDialect.firstLine(e.getMessage()), e);
+      throw failures.ofCommand(
+          e, timeout, lastHeartbeatFailure(), Thread.currentThread().isInterrupted());
     }
   }
 
@@ -286,85 +190,16 @@ public final class MongoConnector implements Connector {
           .withTimeout(2, TimeUnit.SECONDS)
           .runCommand(
               new BsonDocument("killCursors", new BsonString(collection))
-                  .append("cursors", new BsonArray(java.util.List.of(new BsonInt64(id)))),
+                  .append("cursors", new BsonArray(List.of(new BsonInt64(id)))),
               BsonDocument.class);
     } catch (MongoException e) {
       // the server closes idle cursors itself after 10 minutes
     }
   }
 
-  /** Write commands report failed documents in the reply, not as an error: fail the call. */
-  private static void writeErrors(String command, BsonDocument reply) {
-    BsonValue errors = reply.get("writeErrors");
-    if (errors != null && errors.isArray() && !errors.asArray().isEmpty()) {
-      BsonDocument first = errors.asArray().getFirst().asDocument();
-      int more = errors.asArray().size() - 1;
-      String written =
-          reply.isNumber("n") ? " after writing " + reply.getNumber("n").longValue() + "" : "";
-      throw new StatementFailedException(
-          "`"
-              + command
-              + "` reported a write error"
-              + written
-              + ": "
-              + serverMessage(first.getString("errmsg", new BsonString("")).getValue())
-              + (more > 0 ? " (and " + more + " more)" : ""),
-          false,
-          null);
-    }
-    BsonValue concern = reply.get("writeConcernError");
-    if (concern != null && concern.isDocument()) {
-      throw new StatementFailedException(
-          "`"
-              + command
-              + "` did not meet its write concern: "
-              + serverMessage(
-                  concern.asDocument().getString("errmsg", new BsonString("")).getValue()),
-          false,
-          null);
-    }
-  }
-
-  private static String commandFailed(MongoCommandException e) {
-    String name = e.getErrorCodeName();
-    String message = serverMessage(e.getErrorMessage());
-    return name == null || name.isBlank() ? message : message + " (" + name + ")";
-  }
-
-  /**
-   * The server's message, one line, without the duplicate key it quotes ({@code dup key: {…}}):
-   * that is a bound value.
-   */
-  static String serverMessage(String message) {
-    String line = SqlDialect.firstLine(message);
-    int key = line.indexOf(" dup key:");
-    return key < 0 ? line : line.substring(0, key);
-  }
-
-  private StatementFailedException cancelled(Throwable cause) {
-    return new StatementFailedException(
-        "the call was cancelled before the command finished", false, cause);
-  }
-
-  private String cannotConnect() {
-    return "cannot connect to " + description + " at " + settings.location() + ": ";
-  }
-
-  private String authenticationFailed() {
-    return "authentication failed" + settings.user().map(u -> " for user `" + u + "`").orElse("");
-  }
-
-  /** Why the driver's monitor last failed to reach a server, if it did. */
-  private Optional<String> heartbeatReason() {
-    Throwable failure = lastHeartbeatFailure.get();
-    if (failure == null) {
-      return Optional.empty();
-    }
-    if (failure instanceof MongoSecurityException) {
-      return Optional.of(authenticationFailed());
-    }
-    return Optional.of(
-        NetworkFailures.reason(failure).orElse(SqlDialect.firstLine(failure.getMessage())));
+  /** Why the driver's monitor last failed to reach a server; empty while it reaches one. */
+  private Optional<Throwable> lastHeartbeatFailure() {
+    return Optional.ofNullable(lastHeartbeatFailure.get());
   }
 
   private MongoClient client() {
