@@ -77,7 +77,7 @@ public final class V8Engine implements ScriptEngine {
     V8Host loaded = V8Host.getV8Instance();
     if (!loaded.isLibraryLoaded()) {
       JavetException cause = loaded.getLastException();
-      throw new IllegalStateException(
+      throw new ScriptEngineException(
           "cannot load V8 (Javet " + JAVET_VERSION + ") for TypeScript scripts", cause);
     }
     host = loaded;

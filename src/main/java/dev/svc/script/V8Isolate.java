@@ -99,7 +99,7 @@ final class V8Isolate implements ScriptIsolate {
     try {
       runtime = host.createV8Runtime();
     } catch (JavetException e) {
-      throw new IllegalStateException("cannot create a V8 isolate: " + e.getMessage(), e);
+      throw new ScriptEngineException("cannot create a V8 isolate: " + e.getMessage(), e);
     }
     V8Isolate isolate = new V8Isolate(runtime, scripts, heapMb);
     try {
@@ -107,10 +107,10 @@ final class V8Isolate implements ScriptIsolate {
       return isolate;
     } catch (JavetException | RuntimeException e) {
       isolate.close();
-      if (e instanceof IllegalStateException state) {
-        throw state;
+      if (e instanceof ScriptEngineException failure) {
+        throw failure;
       }
-      throw new IllegalStateException("cannot set up the script sandbox: " + e.getMessage(), e);
+      throw new ScriptEngineException("cannot set up the script sandbox: " + e.getMessage(), e);
     }
   }
 
@@ -134,7 +134,7 @@ final class V8Isolate implements ScriptIsolate {
       try {
         internals = bootstrap.call(null, host, vendor);
       } catch (JavetException e) {
-        throw new IllegalStateException(
+        throw new ScriptEngineException(
             (scripts.vendor().isPresent()
                     ? "loading the npm packages (vendor bundle) failed: "
                     : "the script sandbox failed to start: ")
@@ -220,7 +220,7 @@ final class V8Isolate implements ScriptIsolate {
       if (memoryExceeded || interrupted) {
         throw stoppedFailure(call);
       }
-      throw new IllegalStateException("the script engine failed: " + e.getMessage(), e);
+      throw new ScriptEngineException("the script engine failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stopped = true;
@@ -275,7 +275,7 @@ final class V8Isolate implements ScriptIsolate {
       try {
         entry = own(bind.call(null, factory, script.exportName()));
       } catch (JavetException e) {
-        throw new IllegalStateException("cannot prepare the script " + script, e);
+        throw new ScriptEngineException("cannot prepare the script " + script, e);
       }
       entries.put(script, entry);
     }
@@ -292,7 +292,7 @@ final class V8Isolate implements ScriptIsolate {
       try {
         factory = own(compile(path, bundle.code()));
       } catch (JavetException e) {
-        throw new IllegalStateException("cannot compile the bundle of " + path, e);
+        throw new ScriptEngineException("cannot compile the bundle of " + path, e);
       }
       factories.put(path, factory);
     }
