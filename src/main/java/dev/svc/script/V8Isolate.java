@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,7 +49,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>A {@link Watchdog} ends JavaScript running at the deadline (up to {@value #TICK_MILLIS} ms
  * late; Javet's own {@code V8Guard} woke its thread on every call); a near-heap-limit callback ends
  * a call that reaches the heap cap, before V8 would abort the process. Either way the isolate is no
- * longer {@link #isReusable() reusable}.
+ * longer {@link #isReusable() reusable}: its {@link State} says why.
  */
 final class V8Isolate implements ScriptIsolate {
   private static final Log LOG = Log.tagged("script");
@@ -80,10 +81,27 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction bind;
   private V8ValueFunction poll;
   private V8ValueFunction settle;
-  private volatile boolean memoryExceeded;
-  private volatile boolean stopped;
-  private volatile boolean interrupted;
+  private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
   private volatile Running running;
+
+  /**
+   * Whether the isolate can serve another call and, when not, why. A call may end for several
+   * reasons at once (the heap cap reached while its caller gives up); the later constant wins, as
+   * it says best what the caller is told.
+   */
+  private enum State {
+    USABLE,
+    /** Stopped at its deadline, or the engine failed: V8 may hold a termination for later. */
+    STOPPED,
+    /** Its caller gave up on the call ({@link #interrupt}). */
+    CANCELLED,
+    /** The call reached the heap cap. */
+    OUT_OF_MEMORY
+  }
+
+  private void end(State reason) {
+    state.accumulateAndGet(reason, (now, next) -> next.compareTo(now) > 0 ? next : now);
+  }
 
   /** Orders a call's end against {@link #interrupt}: a termination never reaches the next call. */
   private final Object lock = new Object();
@@ -165,8 +183,8 @@ final class V8Isolate implements ScriptIsolate {
     if (millis <= 0) {
       throw new ScriptTimeoutException(call.timeout());
     }
-    Running state = new Running(call);
-    running = state;
+    Running current = new Running(call);
+    running = current;
     // the deadline, or an interrupt of the thread running the call (its request was cancelled)
     Thread runner = Thread.currentThread();
     Watchdog.Armed deadline =
@@ -188,64 +206,64 @@ final class V8Isolate implements ScriptIsolate {
           if (outcome != null) {
             break;
           }
-          if (state.inFlight == 0) {
+          if (current.inFlight == 0) {
             throw new ScriptFailedException(
                 "the script's promise never settled: it waits for something that never happens");
           }
           call.host().waiting(true);
           Finished next;
           try {
-            next = state.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
+            next = current.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
           } finally {
             call.host().waiting(false);
           }
           if (next == null) {
-            stopped = true;
+            end(State.STOPPED);
             throw new ScriptTimeoutException(call.timeout());
           }
           if (next == Finished.INTERRUPTED) {
-            stopped = true;
+            end(State.STOPPED);
             throw new ScriptFailedException("the call was cancelled");
           }
-          state.inFlight--;
+          current.inFlight--;
           settle.callVoid(null, next.id(), next.json());
         }
         return decode(outcome);
       }
     } catch (JavetTerminatedException e) {
-      stopped = true;
+      end(State.STOPPED);
       throw stoppedFailure(call);
     } catch (JavetException e) {
-      stopped = true;
-      if (memoryExceeded || interrupted) {
+      end(State.STOPPED);
+      State now = state.get();
+      if (now == State.OUT_OF_MEMORY || now == State.CANCELLED) { // terminated on purpose
         throw stoppedFailure(call);
       }
       throw new ScriptEngineException("the script engine failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      stopped = true;
+      end(State.STOPPED);
       throw new ScriptFailedException("the call was cancelled");
     } finally {
       synchronized (lock) {
         running = null;
       }
-      state.abandon();
+      current.abandon();
       // If the deadline fired just as the script returned, V8 keeps the termination pending for
       // the next JavaScript it runs: an isolate whose deadline fired is not used again.
       if (deadline.fired()) {
-        stopped = true;
+        end(State.STOPPED);
       }
     }
   }
 
+  /** What the caller of a call that V8 terminated is told. */
   private ScriptFailedException stoppedFailure(ScriptCall call) {
-    if (memoryExceeded) {
-      return new ScriptFailedException("the script exceeded its memory limit");
-    }
-    if (interrupted) {
-      return new ScriptFailedException("the call was cancelled");
-    }
-    return new ScriptTimeoutException(call.timeout());
+    return switch (state.get()) {
+      case OUT_OF_MEMORY -> new ScriptFailedException("the script exceeded its memory limit");
+      case CANCELLED -> new ScriptFailedException("the call was cancelled");
+      case USABLE, STOPPED -> new ScriptTimeoutException(call.timeout());
+    };
   }
 
   /** {@code "v" + json} is a value, {@code "x" + {message, stack}} something thrown. */
@@ -306,37 +324,37 @@ final class V8Isolate implements ScriptIsolate {
   }
 
   private void log(V8Value... args) {
-    Running state = running;
-    if (state == null || args.length < 2) {
+    Running current = running;
+    if (current == null || args.length < 2) {
       return;
     }
     int level = args[0] instanceof V8ValueInteger n ? n.getValue() : Level.INFO.number();
     String text = args[1] instanceof V8ValueString s ? s.getValue() : String.valueOf(args[1]);
-    state.call.host().console(Level.of(Math.clamp(level, 1, 4)), text);
+    current.call.host().console(Level.of(Math.clamp(level, 1, 4)), text);
   }
 
   private void fetch(V8Value... args) {
-    Running state = running;
-    if (state == null || args.length < 2 || !(args[0] instanceof V8ValueInteger id)) {
+    Running current = running;
+    if (current == null || args.length < 2 || !(args[0] instanceof V8ValueInteger id)) {
       return;
     }
     int requestId = id.getValue();
-    state.inFlight++;
-    if (state.inFlight > MAX_FETCHES_IN_FLIGHT) {
-      state.finished.add(
+    current.inFlight++;
+    if (current.inFlight > MAX_FETCHES_IN_FLIGHT) {
+      current.finished.add(
           new Finished(
               requestId,
               "{\"error\":\"more than " + MAX_FETCHES_IN_FLIGHT + " requests at once\"}"));
       return;
     }
     String request = args[1] instanceof V8ValueString s ? s.getValue() : "{}";
-    CompletableFuture<String> response = state.call.host().fetch(request);
-    state.requests.add(response);
-    response.thenAccept(json -> state.finished.add(new Finished(requestId, json)));
+    CompletableFuture<String> response = current.call.host().fetch(request);
+    current.requests.add(response);
+    response.thenAccept(json -> current.finished.add(new Finished(requestId, json)));
   }
 
   private long nearHeapLimit(long current, long initial) {
-    memoryExceeded = true;
+    end(State.OUT_OF_MEMORY);
     runtime.terminateExecution();
     // room for V8 to unwind; the isolate is closed after this call
     return current + Math.max(heapBytes / 2, 16L * 1024 * 1024);
@@ -344,19 +362,19 @@ final class V8Isolate implements ScriptIsolate {
 
   @Override
   public boolean isReusable() {
-    return !stopped && !memoryExceeded && !interrupted;
+    return state.get() == State.USABLE;
   }
 
   @Override
   public void interrupt(ScriptCall call) {
     synchronized (lock) {
-      Running state = running;
-      if (state == null || state.call != call) {
+      Running current = running;
+      if (current == null || current.call != call) {
         return;
       }
-      interrupted = true;
+      end(State.CANCELLED);
       runtime.terminateExecution();
-      state.finished.add(Finished.INTERRUPTED);
+      current.finished.add(Finished.INTERRUPTED);
     }
   }
 
