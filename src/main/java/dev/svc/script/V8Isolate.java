@@ -25,13 +25,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
@@ -63,10 +62,7 @@ final class V8Isolate implements ScriptIsolate {
    * Terminates scripts past their deadline: {@code terminateExecution} is quick and thread-safe.
    */
   private static final Watchdog DEADLINES =
-      new Watchdog("svc-script-deadlines", java.time.Duration.ofMillis(TICK_MILLIS), Runnable::run);
-
-  /** Fetches one call may have in flight at once. */
-  static final int MAX_FETCHES_IN_FLIGHT = 64;
+      new Watchdog("svc-script-deadlines", Duration.ofMillis(TICK_MILLIS), Runnable::run);
 
   private final V8Runtime runtime;
   private final Scripts scripts;
@@ -82,7 +78,7 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction poll;
   private V8ValueFunction settle;
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
-  private volatile Running running;
+  private volatile RunningCall running;
 
   /**
    * Whether the isolate can serve another call and, when not, why. A call may end for several
@@ -183,7 +179,7 @@ final class V8Isolate implements ScriptIsolate {
     if (millis <= 0) {
       throw new ScriptTimeoutException(call.timeout());
     }
-    Running current = new Running(call);
+    RunningCall current = new RunningCall(call);
     running = current;
     // the deadline, or an interrupt of the thread running the call (its request was cancelled)
     Thread runner = Thread.currentThread();
@@ -206,27 +202,26 @@ final class V8Isolate implements ScriptIsolate {
           if (outcome != null) {
             break;
           }
-          if (current.inFlight == 0) {
+          if (current.awaitsNothing()) {
             throw new ScriptFailedException(
                 "the script's promise never settled: it waits for something that never happens");
           }
           call.host().waiting(true);
-          Finished next;
+          Optional<RunningCall.Finished> next;
           try {
-            next = current.finished.poll(call.remainingNanos(), TimeUnit.NANOSECONDS);
+            next = current.next(call.remainingNanos());
           } finally {
             call.host().waiting(false);
           }
-          if (next == null) {
+          if (next.isEmpty()) {
             end(State.STOPPED);
             throw new ScriptTimeoutException(call.timeout());
           }
-          if (next == Finished.INTERRUPTED) {
+          if (next.get() == RunningCall.Finished.INTERRUPTED) {
             end(State.STOPPED);
             throw new ScriptFailedException("the call was cancelled");
           }
-          current.inFlight--;
-          settle.callVoid(null, next.id(), next.json());
+          settle.callVoid(null, next.get().id(), next.get().json());
         }
         return decode(outcome);
       }
@@ -324,33 +319,21 @@ final class V8Isolate implements ScriptIsolate {
   }
 
   private void log(V8Value... args) {
-    Running current = running;
+    RunningCall current = running;
     if (current == null || args.length < 2) {
       return;
     }
     int level = args[0] instanceof V8ValueInteger n ? n.getValue() : Level.INFO.number();
     String text = args[1] instanceof V8ValueString s ? s.getValue() : String.valueOf(args[1]);
-    current.call.host().console(Level.of(Math.clamp(level, 1, 4)), text);
+    current.call().host().console(Level.of(Math.clamp(level, 1, 4)), text);
   }
 
   private void fetch(V8Value... args) {
-    Running current = running;
+    RunningCall current = running;
     if (current == null || args.length < 2 || !(args[0] instanceof V8ValueInteger id)) {
       return;
     }
-    int requestId = id.getValue();
-    current.inFlight++;
-    if (current.inFlight > MAX_FETCHES_IN_FLIGHT) {
-      current.finished.add(
-          new Finished(
-              requestId,
-              "{\"error\":\"more than " + MAX_FETCHES_IN_FLIGHT + " requests at once\"}"));
-      return;
-    }
-    String request = args[1] instanceof V8ValueString s ? s.getValue() : "{}";
-    CompletableFuture<String> response = current.call.host().fetch(request);
-    current.requests.add(response);
-    response.thenAccept(json -> current.finished.add(new Finished(requestId, json)));
+    current.fetch(id.getValue(), args[1] instanceof V8ValueString s ? s.getValue() : "{}");
   }
 
   private long nearHeapLimit(long current, long initial) {
@@ -368,13 +351,13 @@ final class V8Isolate implements ScriptIsolate {
   @Override
   public void interrupt(ScriptCall call) {
     synchronized (lock) {
-      Running current = running;
-      if (current == null || current.call != call) {
+      RunningCall current = running;
+      if (current == null || current.call() != call) {
         return;
       }
       end(State.CANCELLED);
       runtime.terminateExecution();
-      current.finished.add(Finished.INTERRUPTED);
+      current.interrupt();
     }
   }
 
@@ -404,30 +387,6 @@ final class V8Isolate implements ScriptIsolate {
   private <T extends V8Value> T own(T value) {
     owned.add(value);
     return value;
-  }
-
-  /** The state of the call being run: touched only by this isolate's thread and fetch callbacks. */
-  private static final class Running {
-    final ScriptCall call;
-    final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
-    final List<CompletableFuture<String>> requests = new ArrayList<>();
-    int inFlight;
-
-    Running(ScriptCall call) {
-      this.call = call;
-    }
-
-    /** Cancels the requests still running: nobody will read their answers. */
-    void abandon() {
-      for (CompletableFuture<String> request : requests) {
-        request.cancel(true);
-      }
-    }
-  }
-
-  /** A fetch that finished: its id in the sandbox and its JSON answer. */
-  private record Finished(int id, String json) {
-    static final Finished INTERRUPTED = new Finished(-1, "");
   }
 
   private static String resource(String name) {
