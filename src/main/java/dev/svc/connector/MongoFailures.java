@@ -27,14 +27,17 @@ import org.bson.BsonValue;
  */
 final class MongoFailures {
   private final String description;
-  private final MongoSettings settings;
+  private final String location;
+  private final String authenticationFailed;
 
   /**
    * @param description the adapter as messages name it ({@code mongodb adapter `crm`})
    */
   MongoFailures(String description, MongoSettings settings) {
     this.description = description;
-    this.settings = settings;
+    this.location = settings.location();
+    this.authenticationFailed =
+        "authentication failed" + settings.user().map(u -> " for user `" + u + "`").orElse("");
   }
 
   /**
@@ -52,7 +55,7 @@ final class MongoFailures {
                       .orElse("no server answered within " + JdbcFailures.words(timeout)),
               e);
       case MongoSecurityException _ ->
-          new ConnectorUnavailableException(cannotConnect() + authenticationFailed(), e);
+          new ConnectorUnavailableException(cannotConnect() + authenticationFailed, e);
       case MongoInterruptedException _ ->
           new ConnectorUnavailableException("interrupted while connecting to " + description, e);
       default ->
@@ -83,17 +86,9 @@ final class MongoFailures {
       case MongoInterruptedException _ -> cancelled(e);
       case MongoTimeoutException t -> waitedInVain(t, heartbeat);
       case MongoSecurityException _ ->
-          new ConnectorUnavailableException(cannotConnect() + authenticationFailed(), e);
+          new ConnectorUnavailableException(cannotConnect() + authenticationFailed, e);
       case MongoSocketException _ when interrupted -> cancelled(e);
-      case MongoSocketException _ ->
-          new ConnectorUnavailableException(
-              "lost the connection to "
-                  + description
-                  + " at "
-                  + settings.location()
-                  + ": "
-                  + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
-              e);
+      case MongoSocketException _ -> NetworkFailures.lostConnection(description, location, e);
       default ->
           interrupted
               ? cancelled(e)
@@ -188,18 +183,14 @@ final class MongoFailures {
   }
 
   private String cannotConnect() {
-    return "cannot connect to " + description + " at " + settings.location() + ": ";
-  }
-
-  private String authenticationFailed() {
-    return "authentication failed" + settings.user().map(u -> " for user `" + u + "`").orElse("");
+    return "cannot connect to " + description + " at " + location + ": ";
   }
 
   /** Why the driver's monitor last failed to reach a server, in words. */
   private Optional<String> unreachable(Optional<Throwable> heartbeat) {
     return heartbeat.map(failure ->
         failure instanceof MongoSecurityException
-            ? authenticationFailed()
+            ? authenticationFailed
             : NetworkFailures.reason(failure).orElse(SqlDialect.firstLine(failure.getMessage())));
   }
 }

@@ -17,6 +17,22 @@ final class NetworkFailures {
   private NetworkFailures() {}
 
   /**
+   * A connection that failed during a call ({@code lost the connection to <adapter> at <host>:
+   * <reason>}): the server's fault.
+   */
+  static ConnectorUnavailableException lostConnection(
+      String description, String location, Throwable failure) {
+    return new ConnectorUnavailableException(
+        "lost the connection to "
+            + description
+            + " at "
+            + location
+            + ": "
+            + reason(failure).orElse(SqlDialect.firstLine(failure.getMessage())),
+        failure);
+  }
+
+  /**
    * The first network cause in {@code failure}'s chain (and the exceptions suppressed along it,
    * where clients put one failure per address tried), in words; empty if there is none.
    */

@@ -177,14 +177,7 @@ public final class RedisConnector implements Connector {
             true,
             e);
       }
-      throw new ConnectorUnavailableException(
-          "lost the connection to "
-              + description
-              + " at "
-              + settings.location()
-              + ": "
-              + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
-          e);
+      throw NetworkFailures.lostConnection(description, settings.location(), e);
     } catch (JedisDataException e) {
       throw new StatementFailedException(RedisReplies.message(e.getMessage()), false, e);
     } finally {
