@@ -3,8 +3,9 @@
  *
  * <ul>
  *   <li>{@link dev.svc.script.ScriptBundler} bundles every script a project uses with the esbuild
- *       binary that ships in a Maven artifact, maps esbuild's messages to positioned diagnostics,
- *       and builds one vendor bundle of the npm packages scripts import.
+ *       binary that ships in a Maven artifact, and builds one vendor bundle of the npm packages
+ *       scripts import; {@link dev.svc.script.BundleDiagnostics} maps esbuild's messages to
+ *       positioned diagnostics.
  *   <li>{@link dev.svc.script.ScriptRunner} is what the runtime calls; {@link
  *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates: a call runs on
  *       its caller's own thread while a caller slot is free, otherwise on a worker thread that owns
