@@ -95,10 +95,6 @@ final class V8Isolate implements ScriptIsolate {
     OUT_OF_MEMORY
   }
 
-  private void end(State reason) {
-    state.accumulateAndGet(reason, (now, next) -> next.compareTo(now) > 0 ? next : now);
-  }
-
   /** Orders a call's end against {@link #interrupt}: a termination never reaches the next call. */
   private final Object lock = new Object();
 
@@ -346,6 +342,11 @@ final class V8Isolate implements ScriptIsolate {
   @Override
   public boolean isReusable() {
     return state.get() == State.USABLE;
+  }
+
+  /** The isolate is not used again, for {@code reason} unless a later state says more. */
+  private void end(State reason) {
+    state.accumulateAndGet(reason, (now, next) -> next.compareTo(now) > 0 ? next : now);
   }
 
   @Override
