@@ -7,8 +7,9 @@
  * {@code SqlDialect} per kind translates the connection string and options and maps column types;
  * {@code JdbcPool} is our own small fixed pool with a prepared-statement cache per connection.
  *
- * <p>{@link dev.svc.connector.MongoConnector} runs commands through the official MongoDB driver,
- * {@link dev.svc.connector.RedisConnector} sends command lines through Jedis over RESP3, and {@link
+ * <p>{@link dev.svc.connector.MongoConnector} runs commands through the official MongoDB driver
+ * ({@code MongoFailures} classifies the driver's exceptions, as a pure function), {@link
+ * dev.svc.connector.RedisConnector} sends command lines through Jedis over RESP3, and {@link
  * dev.svc.connector.LibsqlConnector} is our own Hrana-over-HTTP client for remote libSQL. Their
  * failures are worded by {@code NetworkFailures} in the same plain words as the JDBC ones.
  */
