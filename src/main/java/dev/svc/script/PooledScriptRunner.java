@@ -197,17 +197,8 @@ public final class PooledScriptRunner implements ScriptRunner {
     this.scripts = scripts;
     this.settings = settings;
     this.memory = memory;
-    this.shares = new ToolShares(toolShare(settings, memory));
+    this.shares = ToolShares.of(settings.maxIsolates(), memory);
     this.limits = new IsolateLimits(settings.maxIsolates(), memory, running);
-  }
-
-  /**
-   * The isolates one tool's calls may hold: {@link Settings#maxIsolates()}, and at most half of
-   * what the memory ceiling holds (at least one), so that a tool whose calls never return leaves
-   * room for the others.
-   */
-  static int toolShare(Settings settings, ScriptMemory memory) {
-    return Math.min(settings.maxIsolates(), Math.max(1, memory.maxIsolates() / 2));
   }
 
   /**
@@ -291,6 +282,9 @@ public final class PooledScriptRunner implements ScriptRunner {
         new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
     shares.enter(call);
     try {
+      if (closed) { // while the call waited for its tool's share
+        throw new IllegalStateException("the script runner is closed");
+      }
       return JSON.readTree(run(call, host, caller));
     } finally {
       shares.leave(call);
@@ -450,7 +444,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     if (idle.get() != 0 || queue.isEmpty() || closed) {
       return;
     }
-    if (workers.get() > 0 && computing() >= settings.cpuSlots()) {
+    if (workers.get() > 0 && running.computingOnWorkers() >= settings.cpuSlots()) {
       return;
     }
     // the first worker takes over the warmed-up isolate, if it is spare; at the limits, any spare
@@ -486,11 +480,6 @@ public final class PooledScriptRunner implements ScriptRunner {
             }
           });
     }
-  }
-
-  /** Workers running a call that started recently and is not waiting for a fetch. */
-  private int computing() {
-    return running.computingOnWorkers();
   }
 
   /**

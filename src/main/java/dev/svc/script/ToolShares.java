@@ -17,6 +17,15 @@ final class ToolShares {
   private final ConcurrentHashMap<String, Semaphore> tools = new ConcurrentHashMap<>();
   private final AtomicInteger waiting = new AtomicInteger();
 
+  /**
+   * The shares of a pool: {@code maxIsolates} isolates per tool, and at most half of what the
+   * memory ceiling holds (at least one), so that a tool whose calls never return leaves room for
+   * the others.
+   */
+  static ToolShares of(int maxIsolates, ScriptMemory memory) {
+    return new ToolShares(Math.min(maxIsolates, Math.max(1, memory.maxIsolates() / 2)));
+  }
+
   ToolShares(int share) {
     if (share < 1) {
       throw new IllegalArgumentException("a tool's share is at least one isolate");
