@@ -16,6 +16,7 @@ import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.ScriptMemory;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.V8Engine;
 import dev.svc.server.HttpServer;
@@ -42,17 +43,22 @@ public final class Instance implements AutoCloseable {
   private final Object reloading = new Object();
   private final dev.svc.runtime.RuntimeMetrics gauges;
 
+  /** The memory ceiling of every script runner of this instance, the reloads' included. */
+  private final ScriptMemory scriptMemory;
+
   private Instance(
       AtomicReference<ProjectRuntime> runtime,
       HttpServer http,
       McpServer mcp,
       A2aServer agents,
-      Options options) {
+      Options options,
+      ScriptMemory scriptMemory) {
     this.runtime = runtime;
     this.http = http;
     this.mcp = mcp;
     this.agents = agents;
     this.options = options;
+    this.scriptMemory = scriptMemory;
     this.gauges = dev.svc.runtime.RuntimeMetrics.register(runtime::get);
   }
 
@@ -136,7 +142,8 @@ public final class Instance implements AutoCloseable {
                     call -> mcpRoute.get().handle(call),
                     call -> agentRoute.get().handle(call)),
             command -> Thread.ofPlatform().name("svc-http-start").start(command));
-    PooledScriptRunner scripts = scripts(model, options.environment());
+    ScriptMemory scriptMemory = scriptMemory(options.environment());
+    PooledScriptRunner scripts = scripts(model, options.environment(), scriptMemory);
     dev.svc.log.StartupTrace.mark("script runner");
     ProjectRuntime started;
     try {
@@ -171,7 +178,7 @@ public final class Instance implements AutoCloseable {
       http.open();
       http.markReady();
       dev.svc.log.StartupTrace.mark("http ready");
-      return new Instance(runtime, http, mcp, agents, options);
+      return new Instance(runtime, http, mcp, agents, options, scriptMemory);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
@@ -204,23 +211,40 @@ public final class Instance implements AutoCloseable {
         options.audit());
   }
 
+  /** {@link #scripts(Model, Environment, ScriptMemory)} with a memory ceiling of its own. */
+  static PooledScriptRunner scripts(Model model, Environment environment) {
+    return scripts(model, environment, scriptMemory(environment));
+  }
+
   /**
    * The script runner of a model: V8 isolates made on demand, so a project without scripts never
    * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
    * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
-   * SVC_SCRIPT_ISOLATES} their number, {@code SVC_SCRIPT_CALLER_SLOTS} the calls run on their
-   * callers' threads at once.
+   * SVC_SCRIPT_ISOLATES} the isolates idle or running short calls (and one tool's share), {@code
+   * SVC_SCRIPT_CALLER_SLOTS} the calls run on their callers' threads at once; {@code memory} bounds
+   * them all.
    */
-  static PooledScriptRunner scripts(Model model, Environment environment) {
+  static PooledScriptRunner scripts(Model model, Environment environment, ScriptMemory memory) {
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
-    int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
     int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
     int callerSlots = positive(environment, "SVC_SCRIPT_CALLER_SLOTS", defaults.callerSlots(), 0);
     return new PooledScriptRunner(
-        new V8Engine(heapMb),
+        new V8Engine(memory.heapMb()),
         model.scripts(),
         new PooledScriptRunner.Settings(
-            isolates, defaults.cpuSlots(), callerSlots, defaults.idleTimeout(), defaults.warmUp()));
+            isolates, defaults.cpuSlots(), callerSlots, defaults.idleTimeout(), defaults.warmUp()),
+        memory);
+  }
+
+  /**
+   * The memory ceiling of the scripts: {@code SVC_SCRIPT_MEMORY_MB} (at least one heap of {@code
+   * SVC_SCRIPT_HEAP_MB}), by default sized from the machine ({@link ScriptMemory#defaultLimitMb}).
+   */
+  static ScriptMemory scriptMemory(Environment environment) {
+    int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
+    int limitMb =
+        positive(environment, "SVC_SCRIPT_MEMORY_MB", ScriptMemory.defaultLimitMb(heapMb), heapMb);
+    return new ScriptMemory(limitMb, heapMb);
   }
 
   private static int positive(Environment environment, String name, int fallback, int minimum) {
@@ -269,7 +293,7 @@ public final class Instance implements AutoCloseable {
       // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
       boolean sameScripts = previous.model().scripts().equals(next.scripts());
       ScriptRunner scripts =
-          sameScripts ? previous.scripts() : scripts(next, options.environment());
+          sameScripts ? previous.scripts() : scripts(next, options.environment(), scriptMemory);
       ProjectRuntime fresh;
       try {
         fresh = previous.reload(next, settings(options, scripts));
@@ -279,10 +303,13 @@ public final class Instance implements AutoCloseable {
         }
         throw e;
       }
+      runtime.set(fresh);
+      if (!sameScripts && previous.scripts() instanceof PooledScriptRunner retired) {
+        retired.retire(); // its idle isolates give their memory back to the shared ceiling
+      }
       if (!sameScripts && scripts instanceof PooledScriptRunner pooled) {
         pooled.warmUp();
       }
-      runtime.set(fresh);
       ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
       fresh.cache().invalidateTools(changes.tools());
       mcp.publish(changes);

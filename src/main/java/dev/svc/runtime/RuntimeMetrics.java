@@ -54,6 +54,18 @@ public final class RuntimeMetrics implements AutoCloseable {
                 runtime.get().scripts().usage().ifPresent(usage -> sink.sample(usage.max()))),
             SvcMetrics.SCRIPT_PENDING.register(sink ->
                 runtime.get().scripts().usage().ifPresent(usage -> sink.sample(usage.pending()))),
+            SvcMetrics.SCRIPT_MEMORY_RESERVED.register(sink ->
+                runtime
+                    .get()
+                    .scripts()
+                    .usage()
+                    .ifPresent(usage -> sink.sample(usage.memoryReservedBytes()))),
+            SvcMetrics.SCRIPT_MEMORY_LIMIT.register(sink ->
+                runtime
+                    .get()
+                    .scripts()
+                    .usage()
+                    .ifPresent(usage -> sink.sample(usage.memoryLimitBytes()))),
             SvcMetrics.CACHE_ENTRIES.register(sink -> sink.sample(runtime.get().cache().entries())),
             SvcMetrics.CACHE_USAGE.register(sink -> sink.sample(runtime.get().cache().weight()))));
   }

@@ -64,11 +64,12 @@ final class ScriptAuthPlugin implements AuthPlugin {
       result =
           ScriptTelemetry.call(scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, timeout);
     } catch (ScriptTimeoutException e) {
+      // "the script ran longer than …" or "the script could not start within …: why"
       return new AuthDecision.Deny(
-          "the auth plugin `"
-              + name
-              + "` ran longer than "
-              + ScriptTimeoutException.seconds(timeout));
+          e.messageFor(timeout)
+              .replaceFirst(
+                  "^the script",
+                  java.util.regex.Matcher.quoteReplacement("the auth plugin `" + name + "`")));
     } catch (ScriptFailedException e) {
       return new AuthDecision.Deny(e.getMessage());
     }

@@ -272,8 +272,7 @@ public final class ToolInvoker {
       }
       return new ToolOutcome.Success(result);
     } catch (ScriptTimeoutException e) {
-      return new ToolOutcome.Failure(
-          "the script ran longer than " + ScriptTimeoutException.seconds(tool.timeout()));
+      return new ToolOutcome.Failure(e.messageFor(tool.timeout()));
     } catch (StatementFailedException | ScriptFailedException e) {
       return new ToolOutcome.Failure(e.getMessage());
     } catch (MissingValueException e) {

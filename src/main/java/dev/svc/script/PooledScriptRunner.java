@@ -10,43 +10,56 @@ import dev.svc.model.Scripts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs scripts on a bounded pool of isolates that grows with load.
+ * Runs scripts on a pool of isolates that grows with load, within a memory ceiling.
  *
  * <p>A call runs in one of two places, and an isolate is only ever used by one thread at a time:
  *
  * <ul>
  *   <li><b>On its caller's thread</b> while one of {@link Settings#callerSlots()} is free, with a
- *       spare isolate (or a new one, within the cap). No hand-off to another thread and back, which
+ *       spare isolate (or a new one, within the limits below), when the script's last call ended
+ *       quickly ({@link RunningCalls#endedQuickly}). No hand-off to another thread and back, which
  *       costs more than a short script. A virtual thread inside V8 pins its carrier, so the slots
- *       stay below the carriers: endless loops on their way to their deadlines can never take every
- *       carrier, and the rest of the server keeps serving.
- *   <li><b>On a worker</b>, a platform thread that owns its isolate, when every caller slot is
- *       taken.
+ *       stay below the carriers, and a script not known to be quick (its first call, or one whose
+ *       last call ran long: an endless loop) goes to a worker instead of pinning a carrier until
+ *       its deadline.
+ *   <li><b>On a worker</b>, a platform thread that owns its isolate, otherwise.
  * </ul>
  *
  * <p>Calls wait in one queue. A worker is added when a call waits, no worker is idle and fewer
- * workers are computing than there are CPU slots, up to {@link Settings#maxIsolates()}. Workers
- * that wait for a {@code fetch}, or whose call has run longer than {@link #LONG_CALL} (a heavy
- * computation, an endless loop on its way to its deadline), do not count as computing: so scripts
- * waiting on the network never starve the others, and neither does a runaway script, while short
- * CPU-bound calls queue for the cores they need instead of adding threads that would only take
- * turns. A waiting call re-checks this every {@link #LONG_CALL}, and waits no longer than its own
- * deadline: more calls than isolates slow down but never deadlock. Workers idle longer than {@link
- * Settings#idleTimeout()} stop, down to one. An isolate whose call hit the memory cap, the deadline
- * or a cancellation is closed and its worker makes a fresh one for its next call.
+ * workers are computing than there are CPU slots. Workers that wait for a {@code fetch}, or whose
+ * call is a {@linkplain RunningCalls#LONG_CALL long call} (a heavy computation, an endless loop on
+ * its way to its deadline), do not count as computing: so scripts waiting on the network never
+ * starve the others, and neither does a runaway script, while short CPU-bound calls queue for the
+ * cores they need instead of adding threads that would only take turns. A waiting call re-checks
+ * this every {@link RunningCalls#LONG_CALL}, and waits no longer than its own deadline: more calls
+ * than isolates slow down but never deadlock.
+ *
+ * <p>Three limits keep the isolates bounded without letting slow scripts hold up quick ones:
+ *
+ * <ul>
+ *   <li>{@link Settings#maxIsolates()} counts the isolates that are idle or run a short call; long
+ *       calls leave that count, so a call arriving while every isolate is held by long calls gets a
+ *       new isolate;
+ *   <li>{@link ToolShares}: one tool's calls hold at most its share of the isolates at once, so a
+ *       tool whose calls never return cannot take the whole ceiling;
+ *   <li>{@link ScriptMemory}: all isolates of the process, times their heap cap, stay within the
+ *       memory ceiling, whatever the two rules above allow.
+ * </ul>
+ *
+ * <p>Workers idle longer than {@link Settings#idleTimeout()} stop, down to one; a worker or caller
+ * isolate beyond {@link Settings#maxIsolates()} short or idle ones stops as soon as its call ends.
+ * An isolate whose call hit the memory cap, the deadline or a cancellation is closed and its worker
+ * makes a fresh one for its next call.
  *
  * <p>No isolate exists until the first call (or {@link #warmUp()}): V8 is never loaded for a
  * project without scripts.
@@ -55,11 +68,11 @@ public final class PooledScriptRunner implements ScriptRunner {
   private static final Log LOG = Log.tagged("script");
   private static final JsonMapper JSON = Jackson.MAPPER;
 
-  /** How long past its deadline a caller waits for its worker to report the timeout itself. */
-  private static final Duration GRACE = Duration.ofSeconds(2);
-
-  /** A call running longer than this no longer counts as holding a CPU slot. */
-  static final Duration LONG_CALL = Duration.ofMillis(50);
+  /**
+   * How often an idle worker looks whether it should stop: its runner retired, or calls on their
+   * callers' threads found no room for an isolate while it idled with one.
+   */
+  private static final Duration IDLE_CHECK = Duration.ofSeconds(1);
 
   /**
    * Limits of callers waiting for their script, and the pool's growth check. Waits are untimed and
@@ -71,7 +84,8 @@ public final class PooledScriptRunner implements ScriptRunner {
   /**
    * How the pool behaves.
    *
-   * @param maxIsolates most isolates (and worker threads) alive at once
+   * @param maxIsolates most isolates alive at once that are idle or run short calls (long calls do
+   *     not count), and the most isolates the calls of one tool hold at once
    * @param cpuSlots workers computing at once before calls queue instead of adding workers
    * @param idleTimeout how long an idle worker (beyond the first) lives
    * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
@@ -128,8 +142,15 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final ScriptEngine engine;
   private final Scripts scripts;
   private final Settings settings;
+  private final ScriptMemory memory;
+  private final ToolShares shares;
+  private final RunningCalls running = new RunningCalls();
+
+  /** The isolates alive or being made, the workers' and the callers', and their limits. */
+  private final IsolateLimits limits;
+
   private final HttpFetch http = new HttpFetch();
-  private final LinkedBlockingQueue<Job> queue = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<QueuedCall> queue = new LinkedBlockingQueue<>();
   private final AtomicInteger workers = new AtomicInteger();
   private final AtomicInteger idle = new AtomicInteger();
   private final AtomicInteger serial = new AtomicInteger();
@@ -139,9 +160,6 @@ public final class PooledScriptRunner implements ScriptRunner {
   /** Isolates of no worker, free for calls on their callers' threads; most recent first. */
   private final ConcurrentLinkedDeque<ScriptIsolate> spare = new ConcurrentLinkedDeque<>();
 
-  /** Isolates alive or being made: the workers' and the callers'; at most the cap. */
-  private final AtomicInteger isolates = new AtomicInteger();
-
   /** Isolates made for calls on their callers' threads (spare or in use). */
   private final AtomicInteger callerIsolates = new AtomicInteger();
 
@@ -150,10 +168,37 @@ public final class PooledScriptRunner implements ScriptRunner {
 
   private volatile boolean closed;
 
+  /**
+   * Set when a call could not run on its caller's thread because idle workers hold the isolates the
+   * limits allow: the next idle worker to look stops, so that the callers' path gets room again.
+   */
+  private volatile boolean callersWantRoom;
+
+  /** Set by {@link #retire()}: isolates are closed as soon as they are idle. */
+  private volatile boolean retiring;
+
+  /** A runner with a memory ceiling of its own, sized from the machine for the default heap. */
   public PooledScriptRunner(ScriptEngine engine, Scripts scripts, Settings settings) {
+    this(
+        engine,
+        scripts,
+        settings,
+        new ScriptMemory(
+            ScriptMemory.defaultLimitMb(V8Engine.DEFAULT_HEAP_MB), V8Engine.DEFAULT_HEAP_MB));
+  }
+
+  /**
+   * @param memory the ceiling this runner's isolates count against, shared with the other runners
+   *     of the process
+   */
+  public PooledScriptRunner(
+      ScriptEngine engine, Scripts scripts, Settings settings, ScriptMemory memory) {
     this.engine = engine;
     this.scripts = scripts;
     this.settings = settings;
+    this.memory = memory;
+    this.shares = ToolShares.of(settings.maxIsolates(), memory);
+    this.limits = new IsolateLimits(settings.maxIsolates(), memory, running);
   }
 
   /**
@@ -161,17 +206,17 @@ public final class PooledScriptRunner implements ScriptRunner {
    * background, so that the first call does not wait for V8 to load. Call it once serving starts.
    */
   public void warmUp() {
-    if (!settings.warmUp() || scripts.isEmpty() || closed) {
+    if (!settings.warmUp() || scripts.isEmpty() || closed || retiring) {
       return;
     }
     if (settings.callerSlots() == 0) {
-      if (workers.get() == 0 && reserveIsolate()) {
+      if (workers.get() == 0 && limits.tryReserve()) {
         workers.incrementAndGet();
-        startWorker(true);
+        startWorker(Optional.empty(), true);
       }
       return;
     }
-    if (callerIsolates.get() == 0 && reserveIsolate()) {
+    if (callerIsolates.get() == 0 && limits.tryReserve()) {
       callerIsolates.incrementAndGet();
       Thread.ofPlatform()
           .name("svc-script-warm-up")
@@ -191,12 +236,37 @@ public final class PooledScriptRunner implements ScriptRunner {
     return settings;
   }
 
+  /** The isolates one tool's calls may hold at once. */
+  public int toolShare() {
+    return shares.share();
+  }
+
+  /**
+   * Another runner serves from now on (the project reloaded): this one keeps serving the calls that
+   * still reach it, but closes its isolates as soon as they are idle, so that their memory returns
+   * to the ceiling the runners share, then {@link #close()} ends it.
+   */
+  public void retire() {
+    retiring = true;
+    ScriptIsolate isolate;
+    while ((isolate = spare.pollFirst()) != null) {
+      close(isolate);
+      releaseCallerIsolate();
+    }
+  }
+
   @Override
   public Optional<Usage> usage() {
     int all = workers.get() + callerIsolates.get();
     int waiting = idle.get() + spare.size();
     return Optional.of(
-        new Usage(Math.max(0, all - waiting), waiting, settings.maxIsolates(), queue.size()));
+        new Usage(
+            Math.max(0, all - waiting),
+            waiting,
+            settings.maxIsolates(),
+            queue.size() + shares.waiting(),
+            memory.reservedBytes(),
+            memory.limitBytes()));
   }
 
   @Override
@@ -210,26 +280,39 @@ public final class PooledScriptRunner implements ScriptRunner {
     CallHost host = new CallHost(toolName, caller, deadline, http);
     ScriptCall call =
         new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
-    ScriptIsolate own = takeCallerSlot();
-    if (own != null) {
-      String result =
-          caller.isPresent() && !LogContext.REQUEST_ID.isBound()
-              ? ScopedValue.where(LogContext.REQUEST_ID, caller.get().requestId())
-                  .call(() -> runOnCaller(own, call, host))
-              : runOnCaller(own, call, host);
-      return JSON.readTree(result);
+    shares.enter(call);
+    try {
+      if (closed) { // while the call waited for its tool's share
+        throw new IllegalStateException("the script runner is closed");
+      }
+      return JSON.readTree(run(call, host, caller));
+    } finally {
+      shares.leave(call);
     }
-    Job job = new Job(call, host, caller);
+  }
+
+  /**
+   * Runs a call on its caller's thread when a caller slot is free and the script's last call ended
+   * quickly, else on a worker.
+   */
+  private String run(ScriptCall call, CallHost host, Optional<Caller> caller) {
+    ScriptIsolate own = running.endedQuickly(call.script()) ? takeCallerSlot() : null;
+    if (own != null) {
+      return caller.isPresent() && !LogContext.REQUEST_ID.isBound()
+          ? ScopedValue.where(LogContext.REQUEST_ID, caller.get().requestId())
+              .call(() -> runOnCaller(own, call, host))
+          : runOnCaller(own, call, host);
+    }
+    QueuedCall job = new QueuedCall(call, host, caller, limits::whyNoRoom);
     queue.add(job);
     grow();
     checkGrowthLater();
-    String result = job.await();
-    return JSON.readTree(result);
+    return job.await(WAITS);
   }
 
   /**
    * A caller slot and an isolate to use on the caller's thread, or null when every slot is taken
-   * (or the isolate cap is reached): the call then goes to the workers' queue. A slot taken here is
+   * (or no isolate may be made): the call then goes to the workers' queue. A slot taken here is
    * given back by {@link #runOnCaller}.
    */
   private ScriptIsolate takeCallerSlot() {
@@ -241,7 +324,7 @@ public final class PooledScriptRunner implements ScriptRunner {
       if (isolate != null) {
         return isolate;
       }
-      if (reserveIsolate()) {
+      if (limits.tryReserve()) {
         callerIsolates.incrementAndGet();
         try {
           return create();
@@ -250,27 +333,17 @@ public final class PooledScriptRunner implements ScriptRunner {
           LOG.debug("cannot make an isolate on the caller's thread", "error", e.toString());
         }
       }
+      if (idle.get() > 0) {
+        callersWantRoom = true; // idle workers hold the isolates: one of them stops to make room
+      }
     }
     onCallers.decrementAndGet();
     return null;
   }
 
-  /** Counts one more isolate (a worker's or a caller's), unless the cap is reached. */
-  private boolean reserveIsolate() {
-    while (true) {
-      int n = isolates.get();
-      if (n >= settings.maxIsolates()) {
-        return false;
-      }
-      if (isolates.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
-  }
-
   private void releaseCallerIsolate() {
     callerIsolates.decrementAndGet();
-    isolates.decrementAndGet();
+    limits.release();
   }
 
   /**
@@ -281,6 +354,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   private String runOnCaller(ScriptIsolate isolate, ScriptCall call, CallHost host) {
     SlotWhileWaiting slot = new SlotWhileWaiting();
     host.onWait(slot);
+    RunningCalls.Run run = running.start(call.script(), false);
     ScriptIsolate keep = isolate;
     try {
       return callLoggingStack(isolate, call);
@@ -291,8 +365,9 @@ public final class PooledScriptRunner implements ScriptRunner {
       keep = null;
       throw e;
     } finally {
+      running.end(run);
       slot.release();
-      if (keep != null && keep.isReusable() && !workersStarved()) {
+      if (keep != null && keep.isReusable() && !workersStarved() && !limits.beyondShortCalls()) {
         giveBack(keep);
       } else {
         close(keep);
@@ -320,7 +395,7 @@ public final class PooledScriptRunner implements ScriptRunner {
    * closes its isolate instead of keeping it spare, so that a worker can take its place.
    */
   private boolean workersStarved() {
-    return !queue.isEmpty() && idle.get() == 0 && isolates.get() >= settings.maxIsolates();
+    return !queue.isEmpty() && idle.get() == 0 && !limits.hasRoom();
   }
 
   /**
@@ -351,49 +426,51 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
   }
 
-  /** Makes a caller isolate spare again; closes it when the runner closed meanwhile. */
+  /** Makes a caller isolate spare again; closes it when the runner closed or retired meanwhile. */
   private void giveBack(ScriptIsolate isolate) {
     spare.addFirst(isolate);
-    if (closed && spare.remove(isolate)) {
+    if ((closed || retiring) && spare.remove(isolate)) {
       close(isolate);
       releaseCallerIsolate();
     }
   }
 
   /**
-   * Adds a worker when a call waits, none is idle and a CPU slot is free, up to the cap; at the
-   * cap, a spare caller isolate makes room for it.
+   * Adds a worker when a call waits, none is idle and a CPU slot is free, within the limits of
+   * {@link IsolateLimits#tryReserve()}; when they are reached, a spare caller isolate makes room
+   * for it.
    */
   private void grow() {
     if (idle.get() != 0 || queue.isEmpty() || closed) {
       return;
     }
-    if (workers.get() > 0 && computing() >= settings.cpuSlots()) {
+    if (workers.get() > 0 && running.computingOnWorkers() >= settings.cpuSlots()) {
       return;
     }
-    if (!reserveIsolate()) {
-      ScriptIsolate unused = spare.pollLast();
-      if (unused == null) {
-        return;
-      }
-      close(unused);
-      releaseCallerIsolate();
-      if (!reserveIsolate()) {
+    // the first worker takes over the warmed-up isolate, if it is spare; at the limits, any spare
+    ScriptIsolate adopted = workers.get() == 0 ? spare.pollLast() : null;
+    if (adopted == null && !limits.tryReserve()) {
+      adopted = spare.pollLast();
+      if (adopted == null) {
         return;
       }
     }
+    if (adopted != null) {
+      callerIsolates.decrementAndGet(); // still counted by the limits, now as the worker's
+    }
     workers.incrementAndGet();
-    startWorker(false);
+    startWorker(Optional.ofNullable(adopted), false);
   }
 
   /**
-   * While calls are queued, looks again every {@link #LONG_CALL}: running calls may have become
-   * long ones meanwhile, which frees their CPU slot for a new worker.
+   * While calls are queued, looks again every {@link RunningCalls#LONG_CALL}: running calls may
+   * have become long ones meanwhile, which frees their CPU slot and their place among the short
+   * calls for a new worker, and another runner may have given memory back to the ceiling.
    */
   private void checkGrowthLater() {
     if (growthCheckArmed.compareAndSet(false, true)) {
       WAITS.arm(
-          System.nanoTime() + LONG_CALL.toNanos(),
+          System.nanoTime() + RunningCalls.LONG_CALL.toNanos(),
           Optional.empty(),
           () -> {
             growthCheckArmed.set(false);
@@ -405,70 +482,63 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
   }
 
-  /** Workers running a call that started recently and is not waiting for a fetch. */
-  private int computing() {
-    long now = System.nanoTime();
-    int computing = 0;
-    for (Worker worker : live) {
-      long since = worker.busySince;
-      if (since != 0 && !worker.waiting && now - since < LONG_CALL.toNanos()) {
-        computing++;
-      }
-    }
-    return computing;
-  }
-
-  private void startWorker(boolean warm) {
+  /**
+   * Starts a worker with {@code adopted} as its isolate, or none until its first call ({@code
+   * warm}: made at once).
+   */
+  private void startWorker(Optional<ScriptIsolate> adopted, boolean warm) {
     Worker worker = new Worker();
     live.add(worker);
     Thread.ofPlatform()
         .name("svc-script-" + serial.incrementAndGet())
         .daemon(true)
         .stackSize(4L * 1024 * 1024)
-        .start(() -> worker.work(warm));
+        .start(() -> worker.work(adopted, warm));
   }
 
   /** A platform thread and the isolate it owns. */
   private final class Worker {
-    /** {@link System#nanoTime()} when the current call started; 0 while idle. */
-    volatile long busySince;
-
-    /** Whether the current call waits for a fetch (and uses no CPU). */
-    volatile boolean waiting;
-
     volatile Thread thread;
 
-    void work(boolean warm) {
+    void work(Optional<ScriptIsolate> adopted, boolean warm) {
       thread = Thread.currentThread();
-      ScriptIsolate isolate = null;
+      ScriptIsolate isolate = adopted.orElse(null);
       boolean counted = true;
       try {
-        if (warm) {
+        if (isolate == null && warm) {
           isolate = create();
         }
+        long idleSince = System.nanoTime();
+        long poll = Math.min(settings.idleTimeout().toMillis(), IDLE_CHECK.toMillis());
         while (!closed) {
-          Job job;
+          QueuedCall job;
           idle.incrementAndGet();
           try {
-            job = queue.poll(settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            job = queue.poll(poll, TimeUnit.MILLISECONDS);
           } finally {
             idle.decrementAndGet();
           }
           if (job == null) {
-            int n = workers.get();
-            if (n > 1 && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
-              isolates.decrementAndGet();
+            boolean expired =
+                System.nanoTime() - idleSince >= settings.idleTimeout().toNanos()
+                    || callersWantRoom;
+            if ((retiring || expired) && stopWorker(retiring ? 0 : 1)) {
+              callersWantRoom = false;
               counted = false;
               return;
             }
             continue;
           }
-          busySince = System.nanoTime();
-          try {
-            isolate = run(job, isolate, this);
-          } finally {
-            busySince = 0;
-            waiting = false;
+          isolate = run(job, isolate);
+          idleSince = System.nanoTime();
+          if ((retiring || limits.beyondShortCalls()) && stopWorker(0)) {
+            counted = false;
+            return;
+          }
+          if (callersWantRoom && stopWorker(1)) {
+            callersWantRoom = false;
+            counted = false;
+            return;
           }
         }
       } catch (InterruptedException e) {
@@ -480,7 +550,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         live.remove(this);
         if (counted) {
           workers.decrementAndGet();
-          isolates.decrementAndGet();
+          limits.release();
         }
         if (!closed) {
           grow(); // a call queued while this worker was leaving must not be left without one
@@ -489,18 +559,33 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
   }
 
+  /**
+   * Counts one worker fewer when more than {@code keep} are left and no call waits; false when the
+   * worker must go on. The caller closes its isolate.
+   */
+  private boolean stopWorker(int keep) {
+    int n = workers.get();
+    if (n > keep && queue.isEmpty() && workers.compareAndSet(n, n - 1)) {
+      limits.release();
+      return true;
+    }
+    return false;
+  }
+
   /** Runs one job; returns the isolate to keep (null when it must be replaced). */
-  private ScriptIsolate run(Job job, ScriptIsolate isolate, Worker worker) {
+  private ScriptIsolate run(QueuedCall job, ScriptIsolate isolate) {
     if (!job.begin()) {
       return isolate; // timed out or cancelled while queued
     }
     ScriptIsolate current = isolate;
+    RunningCalls.Run run = null;
     try {
       if (current == null) {
         current = create();
       }
+      run = running.start(job.call.script(), true); // making the isolate is not the script's time
       job.running.set(current);
-      job.host.onWait(waiting -> worker.waiting = waiting);
+      job.host.onWait(run);
       ScriptIsolate using = current;
       String result = bound(job, () -> callLoggingStack(using, job.call));
       job.result.complete(result);
@@ -514,6 +599,9 @@ public final class PooledScriptRunner implements ScriptRunner {
       }
     } finally {
       job.running.set(null);
+      if (run != null) {
+        running.end(run);
+      }
     }
     if (current != null && !current.isReusable()) {
       close(current);
@@ -523,7 +611,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   /** Runs {@code work} with the caller and request id bound, as on the caller's own thread. */
-  private static String bound(Job job, java.util.function.Supplier<String> work) {
+  private static String bound(QueuedCall job, java.util.function.Supplier<String> work) {
     if (job.caller.isEmpty()) {
       return work.get();
     }
@@ -572,7 +660,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         break;
       }
     }
-    Job job;
+    QueuedCall job;
     while ((job = queue.poll()) != null) {
       job.result.completeExceptionally(new IllegalStateException("the server is stopping"));
     }
@@ -580,76 +668,6 @@ public final class PooledScriptRunner implements ScriptRunner {
     while ((isolate = spare.pollFirst()) != null) {
       close(isolate);
       releaseCallerIsolate();
-    }
-  }
-
-  /** A call waiting for or running on an isolate. */
-  private final class Job {
-    final ScriptCall call;
-    final CallHost host;
-    final Optional<Caller> caller;
-    final CompletableFuture<String> result = new CompletableFuture<>();
-    final AtomicReference<ScriptIsolate> running = new AtomicReference<>();
-    private final AtomicInteger state = new AtomicInteger(); // 0 queued, 1 running, 2 abandoned
-
-    Job(ScriptCall call, CallHost host, Optional<Caller> caller) {
-      this.call = call;
-      this.host = host;
-      this.caller = caller;
-    }
-
-    /** Claims the job for a worker; false when its caller gave up or its deadline passed. */
-    boolean begin() {
-      if (call.remainingNanos() <= 0) {
-        if (state.compareAndSet(0, 2)) {
-          result.completeExceptionally(new ScriptTimeoutException(call.timeout()));
-        }
-        return false;
-      }
-      return state.compareAndSet(0, 1);
-    }
-
-    /** Waits for the outcome: the deadline plus a grace for the worker to report it. */
-    String await() {
-      long end = System.nanoTime() + call.remainingNanos() + GRACE.toNanos();
-      Watchdog.Armed limit =
-          WAITS.arm(end, Optional.empty(), () -> result.completeExceptionally(new WaitLimit()));
-      try {
-        return result.get();
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof WaitLimit) {
-          abandon();
-          throw new ScriptTimeoutException(call.timeout());
-        }
-        if (e.getCause() instanceof RuntimeException failure) {
-          throw failure;
-        }
-        throw new IllegalStateException(e.getCause());
-      } catch (InterruptedException e) {
-        abandon();
-        Thread.currentThread().interrupt();
-        throw new ScriptFailedException("the call was cancelled");
-      } finally {
-        limit.close();
-      }
-    }
-
-    private void abandon() {
-      if (!state.compareAndSet(0, 2)) {
-        ScriptIsolate isolate = running.get();
-        if (isolate != null) {
-          isolate.interrupt(call);
-        }
-      }
-    }
-  }
-
-  /** The caller's wait reached the deadline plus the grace: the worker never reported. */
-  private static final class WaitLimit extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    WaitLimit() {
-      super(null, null, false, false);
     }
   }
 }

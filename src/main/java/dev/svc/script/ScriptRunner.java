@@ -28,9 +28,12 @@ public interface ScriptRunner extends AutoCloseable {
    * @param busy isolates running a call
    * @param idle isolates waiting for one
    * @param max the most isolates the runner may run
-   * @param pending calls waiting for an isolate
+   * @param pending calls waiting for an isolate (or for their tool's share of them)
+   * @param memoryReservedBytes isolates alive in the process times their heap cap
+   * @param memoryLimitBytes the ceiling of that figure ({@code SVC_SCRIPT_MEMORY_MB})
    */
-  record Usage(int busy, int idle, int max, int pending) {}
+  record Usage(
+      int busy, int idle, int max, int pending, long memoryReservedBytes, long memoryLimitBytes) {}
 
   default java.util.Optional<Usage> usage() {
     return java.util.Optional.empty();

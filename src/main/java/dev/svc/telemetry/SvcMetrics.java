@@ -141,11 +141,23 @@ public final class SvcMetrics {
 
   public static final Gauge SCRIPT_ISOLATES_MAX =
       Metrics.gauge(
-          "svc.script.isolates.max", "{isolate}", "Most V8 isolates the script sandbox may run.");
+          "svc.script.isolates.max",
+          "{isolate}",
+          "Most V8 isolates idle or running short calls (SVC_SCRIPT_ISOLATES).");
 
   public static final Gauge SCRIPT_PENDING =
       Metrics.gauge(
           "svc.script.pending_calls", "{call}", "Script calls waiting for a free isolate.");
+
+  public static final Gauge SCRIPT_MEMORY_RESERVED =
+      Metrics.gauge(
+          "svc.script.memory.reserved",
+          "By",
+          "V8 isolates alive times their heap cap: what the script memory ceiling counts.");
+
+  public static final Gauge SCRIPT_MEMORY_LIMIT =
+      Metrics.gauge(
+          "svc.script.memory.limit", "By", "The script memory ceiling (SVC_SCRIPT_MEMORY_MB).");
 
   public static final Counter AUDIT_RECORDS =
       Metrics.counter(

@@ -203,4 +203,150 @@ class ScriptServingIT {
             messages.getLast().path("result").path("structuredContent").path("greeting").asString())
         .isEqualTo("Hello Ada");
   }
+
+  /**
+   * A project with endless-loop tools that first tell {@code started} (a local HTTP server) that
+   * they run, and a quick tool with a short timeout, launched with {@code environment}.
+   */
+  Instance launchWithRunaways(
+      Path project, String started, int quickTimeoutSeconds, Map<String, String> environment) {
+    Model model =
+        ProjectFixture.model(
+            project,
+            """
+            == .svc
+            name: runaways
+            == app/tools/quick/config.terse
+            description: Answers at once.
+            timeout: %2$d
+            == app/tools/quick/handler.ts
+            export default () => ({ quick: true });
+            == app/tools/spin_a/config.terse
+            description: Never returns.
+            timeout: 60
+            == app/tools/spin_a/handler.ts
+            export default async () => { await fetch("%1$s"); while (true) {} };
+            == app/tools/spin_b/config.terse
+            description: Never returns either.
+            timeout: 60
+            == app/tools/spin_b/handler.ts
+            export default async () => { await fetch("%1$s"); while (true) {} };
+            """
+                .formatted(started, quickTimeoutSeconds));
+    return Instance.launch(
+        model,
+        new Instance.Options(
+            Environment.of(environment),
+            project,
+            "127.0.0.1",
+            0,
+            false,
+            adapter -> {
+              throw new ConnectorUnavailableException("no adapters here");
+            }));
+  }
+
+  /** A {@code tools/call} of {@code tool} with the request id {@code id}. */
+  static Runnable callWithId(dev.svc.testing.McpHttpClient client, String id, String tool) {
+    return () ->
+        client.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":\""
+                + id
+                + "\",\"method\":\"tools/call\",\"params\":{\"name\":\""
+                + tool
+                + "\",\"arguments\":{}}}");
+  }
+
+  /** Cancels the call with the request id {@code id}, which stops its script. */
+  static void cancel(dev.svc.testing.McpHttpClient client, String id) {
+    client.post(
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\""
+            + id
+            + "\"}}");
+  }
+
+  /** A local HTTP server whose every request counts down {@code hits}. */
+  static com.sun.net.httpserver.HttpServer signal(java.util.concurrent.CountDownLatch hits)
+      throws IOException {
+    com.sun.net.httpserver.HttpServer server =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          hits.countDown();
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void aQuickToolAnswersWhileRunawayCallsHoldEveryIsolate() throws Exception {
+    java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(4);
+    com.sun.net.httpserver.HttpServer started = signal(running);
+    String url = "http://127.0.0.1:" + started.getAddress().getPort() + "/started";
+    try (Instance served =
+            launchWithRunaways(
+                dir.resolve("runaways"),
+                url,
+                10,
+                Map.of("SVC_SCRIPT_ISOLATES", "2", "SVC_SCRIPT_CALLER_SLOTS", "0"));
+        var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      dev.svc.testing.McpHttpClient client = new dev.svc.testing.McpHttpClient(served.baseUrl());
+      client.initialize();
+      List<java.util.concurrent.Future<?>> loops = new ArrayList<>();
+      List<String> tools = List.of("spin_a", "spin_a", "spin_b", "spin_b");
+      for (int i = 0; i < tools.size(); i++) {
+        loops.add(threads.submit(callWithId(client, "loop-" + i, tools.get(i))));
+      }
+      assertThat(running.await(30, java.util.concurrent.TimeUnit.SECONDS))
+          .as("four endless loops run, on twice as many isolates as SVC_SCRIPT_ISOLATES")
+          .isTrue();
+
+      JsonNode quick = client.call("quick", "{}").path("result");
+
+      assertThat(quick.path("isError").asBoolean(false)).as(quick.toString()).isFalse();
+      assertThat(quick.path("structuredContent").path("quick").asBoolean()).isTrue();
+      assertThat(loops)
+          .as("the endless loops still run")
+          .noneMatch(java.util.concurrent.Future::isDone);
+      for (int i = 0; i < tools.size(); i++) {
+        cancel(client, "loop-" + i);
+      }
+    } finally {
+      started.stop(0);
+    }
+  }
+
+  @Test
+  void aCallBeyondTheScriptMemoryCeilingFailsAtItsDeadlineWithAMessageSayingSo() throws Exception {
+    java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    com.sun.net.httpserver.HttpServer started = signal(running);
+    String url = "http://127.0.0.1:" + started.getAddress().getPort() + "/started";
+    try (Instance served =
+            launchWithRunaways(
+                dir.resolve("ceiling"),
+                url,
+                2,
+                Map.of("SVC_SCRIPT_MEMORY_MB", "128", "SVC_SCRIPT_CALLER_SLOTS", "0"));
+        var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      dev.svc.testing.McpHttpClient client = new dev.svc.testing.McpHttpClient(served.baseUrl());
+      client.initialize();
+      var loop = threads.submit(callWithId(client, "loop", "spin_a"));
+      assertThat(running.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+      JsonNode quick = client.call("quick", "{}").path("result");
+
+      assertThat(quick.path("isError").asBoolean()).as(quick.toString()).isTrue();
+      assertThat(quick.path("content").path(0).path("text").asString())
+          .isEqualTo(
+              "the script could not start within 2 s: the script sandbox is at its memory"
+                  + " ceiling (128 MiB, 1 isolate), all busy with other calls");
+      assertThat(loop.isDone()).isFalse();
+      cancel(client, "loop");
+    } finally {
+      started.stop(0);
+    }
+  }
 }

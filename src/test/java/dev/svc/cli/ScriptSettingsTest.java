@@ -7,8 +7,11 @@ import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.ScriptMemory;
+import dev.svc.script.V8Engine;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,5 +67,61 @@ class ScriptSettingsTest {
             });
     assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_ISOLATES", "many")))
         .isInstanceOf(StartupException.class);
+  }
+
+  @Test
+  void theMemoryCeilingDefaultsFromTheMachine_andIsSetBySvcScriptMemoryMb() {
+    ScriptMemory defaults = Instance.scriptMemory(Environment.of(Map.of()));
+    assertThat(defaults.heapMb()).isEqualTo(V8Engine.DEFAULT_HEAP_MB);
+    assertThat(defaults.limitMb()).isEqualTo(ScriptMemory.defaultLimitMb(V8Engine.DEFAULT_HEAP_MB));
+    assertThat(defaults.maxIsolates()).isPositive();
+
+    ScriptMemory set =
+        Instance.scriptMemory(
+            Environment.of(Map.of("SVC_SCRIPT_MEMORY_MB", "1000", "SVC_SCRIPT_HEAP_MB", "64")));
+    assertThat(set.limitMb()).isEqualTo(1000);
+    assertThat(set.maxIsolates()).isEqualTo(15);
+    assertThat(set.limitBytes()).isEqualTo(1000L * 1024 * 1024);
+  }
+
+  @Test
+  void oneToolsShareIsTheIsolateCount_atMostHalfOfTheMemoryCeiling() {
+    try (PooledScriptRunner runner =
+        runner(Map.of("SVC_SCRIPT_ISOLATES", "3", "SVC_SCRIPT_MEMORY_MB", "1024"))) {
+      assertThat(runner.toolShare()).isEqualTo(3);
+    }
+    try (PooledScriptRunner runner =
+        runner(Map.of("SVC_SCRIPT_ISOLATES", "8", "SVC_SCRIPT_MEMORY_MB", "512"))) {
+      assertThat(runner.toolShare()).isEqualTo(2);
+    }
+    try (PooledScriptRunner runner =
+        runner(Map.of("SVC_SCRIPT_ISOLATES", "8", "SVC_SCRIPT_MEMORY_MB", "128"))) {
+      assertThat(runner.toolShare()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aMemoryCeilingBelowOneHeapOrNotANumberStopsTheStartWithInvalidEnv() {
+    assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_MEMORY_MB", "100")))
+        .isInstanceOfSatisfying(
+            StartupException.class,
+            e -> {
+              assertThat(e.problems()).hasSize(1);
+              assertThat(e.problems().getFirst().code()).isEqualTo("invalid-env");
+              assertThat(e.problems().getFirst().message())
+                  .isEqualTo("SVC_SCRIPT_MEMORY_MB must be a whole number of at least 128");
+            });
+    assertThatThrownBy(
+            () -> runner(Map.of("SVC_SCRIPT_MEMORY_MB", "32", "SVC_SCRIPT_HEAP_MB", "64")))
+        .isInstanceOfSatisfying(
+            StartupException.class,
+            e ->
+                assertThat(e.problems().getFirst().message())
+                    .isEqualTo("SVC_SCRIPT_MEMORY_MB must be a whole number of at least 64"));
+    for (String bad : List.of("lots", "1.5", "-1", "99999999999")) {
+      assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_MEMORY_MB", bad)))
+          .as(bad)
+          .isInstanceOf(StartupException.class);
+    }
   }
 }

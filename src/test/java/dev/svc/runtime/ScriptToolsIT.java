@@ -110,6 +110,15 @@ class ScriptToolsIT {
       };
       == app/plugins/odd.ts
       export default () => 42;
+      == app/tools/stuck/config.terse
+      description: Behind a plugin that never answers.
+      timeout: 1
+      auth:
+        plugin: stuck
+      == app/tools/stuck/handler.ts
+      export default () => "never";
+      == app/plugins/stuck.ts
+      export default () => { for (;;) {} };
       """;
 
   @TempDir Path dir;
@@ -245,5 +254,13 @@ class ScriptToolsIT {
             new ToolOutcome.Failure(
                 "authentication failed: the auth plugin `odd` returned neither true/false nor"
                     + " {allow, reason}"));
+  }
+
+  @Test
+  void anAuthPluginPastTheToolsDeadlineRefusesSayingSo() {
+    assertThat(call("stuck", "{}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "authentication failed: the auth plugin `stuck` ran longer than 1 s"));
   }
 }

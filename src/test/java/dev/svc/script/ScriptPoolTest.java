@@ -55,11 +55,11 @@ class ScriptPoolTest {
   final AtomicInteger mostAlive = new AtomicInteger();
   final java.util.Queue<String> callThreads = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+  final List<PooledScriptRunner> runners = new ArrayList<>();
+
   @AfterEach
   void close() {
-    if (runner != null) {
-      runner.close();
-    }
+    runners.forEach(PooledScriptRunner::close);
   }
 
   PooledScriptRunner pool(int maxIsolates) {
@@ -69,6 +69,14 @@ class ScriptPoolTest {
   }
 
   PooledScriptRunner pool(PooledScriptRunner.Settings settings) {
+    return pool(
+        settings,
+        new ScriptMemory(
+            ScriptMemory.defaultLimitMb(V8Engine.DEFAULT_HEAP_MB), V8Engine.DEFAULT_HEAP_MB));
+  }
+
+  /** A pool whose isolates count against {@code memory}; the last one made is {@link #runner}. */
+  PooledScriptRunner pool(PooledScriptRunner.Settings settings, ScriptMemory memory) {
     Scripts scripts = ProjectFixture.model(dir, PROJECT).scripts();
     V8Engine v8 = new V8Engine(V8Engine.DEFAULT_HEAP_MB);
     ScriptEngine counting =
@@ -101,13 +109,43 @@ class ScriptPoolTest {
             }
           };
         };
-    runner = new PooledScriptRunner(counting, scripts, settings);
+    runner = new PooledScriptRunner(counting, scripts, settings, memory);
+    runners.add(runner);
     return runner;
   }
 
   JsonNode call(String export, String payload, Duration timeout) {
-    return runner.call(
-        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), "t", timeout);
+    return call(runner, "t", export, payload, timeout);
+  }
+
+  /** A call of the handler file's {@code export} on behalf of the tool {@code tool}. */
+  static JsonNode call(
+      PooledScriptRunner on, String tool, String export, String payload, Duration timeout) {
+    return on.call(
+        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), tool, timeout);
+  }
+
+  /**
+   * Starts a call of {@code spin} (an endless loop) for {@code tool} on a virtual thread; it counts
+   * down {@code spinning} once it runs. Its future holds what it threw.
+   */
+  static Future<Throwable> spin(
+      ExecutorService threads,
+      PooledScriptRunner on,
+      String tool,
+      Duration timeout,
+      CountDownLatch spinning) {
+    Caller caller =
+        new Caller("spin-" + tool, Headers.NONE, Optional.empty())
+            .withClientLog((level, logger, message) -> spinning.countDown());
+    return threads.submit(() -> {
+      try {
+        ScopedValue.where(Caller.CURRENT, caller).call(() -> call(on, tool, "spin", "{}", timeout));
+        return null;
+      } catch (Throwable e) {
+        return e;
+      }
+    });
   }
 
   @Test
@@ -143,26 +181,72 @@ class ScriptPoolTest {
         .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
   }
 
+  /** The thread the last call ran on: {@code virtual} (its caller's) or {@code worker}. */
+  String lastCallThread() {
+    String[] threads = callThreads.toArray(String[]::new);
+    String last = threads[threads.length - 1];
+    return last.startsWith("svc-script-") ? "worker" : last;
+  }
+
+  /**
+   * Calls {@code export} on virtual threads until a call runs on its caller's thread: the first
+   * calls go to a worker until one has ended quickly (compiling the bundle in a fresh isolate may
+   * take longer), and when workers hold every isolate the limits allow, an idle one stops within a
+   * second to make room.
+   */
+  void callUntilOnCallersThread(ExecutorService threads, String export, String payload)
+      throws Exception {
+    for (int i = 0; i < 100; i++) {
+      threads.submit(() -> call(export, payload, Duration.ofSeconds(10))).get();
+      if (lastCallThread().equals("virtual")) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError(export + " never ran on its caller's thread: " + callThreads);
+  }
+
   @Test
   void aCallRunsOnItsCallersThreadWhileACallerSlotIsFree_otherwiseOnAWorker() throws Exception {
     pool(2);
     try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       assertThat(threads.submit(() -> call("default", "{}", Duration.ofSeconds(10))).get())
           .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
-      assertThat(callThreads).containsExactly("virtual");
+      assertThat(lastCallThread()).as("a script's first call").isEqualTo("worker");
+      callUntilOnCallersThread(threads, "default", "{}");
+      callUntilOnCallersThread(threads, "busy", "{\"inputs\":{\"ms\":1}}");
 
+      int before = callThreads.size();
       Future<JsonNode> busy =
           threads.submit(() -> call("busy", "{\"inputs\":{\"ms\":1500}}", Duration.ofSeconds(30)));
-      while (callThreads.size() < 2) {
+      while (callThreads.size() == before) {
         Thread.sleep(5);
       }
+      assertThat(lastCallThread()).as("the slot's call").isEqualTo("virtual");
       assertThat(threads.submit(() -> call("default", "{}", Duration.ofSeconds(10))).get())
           .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      assertThat(lastCallThread()).as("while the slot is taken").isEqualTo("worker");
       assertThat(busy.get(30, TimeUnit.SECONDS).asString()).isEqualTo("done");
     }
-    assertThat(callThreads).hasSize(3);
-    assertThat(callThreads.toArray(String[]::new)[2]).startsWith("svc-script-");
     assertThat(runner.usage().orElseThrow().busy()).isZero();
+  }
+
+  @Test
+  void aScriptWhoseLastCallRanLongRunsOnAWorker_whereItCannotHoldACarrierThread() throws Exception {
+    pool(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      callUntilOnCallersThread(threads, "busy", "{\"inputs\":{\"ms\":1}}");
+      assertThat(
+              threads
+                  .submit(() -> call("busy", "{\"inputs\":{\"ms\":300}}", Duration.ofSeconds(30)))
+                  .get()
+                  .asString())
+          .isEqualTo("done");
+
+      threads.submit(() -> call("busy", "{\"inputs\":{\"ms\":1}}", Duration.ofSeconds(30))).get();
+      assertThat(lastCallThread()).as("after a long call").isEqualTo("worker");
+      callUntilOnCallersThread(threads, "busy", "{\"inputs\":{\"ms\":1}}");
+    }
   }
 
   @Test
@@ -267,7 +351,9 @@ class ScriptPoolTest {
       }
       assertThatThrownBy(() -> call("default", "{}", Duration.ofMillis(300)))
           .isInstanceOf(ScriptTimeoutException.class)
-          .hasMessage("the script ran longer than 300 ms");
+          .hasMessage(
+              "the script could not start within 300 ms: `t` already has 1 script call running,"
+                  + " the most one tool may have at once");
       assertThat(busy.get(60, TimeUnit.SECONDS).asString()).isEqualTo("done");
     }
   }
@@ -297,5 +383,122 @@ class ScriptPoolTest {
     assertThat(call("default", "{}", Duration.ofSeconds(10)).path("hello").asString())
         .isEqualTo("world");
     assertThat(created).hasValue(2);
+  }
+
+  @Test
+  void aQuickCallRunsWhileRunawayCallsHoldEveryIsolate() throws Exception {
+    pool(2); // two isolates for short calls, one caller slot
+    CountDownLatch spinning = new CountDownLatch(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<Throwable>> loops =
+          List.of(
+              spin(threads, runner, "loop_a", Duration.ofSeconds(60), spinning),
+              spin(threads, runner, "loop_b", Duration.ofSeconds(60), spinning));
+      assertThat(spinning.await(20, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(call(runner, "quick", "default", "{}", Duration.ofSeconds(20)))
+          .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      assertThat(loops).as("the endless loops still run").noneMatch(Future::isDone);
+      assertThat(created).hasValue(3);
+
+      threads.shutdownNow(); // cancels the loops
+      for (Future<Throwable> loop : loops) {
+        assertThat(loop.get(20, TimeUnit.SECONDS)).hasMessage("the call was cancelled");
+      }
+    }
+  }
+
+  @Test
+  void aToolHoldsAtMostItsShareOfIsolates_itsFurtherCallsWaitWithoutStarting() throws Exception {
+    pool(2); // a tool's share: 2 isolates
+    assertThat(runner.toolShare()).isEqualTo(2);
+    CountDownLatch spinning = new CountDownLatch(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<Throwable>> loops =
+          List.of(
+              spin(threads, runner, "loop", Duration.ofSeconds(60), spinning),
+              spin(threads, runner, "loop", Duration.ofSeconds(60), spinning));
+      assertThat(spinning.await(20, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(spin(threads, runner, "loop", Duration.ofSeconds(1), new CountDownLatch(1)).get())
+          .isInstanceOf(ScriptTimeoutException.class)
+          .hasMessage(
+              "the script could not start within 1 s: `loop` already has 2 script calls running,"
+                  + " the most one tool may have at once");
+      assertThat(call(runner, "quick", "default", "{}", Duration.ofSeconds(20)))
+          .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+      assertThat(loops).noneMatch(Future::isDone);
+      assertThat(created).as("the third loop never had an isolate").hasValue(3);
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void theMemoryCeilingBoundsTheIsolates_aCallBeyondItWaitsAndFailsWithAClearMessage()
+      throws Exception {
+    ScriptMemory memory = new ScriptMemory(2 * V8Engine.DEFAULT_HEAP_MB, V8Engine.DEFAULT_HEAP_MB);
+    pool(
+        new PooledScriptRunner.Settings(8, Duration.ofSeconds(30), false).withCallerSlots(1),
+        memory);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<JsonNode>> busy = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        String tool = "busy_" + i;
+        busy.add(
+            threads.submit(() ->
+                call(runner, tool, "busy", "{\"inputs\":{\"ms\":300}}", Duration.ofSeconds(30))));
+      }
+      for (Future<JsonNode> c : busy) {
+        assertThat(c.get(60, TimeUnit.SECONDS).asString()).isEqualTo("done");
+      }
+      assertThat(mostAlive.get()).isBetween(1, 2);
+
+      CountDownLatch spinning = new CountDownLatch(2);
+      Future<Throwable> loopA = spin(threads, runner, "loop_a", Duration.ofSeconds(60), spinning);
+      Future<Throwable> loopB = spin(threads, runner, "loop_b", Duration.ofSeconds(60), spinning);
+      assertThat(spinning.await(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(memory.reservedBytes()).isEqualTo(memory.limitBytes());
+
+      assertThatThrownBy(() -> call(runner, "quick", "default", "{}", Duration.ofSeconds(1)))
+          .isInstanceOf(ScriptTimeoutException.class)
+          .hasMessage(
+              "the script could not start within 1 s: the script sandbox is at its memory ceiling"
+                  + " (256 MiB, 2 isolates), all busy with other calls");
+      assertThat(mostAlive.get()).isEqualTo(2);
+      assertThat(loopA.isDone() || loopB.isDone()).isFalse();
+      threads.shutdownNow();
+      assertThat(loopA.get(20, TimeUnit.SECONDS)).hasMessage("the call was cancelled");
+    }
+    assertThat(call(runner, "quick", "default", "{}", Duration.ofSeconds(20)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+  }
+
+  @Test
+  void runnersSharingACeilingWaitForEachOther_andARetiredRunnerGivesBackItsIdleIsolates()
+      throws Exception {
+    ScriptMemory memory = new ScriptMemory(V8Engine.DEFAULT_HEAP_MB, V8Engine.DEFAULT_HEAP_MB);
+    PooledScriptRunner.Settings settings =
+        new PooledScriptRunner.Settings(4, Duration.ofSeconds(30), false).withCallerSlots(1);
+    PooledScriptRunner old = pool(settings, memory);
+    PooledScriptRunner next = pool(settings, memory);
+    CountDownLatch spinning = new CountDownLatch(1);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      Future<Throwable> loop = spin(threads, old, "loop", Duration.ofSeconds(60), spinning);
+      assertThat(spinning.await(20, TimeUnit.SECONDS)).isTrue();
+      assertThatThrownBy(() -> call(next, "quick", "default", "{}", Duration.ofSeconds(1)))
+          .isInstanceOf(ScriptTimeoutException.class)
+          .hasMessageContaining("memory ceiling (128 MiB, 1 isolate)");
+      threads.shutdownNow();
+      assertThat(loop.get(20, TimeUnit.SECONDS)).hasMessage("the call was cancelled");
+    }
+    // the old runner's isolate is idle now, and still counts against the ceiling
+    assertThat(call(old, "quick", "default", "{}", Duration.ofSeconds(20)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+    assertThat(memory.reservedBytes()).isEqualTo(memory.limitBytes());
+
+    old.retire();
+    assertThat(call(next, "quick", "default", "{}", Duration.ofSeconds(20)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+    assertThat(mostAlive.get()).isEqualTo(1);
   }
 }

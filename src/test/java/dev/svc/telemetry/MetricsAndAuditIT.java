@@ -290,6 +290,13 @@ class MetricsAndAuditIT {
           .isGreaterThanOrEqualTo(1.0);
       assertThat(metrics.get("svc_script_isolates_max")).isGreaterThanOrEqualTo(8.0);
       assertThat(metrics.get("svc_script_pending_calls")).isEqualTo(0.0);
+      assertThat(metrics.get("svc_script_memory_limit_bytes"))
+          .as("the memory ceiling, by default sized from the machine: at least one 128 MiB heap")
+          .isGreaterThanOrEqualTo(128.0 * 1024 * 1024);
+      assertThat(metrics.get("svc_script_memory_reserved_bytes"))
+          .as("the idle isolates count at their heap cap")
+          .isEqualTo(
+              metrics.get("svc_script_isolates{svc_isolate_state=\"idle\"}") * 128 * 1024 * 1024);
       assertThat(
               metrics.get(
                   "svc_tool_call_duration_seconds_count{gen_ai_tool_name=\"metered_greet\"}"))
