@@ -17,7 +17,6 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -276,10 +275,7 @@ public final class A2aServer implements AutoCloseable {
   }
 
   private static HttpReply plain(int status, String message, Map<String, String> headers) {
-    byte[] body =
-        ("{\"error\":" + Json.MAPPER.writeValueAsString(message) + "}")
-            .getBytes(StandardCharsets.UTF_8);
-    return new HttpReply.Body(status, headers, JSON, body);
+    return HttpReply.error(status, headers, message);
   }
 
   /** Cancels running tasks and stops push deliveries. */
