@@ -6,6 +6,7 @@ import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.runtime.InputSchemas;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
@@ -98,7 +99,7 @@ public final class AgentTools {
     } catch (UnknownToolException e) {
       return failed(call, e.getMessage());
     } catch (ToolServerException e) {
-      return failed(call, e.getMessage() + " (request id " + caller.requestId() + ")");
+      return failed(call, new ServerFault(e.getMessage(), caller.requestId()).text());
     }
   }
 

@@ -15,8 +15,8 @@ import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.ServerFault;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -198,14 +198,10 @@ public final class A2aServer implements AutoCloseable {
       return error(200, id, e.error());
     } catch (RuntimeException e) {
       LOG.error("A2A request failed", e, "method", request.method(), "agent", call.agent().name());
-      ObjectNode data = Json.NODES.objectNode().put("requestId", call.http().requestId());
       return error(
           200,
           id,
-          new JsonRpcError(
-              ErrorCodes.INTERNAL_ERROR,
-              "internal error (request id " + call.http().requestId() + ")",
-              Optional.of(Json.NODES.arrayNode().add(data))));
+          A2aErrors.internal(new ServerFault("internal error", call.http().requestId())).error());
     }
   }
 

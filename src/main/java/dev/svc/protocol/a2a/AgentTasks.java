@@ -18,6 +18,7 @@ import dev.svc.model.Agent;
 import dev.svc.model.MissingVariableException;
 import dev.svc.project.Environment;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.ServerFault;
 import dev.svc.telemetry.Scope;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
@@ -256,7 +257,7 @@ final class AgentTasks implements AutoCloseable {
       fail(run, e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("task failed unexpectedly", e, "agent", agent.name(), "task", run.id());
-      fail(run, "internal error (request id " + caller.requestId() + ")");
+      fail(run, new ServerFault("internal error", caller.requestId()).text());
     } finally {
       running.remove(key(scope, run.id()), run);
     }

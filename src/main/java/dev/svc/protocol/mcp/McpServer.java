@@ -13,6 +13,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolServerException;
 import java.util.Map;
 import java.util.Optional;
@@ -260,10 +261,12 @@ public final class McpServer {
       return JsonRpcCodec.error(
           id, JsonRpcError.of(ErrorCodes.REQUEST_CANCELLED, "Request cancelled"));
     } catch (ToolServerException | ServerShuttingDownException e) {
-      return internal(id, e.getMessage(), call.caller().requestId());
+      return JsonRpcCodec.error(
+          id, JsonRpcError.internal(new ServerFault(e.getMessage(), call.caller().requestId())));
     } catch (RuntimeException e) {
       LOG.error("request failed", e, "method", request.method());
-      return internal(id, "internal error", call.caller().requestId());
+      return JsonRpcCodec.error(
+          id, JsonRpcError.internal(new ServerFault("internal error", call.caller().requestId())));
     }
   }
 
@@ -303,16 +306,6 @@ public final class McpServer {
     ServerShuttingDownException() {
       super("server shutting down");
     }
-  }
-
-  private static ObjectNode internal(Optional<JsonNode> id, String message, String requestId) {
-    ObjectNode data = Json.NODES.objectNode().put("requestId", requestId);
-    return JsonRpcCodec.error(
-        id,
-        new JsonRpcError(
-            ErrorCodes.INTERNAL_ERROR,
-            message + " (request id " + requestId + ")",
-            Optional.of(data)));
   }
 
   private HttpReply openStream(HttpCall http) {
