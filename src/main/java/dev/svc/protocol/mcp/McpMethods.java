@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.log.Level;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
@@ -32,10 +34,10 @@ final class McpMethods {
 
   Map<String, MethodHandler<McpCall>> handlers() {
     Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
-    handlers.put("ping", (call, params) -> Json.NODES.objectNode());
-    handlers.put("logging/setLevel", this::setLevel);
-    handlers.put("tools/list", (call, params) -> toolList(runtime.get().model()));
-    handlers.put("tools/call", this::callTool);
+    handlers.put("ping", result((call, params) -> Json.NODES.objectNode()));
+    handlers.put("logging/setLevel", result(this::setLevel));
+    handlers.put("tools/list", result((call, params) -> toolList(runtime.get().model())));
+    handlers.put("tools/call", result(this::callTool));
     new PromptMethods(runtime).register(handlers);
     new ResourceMethods(runtime).register(handlers);
     return handlers;

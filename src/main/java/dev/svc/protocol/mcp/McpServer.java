@@ -1,5 +1,6 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.SvcException;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.protocol.EventSink;
@@ -11,6 +12,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.protocol.jsonrpc.MethodReply;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
@@ -276,11 +278,11 @@ public final class McpServer {
    */
   private JsonNode run(McpCall call, JsonRpcMessage.Request request) {
     if (!request.method().equals("tools/call")) {
-      return dispatcher.dispatch(call, request);
+      return result(dispatcher.dispatch(call, request));
     }
     McpSession.InFlight flight = call.session().started(request.id());
     try {
-      JsonNode result = dispatcher.dispatch(call, request);
+      JsonNode result = result(dispatcher.dispatch(call, request));
       ended(flight);
       return result;
     } catch (RuntimeException e) {
@@ -289,6 +291,15 @@ public final class McpServer {
     } finally {
       call.session().finished(request.id(), flight);
     }
+  }
+
+  /** The one result of an MCP method: MCP answers a request with one response, never a stream. */
+  private static JsonNode result(MethodReply reply) {
+    return switch (reply) {
+      case MethodReply.Result result -> result.result();
+      case MethodReply.Stream stream ->
+          throw new SvcException("an MCP method answered with a stream of results");
+    };
   }
 
   /** Why a call that was interrupted ended, when it was: the client or the server stopping. */
@@ -302,7 +313,7 @@ public final class McpServer {
   }
 
   /** A call the server ended because it is stopping (the drain limit passed). */
-  private static final class ServerShuttingDownException extends dev.svc.SvcException {
+  private static final class ServerShuttingDownException extends SvcException {
     ServerShuttingDownException() {
       super("server shutting down");
     }

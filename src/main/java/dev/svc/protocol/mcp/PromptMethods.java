@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
@@ -35,8 +37,8 @@ final class PromptMethods {
   }
 
   void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("prompts/list", (call, params) -> list());
-    handlers.put("prompts/get", (call, params) -> get(params));
+    handlers.put("prompts/list", result((call, params) -> list()));
+    handlers.put("prompts/get", result((call, params) -> get(params)));
   }
 
   private JsonNode list() {

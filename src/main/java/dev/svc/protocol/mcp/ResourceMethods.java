@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.model.Argument;
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
@@ -33,12 +35,12 @@ final class ResourceMethods {
   }
 
   void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("resources/list", (call, params) -> list());
-    handlers.put("resources/templates/list", (call, params) -> templates());
-    handlers.put("resources/read", (call, params) -> read(params));
-    handlers.put("resources/subscribe", (call, params) -> subscribe(call, params, true));
-    handlers.put("resources/unsubscribe", (call, params) -> subscribe(call, params, false));
-    handlers.put("completion/complete", (call, params) -> complete(params));
+    handlers.put("resources/list", result((call, params) -> list()));
+    handlers.put("resources/templates/list", result((call, params) -> templates()));
+    handlers.put("resources/read", result((call, params) -> read(params)));
+    handlers.put("resources/subscribe", result((call, params) -> subscribe(call, params, true)));
+    handlers.put("resources/unsubscribe", result((call, params) -> subscribe(call, params, false)));
+    handlers.put("completion/complete", result((call, params) -> complete(params)));
   }
 
   private JsonNode list() {
