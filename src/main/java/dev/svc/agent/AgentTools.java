@@ -9,6 +9,7 @@ import dev.svc.runtime.Json;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
 import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.ToolOutcomeText;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.ToolServerException;
 import dev.svc.runtime.UnknownToolException;
@@ -94,7 +95,7 @@ public final class AgentTools {
     try {
       return switch (invoker.call(tool.get(), call.arguments(), caller)) {
         case ToolOutcome.Success success -> new Turn.ToolResult(call, success.payload(), false);
-        case ToolOutcome.Failure failure -> failed(call, failure.message());
+        case ToolOutcome.Failure failure -> failed(call, ToolOutcomeText.of(failure));
       };
     } catch (UnknownToolException e) {
       return failed(call, e.getMessage());

@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.ToolOutcomeText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.util.RawValue;
@@ -30,7 +31,7 @@ final class ToolResults {
       case ToolOutcome.Success success -> {
         // the payload is serialized once: as the text item, and embedded raw as structuredContent
         JsonNode payload = success.payload();
-        String json = Json.MAPPER.writeValueAsString(payload);
+        String json = ToolOutcomeText.of(success);
         result.putArray("content").addObject().put("type", "text").put("text", json);
         result.putRawValue(
             "structuredContent",
@@ -38,7 +39,11 @@ final class ToolResults {
         result.put("isError", false);
       }
       case ToolOutcome.Failure failure -> {
-        result.putArray("content").addObject().put("type", "text").put("text", failure.message());
+        result
+            .putArray("content")
+            .addObject()
+            .put("type", "text")
+            .put("text", ToolOutcomeText.of(failure));
         result.put("isError", true);
       }
     }
