@@ -102,6 +102,6 @@ final class McpMethods {
       call.log(Level.WARN, "tool call failed: " + failure.message(), data);
     }
     call.progress(1, 1, "done");
-    return ToolResults.of(outcome);
+    return ToolResults.of(outcome).toJson();
   }
 }
