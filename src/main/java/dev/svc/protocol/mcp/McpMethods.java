@@ -13,11 +13,12 @@ import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.UnknownToolException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The MCP methods svc answers, each a small handler registered by name. */
@@ -65,18 +66,13 @@ final class McpMethods {
     if (current.model() == model) {
       return current.result();
     }
-    ObjectNode result = Json.NODES.objectNode();
-    ArrayNode tools = result.putArray("tools");
+    List<ListToolsResult.Tool> tools = new ArrayList<>();
     for (Tool tool : model.tools()) {
-      ObjectNode entry = tools.addObject();
-      entry.put("name", tool.name());
-      entry.put("description", tool.description());
-      entry.set("inputSchema", InputSchemas.of(tool));
+      tools.add(new ListToolsResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
     }
-    ObjectNode search = tools.addObject();
-    search.put("name", ToolSearch.NAME);
-    search.put("description", ToolSearch.DESCRIPTION);
-    search.set("inputSchema", InputSchemas.search());
+    tools.add(
+        new ListToolsResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
+    ObjectNode result = new ListToolsResult(tools).toJson();
     toolList = new ToolList(model, result);
     return result;
   }

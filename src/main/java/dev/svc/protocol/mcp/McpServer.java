@@ -168,23 +168,24 @@ public final class McpServer {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
     McpSession session = sessions.create(version);
-    ObjectNode result = Json.NODES.objectNode();
-    result.put("protocolVersion", version);
-    ObjectNode caps = result.putObject("capabilities");
-    caps.putObject("tools").put("listChanged", capabilities.listChanged());
-    caps.putObject("prompts").put("listChanged", capabilities.listChanged());
-    caps.putObject("resources")
-        .put("subscribe", true)
-        .put("listChanged", capabilities.listChanged());
-    caps.putObject("completions");
-    caps.putObject("logging");
-    ObjectNode info = result.putObject("serverInfo");
+    Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
     var service = runtime.get().model().service();
-    info.put("name", service.name());
-    info.put("version", service.version().orElse(SvcVersion.current()));
+    InitializeResult result =
+        new InitializeResult(
+            version,
+            new ServerCapabilities(
+                Optional.of(new ServerCapabilities.Listing(listChanged)),
+                Optional.of(new ServerCapabilities.Listing(listChanged)),
+                Optional.of(new ServerCapabilities.Resources(Optional.of(true), listChanged)),
+                Optional.of(Json.NODES.objectNode()),
+                Optional.of(Json.NODES.objectNode())),
+            new InitializeResult.Implementation(
+                service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
     return json(
-        200, Map.of(SESSION_HEADER, session.id()), JsonRpcCodec.result(request.id(), result));
+        200,
+        Map.of(SESSION_HEADER, session.id()),
+        JsonRpcCodec.result(request.id(), result.toJson()));
   }
 
   /**
