@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     tool result</a>
  */
 public record CallToolResult(
-    List<Content> content, Optional<JsonNode> structuredContent, boolean isError) {
+    List<Content> content, Optional<JsonNode> structuredContent, boolean isError)
+    implements McpJson {
 
   public CallToolResult {
     content = List.copyOf(content);
@@ -38,6 +39,7 @@ public record CallToolResult(
         result.optional("isError", BOOLEAN).orElse(false));
   }
 
+  @Override
   public ObjectNode toJson() {
     ObjectNode out = McpWire.NODES.objectNode();
     out.set("content", McpWire.array(content, Content::toJson));

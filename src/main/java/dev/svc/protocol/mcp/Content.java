@@ -6,6 +6,7 @@ import static dev.svc.protocol.mcp.McpWire.Kind.OBJECT;
 import static dev.svc.protocol.mcp.McpWire.Kind.STRING;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -18,11 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * @see <a href="https://modelcontextprotocol.io/specification/2025-11-25/schema#contentblock">MCP
  *     ContentBlock</a>
  */
-public sealed interface Content {
+public sealed interface Content extends McpJson {
   /** The {@code type} of every kind of item. */
   List<String> TYPES = List.of("text", "image", "audio", "resource", "resource_link");
-
-  ObjectNode toJson();
 
   record Text(String text, Optional<ObjectNode> annotations, Optional<ObjectNode> meta)
       implements Content {
@@ -53,19 +52,13 @@ public sealed interface Content {
     }
   }
 
-  /** What {@link Media} holds, by its {@code type}. */
+  /** What {@link Media} holds, by its {@code type}: {@code image} or {@code audio}. */
   enum MediaKind {
-    IMAGE("image"),
-    AUDIO("audio");
-
-    private final String type;
-
-    MediaKind(String type) {
-      this.type = type;
-    }
+    IMAGE,
+    AUDIO;
 
     public String type() {
-      return type;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

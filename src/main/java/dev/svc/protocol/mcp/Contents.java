@@ -18,8 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     href="https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents">MCP
  *     resource contents</a>
  */
-public record Contents(
-    String uri, Optional<String> mimeType, Body body, Optional<ObjectNode> meta) {
+public record Contents(String uri, Optional<String> mimeType, Body body, Optional<ObjectNode> meta)
+    implements McpJson {
 
   /** The contents proper: {@code text}, or {@code blob}. */
   public sealed interface Body {
@@ -42,6 +42,7 @@ public record Contents(
     return new Contents(content.uri(), Optional.of(content.mimeType()), body, Optional.empty());
   }
 
+  @Override
   public ObjectNode toJson() {
     ObjectNode out = McpWire.NODES.objectNode();
     out.put("uri", uri);

@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  *     initialization</a>
  */
 public record InitializeResult(
-    String protocolVersion, ServerCapabilities capabilities, Implementation serverInfo) {
+    String protocolVersion, ServerCapabilities capabilities, Implementation serverInfo)
+    implements McpJson {
 
   /** MCP {@code Implementation}: the name and version of a server (or client). */
   public record Implementation(String name, String version) {
@@ -29,6 +30,7 @@ public record InitializeResult(
     }
   }
 
+  @Override
   public ObjectNode toJson() {
     ObjectNode out = McpWire.NODES.objectNode().put("protocolVersion", protocolVersion);
     out.set("capabilities", capabilities.toJson());

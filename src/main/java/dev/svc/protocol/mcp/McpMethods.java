@@ -66,13 +66,12 @@ final class McpMethods {
     if (current.model() == model) {
       return current.result();
     }
-    List<ListToolsResult.Tool> tools = new ArrayList<>();
+    List<ListResult.Tool> tools = new ArrayList<>();
     for (Tool tool : model.tools()) {
-      tools.add(new ListToolsResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
+      tools.add(new ListResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
     }
-    tools.add(
-        new ListToolsResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
-    ObjectNode result = new ListToolsResult(tools).toJson();
+    tools.add(new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
+    ObjectNode result = new ListResult<>(ListResult.Listing.TOOLS, tools).toJson();
     toolList = new ToolList(model, result);
     return result;
   }

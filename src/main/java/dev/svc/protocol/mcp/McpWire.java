@@ -98,6 +98,14 @@ final class McpWire {
     }
   }
 
+  /** An item of a list of strings. */
+  static String string(JsonNode item, String path) {
+    if (!item.isString()) {
+      throw McpShapeException.invalid(path, Kind.STRING.expected());
+    }
+    return item.asString();
+  }
+
   static void put(ObjectNode out, String name, Optional<String> value) {
     value.ifPresent(v -> out.put(name, v));
   }

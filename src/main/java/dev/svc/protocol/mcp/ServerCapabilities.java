@@ -20,7 +20,8 @@ public record ServerCapabilities(
     Optional<Listing> prompts,
     Optional<Resources> resources,
     Optional<ObjectNode> completions,
-    Optional<ObjectNode> logging) {
+    Optional<ObjectNode> logging)
+    implements McpJson {
 
   /** Of tools and prompts: whether the server says when the list changed. */
   public record Listing(Optional<Boolean> listChanged) {
@@ -51,6 +52,7 @@ public record ServerCapabilities(
     }
   }
 
+  @Override
   public ObjectNode toJson() {
     ObjectNode out = McpWire.NODES.objectNode();
     tools.ifPresent(t -> out.set("tools", t.toJson()));
