@@ -94,11 +94,12 @@ public final class A2aServer implements AutoCloseable {
     ProjectRuntime current = runtime.get();
     Optional<Agent> agent = current.model().agent(name);
     if (agent.isEmpty()) {
-      return plain(404, "no agent is named `" + name + "`");
+      return HttpReply.error(404, Map.of(), "no agent is named `" + name + "`");
     }
     if (sub.equals(CARD_PATH)) {
       if (!http.method().equals("GET") && !http.method().equals("HEAD")) {
-        return plain(405, "Method not allowed: GET the agent card", Map.of("Allow", "GET"));
+        return HttpReply.error(
+            405, Map.of("Allow", "GET"), "Method not allowed: GET the agent card");
       }
       ObjectNode card =
           AgentCards.card(
@@ -109,8 +110,9 @@ public final class A2aServer implements AutoCloseable {
       return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
     }
     if (!sub.isEmpty() && !sub.equals("/")) {
-      return plain(
+      return HttpReply.error(
           404,
+          Map.of(),
           "not found: "
               + http.path()
               + " (an agent serves POST /agent/"
@@ -121,13 +123,13 @@ public final class A2aServer implements AutoCloseable {
               + ")");
     }
     if (!http.method().equals("POST")) {
-      return plain(
+      return HttpReply.error(
           405,
+          Map.of("Allow", "POST"),
           "Method not allowed: POST JSON-RPC to /agent/"
               + name
               + ", or GET its card at "
-              + CARD_PATH,
-          Map.of("Allow", "POST"));
+              + CARD_PATH);
     }
     return post(http, new A2aCall(agent.get(), current, http, caller(http), principal(http)));
   }
@@ -234,14 +236,6 @@ public final class A2aServer implements AutoCloseable {
   private static HttpReply error(int status, Optional<JsonNode> id, JsonRpcError error) {
     return new HttpReply.Body(
         status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
-  }
-
-  private static HttpReply plain(int status, String message) {
-    return plain(status, message, Map.of());
-  }
-
-  private static HttpReply plain(int status, String message, Map<String, String> headers) {
-    return HttpReply.error(status, headers, message);
   }
 
   /** Cancels running tasks and stops push deliveries. */
