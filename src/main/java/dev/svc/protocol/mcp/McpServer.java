@@ -168,17 +168,11 @@ public final class McpServer {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
     McpSession session = sessions.create(version);
-    Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
     var service = runtime.get().model().service();
     InitializeResult result =
         new InitializeResult(
             version,
-            new ServerCapabilities(
-                Optional.of(new ServerCapabilities.Listing(listChanged)),
-                Optional.of(new ServerCapabilities.Listing(listChanged)),
-                Optional.of(new ServerCapabilities.Resources(Optional.of(true), listChanged)),
-                Optional.of(Json.NODES.objectNode()),
-                Optional.of(Json.NODES.objectNode())),
+            offered(),
             new InitializeResult.Implementation(
                 service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
@@ -186,6 +180,17 @@ public final class McpServer {
         200,
         Map.of(SESSION_HEADER, session.id()),
         JsonRpcCodec.result(request.id(), result.toJson()));
+  }
+
+  /** Tools, prompts, resources (with subscriptions), completions and logging. */
+  private ServerCapabilities offered() {
+    Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
+    return new ServerCapabilities(
+        Optional.of(new ServerCapabilities.Listing(listChanged)),
+        Optional.of(new ServerCapabilities.Listing(listChanged)),
+        Optional.of(new ServerCapabilities.Resources(Optional.of(true), listChanged)),
+        Optional.of(Json.NODES.objectNode()),
+        Optional.of(Json.NODES.objectNode()));
   }
 
   /**
