@@ -6,8 +6,10 @@ import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.runtime.InputSchemas;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
 import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.ToolOutcomeText;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.ToolServerException;
 import dev.svc.runtime.UnknownToolException;
@@ -93,12 +95,12 @@ public final class AgentTools {
     try {
       return switch (invoker.call(tool.get(), call.arguments(), caller)) {
         case ToolOutcome.Success success -> new Turn.ToolResult(call, success.payload(), false);
-        case ToolOutcome.Failure failure -> failed(call, failure.message());
+        case ToolOutcome.Failure failure -> failed(call, ToolOutcomeText.of(failure));
       };
     } catch (UnknownToolException e) {
       return failed(call, e.getMessage());
     } catch (ToolServerException e) {
-      return failed(call, e.getMessage() + " (request id " + caller.requestId() + ")");
+      return failed(call, new ServerFault(e.getMessage(), caller.requestId()).text());
     }
   }
 

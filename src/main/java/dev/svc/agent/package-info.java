@@ -4,7 +4,8 @@
  * conversation and the agent's tools to the model and runs the tools it asks for through the one
  * tool pipeline ({@link dev.svc.runtime.ToolInvoker}).
  *
- * <p>Nothing here knows about A2A: the protocol layer ({@code dev.svc.protocol.a2a}) turns a task
- * into an {@link dev.svc.agent.AgentLoop} run and its results into task events.
+ * <p>Nothing here knows about A2A: the protocol layer ({@code dev.svc.protocol.a2a}) hands a task's
+ * conversation to an {@link dev.svc.agent.AgentRunner} and turns its outcome and streamed text into
+ * task events.
  */
 package dev.svc.agent;

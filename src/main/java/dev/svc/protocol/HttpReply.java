@@ -1,5 +1,7 @@
 package dev.svc.protocol;
 
+import dev.svc.json.Jackson;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -9,6 +11,20 @@ public sealed interface HttpReply {
   int status();
 
   Map<String, String> headers();
+
+  /**
+   * A plain error answer, {@code {"error": "…"}}: what svc says to a request that is not JSON-RPC
+   * (an unknown path or agent, a wrong method, a refused {@code Host}, a body too large).
+   */
+  static Body error(int status, Map<String, String> headers, String message) {
+    return new Body(status, headers, "application/json", errorJson(message));
+  }
+
+  /** The body of a plain error answer: the one place its shape is written. */
+  static byte[] errorJson(String message) {
+    return ("{\"error\":" + Jackson.MAPPER.writeValueAsString(message) + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
 
   /** A complete body. */
   record Body(int status, Map<String, String> headers, String contentType, byte[] body)

@@ -1,7 +1,7 @@
 package dev.svc.server;
 
+import dev.svc.protocol.HttpReply;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
@@ -15,12 +15,6 @@ import org.eclipse.jetty.util.Callback;
  * svc's own errors, {@code {"error": "…"}}, never Jetty's HTML page.
  */
 final class JsonErrorHandler extends ErrorHandler {
-
-  /** The JSON body of an error answer. */
-  static byte[] body(String message) {
-    return ("{\"error\":" + dev.svc.runtime.Json.MAPPER.writeValueAsString(message) + "}")
-        .getBytes(StandardCharsets.UTF_8);
-  }
 
   static String message(int status, String reason) {
     String standard = HttpStatus.getMessage(status);
@@ -37,7 +31,7 @@ final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
-    byte[] body = body(message(code, message));
+    byte[] body = HttpReply.errorJson(message(code, message));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);

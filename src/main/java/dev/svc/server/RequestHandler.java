@@ -291,7 +291,7 @@ final class RequestHandler extends Handler.Abstract {
   }
 
   private static void writeError(Response response, Callback callback, int status, String message) {
-    writeBody(response, callback, status, "application/json", JsonErrorHandler.body(message));
+    writeBody(response, callback, status, "application/json", HttpReply.errorJson(message));
   }
 
   /**
@@ -302,7 +302,7 @@ final class RequestHandler extends Handler.Abstract {
   private static void refuseBody(
       Request request, Response response, Callback callback, int status, String message) {
     response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    byte[] json = JsonErrorHandler.body(message);
+    byte[] json = HttpReply.errorJson(message);
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);

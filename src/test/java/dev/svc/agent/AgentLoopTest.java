@@ -27,7 +27,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent loop with a scripted model client: tool access, tool results, steps, streaming. */
+/**
+ * The agent loop with a scripted model client: tool access, tool results, steps, streaming; and how
+ * an {@link AgentRunner} run ends when the model cannot be called or the run is stopped.
+ */
 class AgentLoopTest {
   static final String PROJECT =
       """
@@ -80,6 +83,9 @@ class AgentLoopTest {
       model: {provider: openai, model: m}
       tool_access:
         mode: allow_all
+      == app/agents/keyless/config.terse
+      instruction: Gemini without a key.
+      model: {provider: gemini, model: m}
       """;
 
   @TempDir Path directory;
@@ -261,5 +267,34 @@ class AgentLoopTest {
       Thread.interrupted();
     }
     assertThat(client.requests).isEmpty();
+  }
+
+  AgentRunner.Outcome runner(String agentName) {
+    return new AgentRunner(Environment.of(Map.of()))
+        .run(
+            model.agent(agentName).orElseThrow(),
+            runtime.tools(),
+            List.of(new Turn.User("hi")),
+            Caller.internal("r1"),
+            false,
+            text -> {});
+  }
+
+  @Test
+  void aRunWhoseModelCannotBeCalledIsAFailureSayingWhy() {
+    assertThat(runner("keyless"))
+        .isEqualTo(
+            new AgentRunner.Outcome.Failed(
+                "gemini needs an API key: set the model option `api_key` or GOOGLE_API_KEY"));
+  }
+
+  @Test
+  void aRunWhoseThreadIsInterruptedStopsBeforeItCallsTheModel() {
+    Thread.currentThread().interrupt();
+    try {
+      assertThat(runner("none")).isEqualTo(new AgentRunner.Outcome.Stopped());
+    } finally {
+      Thread.interrupted();
+    }
   }
 }

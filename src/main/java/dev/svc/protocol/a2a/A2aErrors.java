@@ -1,8 +1,10 @@
 package dev.svc.protocol.a2a;
 
 import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ServerFault;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
@@ -55,6 +57,17 @@ public final class A2aErrors {
 
   public static JsonRpcException invalidParams(String message) {
     return error(ErrorCodes.INVALID_PARAMS, "INVALID_PARAMS", "Invalid params: " + message);
+  }
+
+  /**
+   * A server fault: {@code -32603} as {@link JsonRpcError#internal} words it, with its {@code
+   * {"requestId": …}} data as the one entry of A2A's list of error details.
+   */
+  public static JsonRpcException internal(ServerFault fault) {
+    JsonRpcError error = JsonRpcError.internal(fault);
+    return new JsonRpcException(
+        new JsonRpcError(
+            error.code(), error.message(), error.data().map(d -> Json.NODES.arrayNode().add(d))));
   }
 
   private static JsonRpcException error(int code, String reason, String message) {

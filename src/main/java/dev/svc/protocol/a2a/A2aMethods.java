@@ -1,8 +1,12 @@
 package dev.svc.protocol.a2a;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.protocol.jsonrpc.MethodHandler;
+import dev.svc.protocol.jsonrpc.MethodReply;
 import dev.svc.runtime.Json;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -14,9 +18,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The A2A v1 JSON-RPC methods (§5.3, §9) that answer with one JSON result. The two streaming
- * methods start here ({@link #startStream}, {@link #subscribe}) and are written by {@link
- * A2aServer}.
+ * The A2A v1 JSON-RPC methods (§5.3, §9): those that answer with one JSON result, and the two that
+ * answer with a stream of the task's events ({@link TaskStream}).
  */
 final class A2aMethods {
   static final int DEFAULT_PAGE_SIZE = 50;
@@ -24,23 +27,30 @@ final class A2aMethods {
 
   private final AgentTasks tasks;
   private final PushDestinations destinations;
+  private final Duration keepAlive;
 
-  A2aMethods(AgentTasks tasks, PushDestinations destinations) {
+  /**
+   * @param keepAlive how often an idle stream gets a keep-alive
+   */
+  A2aMethods(AgentTasks tasks, PushDestinations destinations, Duration keepAlive) {
     this.tasks = tasks;
     this.destinations = destinations;
+    this.keepAlive = keepAlive;
   }
 
   Map<String, MethodHandler<A2aCall>> handlers() {
-    return Map.of(
-        "SendMessage", this::sendMessage,
-        "GetTask", this::getTask,
-        "ListTasks", this::listTasks,
-        "CancelTask", this::cancelTask,
-        "CreateTaskPushNotificationConfig", this::createPushConfig,
-        "GetTaskPushNotificationConfig", this::getPushConfig,
-        "ListTaskPushNotificationConfigs", this::listPushConfigs,
-        "DeleteTaskPushNotificationConfig", this::deletePushConfig,
-        "GetExtendedAgentCard", this::extendedCard);
+    return Map.ofEntries(
+        Map.entry("SendMessage", result(this::sendMessage)),
+        Map.entry("SendStreamingMessage", this::startStream),
+        Map.entry("SubscribeToTask", this::subscribe),
+        Map.entry("GetTask", result(this::getTask)),
+        Map.entry("ListTasks", result(this::listTasks)),
+        Map.entry("CancelTask", result(this::cancelTask)),
+        Map.entry("CreateTaskPushNotificationConfig", result(this::createPushConfig)),
+        Map.entry("GetTaskPushNotificationConfig", result(this::getPushConfig)),
+        Map.entry("ListTaskPushNotificationConfigs", result(this::listPushConfigs)),
+        Map.entry("DeleteTaskPushNotificationConfig", result(this::deletePushConfig)),
+        Map.entry("GetExtendedAgentCard", result(this::extendedCard)));
   }
 
   /** A parsed {@code SendMessageRequest}. */
@@ -84,7 +94,7 @@ final class A2aMethods {
     return result;
   }
 
-  AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
+  private AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
     send.configuration()
         .pushConfig()
         .ifPresent(
@@ -100,19 +110,19 @@ final class A2aMethods {
   }
 
   /** {@code SendStreamingMessage}: starts the task, subscribed before its thread runs. */
-  AgentTasks.Started startStream(A2aCall call, ObjectNode params) {
-    return start(call, send(params), true);
+  private MethodReply startStream(A2aCall call, ObjectNode params) {
+    return TaskStream.of(start(call, send(params), true), keepAlive);
   }
 
-  /** {@code SubscribeToTask}: the running task's subscription. */
-  AgentTasks.Started subscribe(A2aCall call, ObjectNode params) {
+  /** {@code SubscribeToTask}: the running task's events. */
+  private MethodReply subscribe(A2aCall call, ObjectNode params) {
     String id = Wire.requiredString(params, "id", "id");
     TaskStore.Scope scope = call.scope();
     Optional<TaskRun> run = tasks.running(scope, id);
     if (run.isPresent()) {
       TaskRun.Subscription subscription = run.get().subscribe();
       if (!subscription.snapshot().status().state().isTerminal()) {
-        return new AgentTasks.Started(run.get(), subscription);
+        return TaskStream.of(new AgentTasks.Started(run.get(), subscription), keepAlive);
       }
     }
     Task task = tasks.find(scope, id).orElseThrow(() -> A2aErrors.taskNotFound(id));

@@ -15,16 +15,16 @@ import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
-import dev.svc.runtime.Json;
+import dev.svc.protocol.jsonrpc.MethodReply;
+import dev.svc.protocol.jsonrpc.ResultStream;
 import dev.svc.runtime.ProjectRuntime;
-import java.nio.charset.StandardCharsets;
+import dev.svc.runtime.ServerFault;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -44,10 +44,8 @@ public final class A2aServer implements AutoCloseable {
   private static final String JSON = "application/json";
 
   private final Supplier<ProjectRuntime> runtime;
-  private final Settings settings;
   private final AgentTasks tasks;
   private final PushNotifier push;
-  private final A2aMethods methods;
   private final Dispatcher<A2aCall> dispatcher;
 
   /**
@@ -78,15 +76,14 @@ public final class A2aServer implements AutoCloseable {
 
   public A2aServer(Supplier<ProjectRuntime> runtime, Environment environment, Settings settings) {
     this.runtime = runtime;
-    this.settings = settings;
     // the current model's settings, so a reload applies to the next check and delivery
     PushDestinations destinations =
         new PushDestinations(
             () -> runtime.get().model().service().pushNotifications(), settings.hosts());
     this.push = new PushNotifier(settings.retry(), destinations);
     this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock());
-    this.methods = new A2aMethods(tasks, destinations);
-    this.dispatcher = new Dispatcher<>(methods.handlers());
+    this.dispatcher =
+        new Dispatcher<>(new A2aMethods(tasks, destinations, settings.keepAlive()).handlers());
   }
 
   public HttpReply handle(HttpCall http) {
@@ -97,11 +94,12 @@ public final class A2aServer implements AutoCloseable {
     ProjectRuntime current = runtime.get();
     Optional<Agent> agent = current.model().agent(name);
     if (agent.isEmpty()) {
-      return plain(404, "no agent is named `" + name + "`");
+      return HttpReply.error(404, Map.of(), "no agent is named `" + name + "`");
     }
     if (sub.equals(CARD_PATH)) {
       if (!http.method().equals("GET") && !http.method().equals("HEAD")) {
-        return plain(405, "Method not allowed: GET the agent card", Map.of("Allow", "GET"));
+        return HttpReply.error(
+            405, Map.of("Allow", "GET"), "Method not allowed: GET the agent card");
       }
       ObjectNode card =
           AgentCards.card(
@@ -112,8 +110,9 @@ public final class A2aServer implements AutoCloseable {
       return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
     }
     if (!sub.isEmpty() && !sub.equals("/")) {
-      return plain(
+      return HttpReply.error(
           404,
+          Map.of(),
           "not found: "
               + http.path()
               + " (an agent serves POST /agent/"
@@ -124,13 +123,13 @@ public final class A2aServer implements AutoCloseable {
               + ")");
     }
     if (!http.method().equals("POST")) {
-      return plain(
+      return HttpReply.error(
           405,
+          Map.of("Allow", "POST"),
           "Method not allowed: POST JSON-RPC to /agent/"
               + name
               + ", or GET its card at "
-              + CARD_PATH,
-          Map.of("Allow", "POST"));
+              + CARD_PATH);
     }
     return post(http, new A2aCall(agent.get(), current, http, caller(http), principal(http)));
   }
@@ -186,75 +185,43 @@ public final class A2aServer implements AutoCloseable {
   private HttpReply dispatch(A2aCall call, JsonRpcMessage.Request request) {
     Optional<JsonNode> id = Optional.of(request.id());
     try {
-      return switch (request.method()) {
-        case "SendStreamingMessage" ->
-            stream(request.id(), methods.startStream(call, request.params()));
-        case "SubscribeToTask" -> stream(request.id(), methods.subscribe(call, request.params()));
-        default -> {
-          JsonNode result = dispatcher.dispatch(call, request);
-          yield json(JsonRpcCodec.result(request.id(), result));
-        }
+      return switch (dispatcher.dispatch(call, request)) {
+        case MethodReply.Result result -> json(JsonRpcCodec.result(request.id(), result.result()));
+        case MethodReply.Stream stream ->
+            new HttpReply.Stream(
+                200,
+                versionHeader(),
+                sink -> stream.writer().accept(new DataFrames(request.id(), sink)));
       };
     } catch (JsonRpcException e) {
       return error(200, id, e.error());
     } catch (RuntimeException e) {
       LOG.error("A2A request failed", e, "method", request.method(), "agent", call.agent().name());
-      ObjectNode data = Json.NODES.objectNode().put("requestId", call.http().requestId());
       return error(
           200,
           id,
-          new JsonRpcError(
-              ErrorCodes.INTERNAL_ERROR,
-              "internal error (request id " + call.http().requestId() + ")",
-              Optional.of(Json.NODES.arrayNode().add(data))));
+          A2aErrors.internal(new ServerFault("internal error", call.http().requestId())).error());
     }
   }
 
   /**
-   * An SSE stream of a task: the task as it was when the stream subscribed, then each event as a
-   * JSON-RPC response with the request's id, keep-alive comments while idle, closed after the
-   * terminal status.
+   * A stream of results as A2A v1 sends it: each result a JSON-RPC response with the request's id
+   * in a bare SSE {@code data:} frame, keep-alives as SSE comments.
    */
-  private HttpReply stream(JsonNode id, AgentTasks.Started started) {
-    return new HttpReply.Stream(
-        200,
-        versionHeader(),
-        sink -> {
-          try {
-            write(id, started, sink);
-          } finally {
-            started.run().unsubscribe(started.subscription());
-          }
-        });
-  }
-
-  private void write(JsonNode id, AgentTasks.Started started, EventSink sink) {
-    Task snapshot = started.subscription().snapshot();
-    if (!sink.data(JsonRpcCodec.result(id, new StreamResponse.TaskEvent(snapshot).toJson()))
-        || snapshot.status().state().isTerminal()) {
-      return;
+  private record DataFrames(JsonNode id, EventSink sink) implements ResultStream {
+    @Override
+    public boolean send(JsonNode result) {
+      return sink.data(JsonRpcCodec.result(id, result));
     }
-    long keepAliveMillis = settings.keepAlive().toMillis();
-    try {
-      while (sink.isOpen()) {
-        StreamResponse event =
-            started.subscription().events().poll(keepAliveMillis, TimeUnit.MILLISECONDS);
-        if (event == null) {
-          if (!sink.comment("keep-alive")) {
-            return;
-          }
-          continue;
-        }
-        if (!sink.data(JsonRpcCodec.result(id, event.toJson()))) {
-          return;
-        }
-        if (event instanceof StreamResponse.StatusUpdate update
-            && update.status().state().isTerminal()) {
-          return;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+
+    @Override
+    public boolean keepAlive() {
+      return sink.comment("keep-alive");
+    }
+
+    @Override
+    public boolean isOpen() {
+      return sink.isOpen();
     }
   }
 
@@ -269,17 +236,6 @@ public final class A2aServer implements AutoCloseable {
   private static HttpReply error(int status, Optional<JsonNode> id, JsonRpcError error) {
     return new HttpReply.Body(
         status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
-  }
-
-  private static HttpReply plain(int status, String message) {
-    return plain(status, message, Map.of());
-  }
-
-  private static HttpReply plain(int status, String message, Map<String, String> headers) {
-    byte[] body =
-        ("{\"error\":" + Json.MAPPER.writeValueAsString(message) + "}")
-            .getBytes(StandardCharsets.UTF_8);
-    return new HttpReply.Body(status, headers, JSON, body);
   }
 
   /** Cancels running tasks and stops push deliveries. */

@@ -1,29 +1,17 @@
 package dev.svc.protocol.a2a;
 
-import dev.svc.agent.AgentLoop;
-import dev.svc.agent.AgentTools;
-import dev.svc.agent.ModelCallInterruptedException;
-import dev.svc.agent.ModelClient;
-import dev.svc.agent.ModelClients;
-import dev.svc.agent.ModelException;
-import dev.svc.agent.ModelSettings;
+import dev.svc.agent.AgentRunner;
 import dev.svc.agent.Turn;
-import dev.svc.audit.AuditRecord;
-import dev.svc.audit.AuditTrail;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
-import dev.svc.model.MissingVariableException;
 import dev.svc.project.Environment;
 import dev.svc.runtime.ProjectRuntime;
-import dev.svc.telemetry.Scope;
+import dev.svc.runtime.ServerFault;
 import dev.svc.telemetry.Span;
-import dev.svc.telemetry.SpanKind;
-import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
-import dev.svc.telemetry.Tracer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates and runs tasks: a new user message becomes a task in its conversation (context), whose
- * agent loop runs on its own virtual thread. Keeps the tasks running in this process so they can be
- * canceled and subscribed to; everything else about tasks is in the {@link TaskStore}.
+ * Keeps the books of tasks: a new user message becomes a task in its conversation (context), whose
+ * agent runs ({@link AgentRunner}) on its own virtual thread and whose outcome becomes the task's
+ * state. Keeps the tasks running in this process so they can be canceled and subscribed to;
+ * everything else about tasks is in the {@link TaskStore}.
  */
 final class AgentTasks implements AutoCloseable {
   private static final Log LOG = Log.tagged("a2a");
@@ -47,15 +36,15 @@ final class AgentTasks implements AutoCloseable {
 
   private final TaskStore store;
   private final PushNotifier push;
-  private final Environment environment;
   private final Clock clock;
+  private final AgentRunner runner;
   private final ConcurrentHashMap<String, TaskRun> running = new ConcurrentHashMap<>();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
   AgentTasks(TaskStore store, PushNotifier push, Environment environment, Clock clock) {
     this.store = store;
     this.push = push;
-    this.environment = environment;
+    this.runner = new AgentRunner(environment);
     this.clock = clock;
   }
 
@@ -135,89 +124,26 @@ final class AgentTasks implements AutoCloseable {
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
                 .where(Caller.CURRENT, agentCaller)
                 .run(() ->
-                    traced(
+                    TaskTelemetry.traced(
                         parent,
                         run,
                         agent,
                         principal,
-                        runtime,
-                        conversation,
+                        runtime.audit(),
                         agentCaller,
-                        streaming))));
+                        () ->
+                            execute(
+                                run,
+                                scope,
+                                agent,
+                                runtime,
+                                conversation,
+                                agentCaller,
+                                streaming)))));
     return new Started(run, subscription);
   }
 
-  /**
-   * Runs a task in its span {@code invoke_agent <name>} (a child of the request that started it),
-   * then records its duration and audit line.
-   */
-  @SuppressWarnings("try") // the scope makes the task's span the parent of its model and tool spans
-  private void traced(
-      Span parent,
-      TaskRun run,
-      Agent agent,
-      Principal principal,
-      ProjectRuntime runtime,
-      List<Turn> conversation,
-      Caller caller,
-      boolean streaming) {
-    long started = System.nanoTime();
-    Tracer tracer = Telemetry.tracer();
-    Span span =
-        tracer.enabled()
-            ? tracer.startChildOf(parent, SpanKind.INTERNAL, "invoke_agent " + agent.name())
-            : Span.NOOP;
-    if (span.isRecording()) {
-      span.set("gen_ai.operation.name", "invoke_agent")
-          .set("gen_ai.agent.name", agent.name())
-          .set("gen_ai.conversation.id", run.task().contextId())
-          .set("svc.task.id", run.id())
-          .set("svc.request_id", caller.requestId());
-    }
-    try (Scope scope = span.activate()) {
-      execute(
-          run,
-          new TaskStore.Scope(agent.name(), principal),
-          agent,
-          runtime,
-          conversation,
-          caller,
-          streaming);
-    } finally {
-      Task task = run.task();
-      String state = task.status().state().name().toLowerCase(java.util.Locale.ROOT);
-      Optional<String> error =
-          task.status().state() == TaskState.COMPLETED
-              ? Optional.empty()
-              : task.status().message().map(MessageText::lenient);
-      if (task.status().state() == TaskState.FAILED) {
-        span.fail("task_failed", error.orElse("the task failed"));
-      }
-      span.set("svc.task.state", state).end();
-      long nanos = System.nanoTime() - started;
-      SvcMetrics.AGENT_TASK_DURATION.record(nanos / 1e9, agent.name(), state);
-      AuditTrail audit = runtime.audit();
-      if (audit.enabled()) {
-        audit.record(
-            new AuditRecord.AgentTask(
-                java.time.Instant.now(),
-                caller.requestId(),
-                principal.label(),
-                agent.name(),
-                run.id(),
-                task.contextId(),
-                state,
-                switch (task.status().state()) {
-                  case COMPLETED -> "ok";
-                  case CANCELED -> "canceled";
-                  default -> "error";
-                },
-                error,
-                nanos / 1e6));
-      }
-    }
-  }
-
+  /** Runs the task's agent and moves the task to the state its outcome calls for. */
   private void execute(
       TaskRun run,
       TaskStore.Scope scope,
@@ -231,34 +157,48 @@ final class AgentTasks implements AutoCloseable {
       if (!run.status(TaskState.WORKING, Optional.empty())) {
         return;
       }
-      ModelSettings settings = ModelSettings.of(agent.model(), environment);
-      ModelClient client = ModelClients.create(settings, environment);
-      AgentLoop loop =
-          new AgentLoop(agent, client, new AgentTools(agent, runtime.tools()), settings.maxSteps());
-      AgentLoop.Answer answer = loop.run(conversation, caller, streaming, run::chunk);
-      run.answer(answer.text());
-      Task task = run.task();
-      run.status(
-          TaskState.COMPLETED,
-          Optional.of(Message.agent(answer.text(), task.contextId(), task.id())));
-      LOG.info(
-          "task completed",
-          "agent",
-          agent.name(),
-          "task",
-          run.id(),
-          "ms",
-          (System.nanoTime() - started) / 1_000_000);
-    } catch (ModelCallInterruptedException e) {
-      fail(run, "the task was stopped before it finished");
-    } catch (ModelException | MissingVariableException e) {
-      LOG.warn("task failed", "agent", agent.name(), "task", run.id(), "error", e.getMessage());
-      fail(run, e.getMessage());
+      end(
+          run,
+          agent,
+          runner.run(agent, runtime.tools(), conversation, caller, streaming, run::chunk),
+          started);
     } catch (RuntimeException e) {
-      LOG.error("task failed unexpectedly", e, "agent", agent.name(), "task", run.id());
-      fail(run, "internal error (request id " + caller.requestId() + ")");
+      // the task's own bookkeeping failed (its store, say): told as a fault of the run is
+      ServerFault fault = new ServerFault("internal error", caller.requestId());
+      end(run, agent, new AgentRunner.Outcome.Faulted(fault, e), started);
     } finally {
       running.remove(key(scope, run.id()), run);
+    }
+  }
+
+  private static void end(TaskRun run, Agent agent, AgentRunner.Outcome outcome, long started) {
+    switch (outcome) {
+      case AgentRunner.Outcome.Answered answered -> {
+        run.answer(answered.text());
+        Task task = run.task();
+        run.status(
+            TaskState.COMPLETED,
+            Optional.of(Message.agent(answered.text(), task.contextId(), task.id())));
+        LOG.info(
+            "task completed",
+            "agent",
+            agent.name(),
+            "task",
+            run.id(),
+            "ms",
+            (System.nanoTime() - started) / 1_000_000);
+      }
+      case AgentRunner.Outcome.Stopped stopped ->
+          fail(run, "the task was stopped before it finished");
+      case AgentRunner.Outcome.Failed failed -> {
+        LOG.warn("task failed", "agent", agent.name(), "task", run.id(), "error", failed.message());
+        fail(run, failed.message());
+      }
+      case AgentRunner.Outcome.Faulted faulted -> {
+        LOG.error(
+            "task failed unexpectedly", faulted.cause(), "agent", agent.name(), "task", run.id());
+        fail(run, faulted.fault().text());
+      }
     }
   }
 

@@ -20,7 +20,7 @@ public final class Dispatcher<C> {
    *
    * @throws JsonRpcException from the handler, or method-not-found
    */
-  public tools.jackson.databind.JsonNode dispatch(C caller, JsonRpcMessage.Request request) {
+  public MethodReply dispatch(C caller, JsonRpcMessage.Request request) {
     MethodHandler<C> handler =
         handler(request.method())
             .orElseThrow(() -> JsonRpcException.methodNotFound(request.method()));

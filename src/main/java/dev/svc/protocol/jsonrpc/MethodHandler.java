@@ -1,5 +1,6 @@
 package dev.svc.protocol.jsonrpc;
 
+import java.util.function.BiFunction;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -10,5 +11,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @FunctionalInterface
 public interface MethodHandler<C> {
-  JsonNode handle(C caller, ObjectNode params);
+  MethodReply handle(C caller, ObjectNode params);
+
+  /** The handler of a method that answers with one JSON result. */
+  static <C> MethodHandler<C> result(BiFunction<C, ObjectNode, JsonNode> method) {
+    return (caller, params) -> new MethodReply.Result(method.apply(caller, params));
+  }
 }

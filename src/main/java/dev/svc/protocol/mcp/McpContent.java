@@ -1,7 +1,7 @@
 package dev.svc.protocol.mcp;
 
-import java.util.Optional;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -11,45 +11,50 @@ import tools.jackson.databind.JsonNode;
  */
 final class McpContent {
   static final String KEY = "mcp:content";
-  private static final Set<String> TYPES =
-      Set.of("text", "image", "audio", "resource", "resource_link");
 
   private McpContent() {}
+
+  /** The items of such a payload, or what is wrong with them. */
+  sealed interface Items {
+    record Valid(List<Content> items) implements Items {}
+
+    /**
+     * @param problem what is wrong, in one line, naming the item
+     */
+    record Invalid(String problem) implements Items {}
+  }
 
   /** Whether the payload asks to be sent as content items. */
   static boolean isContent(JsonNode payload) {
     return payload.isObject() && payload.size() == 1 && payload.has(KEY);
   }
 
-  /** What is wrong with the items, in one line; empty when they are valid MCP content. */
-  static Optional<String> problem(JsonNode payload) {
+  /** Reads the items of a payload that {@linkplain #isContent is content}. */
+  static Items items(JsonNode payload) {
     JsonNode items = payload.get(KEY);
     if (!items.isArray() || items.isEmpty()) {
-      return Optional.of("`mcp:content` must be a non-empty list of content items");
+      return new Items.Invalid("`mcp:content` must be a non-empty list of content items");
     }
+    List<Content> read = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       JsonNode item = items.get(i);
       String where = "content item " + (i + 1);
       String type = item.path("type").asString("");
-      if (!TYPES.contains(type)) {
-        return Optional.of(
+      if (!Content.TYPES.contains(type)) {
+        return new Items.Invalid(
             where + " has no valid `type` (text, image, audio, resource or resource_link)");
       }
-      boolean ok =
-          switch (type) {
-            case "text" -> item.path("text").isString();
-            case "image", "audio" ->
-                item.path("data").isString() && item.path("mimeType").isString();
-            case "resource" ->
-                item.path("resource").path("uri").isString()
-                    && (item.path("resource").path("text").isString()
-                        || item.path("resource").path("blob").isString());
-            default -> item.path("uri").isString() && item.path("name").isString();
-          };
-      if (!ok) {
-        return Optional.of(where + " (" + type + ") lacks a required field");
+      try {
+        read.add(Content.fromJson(item, KEY + "[" + i + "]"));
+      } catch (McpShapeException e) {
+        return new Items.Invalid(
+            where
+                + " ("
+                + type
+                + ") "
+                + (e.missing() ? "lacks a required field" : "is invalid: " + e.getMessage()));
       }
     }
-    return Optional.empty();
+    return new Items.Valid(read);
   }
 }

@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.log.Level;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
@@ -11,11 +13,12 @@ import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.UnknownToolException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The MCP methods svc answers, each a small handler registered by name. */
@@ -32,10 +35,10 @@ final class McpMethods {
 
   Map<String, MethodHandler<McpCall>> handlers() {
     Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
-    handlers.put("ping", (call, params) -> Json.NODES.objectNode());
-    handlers.put("logging/setLevel", this::setLevel);
-    handlers.put("tools/list", (call, params) -> toolList(runtime.get().model()));
-    handlers.put("tools/call", this::callTool);
+    handlers.put("ping", result((call, params) -> Json.NODES.objectNode()));
+    handlers.put("logging/setLevel", result(this::setLevel));
+    handlers.put("tools/list", result((call, params) -> toolList(runtime.get().model())));
+    handlers.put("tools/call", result(this::callTool));
     new PromptMethods(runtime).register(handlers);
     new ResourceMethods(runtime).register(handlers);
     return handlers;
@@ -63,18 +66,12 @@ final class McpMethods {
     if (current.model() == model) {
       return current.result();
     }
-    ObjectNode result = Json.NODES.objectNode();
-    ArrayNode tools = result.putArray("tools");
+    List<ListResult.Tool> tools = new ArrayList<>();
     for (Tool tool : model.tools()) {
-      ObjectNode entry = tools.addObject();
-      entry.put("name", tool.name());
-      entry.put("description", tool.description());
-      entry.set("inputSchema", InputSchemas.of(tool));
+      tools.add(new ListResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
     }
-    ObjectNode search = tools.addObject();
-    search.put("name", ToolSearch.NAME);
-    search.put("description", ToolSearch.DESCRIPTION);
-    search.set("inputSchema", InputSchemas.search());
+    tools.add(new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
+    ObjectNode result = new ListResult<>(ListResult.Listing.TOOLS, tools).toJson();
     toolList = new ToolList(model, result);
     return result;
   }
@@ -100,6 +97,6 @@ final class McpMethods {
       call.log(Level.WARN, "tool call failed: " + failure.message(), data);
     }
     call.progress(1, 1, "done");
-    return ToolResults.of(outcome);
+    return ToolResults.of(outcome).toJson();
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.SvcVersion;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.protocol.EventSink;
@@ -9,15 +10,14 @@ import dev.svc.protocol.jsonrpc.Dispatcher;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
-import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
-import dev.svc.runtime.ToolServerException;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.function.Consumer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -26,21 +26,22 @@ import tools.jackson.databind.node.ObjectNode;
  * MCP over Streamable HTTP at {@code /mcp} (DECISIONS "MCP transport"): {@code initialize} issues a
  * signed session id; POSTed requests are answered with JSON, or with an SSE stream when the call
  * streams notifications; notifications and responses get 202; {@code GET} opens the server's
- * stream; {@code DELETE} ends the session.
+ * stream; {@code DELETE} ends the session. This class is the transport (status codes, headers,
+ * sessions, content negotiation, SSE); {@link McpRequests} runs the requests.
  */
 public final class McpServer {
   private static final Log LOG = Log.tagged("mcp");
+
   public static final String SESSION_HEADER = "Mcp-Session-Id";
   public static final String VERSION_HEADER = "MCP-Protocol-Version";
   private static final String JSON_TYPE = "application/json";
   private static final String SSE_TYPE = "text/event-stream";
 
   private final McpSessions sessions;
-  private final Dispatcher<McpCall> dispatcher;
+  private final McpRequests requests;
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
-  private final java.util.concurrent.CountDownLatch closing =
-      new java.util.concurrent.CountDownLatch(1);
+  private final CountDownLatch closing = new CountDownLatch(1);
 
   /** What the server announces it can do; only what is really served. */
   public record Capabilities(boolean listChanged) {}
@@ -50,7 +51,11 @@ public final class McpServer {
     this.runtime = runtime;
     this.sessions = sessions;
     this.capabilities = capabilities;
-    this.dispatcher = new Dispatcher<>(new McpMethods(runtime).handlers());
+    this.requests =
+        new McpRequests(
+            new Dispatcher<>(new McpMethods(runtime).handlers()),
+            name -> runtime.get().tools().has(name),
+            sessions);
   }
 
   public McpSessions sessions() {
@@ -62,7 +67,7 @@ public final class McpServer {
    * an open stream, {@code notifications/resources/updated} to sessions subscribed to a changed
    * URI.
    */
-  public void publish(dev.svc.runtime.ModelChanges changes) {
+  public void publish(ModelChanges changes) {
     ObjectNode empty = Json.NODES.objectNode();
     for (McpSession session : sessions.all()) {
       if (changes.toolsChanged()) {
@@ -151,7 +156,7 @@ public final class McpServer {
     Caller caller = new Caller(http.requestId(), http.headers(), sessionId);
     return switch (message) {
       case JsonRpcMessage.Notification notification -> {
-        notification(session.get(), notification);
+        requests.notified(session.get(), notification);
         yield new HttpReply.Empty(202, Map.of());
       }
       case JsonRpcMessage.Response ignored -> new HttpReply.Empty(202, Map.of());
@@ -163,34 +168,35 @@ public final class McpServer {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
     McpSession session = sessions.create(version);
-    ObjectNode result = Json.NODES.objectNode();
-    result.put("protocolVersion", version);
-    ObjectNode caps = result.putObject("capabilities");
-    caps.putObject("tools").put("listChanged", capabilities.listChanged());
-    caps.putObject("prompts").put("listChanged", capabilities.listChanged());
-    caps.putObject("resources")
-        .put("subscribe", true)
-        .put("listChanged", capabilities.listChanged());
-    caps.putObject("completions");
-    caps.putObject("logging");
-    ObjectNode info = result.putObject("serverInfo");
     var service = runtime.get().model().service();
-    info.put("name", service.name());
-    info.put("version", service.version().orElse(dev.svc.SvcVersion.current()));
+    InitializeResult result =
+        new InitializeResult(
+            version,
+            offered(),
+            new InitializeResult.Implementation(
+                service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
     return json(
-        200, Map.of(SESSION_HEADER, session.id()), JsonRpcCodec.result(request.id(), result));
+        200,
+        Map.of(SESSION_HEADER, session.id()),
+        JsonRpcCodec.result(request.id(), result.toJson()));
   }
 
-  private void notification(McpSession session, JsonRpcMessage.Notification notification) {
-    if (notification.method().equals("notifications/cancelled")) {
-      JsonNode id = notification.params().get("requestId");
-      if (id != null && session.cancel(id)) {
-        LOG.debug("request cancelled by the client", "mcp_request", id.toString());
-      }
-    }
+  /** Tools, prompts, resources (with subscriptions), completions and logging. */
+  private ServerCapabilities offered() {
+    Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
+    return new ServerCapabilities(
+        Optional.of(new ServerCapabilities.Listing(listChanged)),
+        Optional.of(new ServerCapabilities.Listing(listChanged)),
+        Optional.of(new ServerCapabilities.Resources(Optional.of(true), listChanged)),
+        Optional.of(Json.NODES.objectNode()),
+        Optional.of(Json.NODES.objectNode()));
   }
 
+  /**
+   * Answers a request with JSON, or with an SSE stream that carries the notifications about it
+   * first when the client accepts one and has asked for progress or logs (or accepts only SSE).
+   */
   private HttpReply request(
       McpSession session, Caller caller, JsonRpcMessage.Request request, Accept accept) {
     JsonNode meta = request.params().path("_meta");
@@ -199,120 +205,13 @@ public final class McpServer {
         accept.eventStream()
             && (!accept.json() || progressToken.isPresent() || session.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = respond(call(session, caller, progressToken, n -> {}), request);
+      ObjectNode response = requests.respond(session, caller, request, progressToken, n -> {});
       return json(200, Map.of(), response);
     }
     return new HttpReply.Stream(
         200,
         Map.of(),
-        sink -> {
-          Consumer<JsonNode> notifier = sink::send;
-          sink.send(respond(call(session, caller, progressToken, notifier), request));
-        });
-  }
-
-  /** A call whose client-bound log messages go to the request's stream, as the session asked. */
-  private static McpCall call(
-      McpSession session,
-      Caller caller,
-      Optional<JsonNode> progressToken,
-      Consumer<JsonNode> notifier) {
-    McpCall[] self = new McpCall[1];
-    Caller withLog =
-        caller
-            .withClientLog((level, logger, message) ->
-                self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)))
-            .withProgress((fraction, message) -> self[0].progress(fraction, 1, message));
-    self[0] = new McpCall(session, withLog, progressToken, notifier);
-    return self[0];
-  }
-
-  /** Runs one request to its JSON-RPC response, traced and measured; never throws. */
-  private ObjectNode respond(McpCall call, JsonRpcMessage.Request request) {
-    McpTelemetry.Operation operation =
-        McpTelemetry.begin(call.session(), request, name -> runtime.get().tools().has(name));
-    ObjectNode response = null;
-    try {
-      response = answer(call, request);
-      return response;
-    } finally {
-      // answer() turns every exception into a response; only an Error gets here without one
-      operation.end(
-          response != null
-              ? response
-              : JsonRpcCodec.error(
-                  Optional.of(request.id()),
-                  JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "internal error")));
-    }
-  }
-
-  private ObjectNode answer(McpCall call, JsonRpcMessage.Request request) {
-    Optional<JsonNode> id = Optional.of(request.id());
-    try {
-      JsonNode result =
-          ScopedValue.where(Caller.CURRENT, call.caller())
-              .where(dev.svc.log.LogContext.REQUEST_ID, call.caller().requestId())
-              .call(() -> run(call, request));
-      return JsonRpcCodec.result(request.id(), result);
-    } catch (JsonRpcException e) {
-      return JsonRpcCodec.error(id, e.error());
-    } catch (CancellationException e) {
-      return JsonRpcCodec.error(
-          id, JsonRpcError.of(ErrorCodes.REQUEST_CANCELLED, "Request cancelled"));
-    } catch (ToolServerException | ServerShuttingDownException e) {
-      return internal(id, e.getMessage(), call.caller().requestId());
-    } catch (RuntimeException e) {
-      LOG.error("request failed", e, "method", request.method());
-      return internal(id, "internal error", call.caller().requestId());
-    }
-  }
-
-  /**
-   * Runs the handler; tool calls on their own thread so {@code notifications/cancelled} can end
-   * them.
-   */
-  private JsonNode run(McpCall call, JsonRpcMessage.Request request) {
-    if (!request.method().equals("tools/call")) {
-      return dispatcher.dispatch(call, request);
-    }
-    McpSession.InFlight flight = call.session().started(request.id());
-    try {
-      JsonNode result = dispatcher.dispatch(call, request);
-      ended(flight);
-      return result;
-    } catch (RuntimeException e) {
-      ended(flight);
-      throw e;
-    } finally {
-      call.session().finished(request.id(), flight);
-    }
-  }
-
-  /** Why a call that was interrupted ended, when it was: the client or the server stopping. */
-  private static void ended(McpSession.InFlight flight) {
-    if (flight.aborted()) {
-      throw new ServerShuttingDownException();
-    }
-    if (flight.cancelled()) {
-      throw new CancellationException("cancelled by the client");
-    }
-  }
-
-  /** A call the server ended because it is stopping (the drain limit passed). */
-  private static final class ServerShuttingDownException extends dev.svc.SvcException {
-    ServerShuttingDownException() {
-      super("server shutting down");
-    }
-  }
-
-  private static ObjectNode internal(Optional<JsonNode> id, String message, String requestId) {
-    ObjectNode data = Json.NODES.objectNode().put("requestId", requestId);
-    return JsonRpcCodec.error(
-        id,
-        new JsonRpcError(
-            ErrorCodes.INTERNAL_ERROR,
-            message + " (request id " + requestId + ")",
-            Optional.of(data)));
+        sink -> sink.send(requests.respond(session, caller, request, progressToken, sink::send)));
   }
 
   private HttpReply openStream(HttpCall http) {
@@ -361,15 +260,13 @@ public final class McpServer {
    * cancelled call, and answered with {@code -32603 server shutting down} and its request id.
    */
   public void abortInFlight() {
-    sessions.all().forEach(McpSession::abortAll);
+    requests.abortInFlight();
   }
 
   private void stream(McpSession session, EventSink sink) {
     session.attach(sink);
     try {
-      while (sink.isOpen()
-          && sink.comment("keep-alive")
-          && !closing.await(15, java.util.concurrent.TimeUnit.SECONDS)) {
+      while (sink.isOpen() && sink.comment("keep-alive") && !closing.await(15, TimeUnit.SECONDS)) {
         // keep the stream open; notifications are sent by publish()
       }
     } catch (InterruptedException e) {

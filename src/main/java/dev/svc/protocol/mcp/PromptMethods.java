@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
@@ -8,13 +10,14 @@ import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.PromptRenderer;
 import dev.svc.runtime.ResourceContents;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,28 +38,25 @@ final class PromptMethods {
   }
 
   void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("prompts/list", (call, params) -> list());
-    handlers.put("prompts/get", (call, params) -> get(params));
+    handlers.put("prompts/list", result((call, params) -> list()));
+    handlers.put("prompts/get", result((call, params) -> get(params)));
   }
 
   private JsonNode list() {
-    ObjectNode result = Json.NODES.objectNode();
-    ArrayNode prompts = result.putArray("prompts");
+    List<ListResult.Prompt> prompts = new ArrayList<>();
     for (Prompt prompt : runtime.get().model().prompts()) {
-      ObjectNode entry = prompts.addObject();
-      entry.put("name", prompt.name());
-      prompt.title().ifPresent(t -> entry.put("title", t));
-      prompt.description().ifPresent(d -> entry.put("description", d));
-      ArrayNode arguments = entry.putArray("arguments");
+      List<ListResult.PromptArgument> arguments = new ArrayList<>();
       for (Argument argument : prompt.arguments()) {
-        ObjectNode a = arguments.addObject();
-        a.put("name", argument.name());
-        argument.title().ifPresent(t -> a.put("title", t));
-        argument.description().ifPresent(d -> a.put("description", d));
-        a.put("required", argument.required());
+        arguments.add(
+            new ListResult.PromptArgument(
+                new Descriptor(argument.name(), argument.title(), argument.description()),
+                argument.required()));
       }
+      prompts.add(
+          new ListResult.Prompt(
+              new Descriptor(prompt.name(), prompt.title(), prompt.description()), arguments));
     }
-    return result;
+    return new ListResult<>(ListResult.Listing.PROMPTS, prompts).toJson();
   }
 
   private JsonNode get(ObjectNode params) {
@@ -88,32 +88,29 @@ final class PromptMethods {
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
-    ObjectNode result = Json.NODES.objectNode();
-    prompt.description().ifPresent(d -> result.put("description", d));
-    ArrayNode messages = result.putArray("messages");
+    List<GetPromptResult.Message> messages = new ArrayList<>();
     for (PromptRenderer.Rendered message : rendered) {
-      ObjectNode m = messages.addObject();
-      m.put("role", message.role() == Prompt.Role.ASSISTANT ? "assistant" : "user");
-      content(message.content(), m.putObject("content"));
-      if (message.role() == Prompt.Role.SYSTEM) {
-        m.putObject("_meta").put("svc/role", "system");
-      }
+      messages.add(
+          new GetPromptResult.Message(
+              message.role() == Prompt.Role.ASSISTANT
+                  ? GetPromptResult.Role.ASSISTANT
+                  : GetPromptResult.Role.USER,
+              content(message.content()),
+              message.role() == Prompt.Role.SYSTEM
+                  ? Optional.of(Json.NODES.objectNode().put("svc/role", "system"))
+                  : Optional.empty()));
     }
-    return result;
+    return new GetPromptResult(prompt.description(), messages).toJson();
   }
 
   /** MCP content of a prompt message: text, image, or an embedded resource. */
-  private static void content(PromptRenderer.Content content, ObjectNode node) {
-    switch (content) {
-      case PromptRenderer.Text text -> node.put("type", "text").put("text", text.text());
+  private static Content content(PromptRenderer.Content content) {
+    return switch (content) {
+      case PromptRenderer.Text text -> Content.text(text.text());
       case PromptRenderer.Image image ->
-          node.put("type", "image")
-              .put("data", Base64.getEncoder().encodeToString(image.bytes()))
-              .put("mimeType", image.mimeType());
-      case PromptRenderer.Resource resource ->
-          ResourceMethods.contents(
-              resource.content(), node.put("type", "resource").putObject("resource"));
-    }
+          Content.image(Base64.getEncoder().encodeToString(image.bytes()), image.mimeType());
+      case PromptRenderer.Resource resource -> Content.resource(Contents.of(resource.content()));
+    };
   }
 
   private static Map<String, String> arguments(JsonNode node) {

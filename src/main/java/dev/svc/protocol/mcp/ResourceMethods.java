@@ -1,5 +1,7 @@
 package dev.svc.protocol.mcp;
 
+import static dev.svc.protocol.jsonrpc.MethodHandler.result;
+
 import dev.svc.model.Argument;
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
@@ -11,14 +13,13 @@ import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ResourceContents;
-import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Resources, resource templates, subscriptions and argument completion. */
@@ -33,40 +34,38 @@ final class ResourceMethods {
   }
 
   void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("resources/list", (call, params) -> list());
-    handlers.put("resources/templates/list", (call, params) -> templates());
-    handlers.put("resources/read", (call, params) -> read(params));
-    handlers.put("resources/subscribe", (call, params) -> subscribe(call, params, true));
-    handlers.put("resources/unsubscribe", (call, params) -> subscribe(call, params, false));
-    handlers.put("completion/complete", (call, params) -> complete(params));
+    handlers.put("resources/list", result((call, params) -> list()));
+    handlers.put("resources/templates/list", result((call, params) -> templates()));
+    handlers.put("resources/read", result((call, params) -> read(params)));
+    handlers.put("resources/subscribe", result((call, params) -> subscribe(call, params, true)));
+    handlers.put("resources/unsubscribe", result((call, params) -> subscribe(call, params, false)));
+    handlers.put("completion/complete", result((call, params) -> complete(params)));
   }
 
   private JsonNode list() {
-    ObjectNode result = Json.NODES.objectNode();
-    ArrayNode resources = result.putArray("resources");
+    List<ListResult.Resource> resources = new ArrayList<>();
     for (Resource resource : runtime.get().model().resources()) {
-      ObjectNode entry = resources.addObject();
-      entry.put("uri", resource.uri());
-      entry.put("name", resource.name());
-      resource.title().ifPresent(t -> entry.put("title", t));
-      resource.description().ifPresent(d -> entry.put("description", d));
-      ResourceContents.listedMimeType(resource).ifPresent(m -> entry.put("mimeType", m));
+      resources.add(
+          new ListResult.Resource(
+              ListResult.Resource.Locator.URI,
+              resource.uri(),
+              new Descriptor(resource.name(), resource.title(), resource.description()),
+              ResourceContents.listedMimeType(resource)));
     }
-    return result;
+    return new ListResult<>(ListResult.Listing.RESOURCES, resources).toJson();
   }
 
   private JsonNode templates() {
-    ObjectNode result = Json.NODES.objectNode();
-    ArrayNode templates = result.putArray("resourceTemplates");
+    List<ListResult.Resource> templates = new ArrayList<>();
     for (ResourceTemplate template : runtime.get().model().resourceTemplates()) {
-      ObjectNode entry = templates.addObject();
-      entry.put("uriTemplate", template.uriTemplate());
-      entry.put("name", template.name());
-      template.title().ifPresent(t -> entry.put("title", t));
-      template.description().ifPresent(d -> entry.put("description", d));
-      template.mimeType().ifPresent(m -> entry.put("mimeType", m));
+      templates.add(
+          new ListResult.Resource(
+              ListResult.Resource.Locator.URI_TEMPLATE,
+              template.uriTemplate(),
+              new Descriptor(template.name(), template.title(), template.description()),
+              template.mimeType()));
     }
-    return result;
+    return new ListResult<>(ListResult.Listing.RESOURCE_TEMPLATES, templates).toJson();
   }
 
   private JsonNode read(ObjectNode params) {
@@ -80,9 +79,7 @@ final class ResourceMethods {
     if (content.isEmpty()) {
       throw notFound(uri);
     }
-    ObjectNode result = Json.NODES.objectNode();
-    contents(content.get(), result.putArray("contents").addObject());
-    return result;
+    return new ReadResourceResult(List.of(Contents.of(content.get()))).toJson();
   }
 
   /** The error of a read whose URI matches no resource or template. */
@@ -91,18 +88,6 @@ final class ResourceMethods {
         ErrorCodes.RESOURCE_NOT_FOUND,
         "Resource not found",
         Json.NODES.objectNode().put("uri", uri));
-  }
-
-  /** Fills {@code entry} as MCP's text or blob resource contents. */
-  static ObjectNode contents(ResourceContents.Content content, ObjectNode entry) {
-    entry.put("uri", content.uri());
-    entry.put("mimeType", content.mimeType());
-    switch (content) {
-      case ResourceContents.Text text -> entry.put("text", text.text());
-      case ResourceContents.Blob blob ->
-          entry.put("blob", Base64.getEncoder().encodeToString(blob.bytes()));
-    }
-    return entry;
   }
 
   private static JsonNode subscribe(McpCall call, ObjectNode params, boolean subscribe) {
@@ -161,12 +146,10 @@ final class ResourceMethods {
             .stream()
             .filter(v -> v.toLowerCase(Locale.ROOT).startsWith(prefix))
             .toList();
-    ObjectNode result = Json.NODES.objectNode();
-    ObjectNode completion = result.putObject("completion");
-    ArrayNode values = completion.putArray("values");
-    matches.stream().limit(MAX_COMPLETIONS).forEach(values::add);
-    completion.put("total", matches.size());
-    completion.put("hasMore", matches.size() > MAX_COMPLETIONS);
-    return result;
+    return new CompleteResult(
+            matches.stream().limit(MAX_COMPLETIONS).toList(),
+            Optional.of((long) matches.size()),
+            Optional.of(matches.size() > MAX_COMPLETIONS))
+        .toJson();
   }
 }

@@ -1,47 +1,34 @@
 package dev.svc.protocol.mcp;
 
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolOutcome;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import dev.svc.runtime.ToolOutcomeText;
+import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.util.RawValue;
 
 /** MCP {@code tools/call} results from tool outcomes (DECISIONS "Tools"). */
 final class ToolResults {
   private ToolResults() {}
 
-  static ObjectNode of(ToolOutcome outcome) {
-    ObjectNode result = Json.NODES.objectNode();
-    switch (outcome) {
-      case ToolOutcome.Success success when McpContent.isContent(success.payload()) -> {
-        java.util.Optional<String> problem = McpContent.problem(success.payload());
-        if (problem.isPresent()) {
-          result
-              .putArray("content")
-              .addObject()
-              .put("type", "text")
-              .put("text", "invalid MCP content: " + problem.get());
-          result.put("isError", true);
-        } else {
-          result.set("content", success.payload().get(McpContent.KEY));
-          result.put("isError", false);
-        }
-      }
+  static CallToolResult of(ToolOutcome outcome) {
+    return switch (outcome) {
+      case ToolOutcome.Success success when McpContent.isContent(success.payload()) ->
+          switch (McpContent.items(success.payload())) {
+            case McpContent.Items.Valid valid ->
+                new CallToolResult(valid.items(), Optional.empty(), false);
+            case McpContent.Items.Invalid invalid ->
+                CallToolResult.text("invalid MCP content: " + invalid.problem(), true);
+          };
       case ToolOutcome.Success success -> {
         // the payload is serialized once: as the text item, and embedded raw as structuredContent
-        JsonNode payload = success.payload();
-        String json = Json.MAPPER.writeValueAsString(payload);
-        result.putArray("content").addObject().put("type", "text").put("text", json);
-        result.putRawValue(
-            "structuredContent",
-            new RawValue(payload.isObject() ? json : "{\"result\":" + json + "}"));
-        result.put("isError", false);
+        String json = ToolOutcomeText.of(success);
+        String structured = success.payload().isObject() ? json : "{\"result\":" + json + "}";
+        yield new CallToolResult(
+            List.of(Content.text(json)),
+            Optional.of(McpWire.NODES.rawValueNode(new RawValue(structured))),
+            false);
       }
-      case ToolOutcome.Failure failure -> {
-        result.putArray("content").addObject().put("type", "text").put("text", failure.message());
-        result.put("isError", true);
-      }
-    }
-    return result;
+      case ToolOutcome.Failure failure -> CallToolResult.text(ToolOutcomeText.of(failure), true);
+    };
   }
 }

@@ -45,7 +45,31 @@ class ToolResultsTest {
         .isEqualTo("invalid MCP content: content item 1 (image) lacks a required field");
   }
 
-  private static JsonNode json(JsonNode node) {
-    return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(node));
+  @Test
+  void mcpContentItemsKeepTheirAnnotationsAndMeta() {
+    String items =
+        "[{\"type\":\"text\",\"text\":\"hi\",\"annotations\":{\"priority\":1},\"_meta\":{\"k\":1}}]";
+    assertThat(resultOf("{\"mcp:content\":" + items + "}").path("content"))
+        .isEqualTo(Json.MAPPER.readTree(items));
+  }
+
+  @Test
+  void anItemWithAnOptionalFieldOfTheWrongTypeIsAToolErrorNamingIt() {
+    JsonNode result =
+        resultOf(
+            "{\"mcp:content\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\",\"_meta\":7}]}");
+    assertThat(result.path("content").get(0).path("text").asString())
+        .isEqualTo(
+            "invalid MCP content: content item 2 (text) is invalid: `mcp:content[1]._meta` must be an object");
+    assertThat(result.path("isError").asBoolean()).isTrue();
+  }
+
+  /** The result of a call whose payload is {@code payload}, as a client reads it. */
+  private static JsonNode resultOf(String payload) {
+    return json(ToolResults.of(new ToolOutcome.Success(Json.MAPPER.readTree(payload))));
+  }
+
+  private static JsonNode json(CallToolResult result) {
+    return Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(result.toJson()));
   }
 }
