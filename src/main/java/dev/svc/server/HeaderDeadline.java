@@ -3,6 +3,7 @@ package dev.svc.server;
 import dev.svc.log.Log;
 import dev.svc.telemetry.SvcMetrics;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executors;
@@ -20,14 +21,16 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  *
  * <p>Jetty has no such deadline of its own; this looks at each connection's parser a few times a
  * second (a request whose first byte came but whose headers are not complete) instead of setting a
- * timer per request, which would cost every request. A connection is closed between {@code timeout}
- * and {@code timeout + period} after its headers began. Reading the parser's state from this thread
- * is a benign race: a stale read delays a close by one period at most.
+ * timer per request, which would cost every request. The parser is only reachable through Jetty's
+ * {@code internal.HttpConnection}; HttpEdgeIT pins the behaviour when Jetty is upgraded. A
+ * connection is closed between {@code timeout} and {@code timeout + period} after its headers
+ * began. Reading the parser's state from this thread is a benign race: a stale read delays a close
+ * by one period at most.
  */
 final class HeaderDeadline implements AutoCloseable {
   private static final Log LOG = Log.tagged("http");
 
-  private final AbstractConnector connector;
+  private final List<? extends AbstractConnector> connectors;
   private final long timeoutNanos;
   private final ScheduledExecutorService sweeper;
 
@@ -37,8 +40,8 @@ final class HeaderDeadline implements AutoCloseable {
   /** Only touched by the sweeper thread; weak, so closed connections need no removal. */
   private final Map<HttpConnection, Receiving> receiving = new WeakHashMap<>();
 
-  HeaderDeadline(AbstractConnector connector, Duration timeout) {
-    this.connector = connector;
+  HeaderDeadline(List<? extends AbstractConnector> connectors, Duration timeout) {
+    this.connectors = List.copyOf(connectors);
     this.timeoutNanos = timeout.toNanos();
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -50,9 +53,11 @@ final class HeaderDeadline implements AutoCloseable {
   private void sweep() {
     try {
       long now = System.nanoTime();
-      for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-        if (endPoint.getConnection() instanceof HttpConnection http) {
-          check(http, endPoint, now);
+      for (AbstractConnector connector : connectors) {
+        for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+          if (endPoint.getConnection() instanceof HttpConnection http) {
+            check(http, endPoint, now);
+          }
         }
       }
     } catch (RuntimeException e) {

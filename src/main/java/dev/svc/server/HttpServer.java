@@ -141,7 +141,8 @@ public final class HttpServer implements AutoCloseable {
         metrics.start();
       }
       headerDeadline =
-          java.util.Optional.of(new HeaderDeadline(connector, settings.limits().headerTimeout()));
+          java.util.Optional.of(
+              new HeaderDeadline(connectors(), settings.limits().headerTimeout()));
     } catch (Exception e) {
       stopQuietly();
       throw new ServerStartException(
