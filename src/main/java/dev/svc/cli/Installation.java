@@ -62,7 +62,7 @@ final class Installation {
     if (!Files.isRegularFile(staging.resolve("lib/svc.jar"))
         || !Files.isRegularFile(staging.resolve("svc"))) {
       ArtifactLayout.deleteTree(staging);
-      throw new IllegalStateException("the archive holds no lib/svc.jar and svc launcher");
+      throw new UpgradeException("the archive holds no lib/svc.jar and svc launcher");
     }
     Path previous = root.resolve(".lib-previous");
     ArtifactLayout.deleteTree(previous);
@@ -89,7 +89,7 @@ final class Installation {
       while ((entry = zip.getNextEntry()) != null) {
         Path file = target.resolve(entry.getName()).normalize();
         if (!file.startsWith(target)) {
-          throw new IllegalStateException(
+          throw new UpgradeException(
               "the archive tries to write outside its directory: " + entry.getName());
         }
         if (entry.isDirectory()) {

@@ -115,7 +115,7 @@ final class UpgradeCommand implements Callable<Integer> {
     }
     try {
       Installation.replace(root, archive, release.version());
-    } catch (IOException | IllegalStateException e) {
+    } catch (IOException | UpgradeException e) {
       context
           .err()
           .println(
