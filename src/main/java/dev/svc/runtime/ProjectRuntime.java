@@ -6,6 +6,7 @@ import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
@@ -300,7 +301,7 @@ public final class ProjectRuntime implements AutoCloseable {
               long started = System.nanoTime();
               Connector connector = factory.apply(adapter);
               connectors.put(adapter.name(), connector);
-              connector.check(CHECK_TIMEOUT);
+              connector.check(Deadline.after(CHECK_TIMEOUT));
               LOG.info(
                   "adapter ready",
                   "adapter",

@@ -6,6 +6,7 @@ import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
@@ -23,7 +24,6 @@ import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
 import dev.svc.telemetry.Tracer;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -312,7 +312,7 @@ public final class ToolInvoker {
               case BoundValues.Values v -> v.values();
               case BoundValues.Missing missing -> throw new MissingValueException(missing.input());
             };
-        JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline.remaining());
+        JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
         adapterFailures.succeeded(onAdapter.adapter());
         yield result;
       }
@@ -367,17 +367,6 @@ public final class ToolInvoker {
       entry.set("inputSchema", InputSchemas.of(match.tool()));
     }
     return new ToolOutcome.Success(results);
-  }
-
-  /** A time limit shared by every stage of one call. */
-  record Deadline(long endNanos) {
-    static Deadline after(Duration timeout) {
-      return new Deadline(System.nanoTime() + timeout.toNanos());
-    }
-
-    Duration remaining() {
-      return Duration.ofNanos(Math.max(1_000_000, endNanos - System.nanoTime()));
-    }
   }
 
   /** A placeholder names an input that has no value. */

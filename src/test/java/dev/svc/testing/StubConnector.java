@@ -1,10 +1,10 @@
 package dev.svc.testing;
 
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.StatementFailedException;
 import dev.svc.model.Statement;
 import dev.svc.runtime.Json;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
@@ -19,10 +19,10 @@ public final class StubConnector implements Connector {
   private final AtomicInteger executions = new AtomicInteger();
 
   @Override
-  public void check(Duration timeout) {}
+  public void check(Deadline deadline) {}
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     executions.incrementAndGet();
     if (values.containsValue("fail")) {
       throw new StatementFailedException("no such table: weather", false, null);
