@@ -2,6 +2,7 @@ package dev.svc.runtime;
 
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptRef;
@@ -62,7 +63,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
     JsonNode result;
     try {
       result =
-          ScriptTelemetry.call(scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, timeout);
+          ScriptTelemetry.call(
+              scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, Deadline.after(timeout));
     } catch (ScriptTimeoutException e) {
       // "the script ran longer than …" or "the script could not start within …: why"
       return new AuthDecision.Deny(

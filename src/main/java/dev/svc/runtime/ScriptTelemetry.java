@@ -1,11 +1,11 @@
 package dev.svc.runtime;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
 import dev.svc.telemetry.SvcMetrics;
-import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -40,11 +40,11 @@ final class ScriptTelemetry {
       ScriptRef script,
       JsonNode payload,
       String tool,
-      Duration timeout) {
+      Deadline deadline) {
     long started = System.nanoTime();
     String errorType = "";
     try {
-      return scripts.call(script, payload, tool, timeout);
+      return scripts.call(script, payload, tool, deadline);
     } catch (ScriptTimeoutException e) {
       errorType = "timeout";
       throw e;

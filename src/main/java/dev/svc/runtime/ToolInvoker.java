@@ -328,8 +328,7 @@ public final class ToolInvoker {
       Deadline deadline) {
     Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
     try {
-      return ScriptTelemetry.call(
-          scripts, stage, script, payload, tool.name(), deadline.remaining());
+      return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline);
     } catch (RuntimeException e) {
       span.fail(e.getClass().getSimpleName(), "the script failed");
       throw e;

@@ -1,6 +1,7 @@
 package dev.svc.script;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.call.Watchdog;
 import dev.svc.json.Jackson;
 import dev.svc.log.Log;
@@ -270,16 +271,15 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   @Override
-  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
+  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Deadline deadline) {
     if (closed) {
       throw new IllegalStateException("the script runner is closed");
     }
     Optional<Caller> caller =
         Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
-    long deadline = System.nanoTime() + timeout.toNanos();
     CallHost host = new CallHost(toolName, caller, deadline, http);
     ScriptCall call =
-        new ScriptCall(script, JSON.writeValueAsString(payload), toolName, timeout, deadline, host);
+        new ScriptCall(script, JSON.writeValueAsString(payload), toolName, deadline, host);
     shares.enter(call);
     try {
       if (closed) { // while the call waited for its tool's share

@@ -47,7 +47,7 @@ final class QueuedCall {
 
   /** Claims the call for a worker; false when its caller gave up or its deadline passed. */
   boolean begin() {
-    if (call.remainingNanos() <= 0) {
+    if (call.deadline().passed()) {
       giveUpUnstarted();
       return false;
     }
@@ -62,12 +62,12 @@ final class QueuedCall {
   }
 
   private ScriptTimeoutException notStarted() {
-    return ScriptTimeoutException.notStarted(call.timeout(), whyNotStarted.get());
+    return ScriptTimeoutException.notStarted(call.deadline().timeout(), whyNotStarted.get());
   }
 
   /** Waits for the outcome, the limits of which {@code waits} enforces. */
   String await(Watchdog waits) {
-    long deadline = call.deadlineNanos();
+    long deadline = call.deadline().nanos();
     Watchdog.Armed start = waits.arm(deadline, Optional.empty(), this::giveUpUnstarted);
     Watchdog.Armed limit =
         waits.arm(
@@ -78,7 +78,7 @@ final class QueuedCall {
       return result.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof WaitLimit) {
-        throw abandon() ? new ScriptTimeoutException(call.timeout()) : notStarted();
+        throw abandon() ? new ScriptTimeoutException(call.deadline().timeout()) : notStarted();
       }
       if (e.getCause() instanceof RuntimeException failure) {
         throw failure;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
 import dev.svc.testing.ProjectFixture;
@@ -142,7 +143,7 @@ class ScriptFetchIT {
         new ScriptRef("app/tools/t/handler.ts", export),
         JSON.readTree("{\"inputs\":{\"base\":\"" + url + "\"},\"tool\":\"t\"}"),
         "t",
-        timeout);
+        Deadline.after(timeout));
   }
 
   JsonNode call(String export) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.call.Caller;
 import dev.svc.call.ClientLog;
+import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
@@ -122,7 +123,10 @@ class ScriptPoolTest {
   static JsonNode call(
       PooledScriptRunner on, String tool, String export, String payload, Duration timeout) {
     return on.call(
-        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), tool, timeout);
+        new ScriptRef("app/tools/t/handler.ts", export),
+        JSON.readTree(payload),
+        tool,
+        Deadline.after(timeout));
   }
 
   /**
