@@ -267,7 +267,7 @@ public final class ProjectRuntime implements AutoCloseable {
                           tool.name(),
                           resolved,
                           tool.timeout()))
-                  .orElse(headers ->
+                  .orElse(caller ->
                       new dev.svc.auth.AuthDecision.Deny(
                           "the auth plugin `" + policy.plugin() + "` has no script")));
     };

@@ -2,6 +2,7 @@ package dev.svc.runtime;
 
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.log.Log;
@@ -53,7 +54,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
   }
 
   @Override
-  public AuthDecision authorize(Headers headers) {
+  public AuthDecision authorize(Caller caller) {
+    Headers headers = caller.headers();
     ObjectNode payload = Json.NODES.objectNode();
     ObjectNode seen = payload.putObject("headers");
     headers.forScripts().forEach(seen::put);
@@ -64,7 +66,14 @@ final class ScriptAuthPlugin implements AuthPlugin {
     try {
       result =
           ScriptTelemetry.call(
-              scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, Deadline.after(timeout));
+              scripts,
+              ScriptTelemetry.Stage.AUTH,
+              script,
+              payload,
+              tool,
+              // the plugin runs first in a tool call: the call's deadline is this one
+              Deadline.after(timeout),
+              caller);
     } catch (ScriptTimeoutException e) {
       // "the script ran longer than …" or "the script could not start within …: why"
       return new AuthDecision.Deny(

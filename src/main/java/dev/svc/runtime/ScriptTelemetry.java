@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.script.ScriptFailedException;
@@ -40,11 +41,12 @@ final class ScriptTelemetry {
       ScriptRef script,
       JsonNode payload,
       String tool,
-      Deadline deadline) {
+      Deadline deadline,
+      Caller caller) {
     long started = System.nanoTime();
     String errorType = "";
     try {
-      return scripts.call(script, payload, tool, deadline);
+      return scripts.call(script, payload, tool, deadline, caller);
     } catch (ScriptTimeoutException e) {
       errorType = "timeout";
       throw e;

@@ -197,7 +197,7 @@ public final class ToolInvoker {
       Span stage = tracer.start(SpanKind.INTERNAL, "auth");
       AuthDecision decision;
       try {
-        decision = plugin.authorize(caller.headers());
+        decision = plugin.authorize(caller);
         if (decision instanceof AuthDecision.Deny) {
           stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
         }
@@ -234,7 +234,8 @@ public final class ToolInvoker {
                 ScriptTelemetry.Stage.INPUT,
                 tool.inputMapper().get(),
                 payload("inputs", inputs, tool),
-                deadline);
+                deadline,
+                caller);
         if (!finalInputs.isObject()) {
           return new ToolOutcome.Failure("the input transform must return an object of inputs");
         }
@@ -254,7 +255,7 @@ public final class ToolInvoker {
         }
       }
       caller.progress().report(0.5, "running " + tool.name());
-      JsonNode result = execute(tool, finalInputs, deadline);
+      JsonNode result = execute(tool, finalInputs, deadline, caller);
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
         result =
@@ -263,7 +264,8 @@ public final class ToolInvoker {
                 ScriptTelemetry.Stage.OUTPUT,
                 tool.outputMapper().get(),
                 payload("results", results, tool),
-                deadline);
+                deadline,
+                caller);
       }
       if (key != null) {
         Span store = tracer.start(SpanKind.INTERNAL, "cache store");
@@ -291,7 +293,7 @@ public final class ToolInvoker {
     }
   }
 
-  private JsonNode execute(Tool tool, JsonNode inputs, Deadline deadline) {
+  private JsonNode execute(Tool tool, JsonNode inputs, Deadline deadline, Caller caller) {
     return switch (tool.execution()) {
       case Execution.Handler handler ->
           script(
@@ -299,7 +301,8 @@ public final class ToolInvoker {
               ScriptTelemetry.Stage.HANDLER,
               handler.script(),
               payload("inputs", inputs, tool),
-              deadline);
+              deadline,
+              caller);
       case Execution.OnAdapter onAdapter -> {
         Connector connector = connectors.get(onAdapter.adapter());
         if (connector == null) {
@@ -325,10 +328,11 @@ public final class ToolInvoker {
       ScriptTelemetry.Stage stage,
       ScriptRef script,
       ObjectNode payload,
-      Deadline deadline) {
+      Deadline deadline,
+      Caller caller) {
     Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
     try {
-      return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline);
+      return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline, caller);
     } catch (RuntimeException e) {
       span.fail(e.getClass().getSimpleName(), "the script failed");
       throw e;

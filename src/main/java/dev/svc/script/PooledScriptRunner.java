@@ -271,12 +271,11 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   @Override
-  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Deadline deadline) {
+  public JsonNode call(
+      ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller) {
     if (closed) {
       throw new IllegalStateException("the script runner is closed");
     }
-    Optional<Caller> caller =
-        Caller.CURRENT.isBound() ? Optional.of(Caller.CURRENT.get()) : Optional.empty();
     CallHost host = new CallHost(toolName, caller, deadline, http);
     ScriptCall call =
         new ScriptCall(script, JSON.writeValueAsString(payload), toolName, deadline, host);
@@ -295,11 +294,11 @@ public final class PooledScriptRunner implements ScriptRunner {
    * Runs a call on its caller's thread when a caller slot is free and the script's last call ended
    * quickly, else on a worker.
    */
-  private String run(ScriptCall call, CallHost host, Optional<Caller> caller) {
+  private String run(ScriptCall call, CallHost host, Caller caller) {
     ScriptIsolate own = running.endedQuickly(call.script()) ? takeCallerSlot() : null;
     if (own != null) {
-      return caller.isPresent() && !LogContext.REQUEST_ID.isBound()
-          ? ScopedValue.where(LogContext.REQUEST_ID, caller.get().requestId())
+      return !LogContext.REQUEST_ID.isBound()
+          ? ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
               .call(() -> runOnCaller(own, call, host))
           : runOnCaller(own, call, host);
     }
@@ -610,15 +609,9 @@ public final class PooledScriptRunner implements ScriptRunner {
     return current;
   }
 
-  /** Runs {@code work} with the caller and request id bound, as on the caller's own thread. */
+  /** Runs {@code work} with the request id bound, as on the caller's own thread. */
   private static String bound(QueuedCall job, java.util.function.Supplier<String> work) {
-    if (job.caller.isEmpty()) {
-      return work.get();
-    }
-    Caller caller = job.caller.get();
-    return ScopedValue.where(Caller.CURRENT, caller)
-        .where(LogContext.REQUEST_ID, caller.requestId())
-        .call(work::get);
+    return ScopedValue.where(LogContext.REQUEST_ID, job.caller.requestId()).call(work::get);
   }
 
   private ScriptIsolate create() {

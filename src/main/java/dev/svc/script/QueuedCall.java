@@ -25,7 +25,7 @@ final class QueuedCall {
 
   final ScriptCall call;
   final CallHost host;
-  final Optional<Caller> caller;
+  final Caller caller;
   final CompletableFuture<String> result = new CompletableFuture<>();
 
   /** The isolate running the call, while it runs: its caller may have to stop it. */
@@ -37,8 +37,7 @@ final class QueuedCall {
   /**
    * @param whyNotStarted why no worker took the call, asked when its deadline passes first
    */
-  QueuedCall(
-      ScriptCall call, CallHost host, Optional<Caller> caller, Supplier<String> whyNotStarted) {
+  QueuedCall(ScriptCall call, CallHost host, Caller caller, Supplier<String> whyNotStarted) {
     this.call = call;
     this.host = host;
     this.caller = caller;

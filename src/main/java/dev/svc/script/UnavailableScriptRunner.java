@@ -1,5 +1,6 @@
 package dev.svc.script;
 
+import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import tools.jackson.databind.JsonNode;
@@ -10,7 +11,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class UnavailableScriptRunner implements ScriptRunner {
   @Override
-  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Deadline deadline) {
+  public JsonNode call(
+      ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller) {
     throw new ScriptFailedException("scripts cannot run here (" + script + ")");
   }
 

@@ -89,13 +89,12 @@ class ScriptConsoleAndPackagesTest {
                 (level, logger, message) -> client.add(new Line(level, logger, message)));
 
     JsonNode result =
-        ScopedValue.where(Caller.CURRENT, caller)
-            .call(() ->
-                runner.call(
-                    new ScriptRef("app/tools/greet/handler.ts", "default"),
-                    JSON.readTree("{\"inputs\":{\"name\":\"Ada\"},\"tool\":\"greet\"}"),
-                    "greet",
-                    Deadline.after(Duration.ofSeconds(10))));
+        runner.call(
+            new ScriptRef("app/tools/greet/handler.ts", "default"),
+            JSON.readTree("{\"inputs\":{\"name\":\"Ada\"},\"tool\":\"greet\"}"),
+            "greet",
+            Deadline.after(Duration.ofSeconds(10)),
+            caller);
 
     assertThat(result.asString()).isEqualTo("ok");
     assertThat(client)
@@ -150,7 +149,8 @@ class ScriptConsoleAndPackagesTest {
             new ScriptRef("app/tools/slugs/handler.ts", "default"),
             JSON.readTree("{\"inputs\":{\"title\":\"Hello, Big World\",\"numbers\":[1,2,3]}}"),
             "slugs",
-            Deadline.after(Duration.ofSeconds(10)));
+            Deadline.after(Duration.ofSeconds(10)),
+            Caller.internal("test"));
 
     assertThat(result)
         .isEqualTo(

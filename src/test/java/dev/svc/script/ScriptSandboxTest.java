@@ -3,6 +3,7 @@ package dev.svc.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
@@ -62,7 +63,8 @@ class ScriptSandboxTest {
         new ScriptRef("app/tools/t/handler.ts", export),
         JSON.readTree(payload),
         "t",
-        Deadline.after(TIMEOUT));
+        Deadline.after(TIMEOUT),
+        Caller.internal("test"));
   }
 
   JsonNode call(String payload) {
@@ -190,7 +192,8 @@ class ScriptSandboxTest {
         new ScriptRef("app/tools/t/handler.js", "default"),
         JSON.readTree(payload),
         "t",
-        Deadline.after(TIMEOUT));
+        Deadline.after(TIMEOUT),
+        Caller.internal("test"));
   }
 
   @Test

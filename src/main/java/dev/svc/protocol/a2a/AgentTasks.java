@@ -122,7 +122,6 @@ final class AgentTasks implements AutoCloseable {
     run.started(
         threads.submit(() ->
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
-                .where(Caller.CURRENT, agentCaller)
                 .run(() ->
                     TaskTelemetry.traced(
                         parent,

@@ -113,8 +113,7 @@ final class McpRequests {
     Optional<JsonNode> id = Optional.of(request.id());
     try {
       JsonNode result =
-          ScopedValue.where(Caller.CURRENT, call.caller())
-              .where(LogContext.REQUEST_ID, call.caller().requestId())
+          ScopedValue.where(LogContext.REQUEST_ID, call.caller().requestId())
               .call(() -> run(call, request));
       return JsonRpcCodec.result(request.id(), result);
     } catch (JsonRpcException e) {

@@ -34,7 +34,7 @@ class McpRequestsTest {
                   result((call, params) ->
                       Json.NODES
                           .objectNode()
-                          .put("requestId", Caller.CURRENT.get().requestId())
+                          .put("requestId", call.caller().requestId())
                           .set("params", params)),
                   "refuse",
                   result((call, params) -> {
