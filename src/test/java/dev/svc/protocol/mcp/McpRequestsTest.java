@@ -9,7 +9,9 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolServerException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +19,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,8 +51,22 @@ class McpRequestsTest {
                   }),
                   "tools/call",
                   result((call, params) -> call(params)))),
-          name -> true,
           sessions);
+
+  /** The project the requests are served by: one tool, on a stub connector. */
+  @TempDir static Path directory;
+
+  private static ProjectRuntime runtime;
+
+  @BeforeAll
+  static void start() {
+    runtime = OneToolRuntime.start(directory);
+  }
+
+  @AfterAll
+  static void stop() {
+    runtime.close();
+  }
 
   /** A tool that blocks until interrupted, or fails as a server fault. */
   private JsonNode call(ObjectNode params) {
@@ -68,7 +87,7 @@ class McpRequestsTest {
         new JsonRpcMessage.Request(
             Json.NODES.stringNode(id), method, (ObjectNode) Json.MAPPER.readTree(params));
     return requests.respond(
-        session, Caller.internal("rid-" + id), request, Optional.empty(), n -> {});
+        session, runtime, Caller.internal("rid-" + id), request, Optional.empty(), n -> {});
   }
 
   @Test
@@ -137,12 +156,12 @@ class McpRequestsTest {
                       call.progress(0.5, 1, "half");
                       return Json.NODES.objectNode();
                     }))),
-            name -> false,
             sessions);
     JsonRpcMessage.Request request =
         new JsonRpcMessage.Request(Json.NODES.numberNode(8), "work", Json.NODES.objectNode());
     logging.respond(
         session,
+        runtime,
         Caller.internal("rid-8"),
         request,
         Optional.of(Json.NODES.stringNode("p")),

@@ -1,0 +1,82 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.call.Headers;
+import dev.svc.protocol.HttpCall;
+import dev.svc.protocol.HttpReply;
+import dev.svc.runtime.ProjectRuntime;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The MCP transport without HTTP: which runtime serves a request. */
+class McpServerTest {
+  @TempDir static Path directory;
+
+  private static ProjectRuntime runtime;
+
+  @BeforeAll
+  static void start() {
+    runtime = OneToolRuntime.start(directory);
+  }
+
+  @AfterAll
+  static void stop() {
+    runtime.close();
+  }
+
+  private final AtomicInteger reads = new AtomicInteger();
+  private final McpSessions sessions = new McpSessions(new SessionTokens(new byte[32]));
+  private final McpServer server =
+      new McpServer(
+          () -> {
+            reads.incrementAndGet();
+            return runtime;
+          },
+          sessions,
+          new McpServer.Capabilities(false));
+
+  private String post(String body) {
+    McpSession session = sessions.create(ProtocolVersions.PREFERRED);
+    HttpReply reply =
+        server.handle(
+            new HttpCall(
+                "POST",
+                "/mcp",
+                Headers.of(
+                    "Content-Type",
+                    "application/json",
+                    "Accept",
+                    "application/json, text/event-stream",
+                    McpServer.SESSION_HEADER,
+                    session.id()),
+                body.getBytes(StandardCharsets.UTF_8),
+                () -> "http://localhost",
+                "rid-1",
+                ""));
+    return new String(((HttpReply.Body) reply).body(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aToolCallReadsTheCurrentRuntimeOnce_soThatAReloadCannotSplitIt() {
+    String response =
+        post(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"slow\",\"arguments\":{}}}");
+
+    assertThat(response).contains("\"forecast\":\"sunny\"");
+    assertThat(reads).hasValue(1);
+  }
+
+  @Test
+  void aListReadsTheCurrentRuntimeOnce() {
+    assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"))
+        .contains("\"name\":\"slow\"");
+    assertThat(reads).hasValue(1);
+  }
+}
