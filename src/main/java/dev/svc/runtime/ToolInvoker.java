@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -114,7 +113,10 @@ public final class ToolInvoker {
     String[] identity = {"anonymous"};
     ToolOutcome outcome;
     try (Scope scope = span.activate()) {
-      outcome = tool == null ? search(arguments) : run(tool, arguments, caller, span, identity);
+      outcome =
+          tool == null
+              ? ToolSearch.call(model.tools(), model.service().searchLimit(), arguments)
+              : run(tool, arguments, caller, span, identity);
     } catch (ToolServerException e) {
       span.fail("server_error", e.getMessage());
       span.end();
@@ -346,30 +348,6 @@ public final class ToolInvoker {
     payload.set(field, value);
     payload.put("tool", tool.name());
     return payload;
-  }
-
-  private ToolOutcome search(JsonNode arguments) {
-    JsonNode query = arguments == null ? null : arguments.get("query");
-    if (query == null || !query.isString() || query.asString().isBlank()) {
-      return new ToolOutcome.Failure("invalid arguments: `query` must be a non-empty string");
-    }
-    int limit = model.service().searchLimit();
-    JsonNode requested = arguments.get("limit");
-    if (requested != null && !requested.isNull()) {
-      if (!requested.canConvertToInt() || requested.asInt() < 1) {
-        return new ToolOutcome.Failure("invalid arguments: `limit` must be a positive integer");
-      }
-      limit = Math.min(limit, requested.asInt());
-    }
-    ArrayNode results = Json.NODES.arrayNode();
-    for (ToolSearch.Match match : ToolSearch.rank(model.tools(), query.asString(), limit)) {
-      ObjectNode entry = results.addObject();
-      entry.put("name", match.tool().name());
-      entry.put("description", match.tool().description());
-      entry.put("score", match.score());
-      entry.set("inputSchema", InputSchemas.of(match.tool()));
-    }
-    return new ToolOutcome.Success(results);
   }
 
   /** A placeholder names an input that has no value. */

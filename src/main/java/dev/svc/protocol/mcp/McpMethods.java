@@ -63,7 +63,8 @@ final class McpMethods {
     for (Tool tool : model.tools()) {
       tools.add(new ListResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
     }
-    tools.add(new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
+    tools.add(
+        new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, ToolSearch.inputSchema()));
     ObjectNode result = new ListResult<>(ListResult.Listing.TOOLS, tools).toJson();
     toolList = new ToolList(model, result);
     return result;
