@@ -54,7 +54,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ResourceContents resources;
   private final PromptRenderer prompts;
   private final ResultCache cache;
-  private final AuditTrail audit;
+  private final CallObserver observer;
   private final AdapterFailureLog adapterFailures;
 
   private ProjectRuntime(
@@ -65,7 +65,7 @@ public final class ProjectRuntime implements AutoCloseable {
       ResourceContents resources,
       PromptRenderer prompts,
       ResultCache cache,
-      AuditTrail audit,
+      CallObserver observer,
       AdapterFailureLog adapterFailures) {
     this.model = model;
     this.adapters = adapters;
@@ -74,7 +74,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.resources = resources;
     this.prompts = prompts;
     this.cache = cache;
-    this.audit = audit;
+    this.observer = observer;
     this.adapterFailures = adapterFailures;
   }
 
@@ -192,15 +192,10 @@ public final class ProjectRuntime implements AutoCloseable {
     }
     Map<String, OpenAdapter> all = new LinkedHashMap<>(reused);
     toOpen.forEach((name, adapter) -> all.put(name, new OpenAdapter(adapter, opened.get(name))));
+    CallObserver observer = new CallObserver(settings.audit());
     ToolInvoker invoker =
         new ToolInvoker(
-            model,
-            connectorsOf(all),
-            auth,
-            settings.scripts(),
-            cache,
-            settings.audit(),
-            adapterFailures);
+            model, connectorsOf(all), auth, settings.scripts(), cache, observer, adapterFailures);
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
@@ -211,7 +206,7 @@ public final class ProjectRuntime implements AutoCloseable {
         resources,
         new PromptRenderer(resources, settings.projectDirectory()),
         cache,
-        settings.audit(),
+        observer,
         adapterFailures);
   }
 
@@ -365,9 +360,9 @@ public final class ProjectRuntime implements AutoCloseable {
     return cache;
   }
 
-  /** The audit trail tool calls and agent tasks are recorded in. */
-  public AuditTrail audit() {
-    return audit;
+  /** Records the spans, metrics and audit lines of tool calls and agent tasks. */
+  public CallObserver observer() {
+    return observer;
   }
 
   /** The open connectors by adapter name (for pool metrics). */

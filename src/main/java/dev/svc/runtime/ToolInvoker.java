@@ -1,7 +1,5 @@
 package dev.svc.runtime;
 
-import dev.svc.audit.AuditRecord;
-import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
@@ -18,27 +16,30 @@ import dev.svc.model.Tool;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
-import dev.svc.telemetry.Scope;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
-import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
-import dev.svc.telemetry.Tracer;
-import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the one tool pipeline, for MCP calls and agent calls alike: resolve → auth → validate and
- * defaults → input transform → cache lookup → handler or statement → output transform → cache
- * store. Failures the caller can fix come back as {@link ToolOutcome.Failure}; server faults are
- * thrown as {@link ToolServerException}.
+ * Runs the one tool pipeline, for MCP calls and agent calls alike, in the order of the spec ({@link
+ * #run}): auth → validate and defaults → input transform → cache lookup → handler or statement →
+ * output transform → cache store. The pipeline returns what happened and for whom; the {@link
+ * CallObserver} beside it records the call's span, metric and audit line from that. Failures the
+ * caller can fix come back as {@link ToolOutcome.Failure}; server faults are thrown as {@link
+ * ToolServerException}, once observed.
  */
 public final class ToolInvoker {
   private static final Log LOG = Log.tagged("tool");
+
+  /** Whom a call runs for when its tool has no auth plugin. */
+  private static final String ANONYMOUS = "anonymous";
 
   private final Model model;
   private final Map<String, Tool> toolsByName;
@@ -50,7 +51,7 @@ public final class ToolInvoker {
   private final Map<String, AuthPlugin> auth;
   private final ScriptRunner scripts;
   private final ResultCache cache;
-  private final AuditTrail audit;
+  private final CallObserver observer;
   private final AdapterFailureLog adapterFailures;
 
   ToolInvoker(
@@ -59,13 +60,12 @@ public final class ToolInvoker {
       Map<String, AuthPlugin> auth,
       ScriptRunner scripts,
       ResultCache cache,
-      AuditTrail audit,
+      CallObserver observer,
       AdapterFailureLog adapterFailures) {
     this.model = model;
     this.toolsByName =
-        model.tools().stream()
-            .collect(java.util.stream.Collectors.toUnmodifiableMap(Tool::name, t -> t));
-    Map<String, List<String>> bound = new java.util.HashMap<>();
+        model.tools().stream().collect(Collectors.toUnmodifiableMap(Tool::name, t -> t));
+    Map<String, List<String>> bound = new HashMap<>();
     for (Tool tool : model.tools()) {
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
@@ -76,7 +76,7 @@ public final class ToolInvoker {
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
     this.cache = cache;
-    this.audit = audit;
+    this.observer = observer;
     this.adapterFailures = adapterFailures;
   }
 
@@ -90,140 +90,79 @@ public final class ToolInvoker {
   }
 
   /**
+   * What the pipeline made of one call, and whom auth let it through for ({@code anonymous} when
+   * the tool has no auth plugin). A server fault is a value here too, observed like any other
+   * ending before it is thrown to the caller.
+   */
+  private sealed interface Ran {
+    String principal();
+
+    record Answered(ToolOutcome outcome, String principal) implements Ran {}
+
+    record Faulted(ToolServerException fault, String principal) implements Ran {}
+  }
+
+  /**
    * Calls a tool by name: traced (span {@code execute_tool <name>}, one child span per pipeline
    * stage), measured ({@code svc.tool.call.duration}) and audited.
    *
    * @throws UnknownToolException when no tool (not even {@code search}) has the name
    * @throws ToolServerException on a server fault
    */
-  @SuppressWarnings("try") // the scope makes the tool's span the parent of its stages' spans
   public ToolOutcome call(String name, JsonNode arguments, Caller caller) {
-    long started = System.nanoTime();
     Tool tool = toolsByName.get(name);
     if (tool == null && !name.equals(ToolSearch.NAME)) {
       throw new UnknownToolException(name);
     }
-    Span span = Telemetry.tracer().start(SpanKind.INTERNAL, "execute_tool", name);
-    if (span.isRecording()) {
-      span.set("gen_ai.operation.name", "execute_tool")
-          .set("gen_ai.tool.name", name)
-          .set("gen_ai.tool.type", tool == null ? "extension" : toolType(tool))
-          .set("svc.request_id", caller.requestId());
-    }
-    String[] identity = {"anonymous"};
-    ToolOutcome outcome;
-    try (Scope scope = span.activate()) {
-      outcome =
+    Ran ran;
+    try (CallObserver.Observation observation =
+        observer.start(
+            new CallObserver.Subject.ToolCall(
+                name, Optional.ofNullable(tool), arguments, caller))) {
+      ran =
           tool == null
-              ? ToolSearch.call(model.tools(), model.service().searchLimit(), arguments)
-              : run(tool, arguments, caller, span, identity);
-    } catch (ToolServerException e) {
-      span.fail("server_error", e.getMessage());
-      span.end();
-      finish(
-          name,
-          tool,
-          arguments,
-          caller,
-          identity[0],
-          "fault",
-          Optional.of(e.getMessage()),
-          started);
-      throw e;
+              ? new Ran.Answered(
+                  ToolSearch.call(model.tools(), model.service().searchLimit(), arguments),
+                  ANONYMOUS)
+              : run(tool, arguments, caller, observation.span());
+      switch (ran) {
+        case Ran.Answered(ToolOutcome.Success success, String principal) ->
+            observation.end(CallObserver.Result.OK, Optional.empty(), principal);
+        case Ran.Answered(ToolOutcome.Failure failure, String principal) ->
+            observation.end(CallObserver.Result.ERROR, Optional.of(failure.message()), principal);
+        case Ran.Faulted(ToolServerException fault, String principal) ->
+            observation.end(CallObserver.Result.FAULT, Optional.of(fault.getMessage()), principal);
+      }
     }
-    Optional<String> error = Optional.empty();
-    if (outcome instanceof ToolOutcome.Failure failure) {
-      span.fail("tool_error", failure.message());
-      error = Optional.of(failure.message());
-    }
-    span.end();
-    finish(
-        name,
-        tool,
-        arguments,
-        caller,
-        identity[0],
-        error.isEmpty() ? "ok" : "error",
-        error,
-        started);
-    return outcome;
+    return switch (ran) {
+      case Ran.Answered answered -> answered.outcome();
+      case Ran.Faulted faulted -> throw faulted.fault();
+    };
   }
 
-  /** Metric, debug line and audit record of a finished call. */
-  private void finish(
-      String name,
-      Tool tool,
-      JsonNode arguments,
-      Caller caller,
-      String identity,
-      String outcome,
-      Optional<String> error,
-      long started) {
-    long nanos = System.nanoTime() - started;
-    String errorType =
-        switch (outcome) {
-          case "ok" -> "";
-          case "error" -> "tool_error";
-          default -> "server_error";
-        };
-    SvcMetrics.TOOL_DURATION.record(nanos / 1e9, name, errorType);
-    if (LOG.isDebug()) {
-      LOG.debug("tool call", "tool", name, "ms", nanos / 1_000_000, "outcome", outcome);
-    }
-    if (audit.enabled()) {
-      audit.record(
-          new AuditRecord.ToolCall(
-              Instant.now(),
-              caller.requestId(),
-              identity,
-              caller.via(),
-              name,
-              AuditArguments.redact(Optional.ofNullable(tool), arguments),
-              outcome,
-              error,
-              nanos / 1e6));
-    }
-  }
-
-  private static String toolType(Tool tool) {
-    return tool.execution() instanceof Execution.OnAdapter ? "datastore" : "function";
-  }
-
-  private ToolOutcome run(
-      Tool tool, JsonNode arguments, Caller caller, Span span, String[] identityOut) {
-    Tracer tracer = Telemetry.tracer();
+  /**
+   * The pipeline. A failure of a script or a connector is translated where it reaches the pipeline:
+   * one the caller can fix (a script that threw, a rejected statement, a timeout) is a tool
+   * failure, anything else a server fault.
+   *
+   * @param span the call's span, told about cache hits
+   */
+  private Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
     Deadline deadline = Deadline.after(tool.timeout());
     Optional<String> identity = Optional.empty();
     AuthPlugin plugin = auth.get(tool.name());
     if (plugin != null) {
-      Span stage = tracer.start(SpanKind.INTERNAL, "auth");
-      AuthDecision decision;
-      try {
-        decision = plugin.authorize(caller);
-        if (decision instanceof AuthDecision.Deny) {
-          stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
-        }
-      } finally {
-        stage.end();
-      }
-      switch (decision) {
+      switch (authorize(plugin, caller)) {
         case AuthDecision.Deny deny -> {
-          return new ToolOutcome.Failure("authentication failed: " + deny.reason());
+          return failed("authentication failed: " + deny.reason(), identity);
         }
-        case AuthDecision.Allow allow -> {
-          identity = Optional.of(allow.identity());
-          identityOut[0] = allow.identity();
-        }
+        case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
       }
     }
     ObjectNode inputs;
-    Span validation = tracer.start(SpanKind.INTERNAL, "validate");
-    InputValidator.Result validated = InputValidator.validate(tool, arguments);
-    validation.end();
-    switch (validated) {
+    switch (validate(tool, arguments)) {
       case InputValidator.Invalid invalid -> {
-        validation.fail("invalid_input", "invalid arguments");
-        return new ToolOutcome.Failure(invalid.message());
+        return failed(invalid.message(), identity);
       }
       case InputValidator.Valid valid -> inputs = valid.inputs();
     }
@@ -239,25 +178,29 @@ public final class ToolInvoker {
                 deadline,
                 caller);
         if (!finalInputs.isObject()) {
-          return new ToolOutcome.Failure("the input transform must return an object of inputs");
+          return failed("the input transform must return an object of inputs", identity);
         }
       }
-      ResultCache.CacheKey key =
+      Optional<ResultCache.CacheKey> key =
           tool.cache().enabled()
-              ? new ResultCache.CacheKey(
-                  tool.name(), Json.canonical(finalInputs), identity.orElse(""))
-              : null;
-      if (key != null) {
-        Span lookup = tracer.start(SpanKind.INTERNAL, "cache lookup");
-        Optional<JsonNode> cached = cache.get(key);
-        lookup.set("svc.cache.hit", cached.isPresent()).end();
-        span.set("svc.cache.hit", cached.isPresent());
+              ? Optional.of(
+                  new ResultCache.CacheKey(
+                      tool.name(), Json.canonical(finalInputs), identity.orElse("")))
+              : Optional.empty();
+      if (key.isPresent()) {
+        Optional<JsonNode> cached = lookup(key.get(), span);
         if (cached.isPresent()) {
-          return new ToolOutcome.Success(cached.get());
+          return new Ran.Answered(new ToolOutcome.Success(cached.get()), principal(identity));
         }
       }
       caller.progress().report(0.5, "running " + tool.name());
-      JsonNode result = execute(tool, finalInputs, deadline, caller);
+      JsonNode result;
+      switch (execute(tool, finalInputs, deadline, caller)) {
+        case ToolOutcome.Failure failure -> {
+          return new Ran.Answered(failure, principal(identity));
+        }
+        case ToolOutcome.Success(JsonNode payload) -> result = payload;
+      }
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
         result =
@@ -269,18 +212,14 @@ public final class ToolInvoker {
                 deadline,
                 caller);
       }
-      if (key != null) {
-        Span store = tracer.start(SpanKind.INTERNAL, "cache store");
-        cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
-        store.end();
+      if (key.isPresent()) {
+        store(key.get(), result, tool);
       }
-      return new ToolOutcome.Success(result);
+      return new Ran.Answered(new ToolOutcome.Success(result), principal(identity));
     } catch (ScriptTimeoutException e) {
-      return new ToolOutcome.Failure(e.messageFor(tool.timeout()));
+      return failed(e.messageFor(tool.timeout()), identity);
     } catch (StatementFailedException | ScriptFailedException e) {
-      return new ToolOutcome.Failure(e.getMessage());
-    } catch (MissingValueException e) {
-      return new ToolOutcome.Failure(e.getMessage());
+      return failed(e.getMessage(), identity);
     } catch (ConnectorUnavailableException e) {
       // one line per outage and summaries, not one per call: an outage under load is thousands
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
@@ -288,40 +227,97 @@ public final class ToolInvoker {
       } else {
         LOG.error("database unavailable", e, "tool", tool.name());
       }
-      throw new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e);
+      return new Ran.Faulted(
+          new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e),
+          principal(identity));
     } catch (RuntimeException e) {
       LOG.error("tool call failed unexpectedly", e, "tool", tool.name());
-      throw new ToolServerException("tool `" + tool.name() + "` failed unexpectedly", e);
+      return new Ran.Faulted(
+          new ToolServerException("tool `" + tool.name() + "` failed unexpectedly", e),
+          principal(identity));
     }
   }
 
-  private JsonNode execute(Tool tool, JsonNode inputs, Deadline deadline, Caller caller) {
+  private static Ran failed(String message, Optional<String> identity) {
+    return new Ran.Answered(new ToolOutcome.Failure(message), principal(identity));
+  }
+
+  private static String principal(Optional<String> identity) {
+    return identity.orElse(ANONYMOUS);
+  }
+
+  private static AuthDecision authorize(AuthPlugin plugin, Caller caller) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "auth");
+    try {
+      AuthDecision decision = plugin.authorize(caller);
+      if (decision instanceof AuthDecision.Deny) {
+        stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
+      }
+      return decision;
+    } finally {
+      stage.end();
+    }
+  }
+
+  private static InputValidator.Result validate(Tool tool, JsonNode arguments) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "validate");
+    InputValidator.Result validated = InputValidator.validate(tool, arguments);
+    if (validated instanceof InputValidator.Invalid) {
+      stage.fail("invalid_input", "invalid arguments"); // before end(), as for auth
+    }
+    stage.end();
+    return validated;
+  }
+
+  private Optional<JsonNode> lookup(ResultCache.CacheKey key, Span span) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache lookup");
+    Optional<JsonNode> cached = cache.get(key);
+    stage.set("svc.cache.hit", cached.isPresent()).end();
+    span.set("svc.cache.hit", cached.isPresent());
+    return cached;
+  }
+
+  private void store(ResultCache.CacheKey key, JsonNode result, Tool tool) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache store");
+    cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
+    stage.end();
+  }
+
+  /**
+   * Runs the tool's handler or statement. A statement whose placeholder names an input without a
+   * value (one an input transform was to add) is a failure, not run.
+   */
+  private ToolOutcome execute(Tool tool, JsonNode inputs, Deadline deadline, Caller caller) {
     return switch (tool.execution()) {
       case Execution.Handler handler ->
-          script(
-              tool,
-              ScriptTelemetry.Stage.HANDLER,
-              handler.script(),
-              payload("inputs", inputs, tool),
-              deadline,
-              caller);
-      case Execution.OnAdapter onAdapter -> {
-        Connector connector = connectors.get(onAdapter.adapter());
-        if (connector == null) {
-          throw new ConnectorUnavailableException(
-              "adapter `" + onAdapter.adapter() + "` is not open");
-        }
-        List<String> names = boundInputs.get(tool.name());
-        Map<String, Object> values =
-            switch (BoundValues.of(tool, inputs, names)) {
-              case BoundValues.Values v -> v.values();
-              case BoundValues.Missing missing -> throw new MissingValueException(missing.input());
-            };
-        JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
-        adapterFailures.succeeded(onAdapter.adapter());
-        yield result;
-      }
+          new ToolOutcome.Success(
+              script(
+                  tool,
+                  ScriptTelemetry.Stage.HANDLER,
+                  handler.script(),
+                  payload("inputs", inputs, tool),
+                  deadline,
+                  caller));
+      case Execution.OnAdapter onAdapter ->
+          switch (BoundValues.of(tool, inputs, boundInputs.get(tool.name()))) {
+            case BoundValues.Missing missing ->
+                new ToolOutcome.Failure(
+                    "the statement needs input `" + missing.input() + "`, which has no value");
+            case BoundValues.Values values ->
+                new ToolOutcome.Success(statement(onAdapter, values.values(), deadline));
+          };
     };
+  }
+
+  private JsonNode statement(
+      Execution.OnAdapter onAdapter, Map<String, Object> values, Deadline deadline) {
+    Connector connector = connectors.get(onAdapter.adapter());
+    if (connector == null) {
+      throw new ConnectorUnavailableException("adapter `" + onAdapter.adapter() + "` is not open");
+    }
+    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
+    adapterFailures.succeeded(onAdapter.adapter());
+    return result;
   }
 
   /** Runs one script stage of the pipeline in its own span, timed by its stage. */
@@ -348,12 +344,5 @@ public final class ToolInvoker {
     payload.set(field, value);
     payload.put("tool", tool.name());
     return payload;
-  }
-
-  /** A placeholder names an input that has no value. */
-  private static final class MissingValueException extends dev.svc.SvcException {
-    MissingValueException(String input) {
-      super("the statement needs input `" + input + "`, which has no value");
-    }
   }
 }

@@ -182,7 +182,7 @@ class ToolInvokerTest {
         withAuth ? Map.of(tool.name(), keyed) : Map.of(),
         scripts,
         new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
-        AuditTrail.OFF,
+        new CallObserver(AuditTrail.OFF),
         new AdapterFailureLog());
   }
 

@@ -124,11 +124,11 @@ final class AgentTasks implements AutoCloseable {
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
                 .run(() ->
                     TaskTelemetry.traced(
+                        runtime.observer(),
                         parent,
                         run,
                         agent,
                         principal,
-                        runtime.audit(),
                         agentCaller,
                         () ->
                             execute(
