@@ -121,9 +121,40 @@ public final class CallObserver {
     public void end(Result result, Optional<String> error, String principal) {
       close();
       long nanos = System.nanoTime() - started;
-      switch (subject) {
-        case Subject.ToolCall call -> toolCallEnded(call, span, result, error, principal, nanos);
-        case Subject.AgentTask task -> taskEnded(task, span, result, error, principal, nanos);
+      String label =
+          switch (subject) {
+            case Subject.ToolCall call -> toolCallEnded(call, span, result, error, nanos);
+            case Subject.AgentTask task -> taskEnded(task, span, result, error, nanos);
+          };
+      if (audit.enabled()) {
+        Instant now = Instant.now();
+        String requestId = subject.caller().requestId();
+        audit.record(
+            switch (subject) {
+              case Subject.ToolCall call ->
+                  new AuditRecord.ToolCall(
+                      now,
+                      requestId,
+                      principal,
+                      call.caller().via(),
+                      call.name(),
+                      AuditArguments.redact(call.tool(), call.arguments()),
+                      result.auditName(),
+                      error,
+                      nanos / 1e6);
+              case Subject.AgentTask task ->
+                  new AuditRecord.AgentTask(
+                      now,
+                      requestId,
+                      principal,
+                      task.agent(),
+                      task.taskId(),
+                      task.contextId(),
+                      label,
+                      result.auditName(),
+                      error,
+                      nanos / 1e6);
+            });
       }
     }
 
@@ -152,13 +183,9 @@ public final class CallObserver {
     return tool.execution() instanceof Execution.OnAdapter ? "datastore" : "function";
   }
 
-  private void toolCallEnded(
-      Subject.ToolCall call,
-      Span span,
-      Result result,
-      Optional<String> error,
-      String principal,
-      long nanos) {
+  /** Ends a tool call's span and records its metric; returns its {@code error.type}. */
+  private static String toolCallEnded(
+      Subject.ToolCall call, Span span, Result result, Optional<String> error, long nanos) {
     String errorType =
         switch (result) {
           case OK, CANCELED -> "";
@@ -174,19 +201,7 @@ public final class CallObserver {
       LOG.debug(
           "tool call", "tool", call.name(), "ms", nanos / 1_000_000, "outcome", result.auditName());
     }
-    if (audit.enabled()) {
-      audit.record(
-          new AuditRecord.ToolCall(
-              Instant.now(),
-              call.caller().requestId(),
-              principal,
-              call.caller().via(),
-              call.name(),
-              AuditArguments.redact(call.tool(), call.arguments()),
-              result.auditName(),
-              error,
-              nanos / 1e6));
-    }
+    return errorType;
   }
 
   private static Span taskSpan(Subject.AgentTask task) {
@@ -205,13 +220,9 @@ public final class CallObserver {
     return span;
   }
 
-  private void taskEnded(
-      Subject.AgentTask task,
-      Span span,
-      Result result,
-      Optional<String> error,
-      String principal,
-      long nanos) {
+  /** Ends a task's span and records its metric; returns the state it ended in. */
+  private static String taskEnded(
+      Subject.AgentTask task, Span span, Result result, Optional<String> error, long nanos) {
     String state =
         switch (result) {
           case OK -> "completed";
@@ -223,19 +234,6 @@ public final class CallObserver {
     }
     span.set("svc.task.state", state).end();
     SvcMetrics.AGENT_TASK_DURATION.record(nanos / 1e9, task.agent(), state);
-    if (audit.enabled()) {
-      audit.record(
-          new AuditRecord.AgentTask(
-              Instant.now(),
-              task.caller().requestId(),
-              principal,
-              task.agent(),
-              task.taskId(),
-              task.contextId(),
-              state,
-              result.auditName(),
-              error,
-              nanos / 1e6));
-    }
+    return state;
   }
 }

@@ -20,8 +20,8 @@ import dev.svc.model.Tool;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
-import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.StubConnector;
+import dev.svc.testing.WeatherProject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +31,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -40,29 +42,10 @@ import tools.jackson.databind.node.ObjectNode;
  * store), what each failure comes back as, and that every stage works to the call's one deadline.
  */
 class ToolInvokerTest {
-  private static final String PROJECT =
-      """
-      == .svc
-      name: shop
-      == app/adapters/db.terse
-      connector: sqlite
-      connection_string: ":memory:"
-      == app/tools/weather/config.terse
-      description: Weather forecast for a city.
-      use: db
-      statement: select forecast from weather where city = {{ inputs.city }}
-      timeout: 2
-      inputs:
-        city:
-          type: string
-          required: true
-      """;
-
-  private static final ScriptRef LOWER = new ScriptRef("app/tools/weather/lower.ts", "default");
-  private static final ScriptRef WRAP = new ScriptRef("app/tools/weather/wrap.ts", "default");
-  private static final ScriptRef THROWS = new ScriptRef("app/tools/weather/throws.ts", "default");
-  private static final ScriptRef SLOW = new ScriptRef("app/tools/weather/slow.ts", "default");
-  private static final ScriptRef LIST = new ScriptRef("app/tools/weather/list.ts", "default");
+  private static final ScriptRef LOWER = script("lower.ts");
+  private static final ScriptRef WRAP = script("wrap.ts");
+  private static final ScriptRef THROWS = script("throws.ts");
+  private static final ScriptRef SLOW = script("slow.ts");
 
   @TempDir Path directory;
 
@@ -73,6 +56,7 @@ class ToolInvokerTest {
   private final List<Deadline> deadlines = new ArrayList<>();
 
   private final StubConnector stub = new StubConnector();
+  private Model model;
   private Tool weather;
 
   /** Runs the statement on the stub, noting the stage and its deadline. */
@@ -112,7 +96,7 @@ class ToolInvokerTest {
             throw new ScriptFailedException("the script threw: boom");
           }
           if (script.equals(SLOW)) {
-            throw new ScriptTimeoutException(Duration.ofMillis(1999));
+            throw new ScriptTimeoutException(Duration.ofMillis(700)); // what was left of 2 s
           }
           return Json.NODES.arrayNode().add(1);
         }
@@ -134,7 +118,8 @@ class ToolInvokerTest {
 
   @BeforeEach
   void compile() {
-    weather = ProjectFixture.model(directory, PROJECT).tool("weather").orElseThrow();
+    model = WeatherProject.model(directory);
+    weather = model.tool("weather").orElseThrow();
   }
 
   private Tool weather(
@@ -164,20 +149,22 @@ class ToolInvokerTest {
         weather.timeout());
   }
 
+  /** The project's tool as compiled: a statement, no transforms, no cache, no auth. */
+  private ToolInvoker plain() {
+    return invoker(weather, false);
+  }
+
   private ToolInvoker invoker(Tool tool, boolean withAuth) {
-    Model base = ProjectFixture.model(directory, PROJECT);
-    Model model =
-        new Model(
-            base.service(),
-            base.adapters(),
-            List.of(tool),
-            base.prompts(),
-            base.resources(),
-            base.resourceTemplates(),
-            base.agents(),
-            base.scripts());
     return new ToolInvoker(
-        model,
+        new Model(
+            model.service(),
+            model.adapters(),
+            List.of(tool),
+            model.prompts(),
+            model.resources(),
+            model.resourceTemplates(),
+            model.agents(),
+            model.scripts()),
         Map.of("db", connector),
         withAuth ? Map.of(tool.name(), keyed) : Map.of(),
         scripts,
@@ -234,79 +221,62 @@ class ToolInvokerTest {
     assertThat(stub.executions()).isEqualTo(2);
   }
 
-  @Test
-  void aRefusedCallerIsToldWhyBeforeItsArgumentsAreLookedAt() {
-    ToolInvoker invoker = invoker(weather(Optional.of(LOWER), Optional.empty(), false), true);
+  /**
+   * Every failure the caller can fix is a tool failure with a message saying what, and the stages
+   * after the one that failed do not run.
+   *
+   * @param handler the script of a handler tool, or {@code -} for the statement tool
+   * @param transform its input transform, or {@code -}
+   * @param key whether the tool asks for an API key ({@code yes} sends one, {@code no} does not)
+   * @param stagesRun the stages that ran, {@code ;} between them
+   */
+  @ParameterizedTest(name = "{4}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # handler | transform | key | arguments         | failure                                                                               | stages run
+          -         | lower.ts  | no  | {}                | authentication failed: missing API key                                                | auth
+          -         | lower.ts  | yes | {"town": "Paris"} | invalid arguments: unknown input `town` (inputs: city); missing required input `city` | auth
+          -         | throws.ts | -   | {"city": "Paris"} | the script threw: boom                                                                | script throws.ts
+          -         | list.ts   | -   | {"city": "Paris"} | the input transform must return an object of inputs                                   | script list.ts
+          -         | -         | -   | {"city": "fail"}  | no such table: weather                                                                | execute
+          -         | -         | -   | {"city": "slow"}  | the statement ran longer than 2 s and was cancelled                                   | execute
+          slow.ts   | -         | -   | {"city": "Paris"} | the script ran longer than 2 s                                                        | script slow.ts
+          """)
+  void aFailureTheCallerCanFixIsAToolFailureAndStopsThePipeline(
+      String handler,
+      String transform,
+      String key,
+      String arguments,
+      String failure,
+      String stagesRun) {
+    Tool tool =
+        handler.equals("-")
+            ? weather(optionalScript(transform), Optional.empty(), false)
+            : handler(script(handler));
+    ToolInvoker invoker = invoker(tool, !key.equals("-"));
+    Caller caller = key.equals("yes") ? caller("X-API-Key", "k1") : caller();
 
-    ToolOutcome outcome = invoker.call("weather", Json.MAPPER.readTree("{}"), caller());
-
-    assertThat(outcome)
-        .isEqualTo(new ToolOutcome.Failure("authentication failed: missing API key"));
-    assertThat(stages).containsExactly("auth");
+    assertThat(invoker.call(tool.name(), Json.MAPPER.readTree(arguments), caller))
+        .isEqualTo(new ToolOutcome.Failure(failure));
+    assertThat(stages).containsExactly(stagesRun.split(";"));
   }
 
-  @Test
-  void invalidArgumentsFailBeforeAnyScriptOrStatementRuns() {
-    ToolInvoker invoker = invoker(weather(Optional.of(LOWER), Optional.empty(), false), true);
-
-    assertThat(call(invoker, "weather", "{\"town\":\"Paris\"}"))
-        .isEqualTo(
-            new ToolOutcome.Failure(
-                "invalid arguments: unknown input `town` (inputs: city); missing required input"
-                    + " `city`"));
-    assertThat(stages).containsExactly("auth");
+  private static ScriptRef script(String file) {
+    return new ScriptRef("app/tools/weather/" + file, "default");
   }
 
-  @Test
-  void aTransformThatThrowsIsAToolFailureWithItsMessage() {
-    ToolInvoker invoker = invoker(weather(Optional.of(THROWS), Optional.empty(), false), false);
-
-    assertThat(call(invoker, "weather", "{\"city\":\"Paris\"}"))
-        .isEqualTo(new ToolOutcome.Failure("the script threw: boom"));
-    assertThat(stages).containsExactly("script throws.ts");
-  }
-
-  @Test
-  void anInputTransformMustReturnAnObject() {
-    ToolInvoker invoker = invoker(weather(Optional.of(LIST), Optional.empty(), false), false);
-
-    assertThat(call(invoker, "weather", "{\"city\":\"Paris\"}"))
-        .isEqualTo(new ToolOutcome.Failure("the input transform must return an object of inputs"));
-    assertThat(stub.executions()).isZero();
-  }
-
-  @Test
-  void aStatementTheDatabaseRejectsIsAToolFailure() {
-    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.of(WRAP), false), false);
-
-    assertThat(call(invoker, "weather", "{\"city\":\"fail\"}"))
-        .isEqualTo(new ToolOutcome.Failure("no such table: weather"));
-    assertThat(stages).containsExactly("execute");
+  private static Optional<ScriptRef> optionalScript(String file) {
+    return file.equals("-") ? Optional.empty() : Optional.of(script(file));
   }
 
   @Test
   void anUnavailableDatabaseIsAServerFault() {
-    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.empty(), false), false);
-
-    assertThatThrownBy(() -> call(invoker, "weather", "{\"city\":\"down\"}"))
+    assertThatThrownBy(() -> call(plain(), "weather", "{\"city\":\"down\"}"))
         .isInstanceOf(ToolServerException.class)
         .hasMessage("the database of tool `weather` is unavailable");
-  }
-
-  @Test
-  void aScriptPastTheDeadlineIsAToolFailureNamingTheToolsTimeout() {
-    ToolInvoker invoker = invoker(handler(SLOW), false);
-
-    assertThat(call(invoker, "handled", "{\"city\":\"Paris\"}"))
-        .isEqualTo(new ToolOutcome.Failure("the script ran longer than 2 s"));
-  }
-
-  @Test
-  void aStatementPastTheDeadlineIsAToolFailure() {
-    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.empty(), false), false);
-
-    assertThat(call(invoker, "weather", "{\"city\":\"slow\"}"))
-        .isEqualTo(new ToolOutcome.Failure("the statement ran longer than 2 s and was cancelled"));
+    assertThat(stages).containsExactly("execute");
   }
 
   @Test
@@ -322,16 +292,14 @@ class ToolInvokerTest {
 
   @Test
   void anUnknownToolIsNotCalled() {
-    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.empty(), false), false);
-
-    assertThatThrownBy(() -> call(invoker, "nope", "{}"))
+    assertThatThrownBy(() -> call(plain(), "nope", "{}"))
         .isInstanceOf(UnknownToolException.class)
         .hasMessage("Unknown tool: nope");
   }
 
   @Test
   void theBuiltInSearchRanksTheToolsAndChecksItsArguments() {
-    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.empty(), false), false);
+    ToolInvoker invoker = plain();
 
     assertThat(call(invoker, "search", "{\"query\":\"weather forecast\"}"))
         .isInstanceOfSatisfying(

@@ -9,9 +9,8 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
-import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolServerException;
-import java.nio.file.Path;
+import dev.svc.testing.WeatherProject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +18,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -53,20 +50,8 @@ class McpRequestsTest {
                   result((call, params) -> call(params)))),
           sessions);
 
-  /** The project the requests are served by: one tool, on a stub connector. */
-  @TempDir static Path directory;
-
-  private static ProjectRuntime runtime;
-
-  @BeforeAll
-  static void start() {
-    runtime = OneToolRuntime.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  /** The project the requests are served by. */
+  @RegisterExtension static final WeatherProject project = new WeatherProject();
 
   /** A tool that blocks until interrupted, or fails as a server fault. */
   private JsonNode call(ObjectNode params) {
@@ -87,7 +72,12 @@ class McpRequestsTest {
         new JsonRpcMessage.Request(
             Json.NODES.stringNode(id), method, (ObjectNode) Json.MAPPER.readTree(params));
     return requests.respond(
-        session, runtime, Caller.internal("rid-" + id), request, Optional.empty(), n -> {});
+        session,
+        project.runtime(),
+        Caller.internal("rid-" + id),
+        request,
+        Optional.empty(),
+        n -> {});
   }
 
   @Test
@@ -161,7 +151,7 @@ class McpRequestsTest {
         new JsonRpcMessage.Request(Json.NODES.numberNode(8), "work", Json.NODES.objectNode());
     logging.respond(
         session,
-        runtime,
+        project.runtime(),
         Caller.internal("rid-8"),
         request,
         Optional.of(Json.NODES.stringNode("p")),

@@ -5,30 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.call.Headers;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
-import dev.svc.runtime.ProjectRuntime;
+import dev.svc.testing.WeatherProject;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The MCP transport without HTTP: which runtime serves a request. */
 class McpServerTest {
-  @TempDir static Path directory;
-
-  private static ProjectRuntime runtime;
-
-  @BeforeAll
-  static void start() {
-    runtime = OneToolRuntime.start(directory);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension static final WeatherProject project = new WeatherProject();
 
   private final AtomicInteger reads = new AtomicInteger();
   private final McpSessions sessions = new McpSessions(new SessionTokens(new byte[32]));
@@ -36,7 +21,7 @@ class McpServerTest {
       new McpServer(
           () -> {
             reads.incrementAndGet();
-            return runtime;
+            return project.runtime();
           },
           sessions,
           new McpServer.Capabilities(false));
@@ -67,7 +52,7 @@ class McpServerTest {
     String response =
         post(
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
-                + "\"params\":{\"name\":\"slow\",\"arguments\":{}}}");
+                + "\"params\":{\"name\":\"weather\",\"arguments\":{\"city\":\"Paris\"}}}");
 
     assertThat(response).contains("\"forecast\":\"sunny\"");
     assertThat(reads).hasValue(1);
@@ -76,7 +61,7 @@ class McpServerTest {
   @Test
   void aListReadsTheCurrentRuntimeOnce() {
     assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}"))
-        .contains("\"name\":\"slow\"");
+        .contains("\"name\":\"weather\"");
     assertThat(reads).hasValue(1);
   }
 }
