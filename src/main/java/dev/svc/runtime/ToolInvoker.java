@@ -1,58 +1,29 @@
 package dev.svc.runtime;
 
-import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
-import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
-import dev.svc.connector.ConnectorUnavailableException;
-import dev.svc.connector.StatementFailedException;
-import dev.svc.log.Log;
-import dev.svc.model.Execution;
 import dev.svc.model.Model;
-import dev.svc.model.ScriptRef;
 import dev.svc.model.Tool;
-import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
-import dev.svc.script.ScriptTimeoutException;
-import dev.svc.telemetry.Span;
-import dev.svc.telemetry.SpanKind;
-import dev.svc.telemetry.Telemetry;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs the one tool pipeline, for MCP calls and agent calls alike, in the order of the spec ({@link
- * #run}): auth → validate and defaults → input transform → cache lookup → handler or statement →
- * output transform → cache store. The pipeline returns what happened and for whom; the {@link
- * CallObserver} beside it records the call's span, metric and audit line from that. Failures the
- * caller can fix come back as {@link ToolOutcome.Failure}; server faults are thrown as {@link
+ * Calls tools, for MCP calls and agent calls alike: the project's tools through the one {@link
+ * ToolPipeline}, and the built-in {@link ToolSearch}. Beside the pipeline, the {@link CallObserver}
+ * records each call's span, metric and audit line from what the pipeline says happened. Failures
+ * the caller can fix come back as {@link ToolOutcome.Failure}; server faults are thrown as {@link
  * ToolServerException}, once observed.
  */
 public final class ToolInvoker {
-  private static final Log LOG = Log.tagged("tool");
-
-  /** Whom a call runs for when its tool has no auth plugin. */
-  private static final String ANONYMOUS = "anonymous";
-
   private final Model model;
   private final Map<String, Tool> toolsByName;
-
-  /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
-  private final Map<String, List<String>> boundInputs;
-
-  private final Map<String, Connector> connectors;
-  private final Map<String, AuthPlugin> auth;
-  private final ScriptRunner scripts;
-  private final ResultCache cache;
+  private final ToolPipeline pipeline;
   private final CallObserver observer;
-  private final AdapterFailureLog adapterFailures;
 
   ToolInvoker(
       Model model,
@@ -65,19 +36,9 @@ public final class ToolInvoker {
     this.model = model;
     this.toolsByName =
         model.tools().stream().collect(Collectors.toUnmodifiableMap(Tool::name, t -> t));
-    Map<String, List<String>> bound = new HashMap<>();
-    for (Tool tool : model.tools()) {
-      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
-        bound.put(tool.name(), onAdapter.statement().inputNames());
-      }
-    }
-    this.boundInputs = Map.copyOf(bound);
-    this.connectors = Map.copyOf(connectors);
-    this.auth = Map.copyOf(auth);
-    this.scripts = scripts;
-    this.cache = cache;
+    this.pipeline =
+        new ToolPipeline(model.tools(), connectors, auth, scripts, cache, adapterFailures);
     this.observer = observer;
-    this.adapterFailures = adapterFailures;
   }
 
   public Model model() {
@@ -87,19 +48,6 @@ public final class ToolInvoker {
   /** Whether the project has a tool of this name (the built-in {@code search} is not one). */
   public boolean has(String name) {
     return toolsByName.containsKey(name);
-  }
-
-  /**
-   * What the pipeline made of one call, and whom auth let it through for ({@code anonymous} when
-   * the tool has no auth plugin). A server fault is a value here too, observed like any other
-   * ending before it is thrown to the caller.
-   */
-  private sealed interface Ran {
-    String principal();
-
-    record Answered(ToolOutcome outcome, String principal) implements Ran {}
-
-    record Faulted(ToolServerException fault, String principal) implements Ran {}
   }
 
   /**
@@ -114,235 +62,29 @@ public final class ToolInvoker {
     if (tool == null && !name.equals(ToolSearch.NAME)) {
       throw new UnknownToolException(name);
     }
-    Ran ran;
+    ToolPipeline.Ran ran;
     try (CallObserver.Observation observation =
         observer.start(
             new CallObserver.Subject.ToolCall(
                 name, Optional.ofNullable(tool), arguments, caller))) {
       ran =
           tool == null
-              ? new Ran.Answered(
+              ? new ToolPipeline.Ran.Answered(
                   ToolSearch.call(model.tools(), model.service().searchLimit(), arguments),
-                  ANONYMOUS)
-              : run(tool, arguments, caller, observation.span());
+                  ToolPipeline.ANONYMOUS)
+              : pipeline.run(tool, arguments, caller, observation.span());
       switch (ran) {
-        case Ran.Answered(ToolOutcome.Success success, String principal) ->
+        case ToolPipeline.Ran.Answered(ToolOutcome.Success success, String principal) ->
             observation.end(CallObserver.Result.OK, Optional.empty(), principal);
-        case Ran.Answered(ToolOutcome.Failure failure, String principal) ->
+        case ToolPipeline.Ran.Answered(ToolOutcome.Failure failure, String principal) ->
             observation.end(CallObserver.Result.ERROR, Optional.of(failure.message()), principal);
-        case Ran.Faulted(ToolServerException fault, String principal) ->
+        case ToolPipeline.Ran.Faulted(ToolServerException fault, String principal) ->
             observation.end(CallObserver.Result.FAULT, Optional.of(fault.getMessage()), principal);
       }
     }
     return switch (ran) {
-      case Ran.Answered answered -> answered.outcome();
-      case Ran.Faulted faulted -> throw faulted.fault();
+      case ToolPipeline.Ran.Answered answered -> answered.outcome();
+      case ToolPipeline.Ran.Faulted faulted -> throw faulted.fault();
     };
-  }
-
-  /**
-   * The pipeline. A failure of a script or a connector is translated where it reaches the pipeline:
-   * one the caller can fix (a script that threw, a rejected statement, a timeout) is a tool
-   * failure, anything else a server fault.
-   *
-   * @param span the call's span, told about cache hits
-   */
-  private Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
-    Deadline deadline = Deadline.after(tool.timeout());
-    Optional<String> identity = Optional.empty();
-    AuthPlugin plugin = auth.get(tool.name());
-    if (plugin != null) {
-      switch (authorize(plugin, caller)) {
-        case AuthDecision.Deny deny -> {
-          return failed("authentication failed: " + deny.reason(), identity);
-        }
-        case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
-      }
-    }
-    ObjectNode inputs;
-    switch (validate(tool, arguments)) {
-      case InputValidator.Invalid invalid -> {
-        return failed(invalid.message(), identity);
-      }
-      case InputValidator.Valid valid -> inputs = valid.inputs();
-    }
-    try {
-      JsonNode finalInputs = inputs;
-      if (tool.inputMapper().isPresent()) {
-        finalInputs =
-            script(
-                tool,
-                ScriptTelemetry.Stage.INPUT,
-                tool.inputMapper().get(),
-                payload("inputs", inputs, tool),
-                deadline,
-                caller);
-        if (!finalInputs.isObject()) {
-          return failed("the input transform must return an object of inputs", identity);
-        }
-      }
-      Optional<ResultCache.CacheKey> key =
-          tool.cache().enabled()
-              ? Optional.of(
-                  new ResultCache.CacheKey(
-                      tool.name(), Json.canonical(finalInputs), identity.orElse("")))
-              : Optional.empty();
-      if (key.isPresent()) {
-        Optional<JsonNode> cached = lookup(key.get(), span);
-        if (cached.isPresent()) {
-          return new Ran.Answered(new ToolOutcome.Success(cached.get()), principal(identity));
-        }
-      }
-      caller.progress().report(0.5, "running " + tool.name());
-      JsonNode result;
-      switch (execute(tool, finalInputs, deadline, caller)) {
-        case ToolOutcome.Failure failure -> {
-          return new Ran.Answered(failure, principal(identity));
-        }
-        case ToolOutcome.Success(JsonNode payload) -> result = payload;
-      }
-      if (tool.outputMapper().isPresent()) {
-        JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
-        result =
-            script(
-                tool,
-                ScriptTelemetry.Stage.OUTPUT,
-                tool.outputMapper().get(),
-                payload("results", results, tool),
-                deadline,
-                caller);
-      }
-      if (key.isPresent()) {
-        store(key.get(), result, tool);
-      }
-      return new Ran.Answered(new ToolOutcome.Success(result), principal(identity));
-    } catch (ScriptTimeoutException e) {
-      return failed(e.messageFor(tool.timeout()), identity);
-    } catch (StatementFailedException | ScriptFailedException e) {
-      return failed(e.getMessage(), identity);
-    } catch (ConnectorUnavailableException e) {
-      // one line per outage and summaries, not one per call: an outage under load is thousands
-      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
-        adapterFailures.failed(onAdapter.adapter(), tool.name(), e);
-      } else {
-        LOG.error("database unavailable", e, "tool", tool.name());
-      }
-      return new Ran.Faulted(
-          new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e),
-          principal(identity));
-    } catch (RuntimeException e) {
-      LOG.error("tool call failed unexpectedly", e, "tool", tool.name());
-      return new Ran.Faulted(
-          new ToolServerException("tool `" + tool.name() + "` failed unexpectedly", e),
-          principal(identity));
-    }
-  }
-
-  private static Ran failed(String message, Optional<String> identity) {
-    return new Ran.Answered(new ToolOutcome.Failure(message), principal(identity));
-  }
-
-  private static String principal(Optional<String> identity) {
-    return identity.orElse(ANONYMOUS);
-  }
-
-  private static AuthDecision authorize(AuthPlugin plugin, Caller caller) {
-    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "auth");
-    try {
-      AuthDecision decision = plugin.authorize(caller);
-      if (decision instanceof AuthDecision.Deny) {
-        stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
-      }
-      return decision;
-    } finally {
-      stage.end();
-    }
-  }
-
-  private static InputValidator.Result validate(Tool tool, JsonNode arguments) {
-    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "validate");
-    InputValidator.Result validated = InputValidator.validate(tool, arguments);
-    if (validated instanceof InputValidator.Invalid) {
-      stage.fail("invalid_input", "invalid arguments"); // before end(), as for auth
-    }
-    stage.end();
-    return validated;
-  }
-
-  private Optional<JsonNode> lookup(ResultCache.CacheKey key, Span span) {
-    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache lookup");
-    Optional<JsonNode> cached = cache.get(key);
-    stage.set("svc.cache.hit", cached.isPresent()).end();
-    span.set("svc.cache.hit", cached.isPresent());
-    return cached;
-  }
-
-  private void store(ResultCache.CacheKey key, JsonNode result, Tool tool) {
-    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache store");
-    cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
-    stage.end();
-  }
-
-  /**
-   * Runs the tool's handler or statement. A statement whose placeholder names an input without a
-   * value (one an input transform was to add) is a failure, not run.
-   */
-  private ToolOutcome execute(Tool tool, JsonNode inputs, Deadline deadline, Caller caller) {
-    return switch (tool.execution()) {
-      case Execution.Handler handler ->
-          new ToolOutcome.Success(
-              script(
-                  tool,
-                  ScriptTelemetry.Stage.HANDLER,
-                  handler.script(),
-                  payload("inputs", inputs, tool),
-                  deadline,
-                  caller));
-      case Execution.OnAdapter onAdapter ->
-          switch (BoundValues.of(tool, inputs, boundInputs.get(tool.name()))) {
-            case BoundValues.Missing missing ->
-                new ToolOutcome.Failure(
-                    "the statement needs input `" + missing.input() + "`, which has no value");
-            case BoundValues.Values values ->
-                new ToolOutcome.Success(statement(onAdapter, values.values(), deadline));
-          };
-    };
-  }
-
-  private JsonNode statement(
-      Execution.OnAdapter onAdapter, Map<String, Object> values, Deadline deadline) {
-    Connector connector = connectors.get(onAdapter.adapter());
-    if (connector == null) {
-      throw new ConnectorUnavailableException("adapter `" + onAdapter.adapter() + "` is not open");
-    }
-    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
-    adapterFailures.succeeded(onAdapter.adapter());
-    return result;
-  }
-
-  /** Runs one script stage of the pipeline in its own span, timed by its stage. */
-  private JsonNode script(
-      Tool tool,
-      ScriptTelemetry.Stage stage,
-      ScriptRef script,
-      ObjectNode payload,
-      Deadline deadline,
-      Caller caller) {
-    Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
-    try {
-      return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline, caller);
-    } catch (RuntimeException e) {
-      span.fail(e.getClass().getSimpleName(), "the script failed");
-      throw e;
-    } finally {
-      span.end();
-    }
-  }
-
-  private static ObjectNode payload(String field, JsonNode value, Tool tool) {
-    ObjectNode payload = Json.NODES.objectNode();
-    payload.set(field, value);
-    payload.put("tool", tool.name());
-    return payload;
   }
 }
