@@ -12,6 +12,7 @@ import dev.svc.log.Log;
 import dev.svc.model.Execution;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Tool;
+import dev.svc.runtime.ScriptTelemetry.Stage;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
@@ -80,6 +81,9 @@ final class ToolPipeline {
     record Faulted(ToolServerException fault, String principal) implements Ran {}
   }
 
+  /** One call going through the pipeline: the tool, the call's one deadline, who calls. */
+  private record Call(Tool tool, Deadline deadline, Caller caller) {}
+
   /**
    * The pipeline. A failure of a script or a connector is translated where it reaches the pipeline:
    * one the caller can fix (a script that threw, a rejected statement, a timeout) is a tool
@@ -88,7 +92,8 @@ final class ToolPipeline {
    * @param span the call's span, told about cache hits
    */
   Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
-    Deadline deadline = Deadline.after(tool.timeout());
+    Call call = new Call(tool, Deadline.after(tool.timeout()), caller);
+    // 1. auth
     Optional<String> identity = Optional.empty();
     AuthPlugin plugin = auth.get(tool.name());
     if (plugin != null) {
@@ -99,6 +104,7 @@ final class ToolPipeline {
         case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
       }
     }
+    // 2. validate, defaults
     ObjectNode inputs;
     switch (validate(tool, arguments)) {
       case InputValidator.Invalid invalid -> {
@@ -107,20 +113,15 @@ final class ToolPipeline {
       case InputValidator.Valid valid -> inputs = valid.inputs();
     }
     try {
+      // 3. input transform
       JsonNode finalInputs = inputs;
       if (tool.inputMapper().isPresent()) {
-        finalInputs =
-            script(
-                tool,
-                ScriptTelemetry.Stage.INPUT,
-                tool.inputMapper().get(),
-                payload("inputs", inputs, tool),
-                deadline,
-                caller);
+        finalInputs = script(call, Stage.INPUT, tool.inputMapper().get(), "inputs", inputs);
         if (!finalInputs.isObject()) {
           return failed("the input transform must return an object of inputs", identity);
         }
       }
+      // 4. cache lookup
       Optional<ResultCache.CacheKey> key =
           tool.cache().enabled()
               ? Optional.of(
@@ -133,25 +134,34 @@ final class ToolPipeline {
           return new Ran.Answered(new ToolOutcome.Success(cached.get()), principal(identity));
         }
       }
+      // 5. handler or statement
       caller.progress().report(0.5, "running " + tool.name());
       JsonNode result;
-      switch (execute(tool, finalInputs, deadline, caller)) {
-        case ToolOutcome.Failure failure -> {
-          return new Ran.Answered(failure, principal(identity));
+      switch (tool.execution()) {
+        case Execution.Handler handler ->
+            result = script(call, Stage.HANDLER, handler.script(), "inputs", finalInputs);
+        case Execution.OnAdapter onAdapter -> {
+          Connector connector = connectors.get(onAdapter.adapter());
+          if (connector == null) {
+            return unavailable(tool, "adapter `" + onAdapter.adapter() + "` is not open", identity);
+          }
+          switch (BoundValues.of(tool, finalInputs, boundInputs.get(tool.name()))) {
+            case BoundValues.Missing missing -> {
+              return failed(
+                  "the statement needs input `" + missing.input() + "`, which has no value",
+                  identity);
+            }
+            case BoundValues.Values values ->
+                result = statement(connector, onAdapter, values.values(), call.deadline());
+          }
         }
-        case ToolOutcome.Success(JsonNode payload) -> result = payload;
       }
+      // 6. output transform
       if (tool.outputMapper().isPresent()) {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
-        result =
-            script(
-                tool,
-                ScriptTelemetry.Stage.OUTPUT,
-                tool.outputMapper().get(),
-                payload("results", results, tool),
-                deadline,
-                caller);
+        result = script(call, Stage.OUTPUT, tool.outputMapper().get(), "results", results);
       }
+      // 7. cache store
       if (key.isPresent()) {
         store(key.get(), result, tool);
       }
@@ -161,15 +171,7 @@ final class ToolPipeline {
     } catch (StatementFailedException | ScriptFailedException e) {
       return failed(e.getMessage(), identity);
     } catch (ConnectorUnavailableException e) {
-      // one line per outage and summaries, not one per call: an outage under load is thousands
-      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
-        adapterFailures.failed(onAdapter.adapter(), tool.name(), e);
-      } else {
-        LOG.error("database unavailable", e, "tool", tool.name());
-      }
-      return new Ran.Faulted(
-          new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e),
-          principal(identity));
+      return unavailable(tool, e, identity);
     } catch (RuntimeException e) {
       LOG.error("tool call failed unexpectedly", e, "tool", tool.name());
       return new Ran.Faulted(
@@ -184,6 +186,23 @@ final class ToolPipeline {
 
   private static String principal(Optional<String> identity) {
     return identity.orElse(ANONYMOUS);
+  }
+
+  /** The tool's database cannot be reached: a server fault, its details in the log. */
+  private Ran unavailable(Tool tool, ConnectorUnavailableException e, Optional<String> identity) {
+    // one line per outage and summaries, not one per call: an outage under load is thousands
+    if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
+      adapterFailures.failed(onAdapter.adapter(), tool.name(), e);
+    } else {
+      LOG.error("database unavailable", e, "tool", tool.name());
+    }
+    return new Ran.Faulted(
+        new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e),
+        principal(identity));
+  }
+
+  private Ran unavailable(Tool tool, String why, Optional<String> identity) {
+    return unavailable(tool, new ConnectorUnavailableException(why), identity);
   }
 
   private static AuthDecision authorize(AuthPlugin plugin, Caller caller) {
@@ -223,66 +242,33 @@ final class ToolPipeline {
     stage.end();
   }
 
-  /**
-   * Runs the tool's handler or statement. A statement whose placeholder names an input without a
-   * value (one an input transform was to add) is a failure, not run.
-   */
-  private ToolOutcome execute(Tool tool, JsonNode inputs, Deadline deadline, Caller caller) {
-    return switch (tool.execution()) {
-      case Execution.Handler handler ->
-          new ToolOutcome.Success(
-              script(
-                  tool,
-                  ScriptTelemetry.Stage.HANDLER,
-                  handler.script(),
-                  payload("inputs", inputs, tool),
-                  deadline,
-                  caller));
-      case Execution.OnAdapter onAdapter ->
-          switch (BoundValues.of(tool, inputs, boundInputs.get(tool.name()))) {
-            case BoundValues.Missing missing ->
-                new ToolOutcome.Failure(
-                    "the statement needs input `" + missing.input() + "`, which has no value");
-            case BoundValues.Values values ->
-                new ToolOutcome.Success(statement(onAdapter, values.values(), deadline));
-          };
-    };
-  }
-
   private JsonNode statement(
-      Execution.OnAdapter onAdapter, Map<String, Object> values, Deadline deadline) {
-    Connector connector = connectors.get(onAdapter.adapter());
-    if (connector == null) {
-      throw new ConnectorUnavailableException("adapter `" + onAdapter.adapter() + "` is not open");
-    }
+      Connector connector,
+      Execution.OnAdapter onAdapter,
+      Map<String, Object> values,
+      Deadline deadline) {
     JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
     adapterFailures.succeeded(onAdapter.adapter());
     return result;
   }
 
-  /** Runs one script stage of the pipeline in its own span, timed by its stage. */
-  private JsonNode script(
-      Tool tool,
-      ScriptTelemetry.Stage stage,
-      ScriptRef script,
-      ObjectNode payload,
-      Deadline deadline,
-      Caller caller) {
+  /**
+   * Runs one script stage of the pipeline in its own span, timed by its stage: the script gets
+   * {@code {<field>: value, tool: <name>}}.
+   */
+  private JsonNode script(Call call, Stage stage, ScriptRef script, String field, JsonNode value) {
+    ObjectNode payload = Json.NODES.objectNode();
+    payload.set(field, value);
+    payload.put("tool", call.tool().name());
     Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
     try {
-      return ScriptTelemetry.call(scripts, stage, script, payload, tool.name(), deadline, caller);
+      return ScriptTelemetry.call(
+          scripts, stage, script, payload, call.tool().name(), call.deadline(), call.caller());
     } catch (RuntimeException e) {
       span.fail(e.getClass().getSimpleName(), "the script failed");
       throw e;
     } finally {
       span.end();
     }
-  }
-
-  private static ObjectNode payload(String field, JsonNode value, Tool tool) {
-    ObjectNode payload = Json.NODES.objectNode();
-    payload.set(field, value);
-    payload.put("tool", tool.name());
-    return payload;
   }
 }
