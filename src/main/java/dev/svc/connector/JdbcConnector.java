@@ -148,11 +148,10 @@ public final class JdbcConnector implements Connector {
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
       ParameterBinder.bind(prepared, sql.parameters(), values, dialect);
-      long remaining = deadline.remainingNanos();
-      if (remaining <= 0) {
+      if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
-      cancel = StatementDeadline.arm(prepared::cancel, remaining);
+      cancel = StatementDeadline.arm(prepared::cancel, deadline);
       if (prepared.execute()) {
         try (ResultSet rows = prepared.getResultSet()) {
           if (!readRows) {
