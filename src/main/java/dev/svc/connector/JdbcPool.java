@@ -139,8 +139,7 @@ final class JdbcPool {
     // a zero wait, not tryAcquire(): that one would barge ahead of waiting callers
     if (!permits.tryAcquire(0, TimeUnit.NANOSECONDS)) {
       awaitPermit(
-          Math.min(maxWait.toNanos(), deadline.remainingNanos()),
-          JdbcFailures.words(min(maxWait, deadline.timeout())));
+          Math.min(maxWait.toNanos(), deadline.remainingNanos()), min(maxWait, deadline.timeout()));
     }
     Slot slot = closed ? null : idle.poll();
     if (slot == null) {
@@ -166,12 +165,12 @@ final class JdbcPool {
   }
 
   /**
-   * Waits, in arrival order, for a permit at most {@code waitNanos}; {@code given} words the wait
-   * the call was given, for the message when none comes. The wait is untimed and the {@link #WAITS}
+   * Waits, in arrival order, for a permit at most {@code waitNanos}; {@code given} is the wait the
+   * call was given, for the message when none comes. The wait is untimed and the {@link #WAITS}
    * watchdog interrupts it at the limit: a timed park of a virtual thread schedules (and cancels) a
    * timer task every time, which cost a tenth of the CPU at 64 concurrent calls on a pool of 8.
    */
-  private void awaitPermit(long waitNanos, String given) throws InterruptedException {
+  private void awaitPermit(long waitNanos, Duration given) throws InterruptedException {
     if (waitNanos <= 0) {
       throw exhausted(given);
     }
@@ -211,14 +210,14 @@ final class JdbcPool {
     }
   }
 
-  private ConnectorUnavailableException exhausted(String given) {
+  private ConnectorUnavailableException exhausted(Duration given) {
     return new ConnectorUnavailableException(
         "pool exhausted: all "
             + slots.size()
             + " connections of "
             + description
             + " stayed busy for "
-            + given);
+            + JdbcFailures.words(given));
   }
 
   private static Duration min(Duration a, Duration b) {
