@@ -7,9 +7,9 @@ import dev.svc.connector.Connector;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.script.ScriptRunner;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,7 +21,13 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ToolInvoker {
   private final Model model;
-  private final Map<String, Tool> toolsByName;
+
+  /**
+   * What a name calls: a tool of the project, or (empty) the built-in search. Made once, so that a
+   * call does not wrap its tool again.
+   */
+  private final Map<String, Optional<Tool>> callable;
+
   private final ToolPipeline pipeline;
   private final CallObserver observer;
 
@@ -34,8 +40,10 @@ public final class ToolInvoker {
       CallObserver observer,
       AdapterFailureLog adapterFailures) {
     this.model = model;
-    this.toolsByName =
-        model.tools().stream().collect(Collectors.toUnmodifiableMap(Tool::name, t -> t));
+    Map<String, Optional<Tool>> byName = new HashMap<>();
+    model.tools().forEach(tool -> byName.put(tool.name(), Optional.of(tool)));
+    byName.putIfAbsent(ToolSearch.NAME, Optional.empty()); // the compiler reserves the name
+    this.callable = Map.copyOf(byName);
     this.pipeline =
         new ToolPipeline(model.tools(), connectors, auth, scripts, cache, adapterFailures);
     this.observer = observer;
@@ -47,7 +55,7 @@ public final class ToolInvoker {
 
   /** Whether the project has a tool of this name (the built-in {@code search} is not one). */
   public boolean has(String name) {
-    return toolsByName.containsKey(name);
+    return callable.getOrDefault(name, Optional.empty()).isPresent();
   }
 
   /**
@@ -58,21 +66,19 @@ public final class ToolInvoker {
    * @throws ToolServerException on a server fault
    */
   public ToolOutcome call(String name, JsonNode arguments, Caller caller) {
-    Tool tool = toolsByName.get(name);
-    if (tool == null && !name.equals(ToolSearch.NAME)) {
+    Optional<Tool> tool = callable.get(name);
+    if (tool == null) {
       throw new UnknownToolException(name);
     }
     ToolPipeline.Ran ran;
     try (CallObserver.Observation observation =
-        observer.start(
-            new CallObserver.Subject.ToolCall(
-                name, Optional.ofNullable(tool), arguments, caller))) {
+        observer.start(new CallObserver.Subject.ToolCall(name, tool, arguments, caller))) {
       ran =
-          tool == null
+          tool.isEmpty()
               ? new ToolPipeline.Ran.Answered(
                   ToolSearch.call(model.tools(), model.service().searchLimit(), arguments),
                   ToolPipeline.ANONYMOUS)
-              : pipeline.run(tool, arguments, caller, observation.span());
+              : pipeline.run(tool.get(), arguments, caller, observation.span());
       switch (ran) {
         case ToolPipeline.Ran.Answered(ToolOutcome.Success success, String principal) ->
             observation.end(CallObserver.Result.OK, Optional.empty(), principal);

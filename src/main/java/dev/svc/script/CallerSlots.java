@@ -3,7 +3,6 @@ package dev.svc.script;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,23 +35,23 @@ final class CallerSlots {
 
   /**
    * A slot and an isolate to run {@code call} on its caller's thread: a spare isolate, or a new one
-   * within the limits. Empty when the script is not known to be quick, every slot is taken or no
-   * isolate may be made: the call then goes to the workers. A slot taken here is given back by
-   * {@link #run}.
+   * within the limits. Null when the script is not known to be quick, every slot is taken or no
+   * isolate may be made: the call then goes to the workers (null, not an empty optional: this runs
+   * on every call). A slot taken here is given back by {@link #run}.
    */
-  Optional<ScriptIsolate> take(ScriptCall call) {
+  ScriptIsolate take(ScriptCall call) {
     if (slots == 0 || !isolates.running().endedQuickly(call.script())) {
-      return Optional.empty();
+      return null;
     }
     if (onCallers.incrementAndGet() <= slots) {
-      Optional<ScriptIsolate> spare = isolates.spares().take();
-      if (spare.isPresent()) {
+      ScriptIsolate spare = isolates.spares().take();
+      if (spare != null) {
         return spare;
       }
       if (isolates.limits().tryReserve()) {
         isolates.spares().counted();
         try {
-          return Optional.of(isolates.create());
+          return isolates.create();
         } catch (RuntimeException e) {
           isolates.spares().release();
           LOG.debug("cannot make an isolate on the caller's thread", "error", e.toString());
@@ -61,7 +60,7 @@ final class CallerSlots {
       workers.makeRoomForCallers(); // idle workers hold the isolates: one of them stops
     }
     onCallers.decrementAndGet();
-    return Optional.empty();
+    return null;
   }
 
   /**
@@ -96,7 +95,7 @@ final class CallerSlots {
           && keep.isReusable()
           && !workers.starved()
           && !isolates.limits().beyondShortCalls()) {
-        isolates.spares().giveBack(keep, workers::stopping);
+        isolates.spares().giveBack(keep);
       } else {
         Isolates.close(keep);
         isolates.spares().release();
@@ -145,7 +144,7 @@ final class CallerSlots {
           .daemon(true)
           .start(() -> {
             try {
-              isolates.spares().giveBack(isolates.create(), workers::stopping);
+              isolates.spares().giveBack(isolates.create());
             } catch (RuntimeException e) {
               isolates.spares().release();
               LOG.debug("warming up an isolate failed", "error", e.toString());

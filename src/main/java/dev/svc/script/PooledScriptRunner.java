@@ -196,7 +196,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   public void retire() {
     retiring = true;
     workers.retire();
-    spares.closeAll();
+    spares.stop();
   }
 
   @Override
@@ -228,11 +228,9 @@ public final class PooledScriptRunner implements ScriptRunner {
       if (closed) { // while the call waited for its tool's share
         throw new IllegalStateException("the script runner is closed");
       }
-      Optional<ScriptIsolate> own = callers.take(call);
+      ScriptIsolate own = callers.take(call);
       return JSON.readTree(
-          own.isPresent()
-              ? callers.run(own.get(), call, host, caller)
-              : workers.run(call, host, caller));
+          own != null ? callers.run(own, call, host, caller) : workers.run(call, host, caller));
     } finally {
       shares.leave(call);
     }
@@ -243,6 +241,6 @@ public final class PooledScriptRunner implements ScriptRunner {
   public void close() {
     closed = true;
     workers.close();
-    spares.closeAll();
+    spares.stop();
   }
 }

@@ -3,11 +3,11 @@ package dev.svc.script;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 /**
  * The isolates made for calls on their callers' threads: those in use, and the spare ones, free for
- * the next such call (most recent first). A worker the pool adds may adopt a spare one.
+ * the next such call (most recent first). A worker the pool adds may adopt a spare one. Once the
+ * runner retires or closes ({@link #stop()}), none is kept spare any more.
  */
 final class SpareIsolates {
   private final IsolateLimits limits;
@@ -15,6 +15,8 @@ final class SpareIsolates {
 
   /** Isolates made for calls on their callers' threads (spare or in use). */
   private final AtomicInteger made = new AtomicInteger();
+
+  private volatile boolean stopped;
 
   SpareIsolates(IsolateLimits limits) {
     this.limits = limits;
@@ -31,18 +33,18 @@ final class SpareIsolates {
     limits.release();
   }
 
-  /** The most recently spared isolate, if any. */
-  Optional<ScriptIsolate> take() {
-    return Optional.ofNullable(spare.pollFirst());
+  /**
+   * The most recently spared isolate, or null when none is spare (null, not an empty optional: this
+   * runs on every call on a caller's thread).
+   */
+  ScriptIsolate take() {
+    return spare.pollFirst();
   }
 
-  /**
-   * Makes an isolate spare again; closes it instead when {@code stopping} says the runner closed or
-   * retired meanwhile.
-   */
-  void giveBack(ScriptIsolate isolate, BooleanSupplier stopping) {
+  /** Makes an isolate spare again; closes it instead when the runner stopped meanwhile. */
+  void giveBack(ScriptIsolate isolate) {
     spare.addFirst(isolate);
-    if (stopping.getAsBoolean() && spare.remove(isolate)) {
+    if (stopped && spare.remove(isolate)) { // stop() may have emptied the spares before this add
       isolate.close();
       release();
     }
@@ -61,8 +63,9 @@ final class SpareIsolates {
     return Optional.of(isolate);
   }
 
-  /** Closes every spare isolate. */
-  void closeAll() {
+  /** The runner retired or closed: closes every spare isolate, and keeps none from now on. */
+  void stop() {
+    stopped = true;
     ScriptIsolate isolate;
     while ((isolate = spare.pollFirst()) != null) {
       isolate.close();

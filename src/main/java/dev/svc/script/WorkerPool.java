@@ -290,11 +290,6 @@ final class WorkerPool {
     retiring = true;
   }
 
-  /** Whether the runner retired or closed: isolates are closed rather than kept. */
-  boolean stopping() {
-    return closed || retiring;
-  }
-
   /** Stops every worker; calls still queued fail. Never throws. */
   void close() {
     closed = true;
