@@ -65,7 +65,7 @@ public final class AgentTools {
       if (name.equals(ToolSearch.NAME)) {
         specs.add(
             new FunctionSpec(
-                functions.function(name), ToolSearch.DESCRIPTION, InputSchemas.search()));
+                functions.function(name), ToolSearch.DESCRIPTION, ToolSearch.inputSchema()));
       } else {
         invoker
             .model()

@@ -1,6 +1,6 @@
 package dev.svc.auth;
 
-import dev.svc.call.Headers;
+import dev.svc.call.Caller;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,12 +24,12 @@ public final class ApiKeyPlugin implements AuthPlugin {
   }
 
   @Override
-  public AuthDecision authorize(Headers headers) {
+  public AuthDecision authorize(Caller caller) {
     if (expected.isEmpty()) {
       return new AuthDecision.Deny(
           "this tool requires an API key, but none is configured on the server");
     }
-    Optional<String> given = headers.first(HEADER);
+    Optional<String> given = caller.headers().first(HEADER);
     if (given.isEmpty()) {
       return new AuthDecision.Deny("missing API key: send it in the X-API-Key header");
     }

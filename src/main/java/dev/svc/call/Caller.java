@@ -5,6 +5,13 @@ import java.util.Optional;
 /**
  * Who is calling and on which request: what auth plugins, logs, caches and audit lines need.
  *
+ * <p>A caller travels one way: as a parameter, from the protocol edge through the tool pipeline to
+ * the auth plugin and the script runner. Not in a {@code ScopedValue}: who calls decides auth (the
+ * headers) and the audit line, so every path that runs a tool must say who calls, which the
+ * compiler checks for a parameter; an unbound {@code ScopedValue} would only show at run time, or
+ * silently as a call without headers. Only the request id is also bound as {@link
+ * dev.svc.log.LogContext#REQUEST_ID}, for the log lines of whatever code the call reaches.
+ *
  * @param requestId the id svc gave the HTTP request; it appears in logs and server-fault errors
  * @param headers the HTTP headers of the request (for agents: of the request that started the task)
  * @param sessionId the MCP session, when there is one
@@ -19,9 +26,6 @@ public record Caller(
     ClientLog clientLog,
     Progress progress,
     String via) {
-  /** The caller currently being served, bound for the duration of a request. */
-  public static final ScopedValue<Caller> CURRENT = ScopedValue.newInstance();
-
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
     this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE, "mcp");
   }

@@ -1,7 +1,7 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
-import java.time.Duration;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -15,11 +15,12 @@ import tools.jackson.databind.JsonNode;
 public interface Connector extends AutoCloseable {
 
   /**
-   * Proves the database is reachable with the configured credentials (start-up check).
+   * Proves the database is reachable with the configured credentials (start-up check), by {@code
+   * deadline}.
    *
    * @throws ConnectorUnavailableException naming the cause: bad host, credentials, time-out
    */
-  void check(Duration timeout);
+  void check(Deadline deadline);
 
   /**
    * Runs a compiled statement with its placeholders bound to {@code values}.
@@ -28,13 +29,14 @@ public interface Connector extends AutoCloseable {
    *     {@code java.math.BigDecimal}, {@code Boolean}, {@code java.time.OffsetDateTime}, {@code
    *     java.time.LocalDate}, or a {@link JsonNode} for structured values; every input the
    *     statement names is present (the caller checks)
-   * @param timeout how long the statement may run before it is cancelled
+   * @param deadline when the statement is cancelled: the call's, which earlier stages of the call
+   *     (auth, an input transform) have used some of; waiting for a connection counts against it
    * @return the result payload (see DECISIONS "Results")
    * @throws StatementFailedException when the database rejects the statement (a tool error the
    *     caller can fix) or it times out
    * @throws ConnectorUnavailableException when the database cannot be reached (a server fault)
    */
-  JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout);
+  JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline);
 
   /** The usage of the connector's own pool, when it has one that svc manages (JDBC). */
   default java.util.Optional<PoolUsage> pool() {

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -89,12 +90,11 @@ public final class JdbcConnector implements Connector {
   }
 
   /**
-   * Opens every connection of the pool in parallel and runs a trivial query, all within {@code
-   * timeout}.
+   * Opens every connection of the pool in parallel and runs a trivial query, all by {@code
+   * deadline}.
    */
   @Override
-  public void check(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+  public void check(Deadline deadline) {
     dialect.prepare(adapter, settings);
     List<CompletableFuture<PooledConnection>> opening = pool.fill();
     CompletableFuture<Void> firstFailure = new CompletableFuture<>();
@@ -107,23 +107,22 @@ public final class JdbcConnector implements Connector {
     try {
       CompletableFuture.anyOf(
               CompletableFuture.allOf(opening.toArray(CompletableFuture[]::new)), firstFailure)
-          .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          .get(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw new ConnectorUnavailableException(
           JdbcFailures.cannotConnectPrefix(dialect, settings, description)
               + "timed out after "
-              + JdbcFailures.words(timeout));
+              + JdbcFailures.words(deadline.timeout()));
     } catch (ExecutionException e) {
       throw connectFailure(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ConnectorUnavailableException("interrupted while connecting to " + description);
     }
-    Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
     try {
       // the answer is not turned into JSON: that would initialise Jackson's and BigDecimal's
       // number classes (~15 ms) on the start-up path for a value nobody reads
-      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), left, false);
+      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline, false);
     } catch (StatementFailedException e) {
       throw new ConnectorUnavailableException(
           description + " did not answer `" + CHECK_QUERY + "`: " + e.getMessage(), e);
@@ -131,30 +130,28 @@ public final class JdbcConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    return run(sql, values, timeout, true);
+    return run(sql, values, deadline, true);
   }
 
   /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */
   private JsonNode run(
-      Statement.Sql sql, Map<String, Object> values, Duration timeout, boolean readRows) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    JdbcPool.Lease lease =
-        borrow(Math.min(timeout.toNanos(), MAX_POOL_WAIT.toNanos()), deadline, timeout);
+      Statement.Sql sql, Map<String, Object> values, Deadline deadline, boolean readRows) {
+    Duration timeout = deadline.timeout();
+    JdbcPool.Lease lease = borrow(deadline);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
       ParameterBinder.bind(prepared, sql.parameters(), values, dialect);
-      long remaining = deadline - System.nanoTime();
-      if (remaining <= 0) {
+      if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
-      cancel = StatementDeadline.arm(prepared::cancel, remaining);
+      cancel = StatementDeadline.arm(prepared::cancel, deadline);
       if (prepared.execute()) {
         try (ResultSet rows = prepared.getResultSet()) {
           if (!readRows) {
@@ -172,7 +169,7 @@ public final class JdbcConnector implements Connector {
         throw new StatementFailedException(
             "the call was cancelled before the statement finished", false, e);
       }
-      boolean deadlinePassed = System.nanoTime() - deadline > -CANCEL_SLACK_NANOS;
+      boolean deadlinePassed = deadline.remainingNanos() < CANCEL_SLACK_NANOS;
       if ((cancel != null && cancel.fired())
           || e instanceof SQLTimeoutException
           || (dialect.isCancellation(e) && deadlinePassed)) {
@@ -226,16 +223,16 @@ public final class JdbcConnector implements Connector {
     return "JdbcConnector(" + description + ", pool of " + pool.size() + ")";
   }
 
-  private JdbcPool.Lease borrow(long waitNanos, long deadline, Duration timeout) {
+  private JdbcPool.Lease borrow(Deadline deadline) {
     try {
-      return pool.borrow(waitNanos, deadline);
+      return pool.borrow(MAX_POOL_WAIT, deadline);
     } catch (SQLException e) {
       throw connectFailure(e);
     } catch (TimeoutException e) {
       throw new ConnectorUnavailableException(
           JdbcFailures.cannotConnectPrefix(dialect, settings, description)
               + "timed out after "
-              + JdbcFailures.words(timeout));
+              + JdbcFailures.words(deadline.timeout()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StatementFailedException(

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.call.Watchdog;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -121,23 +122,24 @@ final class JdbcPool {
   /**
    * Borrows a connection for exclusive use, opening it first if its slot is empty.
    *
-   * @param waitNanos how long to wait for a free connection
-   * @param deadline the {@link System#nanoTime()} by which an opening connection must be ready; a
-   *     driver that hangs (a server that accepts but never answers) is left to finish in the
-   *     background and fill the slot for a later caller
-   * @throws ConnectorUnavailableException when none frees up within {@code waitNanos} ("pool
-   *     exhausted") or the pool is closed
+   * @param maxWait the longest to wait for a free connection, and never past {@code deadline}
+   * @param deadline the call's, by which an opening connection must be ready; a driver that hangs
+   *     (a server that accepts but never answers) is left to finish in the background and fill the
+   *     slot for a later caller
+   * @throws ConnectorUnavailableException when none frees up in time ("pool exhausted", naming the
+   *     wait the call was given) or the pool is closed
    * @throws SQLException when a connection had to be opened and could not be
    * @throws TimeoutException when a connection had to be opened and was not ready by the deadline
    */
-  Lease borrow(long waitNanos, long deadline)
+  Lease borrow(Duration maxWait, Deadline deadline)
       throws SQLException, InterruptedException, TimeoutException {
     if (closed) {
       throw closedException();
     }
     // a zero wait, not tryAcquire(): that one would barge ahead of waiting callers
     if (!permits.tryAcquire(0, TimeUnit.NANOSECONDS)) {
-      awaitPermit(waitNanos);
+      awaitPermit(
+          Math.min(maxWait.toNanos(), deadline.remainingNanos()), min(maxWait, deadline.timeout()));
     }
     Slot slot = closed ? null : idle.poll();
     if (slot == null) {
@@ -163,14 +165,14 @@ final class JdbcPool {
   }
 
   /**
-   * Waits, in arrival order, for a permit at most {@code waitNanos}. The wait is untimed and the
-   * {@link #WAITS} watchdog interrupts it at the limit: a timed park of a virtual thread schedules
-   * (and cancels) a timer task every time, which cost a tenth of the CPU at 64 concurrent calls on
-   * a pool of 8.
+   * Waits, in arrival order, for a permit at most {@code waitNanos}; {@code given} is the wait the
+   * call was given, for the message when none comes. The wait is untimed and the {@link #WAITS}
+   * watchdog interrupts it at the limit: a timed park of a virtual thread schedules (and cancels) a
+   * timer task every time, which cost a tenth of the CPU at 64 concurrent calls on a pool of 8.
    */
-  private void awaitPermit(long waitNanos) throws InterruptedException {
+  private void awaitPermit(long waitNanos, Duration given) throws InterruptedException {
     if (waitNanos <= 0) {
-      throw exhausted(waitNanos);
+      throw exhausted(given);
     }
     Thread waiter = Thread.currentThread();
     AtomicBoolean settled = new AtomicBoolean(); // by the waiter (permit or cancel) or the limit
@@ -204,24 +206,29 @@ final class JdbcPool {
       acquired = false;
     }
     if (!acquired) {
-      throw exhausted(waitNanos);
+      throw exhausted(given);
     }
   }
 
-  private ConnectorUnavailableException exhausted(long waitNanos) {
+  private ConnectorUnavailableException exhausted(Duration given) {
     return new ConnectorUnavailableException(
         "pool exhausted: all "
             + slots.size()
             + " connections of "
             + description
             + " stayed busy for "
-            + JdbcFailures.words(Duration.ofNanos(Math.max(0, waitNanos))));
+            + JdbcFailures.words(given));
   }
 
-  private static PooledConnection await(CompletableFuture<PooledConnection> opening, long deadline)
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static PooledConnection await(
+      CompletableFuture<PooledConnection> opening, Deadline deadline)
       throws SQLException, InterruptedException, TimeoutException {
     try {
-      return opening.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return opening.get(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       switch (e.getCause()) {
         case SQLException sql -> throw sql;

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.json.Jackson;
 import dev.svc.model.Statement;
 import java.io.IOException;
@@ -69,28 +70,25 @@ public final class LibsqlConnector implements Connector {
   }
 
   @Override
-  public void check(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+  public void check(Deadline deadline) {
     try {
-      probe(deadline, timeout);
-      execute(
-          new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()),
-          Map.of(),
-          Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      probe(deadline);
+      execute(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline);
     } catch (StatementFailedException e) {
       throw new ConnectorUnavailableException(
           cannotConnect()
-              + (e.timedOut() ? "timed out after " + JdbcFailures.words(timeout) : e.getMessage()),
+              + (e.timedOut()
+                  ? "timed out after " + JdbcFailures.words(deadline.timeout())
+                  : e.getMessage()),
           e);
     }
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
     ObjectNode stmt = JsonValues.NODES.objectNode();
     stmt.put("sql", sql.sql());
     stmt.set("args", HranaValues.arguments(sql, values));
@@ -101,9 +99,9 @@ public final class LibsqlConnector implements Connector {
     requests.addObject().put("type", "execute").set("stmt", stmt);
     requests.addObject().put("type", "close");
     if (version == 0) {
-      probe(deadline, timeout);
+      probe(deadline);
     }
-    JsonNode reply = send(pipeline(body), deadline, timeout);
+    JsonNode reply = send(pipeline(body), deadline);
     JsonNode result = reply.path("results").path(0);
     return switch (result.path("type").asString("")) {
       case "ok" -> HranaValues.rows(result.path("response").path("result"));
@@ -119,10 +117,10 @@ public final class LibsqlConnector implements Connector {
   }
 
   /** Finds the newest protocol version the server speaks: v3, else v2. */
-  private void probe(long deadline, Duration timeout) {
+  private void probe(Deadline deadline) {
     for (int candidate : new int[] {3, 2}) {
       HttpResponse<String> response =
-          exchange(request(settings.versionUri(candidate)).GET(), deadline, timeout);
+          exchange(request(settings.versionUri(candidate)).GET(), deadline);
       int status = response.statusCode();
       if (status / 100 == 2) {
         version = candidate;
@@ -152,8 +150,8 @@ public final class LibsqlConnector implements Connector {
     return builder;
   }
 
-  private JsonNode send(HttpRequest.Builder request, long deadline, Duration timeout) {
-    HttpResponse<String> response = exchange(request, deadline, timeout);
+  private JsonNode send(HttpRequest.Builder request, Deadline deadline) {
+    HttpResponse<String> response = exchange(request, deadline);
     int status = response.statusCode();
     if (status == 401 || status == 403) {
       throw refused(status);
@@ -179,14 +177,14 @@ public final class LibsqlConnector implements Connector {
     return reply;
   }
 
-  private HttpResponse<String> exchange(
-      HttpRequest.Builder request, long deadline, Duration timeout) {
+  private HttpResponse<String> exchange(HttpRequest.Builder request, Deadline deadline) {
     if (closed.get()) {
       throw new ConnectorUnavailableException(description + " is closed");
     }
-    long remaining = deadline - System.nanoTime();
+    long remaining = deadline.remainingNanos();
     if (remaining <= 0) {
-      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
+      throw new StatementFailedException(
+          JdbcFailures.statementTimedOut(deadline.timeout()), true, null);
     }
     try {
       return http.send(
@@ -195,7 +193,8 @@ public final class LibsqlConnector implements Connector {
     } catch (HttpConnectTimeoutException e) {
       throw new ConnectorUnavailableException(cannotConnect() + "timed out while connecting", e);
     } catch (HttpTimeoutException e) {
-      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, e);
+      throw new StatementFailedException(
+          JdbcFailures.statementTimedOut(deadline.timeout()), true, e);
     } catch (IOException e) {
       if (closed.get()) {
         throw new ConnectorUnavailableException(description + " is closed", e);

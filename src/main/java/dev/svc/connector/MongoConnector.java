@@ -9,6 +9,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.connection.ServerConnectionState;
 import com.mongodb.event.ServerDescriptionChangedEvent;
 import com.mongodb.event.ServerListener;
+import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -74,49 +75,47 @@ public final class MongoConnector implements Connector {
   }
 
   @Override
-  public void check(Duration timeout) {
+  public void check(Deadline deadline) {
     try {
       client()
           .getDatabase("admin")
-          .withTimeout(millis(timeout), TimeUnit.MILLISECONDS)
+          .withTimeout(millis(deadline.remaining()), TimeUnit.MILLISECONDS)
           .runCommand(PING, BsonDocument.class);
     } catch (MongoException e) {
       if (e instanceof MongoInterruptedException) {
         Thread.currentThread().interrupt();
       }
-      throw failures.ofCheck(e, timeout, lastHeartbeatFailure());
+      throw failures.ofCheck(e, deadline.timeout(), lastHeartbeatFailure());
     }
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     if (!(statement instanceof Statement.Mongo mongo)) {
       throw new IllegalArgumentException(description + " runs MongoDB commands only");
     }
     MongoCommands.Command command = MongoCommands.render(mongo, values);
-    long deadline = System.nanoTime() + timeout.toNanos();
     MongoClient open = client();
     try {
-      BsonDocument reply = run(open, command.database(), command.command(), deadline, timeout);
+      BsonDocument reply = run(open, command.database(), command.command(), deadline);
       Optional<StatementFailedException> writeFailed =
           MongoFailures.ofWriteReply(command.name(), reply);
       if (writeFailed.isPresent()) {
         throw writeFailed.get();
       }
-      return cursor(reply).isPresent()
-          ? documents(open, reply, deadline, timeout)
-          : BsonJson.object(reply);
+      return cursor(reply).isPresent() ? documents(open, reply, deadline) : BsonJson.object(reply);
     } catch (MongoException e) {
       throw failures.ofCommand(
-          e, timeout, lastHeartbeatFailure(), Thread.currentThread().isInterrupted());
+          e, deadline.timeout(), lastHeartbeatFailure(), Thread.currentThread().isInterrupted());
     }
   }
 
   private static BsonDocument run(
-      MongoClient client, String database, BsonDocument command, long deadline, Duration timeout) {
-    long remaining = deadline - System.nanoTime();
+      MongoClient client, String database, BsonDocument command, Deadline deadline) {
+    long remaining = deadline.remainingNanos();
     if (remaining <= 0) {
-      throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
+      throw new StatementFailedException(
+          JdbcFailures.statementTimedOut(deadline.timeout()), true, null);
     }
     MongoDatabase db =
         client
@@ -134,8 +133,7 @@ public final class MongoConnector implements Connector {
   }
 
   /** Every document of the reply's cursor, following it with {@code getMore}. */
-  private JsonNode documents(
-      MongoClient client, BsonDocument reply, long deadline, Duration timeout) {
+  private JsonNode documents(MongoClient client, BsonDocument reply, Deadline deadline) {
     BsonDocument cursor = cursor(reply).orElseThrow();
     BsonArray documents = new BsonArray();
     documents.addAll(cursor.getArray("firstBatch"));
@@ -152,7 +150,7 @@ public final class MongoConnector implements Connector {
                 .append("collection", new BsonString(collection))
                 // never more than one past the cap (MongoDB's own default is 16 MB of documents)
                 .append("batchSize", new BsonInt32(MAX_DOCUMENTS + 1 - documents.size()));
-        BsonDocument next = run(client, database, more, deadline, timeout).getDocument("cursor");
+        BsonDocument next = run(client, database, more, deadline).getDocument("cursor");
         documents.addAll(next.getArray("nextBatch"));
         id = cursorId(next);
       }

@@ -1,7 +1,7 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
-import java.time.Duration;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -17,10 +17,10 @@ public final class OfflineConnector implements Connector {
   }
 
   @Override
-  public void check(Duration timeout) {}
+  public void check(Deadline deadline) {}
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     throw new ConnectorUnavailableException("adapter `" + adapter + "` is offline (training run)");
   }
 

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -124,9 +125,9 @@ public final class RedisConnector implements Connector {
   }
 
   @Override
-  public void check(Duration timeout) {
+  public void check(Deadline deadline) {
     try {
-      JsonNode pong = execute(PING, Map.of(), timeout);
+      JsonNode pong = execute(PING, Map.of(), deadline);
       if (!pong.isString() || !pong.stringValue().equals("PONG")) {
         throw new ConnectorUnavailableException(
             description + " answered PING with " + pong + ", not PONG");
@@ -139,7 +140,7 @@ public final class RedisConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
     if (!(statement instanceof Statement.Redis redis)) {
       throw new IllegalArgumentException(description + " runs Redis commands only");
     }
@@ -149,11 +150,11 @@ public final class RedisConnector implements Connector {
     List<byte[]> arguments = arguments(redis, values);
     List<String> words = words(arguments);
     refuseConnectionState(words);
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Connection connection = borrow(deadline, timeout);
+    Duration timeout = deadline.timeout();
+    Connection connection = borrow(deadline);
     boolean healthy = true;
     try {
-      long remaining = deadline - System.nanoTime();
+      long remaining = deadline.remainingNanos();
       if (remaining <= 0) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
@@ -237,10 +238,15 @@ public final class RedisConnector implements Connector {
     }
   }
 
-  private Connection borrow(long deadline, Duration timeout) {
-    long wait = Math.min(timeout.toNanos(), JdbcConnector.MAX_POOL_WAIT.toNanos());
+  /**
+   * A pooled connection, waiting at most {@link JdbcConnector#MAX_POOL_WAIT} and never past the
+   * deadline; "pool exhausted" names the wait the call was given.
+   */
+  private Connection borrow(Deadline deadline) {
+    Duration maxWait = JdbcConnector.MAX_POOL_WAIT;
+    Duration given = deadline.timeout().compareTo(maxWait) < 0 ? deadline.timeout() : maxWait;
     try {
-      long left = Math.min(wait, deadline - System.nanoTime());
+      long left = Math.min(maxWait.toNanos(), deadline.remainingNanos());
       Connection connection = pool.borrowObject(Duration.ofNanos(Math.max(0, left)));
       connection.setHandlingPool(pool);
       return connection;
@@ -254,7 +260,7 @@ public final class RedisConnector implements Connector {
               + " connections of "
               + description
               + " stayed busy for "
-              + JdbcFailures.words(Duration.ofNanos(wait)));
+              + JdbcFailures.words(given));
     } catch (IllegalStateException e) {
       throw new ConnectorUnavailableException(description + " is closed");
     } catch (JedisException e) {

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.call.Deadline;
 import dev.svc.call.Watchdog;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -36,10 +37,10 @@ final class StatementDeadline implements AutoCloseable {
 
   private final Watchdog.Armed armed;
 
-  private StatementDeadline(Cancel cancel, long nanos) {
+  private StatementDeadline(Cancel cancel, Deadline deadline) {
     this.armed =
         WATCHDOG.arm(
-            System.nanoTime() + nanos,
+            deadline.nanos(),
             Optional.of(Thread.currentThread()),
             () -> {
               try {
@@ -51,11 +52,11 @@ final class StatementDeadline implements AutoCloseable {
   }
 
   /**
-   * Starts the clock: the statement is cancelled in {@code nanos}, or when the calling thread is
+   * Watches the statement: it is cancelled at the call's deadline, or when the calling thread is
    * interrupted, unless closed before.
    */
-  static StatementDeadline arm(Cancel cancel, long nanos) {
-    return new StatementDeadline(cancel, nanos);
+  static StatementDeadline arm(Cancel cancel, Deadline deadline) {
+    return new StatementDeadline(cancel, deadline);
   }
 
   /** Whether the statement was cancelled (its deadline passed or its caller was interrupted). */

@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
@@ -11,7 +12,6 @@ import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
 import dev.svc.telemetry.Tracer;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -32,7 +32,7 @@ final class DbTelemetry {
   private DbTelemetry() {}
 
   static JsonNode execute(
-      Connector connector, Execution.OnAdapter on, Map<String, Object> values, Duration timeout) {
+      Connector connector, Execution.OnAdapter on, Map<String, Object> values, Deadline deadline) {
     long started = System.nanoTime();
     String system = system(on.connector());
     Tracer tracer = Telemetry.tracer();
@@ -51,7 +51,7 @@ final class DbTelemetry {
     }
     String errorType = "";
     try {
-      JsonNode result = connector.execute(on.statement(), values, timeout);
+      JsonNode result = connector.execute(on.statement(), values, deadline);
       if (result.isArray()) {
         span.set("db.response.returned_rows", result.size());
       }

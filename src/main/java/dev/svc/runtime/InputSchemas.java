@@ -42,23 +42,4 @@ public final class InputSchemas {
     schema.put("additionalProperties", false);
     return schema;
   }
-
-  /** The schema of the built-in {@code search} tool. */
-  public static ObjectNode search() {
-    ObjectNode schema = Json.NODES.objectNode();
-    schema.put("type", "object");
-    ObjectNode properties = schema.putObject("properties");
-    properties
-        .putObject("query")
-        .put("type", "string")
-        .put("description", "What you need a tool for.");
-    properties
-        .putObject("limit")
-        .put("type", "integer")
-        .put("minimum", 1)
-        .put("description", "Most results to return.");
-    schema.putArray("required").add("query");
-    schema.put("additionalProperties", false);
-    return schema;
-  }
 }

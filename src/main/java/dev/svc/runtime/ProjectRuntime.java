@@ -6,6 +6,7 @@ import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
@@ -53,7 +54,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ResourceContents resources;
   private final PromptRenderer prompts;
   private final ResultCache cache;
-  private final AuditTrail audit;
+  private final CallObserver observer;
   private final AdapterFailureLog adapterFailures;
 
   private ProjectRuntime(
@@ -64,7 +65,7 @@ public final class ProjectRuntime implements AutoCloseable {
       ResourceContents resources,
       PromptRenderer prompts,
       ResultCache cache,
-      AuditTrail audit,
+      CallObserver observer,
       AdapterFailureLog adapterFailures) {
     this.model = model;
     this.adapters = adapters;
@@ -73,7 +74,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.resources = resources;
     this.prompts = prompts;
     this.cache = cache;
-    this.audit = audit;
+    this.observer = observer;
     this.adapterFailures = adapterFailures;
   }
 
@@ -191,15 +192,10 @@ public final class ProjectRuntime implements AutoCloseable {
     }
     Map<String, OpenAdapter> all = new LinkedHashMap<>(reused);
     toOpen.forEach((name, adapter) -> all.put(name, new OpenAdapter(adapter, opened.get(name))));
+    CallObserver observer = new CallObserver(settings.audit());
     ToolInvoker invoker =
         new ToolInvoker(
-            model,
-            connectorsOf(all),
-            auth,
-            settings.scripts(),
-            cache,
-            settings.audit(),
-            adapterFailures);
+            model, connectorsOf(all), auth, settings.scripts(), cache, observer, adapterFailures);
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     dev.svc.log.StartupTrace.mark("invoker made");
     return new ProjectRuntime(
@@ -210,7 +206,7 @@ public final class ProjectRuntime implements AutoCloseable {
         resources,
         new PromptRenderer(resources, settings.projectDirectory()),
         cache,
-        settings.audit(),
+        observer,
         adapterFailures);
   }
 
@@ -266,7 +262,7 @@ public final class ProjectRuntime implements AutoCloseable {
                           tool.name(),
                           resolved,
                           tool.timeout()))
-                  .orElse(headers ->
+                  .orElse(caller ->
                       new dev.svc.auth.AuthDecision.Deny(
                           "the auth plugin `" + policy.plugin() + "` has no script")));
     };
@@ -300,7 +296,7 @@ public final class ProjectRuntime implements AutoCloseable {
               long started = System.nanoTime();
               Connector connector = factory.apply(adapter);
               connectors.put(adapter.name(), connector);
-              connector.check(CHECK_TIMEOUT);
+              connector.check(Deadline.after(CHECK_TIMEOUT));
               LOG.info(
                   "adapter ready",
                   "adapter",
@@ -364,9 +360,9 @@ public final class ProjectRuntime implements AutoCloseable {
     return cache;
   }
 
-  /** The audit trail tool calls and agent tasks are recorded in. */
-  public AuditTrail audit() {
-    return audit;
+  /** Records the spans, metrics and audit lines of tool calls and agent tasks. */
+  public CallObserver observer() {
+    return observer;
   }
 
   /** The open connectors by adapter name (for pool metrics). */

@@ -2,6 +2,8 @@ package dev.svc.runtime;
 
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptRef;
@@ -52,7 +54,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
   }
 
   @Override
-  public AuthDecision authorize(Headers headers) {
+  public AuthDecision authorize(Caller caller) {
+    Headers headers = caller.headers();
     ObjectNode payload = Json.NODES.objectNode();
     ObjectNode seen = payload.putObject("headers");
     headers.forScripts().forEach(seen::put);
@@ -62,7 +65,15 @@ final class ScriptAuthPlugin implements AuthPlugin {
     JsonNode result;
     try {
       result =
-          ScriptTelemetry.call(scripts, ScriptTelemetry.Stage.AUTH, script, payload, tool, timeout);
+          ScriptTelemetry.call(
+              scripts,
+              ScriptTelemetry.Stage.AUTH,
+              script,
+              payload,
+              tool,
+              // the plugin runs first in a tool call: the call's deadline is this one
+              Deadline.after(timeout),
+              caller);
     } catch (ScriptTimeoutException e) {
       // "the script ran longer than …" or "the script could not start within …: why"
       return new AuthDecision.Deny(

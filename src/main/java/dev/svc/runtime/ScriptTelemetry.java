@@ -1,11 +1,12 @@
 package dev.svc.runtime;
 
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
 import dev.svc.telemetry.SvcMetrics;
-import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -40,11 +41,12 @@ final class ScriptTelemetry {
       ScriptRef script,
       JsonNode payload,
       String tool,
-      Duration timeout) {
+      Deadline deadline,
+      Caller caller) {
     long started = System.nanoTime();
     String errorType = "";
     try {
-      return scripts.call(script, payload, tool, timeout);
+      return scripts.call(script, payload, tool, deadline, caller);
     } catch (ScriptTimeoutException e) {
       errorType = "timeout";
       throw e;

@@ -9,12 +9,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The built-in {@code search} tool: ranks tools lexically against a query. Query words are matched
- * (as word prefixes) against name, statement, input names, description and input descriptions,
- * weighted in that order, plus character-trigram overlap with name and description, and a bonus
- * when the whole query appears in the name. Scores are 1–100; ties go by name.
+ * The built-in {@code search} tool: its arguments, schema and answer ({@link #call}), and how it
+ * ranks tools lexically against a query ({@link #rank}). Query words are matched (as word prefixes)
+ * against name, statement, input names, description and input descriptions, weighted in that order,
+ * plus character-trigram overlap with name and description, and a bonus when the whole query
+ * appears in the name. Scores are 1–100; ties go by name.
  */
 public final class ToolSearch {
   public static final String NAME = "search";
@@ -23,6 +27,53 @@ public final class ToolSearch {
           + " returns the best matching tools with their input schemas, best first.";
 
   private ToolSearch() {}
+
+  /**
+   * Answers a call of {@code search}: the best matches of {@code query}, at most {@code limit} of
+   * them (and never more than {@code maxResults}), each with its input schema.
+   */
+  static ToolOutcome call(List<Tool> tools, int maxResults, JsonNode arguments) {
+    JsonNode query = arguments == null ? null : arguments.get("query");
+    if (query == null || !query.isString() || query.asString().isBlank()) {
+      return new ToolOutcome.Failure("invalid arguments: `query` must be a non-empty string");
+    }
+    int limit = maxResults;
+    JsonNode requested = arguments.get("limit");
+    if (requested != null && !requested.isNull()) {
+      if (!requested.canConvertToInt() || requested.asInt() < 1) {
+        return new ToolOutcome.Failure("invalid arguments: `limit` must be a positive integer");
+      }
+      limit = Math.min(limit, requested.asInt());
+    }
+    ArrayNode results = Json.NODES.arrayNode();
+    for (Match match : rank(tools, query.asString(), limit)) {
+      ObjectNode entry = results.addObject();
+      entry.put("name", match.tool().name());
+      entry.put("description", match.tool().description());
+      entry.put("score", match.score());
+      entry.set("inputSchema", InputSchemas.of(match.tool()));
+    }
+    return new ToolOutcome.Success(results);
+  }
+
+  /** The schema of {@code search}'s arguments. */
+  public static ObjectNode inputSchema() {
+    ObjectNode schema = Json.NODES.objectNode();
+    schema.put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties
+        .putObject("query")
+        .put("type", "string")
+        .put("description", "What you need a tool for.");
+    properties
+        .putObject("limit")
+        .put("type", "integer")
+        .put("minimum", 1)
+        .put("description", "Most results to return.");
+    schema.putArray("required").add("query");
+    schema.put("additionalProperties", false);
+    return schema;
+  }
 
   /** One ranked tool. */
   public record Match(Tool tool, int score) {}

@@ -1,10 +1,9 @@
 package dev.svc.script;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -28,14 +27,14 @@ final class CallHost implements ScriptHost {
   }
 
   private final String tool;
-  private final Optional<Caller> caller;
-  private final long deadline;
+  private final Caller caller;
+  private final Deadline deadline;
   private final HttpFetch http;
   private Log log; // made on the first console line: most calls write none
   private int lines;
   private WaitListener onWait = waiting -> {};
 
-  CallHost(String tool, Optional<Caller> caller, long deadline, HttpFetch http) {
+  CallHost(String tool, Caller caller, Deadline deadline, HttpFetch http) {
     this.tool = tool;
     this.caller = caller;
     this.deadline = deadline;
@@ -73,12 +72,12 @@ final class CallHost implements ScriptHost {
       case INFO -> log.info(message);
       case DEBUG -> log.debug(message);
     }
-    caller.ifPresent(c -> c.clientLog().log(level, "script:" + tool, message));
+    caller.clientLog().log(level, "script:" + tool, message);
   }
 
   @Override
   public CompletableFuture<String> fetch(String request) {
-    return http.start(request, Duration.ofNanos(deadline - System.nanoTime()));
+    return http.start(request, deadline.remaining());
   }
 
   @Override

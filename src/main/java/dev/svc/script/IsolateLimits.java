@@ -43,6 +43,11 @@ final class IsolateLimits {
     memory.release();
   }
 
+  /** The isolates alive or being made. */
+  int count() {
+    return isolates.get();
+  }
+
   /** Whether {@link #tryReserve()} would find room now. */
   boolean hasRoom() {
     int n = isolates.get();

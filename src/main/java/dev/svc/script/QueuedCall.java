@@ -25,7 +25,7 @@ final class QueuedCall {
 
   final ScriptCall call;
   final CallHost host;
-  final Optional<Caller> caller;
+  final Caller caller;
   final CompletableFuture<String> result = new CompletableFuture<>();
 
   /** The isolate running the call, while it runs: its caller may have to stop it. */
@@ -37,8 +37,7 @@ final class QueuedCall {
   /**
    * @param whyNotStarted why no worker took the call, asked when its deadline passes first
    */
-  QueuedCall(
-      ScriptCall call, CallHost host, Optional<Caller> caller, Supplier<String> whyNotStarted) {
+  QueuedCall(ScriptCall call, CallHost host, Caller caller, Supplier<String> whyNotStarted) {
     this.call = call;
     this.host = host;
     this.caller = caller;
@@ -47,7 +46,7 @@ final class QueuedCall {
 
   /** Claims the call for a worker; false when its caller gave up or its deadline passed. */
   boolean begin() {
-    if (call.remainingNanos() <= 0) {
+    if (call.deadline().passed()) {
       giveUpUnstarted();
       return false;
     }
@@ -62,12 +61,12 @@ final class QueuedCall {
   }
 
   private ScriptTimeoutException notStarted() {
-    return ScriptTimeoutException.notStarted(call.timeout(), whyNotStarted.get());
+    return ScriptTimeoutException.notStarted(call.deadline().timeout(), whyNotStarted.get());
   }
 
   /** Waits for the outcome, the limits of which {@code waits} enforces. */
   String await(Watchdog waits) {
-    long deadline = call.deadlineNanos();
+    long deadline = call.deadline().nanos();
     Watchdog.Armed start = waits.arm(deadline, Optional.empty(), this::giveUpUnstarted);
     Watchdog.Armed limit =
         waits.arm(
@@ -78,7 +77,7 @@ final class QueuedCall {
       return result.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof WaitLimit) {
-        throw abandon() ? new ScriptTimeoutException(call.timeout()) : notStarted();
+        throw abandon() ? new ScriptTimeoutException(call.deadline().timeout()) : notStarted();
       }
       if (e.getCause() instanceof RuntimeException failure) {
         throw failure;

@@ -1,7 +1,8 @@
 package dev.svc.script;
 
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
-import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -12,15 +13,18 @@ public interface ScriptRunner extends AutoCloseable {
 
   /**
    * Calls {@code script} with {@code payload} and returns what it returned (its promise settled).
-   * The caller bound as {@link dev.svc.call.Caller#CURRENT} (if any) receives the script's console
-   * output in its client log, and the request id goes with every log line the script causes.
+   * The caller receives the script's console output in its client log, and its request id goes with
+   * every log line the script causes.
    *
    * @param toolName the tool the call serves (log tag {@code script:<tool>})
-   * @param timeout how long the call may take, waiting for an isolate included
+   * @param deadline when the call is stopped, waiting for an isolate included: the tool call's,
+   *     which its other stages share
+   * @param caller who calls (a tool call's caller)
    * @throws ScriptTimeoutException when the call is still running (or waiting) at its deadline
    * @throws ScriptFailedException when the script throws or exceeds its memory cap
    */
-  JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout);
+  JsonNode call(
+      ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller);
 
   /**
    * How the runner's isolates are used right now (for the {@code svc.script.*} metrics).

@@ -56,9 +56,9 @@ final class ToolShares {
     }
     waiting.incrementAndGet();
     try {
-      if (!places.tryAcquire(Math.max(0, call.remainingNanos()), TimeUnit.NANOSECONDS)) {
+      if (!places.tryAcquire(Math.max(0, call.deadline().remainingNanos()), TimeUnit.NANOSECONDS)) {
         throw ScriptTimeoutException.notStarted(
-            call.timeout(),
+            call.deadline().timeout(),
             "`"
                 + call.tool()
                 + "` already has "

@@ -1,7 +1,8 @@
 package dev.svc.script;
 
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
-import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -10,7 +11,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class UnavailableScriptRunner implements ScriptRunner {
   @Override
-  public JsonNode call(ScriptRef script, JsonNode payload, String toolName, Duration timeout) {
+  public JsonNode call(
+      ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller) {
     throw new ScriptFailedException("scripts cannot run here (" + script + ")");
   }
 

@@ -171,9 +171,9 @@ final class V8Isolate implements ScriptIsolate {
   @Override
   public String call(ScriptCall call) {
     V8ValueFunction entry = entry(call.script());
-    long millis = TimeUnit.NANOSECONDS.toMillis(call.remainingNanos());
+    long millis = TimeUnit.NANOSECONDS.toMillis(call.deadline().remainingNanos());
     if (millis <= 0) {
-      throw new ScriptTimeoutException(call.timeout());
+      throw new ScriptTimeoutException(call.deadline().timeout());
     }
     RunningCall current = new RunningCall(call);
     running = current;
@@ -181,7 +181,7 @@ final class V8Isolate implements ScriptIsolate {
     Thread runner = Thread.currentThread();
     Watchdog.Armed deadline =
         DEADLINES.arm(
-            call.deadlineNanos(),
+            call.deadline().nanos(),
             Optional.of(runner),
             () -> {
               if (runner.isInterrupted()) {
@@ -205,13 +205,13 @@ final class V8Isolate implements ScriptIsolate {
           call.host().waiting(true);
           Optional<RunningCall.Finished> next;
           try {
-            next = current.next(call.remainingNanos());
+            next = current.next(call.deadline().remainingNanos());
           } finally {
             call.host().waiting(false);
           }
           if (next.isEmpty()) {
             end(State.STOPPED);
-            throw new ScriptTimeoutException(call.timeout());
+            throw new ScriptTimeoutException(call.deadline().timeout());
           }
           if (next.get() == RunningCall.Finished.INTERRUPTED) {
             end(State.STOPPED);
@@ -253,7 +253,7 @@ final class V8Isolate implements ScriptIsolate {
     return switch (state.get()) {
       case OUT_OF_MEMORY -> new ScriptFailedException("the script exceeded its memory limit");
       case CANCELLED -> new ScriptFailedException("the call was cancelled");
-      case USABLE, STOPPED -> new ScriptTimeoutException(call.timeout());
+      case USABLE, STOPPED -> new ScriptTimeoutException(call.deadline().timeout());
     };
   }
 

@@ -8,11 +8,13 @@
  *       positioned diagnostics.
  *   <li>{@link dev.svc.script.ScriptRunner} is what the runtime calls; {@link
  *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates: a call runs on
- *       its caller's own thread while a caller slot is free, otherwise on a worker thread that owns
- *       its isolate; {@link dev.svc.script.CallHost} is what one call's console and fetch reach.
- *       The pool's limits: {@link dev.svc.script.IsolateLimits} (isolates for short calls; long
- *       calls, tracked by {@link dev.svc.script.RunningCalls}, do not count), {@link
- *       dev.svc.script.ToolShares} (one tool's share of the isolates) and {@link
+ *       its caller's own thread while a caller slot is free ({@link dev.svc.script.CallerSlots}),
+ *       otherwise on a worker thread that owns its isolate ({@link dev.svc.script.WorkerPool});
+ *       {@link dev.svc.script.Isolates} is what both share (making an isolate, the limits, the
+ *       callers' {@link dev.svc.script.SpareIsolates}); {@link dev.svc.script.CallHost} is what one
+ *       call's console and fetch reach. The pool's limits: {@link dev.svc.script.IsolateLimits}
+ *       (isolates for short calls; long calls, tracked by {@link dev.svc.script.RunningCalls}, do
+ *       not count), {@link dev.svc.script.ToolShares} (one tool's share of the isolates) and {@link
  *       dev.svc.script.ScriptMemory} (the process's memory ceiling, shared by its runners); {@link
  *       dev.svc.script.QueuedCall} is a call waiting for or running on a worker.
  *   <li>{@link dev.svc.script.ScriptEngine} / {@link dev.svc.script.ScriptIsolate} are the seam to

@@ -3,6 +3,7 @@ package dev.svc.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Caller;
 import dev.svc.call.Headers;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,8 @@ class PrincipalTest {
   void theLabelOfAKeyIsTheApiKeyPluginsIdentity() {
     Principal key = Principal.fromCredentials(Headers.of("X-API-Key", "s3cret"));
     AuthDecision decision =
-        new ApiKeyPlugin(Optional.of("s3cret")).authorize(Headers.of("X-API-Key", "s3cret"));
+        new ApiKeyPlugin(Optional.of("s3cret"))
+            .authorize(new Caller("r", Headers.of("X-API-Key", "s3cret"), Optional.empty()));
     assertThat(decision).isEqualTo(new AuthDecision.Allow(key.label()));
   }
 

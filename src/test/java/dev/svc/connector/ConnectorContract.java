@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Statement;
@@ -57,13 +58,14 @@ interface ConnectorContract {
   @Test
   default void checkSucceedsAndCloseIsIdempotent() {
     Connector connector = Connectors.open(adapter(Map.of()));
-    connector.check(TIMEOUT);
-    assertThat(connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+    connector.check(Deadline.after(TIMEOUT));
+    assertThat(connector.execute(statement(trivialStatement()), Map.of(), Deadline.after(TIMEOUT)))
         .isEqualTo(trivialResult());
     connector.close();
     connector.close();
 
-    assertThatThrownBy(() -> connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+    assertThatThrownBy(() ->
+            connector.execute(statement(trivialStatement()), Map.of(), Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage(kind().wireName() + " adapter `db` is closed");
   }
@@ -71,9 +73,9 @@ interface ConnectorContract {
   @Test
   default void poolUsageIsReportedAndEveryConnectionGoesBackAfterCalls() {
     try (Connector connector = Connectors.open(adapter(Map.of()))) {
-      connector.check(TIMEOUT);
+      connector.check(Deadline.after(TIMEOUT));
       for (int i = 0; i < 3; i++) {
-        connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT);
+        connector.execute(statement(trivialStatement()), Map.of(), Deadline.after(TIMEOUT));
       }
       PoolUsage usage = connector.pool().orElseThrow();
       assertThat(usage.used()).isZero();
@@ -86,8 +88,9 @@ interface ConnectorContract {
   @Test
   default void anInputWithoutAValueIsNamedAndNothingRuns() {
     try (Connector connector = Connectors.open(adapter(Map.of()))) {
-      assertThatThrownBy(
-              () -> connector.execute(statement(statementUsingValue()), Map.of(), TIMEOUT))
+      assertThatThrownBy(() ->
+              connector.execute(
+                  statement(statementUsingValue()), Map.of(), Deadline.after(TIMEOUT)))
           .isInstanceOf(StatementFailedException.class)
           .hasMessage("the statement uses input `value`, which has no value");
     }
@@ -99,11 +102,14 @@ interface ConnectorContract {
       StatementFailedException failure =
           catchThrowableOfType(
               StatementFailedException.class,
-              () -> connector.execute(statement(rejectedStatement()), Map.of(), TIMEOUT));
+              () ->
+                  connector.execute(
+                      statement(rejectedStatement()), Map.of(), Deadline.after(TIMEOUT)));
 
       assertThat(failure.timedOut()).isFalse();
       assertThat(failure.getMessage()).contains(rejectedMessagePart()).doesNotContain("\n");
-      assertThat(connector.execute(statement(trivialStatement()), Map.of(), TIMEOUT))
+      assertThat(
+              connector.execute(statement(trivialStatement()), Map.of(), Deadline.after(TIMEOUT)))
           .isEqualTo(trivialResult());
     }
   }
@@ -115,7 +121,7 @@ interface ConnectorContract {
       port = socket.getLocalPort();
     }
     try (Connector connector = Connectors.open(adapterAt(port))) {
-      assertThatThrownBy(() -> connector.check(Duration.ofSeconds(5)))
+      assertThatThrownBy(() -> connector.check(Deadline.after(Duration.ofSeconds(5))))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessageStartingWith("cannot connect to " + kind().wireName() + " adapter `db` at ")
           .hasMessageContaining("127.0.0.1:" + port)
@@ -126,7 +132,7 @@ interface ConnectorContract {
   @Test
   default void manyConcurrentCallsAllSucceed() throws Exception {
     try (Connector connector = Connectors.open(adapter(Map.of()))) {
-      connector.check(TIMEOUT);
+      connector.check(Deadline.after(TIMEOUT));
       assertManyConcurrentCallsSucceed(
           connector,
           statement(trivialStatement()),
@@ -143,7 +149,8 @@ interface ConnectorContract {
     List<Future<JsonNode>> calls = new ArrayList<>();
     try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int i = 0; i < 100; i++) {
-        calls.add(threads.submit(() -> connector.execute(statement, Map.of(), TIMEOUT)));
+        calls.add(
+            threads.submit(() -> connector.execute(statement, Map.of(), Deadline.after(TIMEOUT))));
       }
     }
     for (Future<JsonNode> call : calls) {

@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,14 +33,16 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
   void anInterruptedCallIsCancelledAtTheDatabaseAndTheConnectorRecovers() throws Exception {
     connector.close();
     connector = Connectors.open(adapter(Map.of("max_connections", "2")));
-    connector.check(TIMEOUT); // so the call below does not wait for a connection to open
+    connector.check(
+        Deadline.after(TIMEOUT)); // so the call below does not wait for a connection to open
     JdbcConnector jdbc = (JdbcConnector) connector;
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     Thread call =
         Thread.ofVirtual()
             .start(() -> {
               try {
-                connector.execute(StatementFixture.sql(kind(), sleep(600)), Map.of(), TIMEOUT);
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(600)), Map.of(), Deadline.after(TIMEOUT));
               } catch (RuntimeException e) {
                 failures.add(e);
               }
@@ -79,7 +82,7 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
   void manyConcurrentCallsShareASmallPool() throws Exception {
     connector.close();
     connector = Connectors.open(adapter(Map.of("max_connections", "4")));
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
     List<Future<JsonNode>> calls = new ArrayList<>();
     try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int i = 0; i < 200; i++) {
@@ -105,7 +108,9 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
             .start(() -> {
               try {
                 connector.execute(
-                    StatementFixture.sql(kind(), sleep(20)), Map.of(), Duration.ofSeconds(3));
+                    StatementFixture.sql(kind(), sleep(20)),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(3)));
               } catch (StatementFailedException expected) {
                 // its deadline ends it
               }
@@ -117,7 +122,9 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
 
     assertThatThrownBy(() ->
             connector.execute(
-                StatementFixture.sql(kind(), "SELECT 1"), Map.of(), Duration.ofMillis(200)))
+                StatementFixture.sql(kind(), "SELECT 1"),
+                Map.of(),
+                Deadline.after(Duration.ofMillis(200))))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage(
             "pool exhausted: all 1 connections of "

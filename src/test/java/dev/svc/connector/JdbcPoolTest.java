@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** The pool with stand-in connections: no database, no I/O. */
 class JdbcPoolTest {
-  private static final long WAIT = Duration.ofSeconds(10).toNanos();
+  private static final Duration WAIT = Duration.ofSeconds(10);
 
   /** A stand-in connection that records what the pool does with it. */
   static final class Fake {
@@ -55,8 +56,8 @@ class JdbcPoolTest {
 
   private final List<Fake> opened = new CopyOnWriteArrayList<>();
 
-  private static long far() {
-    return System.nanoTime() + WAIT;
+  private static Deadline far() {
+    return Deadline.after(WAIT);
   }
 
   private JdbcPool pool(int size) {
@@ -98,7 +99,7 @@ class JdbcPoolTest {
     JdbcPool pool = pool(1);
     JdbcPool.Lease held = pool.borrow(WAIT, far());
 
-    assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(20).toNanos(), far()))
+    assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(20), far()))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage("pool exhausted: all 1 connections of test adapter `db` stayed busy for 20 ms");
     pool.release(held, true);
@@ -134,7 +135,7 @@ class JdbcPoolTest {
     JdbcPool pool = pool(1);
     JdbcPool.Lease held = pool.borrow(WAIT, far());
     for (int i = 0; i < 20; i++) {
-      assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(1).toNanos(), far()))
+      assertThatThrownBy(() -> pool.borrow(Duration.ofMillis(1), far()))
           .isInstanceOf(ConnectorUnavailableException.class);
       assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
@@ -235,9 +236,9 @@ class JdbcPoolTest {
             },
             "test adapter `db`");
 
-    assertThatThrownBy(() -> pool.borrow(WAIT, System.nanoTime()))
+    assertThatThrownBy(() -> pool.borrow(WAIT, Deadline.after(Duration.ZERO)))
         .isInstanceOf(TimeoutException.class);
-    assertThatThrownBy(() -> pool.borrow(WAIT, System.nanoTime()))
+    assertThatThrownBy(() -> pool.borrow(WAIT, Deadline.after(Duration.ZERO)))
         .isInstanceOf(TimeoutException.class); // joins the opening under way
     assertThat(pool.available()).isEqualTo(1);
     serverAnswers.countDown();

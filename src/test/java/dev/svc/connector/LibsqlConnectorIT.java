@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.HranaTestServer;
@@ -80,13 +81,15 @@ class LibsqlConnectorIT extends SqlConnectorContract {
       try (HranaTestServer only =
               new HranaTestServer(directory.resolve("v.db"), versions, Optional.empty());
           Connector remote = Connectors.open(remote(only.baseUrl(), Map.of()))) {
-        remote.check(TIMEOUT);
+        remote.check(Deadline.after(TIMEOUT));
         int expected = versions.contains(3) ? 3 : 2;
 
         assertThat(((LibsqlConnector) remote).version()).isEqualTo(expected);
         assertThat(only.pipelines().getLast().uri().getPath())
             .isEqualTo("/v" + expected + "/pipeline");
-        assertJson(remote.execute(sql("SELECT 40 + 2 AS n"), Map.of(), TIMEOUT), "[{\"n\": 42}]");
+        assertJson(
+            remote.execute(sql("SELECT 40 + 2 AS n"), Map.of(), Deadline.after(TIMEOUT)),
+            "[{\"n\": 42}]");
       }
     }
   }
@@ -96,7 +99,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
     try (HranaTestServer none =
             new HranaTestServer(directory.resolve("n.db"), Set.of(), Optional.empty());
         Connector remote = Connectors.open(remote(none.baseUrl(), Map.of()))) {
-      assertThatThrownBy(() -> remote.check(TIMEOUT))
+      assertThatThrownBy(() -> remote.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessageEndingWith(
               "the server does not speak Hrana over HTTP v3 or v2 (GET /v3 and /v2 failed)");
@@ -105,7 +108,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
 
   @Test
   void theTokenIsSentAsABearerTokenAndNeverInTheUrl() {
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
 
     for (HranaTestServer.Received request : server().received()) {
       assertThat(request.authorization()).contains("Bearer " + TOKEN);
@@ -117,12 +120,12 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   void everyTokenSpellingIsAccepted() {
     for (String key : List.of("authToken", "auth_token", "jwt")) {
       try (Connector remote = Connectors.open(remote(server().baseUrl(), Map.of(key, TOKEN)))) {
-        remote.check(TIMEOUT);
+        remote.check(Deadline.after(TIMEOUT));
       }
     }
     try (Connector inUrl =
         Connectors.open(remote(server().baseUrl() + "?authToken=" + TOKEN, Map.of()))) {
-      inUrl.check(TIMEOUT);
+      inUrl.check(Deadline.after(TIMEOUT));
     }
   }
 
@@ -131,13 +134,13 @@ class LibsqlConnectorIT extends SqlConnectorContract {
     try (Connector wrong =
             Connectors.open(remote(server().baseUrl(), Map.of("authToken", "nope")));
         Connector none = Connectors.open(remote(server().baseUrl(), Map.of()))) {
-      assertThatThrownBy(() -> wrong.check(TIMEOUT))
+      assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessage(
               "cannot connect to sqlite adapter `db` at 127.0.0.1:"
                   + server().port()
                   + ": authentication failed (HTTP 401): the server refused the auth token");
-      assertThatThrownBy(() -> none.check(TIMEOUT))
+      assertThatThrownBy(() -> none.check(Deadline.after(TIMEOUT)))
           .hasMessageEndingWith("the server needs an auth token (option authToken)");
     }
   }
@@ -149,7 +152,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
             remote(
                 server().baseUrl() + "?mode=strict",
                 Map.of("authToken", TOKEN, "sync_interval", "5s", "custom_key", "a b")))) {
-      remote.check(TIMEOUT);
+      remote.check(Deadline.after(TIMEOUT));
     }
 
     String query = server().pipelines().getLast().uri().getRawQuery();
@@ -179,7 +182,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
 
   @Test
   void anInterruptedCallIsAbandoned() throws Exception {
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     Thread call =
         Thread.ofVirtual()
@@ -204,7 +207,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   @Test
   void manyConcurrentCallsAllSucceed() throws Exception {
     // the generic contract's concurrency check, over Hrana: each call is its own HTTP pipeline
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
     ConnectorContract.assertManyConcurrentCallsSucceed(
         connector,
         sql("SELECT count(*) AS n FROM items"),
@@ -218,7 +221,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
       port = socket.getLocalPort();
     }
     try (Connector remote = Connectors.open(remote("http://127.0.0.1:" + port, Map.of()))) {
-      assertThatThrownBy(() -> remote.check(TIMEOUT))
+      assertThatThrownBy(() -> remote.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessage(
               "cannot connect to sqlite adapter `db` at 127.0.0.1:"
@@ -233,7 +236,7 @@ class LibsqlConnectorIT extends SqlConnectorContract {
         Connectors.open(
             remote(
                 "libsql://127.0.0.1:" + server().port(), Map.of("authToken", TOKEN, "tls", "0")))) {
-      remote.check(TIMEOUT);
+      remote.check(Deadline.after(TIMEOUT));
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.InJvmMongo;
 import java.nio.file.Path;
@@ -313,7 +314,7 @@ class MongoConnectorIT implements ConnectorContract {
                     "minPoolSize", "1",
                     "connectTimeoutMS", "2000",
                     "serverSelectionTimeoutMS", "2000")))) {
-      tuned.check(TIMEOUT);
+      tuned.check(Deadline.after(TIMEOUT));
       assertThat(
               ((MongoConnector) tuned).settings().client().getConnectionPoolSettings().getMaxSize())
           .isEqualTo(3);
@@ -334,7 +335,7 @@ class MongoConnectorIT implements ConnectorContract {
 
   private JsonNode run(String source, Map<String, Object> values) {
     return connector.execute(
-        statement(source.replace("\"DB\"", "\"" + db + "\"")), values, TIMEOUT);
+        statement(source.replace("\"DB\"", "\"" + db + "\"")), values, Deadline.after(TIMEOUT));
   }
 
   private static Map<String, Object> values(Object... pairs) {

@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
@@ -90,7 +91,10 @@ class MysqlConnectorIT extends JdbcConnectorContract {
     connector = Connectors.open(adapter(Map.of("max_connections", "1")));
     long id = run("SELECT CONNECTION_ID() AS id", Map.of()).get(0).get("id").asLong();
     try (Connector admin = Connectors.open(adapter(Map.of()))) {
-      admin.execute(dev.svc.compile.StatementFixture.sql(kind(), "KILL " + id), Map.of(), TIMEOUT);
+      admin.execute(
+          dev.svc.compile.StatementFixture.sql(kind(), "KILL " + id),
+          Map.of(),
+          Deadline.after(TIMEOUT));
     }
 
     assertThatThrownBy(() -> run("SELECT 1 AS one", Map.of()))
@@ -106,7 +110,7 @@ class MysqlConnectorIT extends JdbcConnectorContract {
   void aWrongPortIsAClearConnectorFailure() {
     Connector wrong = Connectors.open(DATABASE.adapter("root:@tcp(127.0.0.1:1)/x", Map.of()));
 
-    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+    assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage("cannot connect to mysql adapter `db` at 127.0.0.1:1: connection refused");
     wrong.close();
@@ -119,7 +123,7 @@ class MysqlConnectorIT extends JdbcConnectorContract {
             DATABASE.adapter(
                 DATABASE.user() + ":wr%40ng@tcp(127.0.0.1:" + DATABASE.port() + ")/x", Map.of()));
 
-    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+    assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessageStartingWith(
             "cannot connect to mysql adapter `db` at 127.0.0.1:"

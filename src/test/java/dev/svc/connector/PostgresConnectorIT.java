@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
@@ -91,7 +92,7 @@ class PostgresConnectorIT extends JdbcConnectorContract {
           dev.svc.compile.StatementFixture.sql(
               kind(), "SELECT pg_terminate_backend(CAST({{ inputs.pid }} AS INTEGER))"),
           values("pid", pid),
-          TIMEOUT);
+          Deadline.after(TIMEOUT));
     }
 
     assertThatThrownBy(() -> run("SELECT 1 AS one", Map.of()))
@@ -109,7 +110,7 @@ class PostgresConnectorIT extends JdbcConnectorContract {
         Connectors.open(
             DATABASE.adapter("postgresql://" + DATABASE.user() + "@127.0.0.1:1/x", Map.of()));
 
-    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+    assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage("cannot connect to postgres adapter `db` at 127.0.0.1:1: connection refused");
     wrong.close();
@@ -122,7 +123,7 @@ class PostgresConnectorIT extends JdbcConnectorContract {
             DATABASE.adapter(
                 "postgresql://svc_nobody:secret@127.0.0.1:" + DATABASE.port() + "/x", Map.of()));
 
-    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+    assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessageStartingWith(
             "cannot connect to postgres adapter `db` at 127.0.0.1:"
@@ -137,7 +138,7 @@ class PostgresConnectorIT extends JdbcConnectorContract {
     Connector wrong =
         Connectors.open(DATABASE.adapter("postgresql://u@no-such-host.invalid/x", Map.of()));
 
-    assertThatThrownBy(() -> wrong.check(TIMEOUT))
+    assertThatThrownBy(() -> wrong.check(Deadline.after(TIMEOUT)))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage(
             "cannot connect to postgres adapter `db` at no-such-host.invalid:5432: unknown host"

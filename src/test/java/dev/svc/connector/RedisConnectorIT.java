@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestRedis;
 import java.time.Duration;
@@ -205,7 +206,9 @@ class RedisConnectorIT implements ConnectorContract {
             StatementFailedException.class,
             () ->
                 connector.execute(
-                    statement("BLPOP " + k + "never 0"), Map.of(), Duration.ofMillis(500)));
+                    statement("BLPOP " + k + "never 0"),
+                    Map.of(),
+                    Deadline.after(Duration.ofMillis(500))));
 
     assertThat(failure.timedOut()).isTrue();
     assertThat(failure.getMessage()).startsWith("the command ran longer than 500 ms");
@@ -244,14 +247,17 @@ class RedisConnectorIT implements ConnectorContract {
             .start(() -> {
               try {
                 connector.execute(
-                    statement("BLPOP " + k + "never 2"), Map.of(), Duration.ofSeconds(10));
+                    statement("BLPOP " + k + "never 2"),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(10)));
               } catch (RuntimeException ignored) {
                 // ends after 2 s with nil
               }
             });
     Thread.sleep(300);
 
-    assertThatThrownBy(() -> connector.execute(statement("PING"), Map.of(), Duration.ofMillis(200)))
+    assertThatThrownBy(() ->
+            connector.execute(statement("PING"), Map.of(), Deadline.after(Duration.ofMillis(200))))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage(
             "pool exhausted: all 1 connections of redis adapter `db` stayed busy for 200 ms");
@@ -264,7 +270,7 @@ class RedisConnectorIT implements ConnectorContract {
   @Test
   void theDatabaseNumberSelectsTheDatabase() {
     try (Connector five = Connectors.open(redis.adapter(redis.connectionString(5), Map.of()))) {
-      five.execute(statement("SET " + k + "where five"), Map.of(), TIMEOUT);
+      five.execute(statement("SET " + k + "where five"), Map.of(), Deadline.after(TIMEOUT));
 
       assertThat(TestRedis.text(redis.run(5, "GET", k + "where"))).isEqualTo("five");
       assertThat(redis.run(0, "GET", k + "where")).isNull();
@@ -280,12 +286,14 @@ class RedisConnectorIT implements ConnectorContract {
             redis.adapter(
                 "redis://" + user + ":" + encoded + "@127.0.0.1:" + redis.port() + "/0",
                 Map.of()))) {
-      acl.check(TIMEOUT);
-      acl.execute(statement("SET " + k + "acl yes"), Map.of(), TIMEOUT);
+      acl.check(Deadline.after(TIMEOUT));
+      acl.execute(statement("SET " + k + "acl yes"), Map.of(), Deadline.after(TIMEOUT));
 
-      assertThat(acl.execute(statement("ACL WHOAMI"), Map.of(), TIMEOUT).stringValue())
+      assertThat(
+              acl.execute(statement("ACL WHOAMI"), Map.of(), Deadline.after(TIMEOUT)).stringValue())
           .isEqualTo(user);
-      assertThatThrownBy(() -> acl.execute(statement("SET other:key x"), Map.of(), TIMEOUT))
+      assertThatThrownBy(
+              () -> acl.execute(statement("SET other:key x"), Map.of(), Deadline.after(TIMEOUT)))
           .isInstanceOf(StatementFailedException.class)
           .hasMessageStartingWith("NOPERM");
     }
@@ -298,7 +306,7 @@ class RedisConnectorIT implements ConnectorContract {
         Connectors.open(
             redis.adapter(
                 "redis://" + user + ":nope@127.0.0.1:" + redis.port() + "/0", Map.of()))) {
-      assertThatThrownBy(() -> acl.check(TIMEOUT))
+      assertThatThrownBy(() -> acl.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessageStartingWith(
               "cannot connect to redis adapter `db` at 127.0.0.1:"
@@ -316,9 +324,11 @@ class RedisConnectorIT implements ConnectorContract {
     try (Connector passwordOnly =
         Connectors.open(
             redis.adapter("redis://:anything@127.0.0.1:" + redis.port() + "/0", Map.of()))) {
-      passwordOnly.check(TIMEOUT);
+      passwordOnly.check(Deadline.after(TIMEOUT));
 
-      assertJson(passwordOnly.execute(statement("ACL WHOAMI"), Map.of(), TIMEOUT), "\"default\"");
+      assertJson(
+          passwordOnly.execute(statement("ACL WHOAMI"), Map.of(), Deadline.after(TIMEOUT)),
+          "\"default\"");
     }
   }
 
@@ -326,7 +336,7 @@ class RedisConnectorIT implements ConnectorContract {
   void aDatabaseNumberTheServerDoesNotHaveFailsTheCheck() {
     try (Connector far =
         Connectors.open(redis.adapter("redis://127.0.0.1:" + redis.port() + "/999", Map.of()))) {
-      assertThatThrownBy(() -> far.check(TIMEOUT))
+      assertThatThrownBy(() -> far.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessageStartingWith("cannot connect to redis adapter `db` at 127.0.0.1:")
           .hasMessageContaining("DB index is out of range");
@@ -336,7 +346,7 @@ class RedisConnectorIT implements ConnectorContract {
   // ---- helpers ------------------------------------------------------------------------------
 
   private JsonNode run(String source, Map<String, Object> values) {
-    return connector.execute(statement(source), values, TIMEOUT);
+    return connector.execute(statement(source), values, Deadline.after(TIMEOUT));
   }
 
   private static Map<String, Object> values(Object... pairs) {

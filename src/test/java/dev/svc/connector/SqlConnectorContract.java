@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
 import java.time.Duration;
@@ -226,7 +227,9 @@ abstract class SqlConnectorContract {
             StatementFailedException.class,
             () ->
                 connector.execute(
-                    StatementFixture.sql(kind(), sleep(20)), Map.of(), Duration.ofSeconds(1)));
+                    StatementFixture.sql(kind(), sleep(20)),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(1))));
 
     assertThat(failure.timedOut()).isTrue();
     assertThat(failure.getMessage())
@@ -236,7 +239,7 @@ abstract class SqlConnectorContract {
 
   @Test
   void checkOpensThePoolAndCloseIsIdempotent() {
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
     connector.close();
     connector.close();
 
@@ -248,7 +251,7 @@ abstract class SqlConnectorContract {
   // ---- helpers ------------------------------------------------------------------------------
 
   JsonNode run(String source, Map<String, Object> values) {
-    return connector.execute(StatementFixture.sql(kind(), source), values, TIMEOUT);
+    return connector.execute(StatementFixture.sql(kind(), source), values, Deadline.after(TIMEOUT));
   }
 
   /** Name/value pairs; values may be null. */

@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,8 +78,8 @@ class SqliteConnectorIT extends JdbcConnectorContract {
       relative.execute(
           dev.svc.compile.StatementFixture.sql(kind(), "CREATE TABLE t (x INTEGER)"),
           Map.of(),
-          TIMEOUT);
-      plain.check(TIMEOUT);
+          Deadline.after(TIMEOUT));
+      plain.check(Deadline.after(TIMEOUT));
     }
 
     assertThat(directory.resolve("data/shop.db")).exists();
@@ -92,7 +93,7 @@ class SqliteConnectorIT extends JdbcConnectorContract {
     for (int i = 0; i < 100; i++) {
       try (Connector fresh =
           Connectors.open(sqlite("fresh" + i + ".db", Map.of("max_connections", "8")))) {
-        fresh.check(TIMEOUT);
+        fresh.check(Deadline.after(TIMEOUT));
       }
     }
   }
@@ -101,7 +102,7 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   void anInMemoryDatabaseIsSharedByEveryPoolConnection() {
     connector.close();
     connector = Connectors.open(sqlite(":memory:", Map.of("max_connections", "4")));
-    connector.check(TIMEOUT);
+    connector.check(Deadline.after(TIMEOUT));
     run("CREATE TABLE t (x INTEGER)", Map.of());
     run("INSERT INTO t VALUES (7)", Map.of());
 
@@ -122,7 +123,7 @@ class SqliteConnectorIT extends JdbcConnectorContract {
               other.execute(
                   dev.svc.compile.StatementFixture.sql(kind(), "SELECT x FROM t"),
                   Map.of(),
-                  TIMEOUT))
+                  Deadline.after(TIMEOUT)))
           .isInstanceOf(StatementFailedException.class)
           .hasMessage("no such table: t");
     }
@@ -132,7 +133,7 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   void aFileThatCannotBeOpenedIsAClearConnectorFailure() {
     Path missing = directory.resolve("missing/dir/x.db");
     try (Connector broken = Connectors.open(sqlite(missing.toString(), Map.of()))) {
-      assertThatThrownBy(() -> broken.check(TIMEOUT))
+      assertThatThrownBy(() -> broken.check(Deadline.after(TIMEOUT)))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessageStartingWith("cannot open sqlite adapter `db` at " + missing + ": ");
     }

@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Statement;
 import java.io.IOException;
@@ -69,14 +70,14 @@ class UnresponsiveServerIT {
         Connectors.open(
             new ResolvedAdapter(
                 "db", kind, connectionString, Map.of("max_connections", "1"), Path.of(".")))) {
-      assertThatThrownBy(() -> connector.check(Duration.ofSeconds(1)))
+      assertThatThrownBy(() -> connector.check(Deadline.after(Duration.ofSeconds(1))))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessage(expected);
       assertThatThrownBy(() ->
               connector.execute(
                   new Statement.Sql("SELECT 1", "SELECT 1", List.of()),
                   Map.of(),
-                  Duration.ofSeconds(1)))
+                  Deadline.after(Duration.ofSeconds(1))))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessage(expected);
     }

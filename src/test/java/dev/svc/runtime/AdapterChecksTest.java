@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.cache.ResultCache;
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
@@ -59,12 +60,12 @@ class AdapterChecksTest {
   /** A connector for the start-up check only: it runs {@code check} and never executes. */
   private record Checked(Runnable check) implements Connector {
     @Override
-    public void check(Duration timeout) {
+    public void check(Deadline deadline) {
       check.run();
     }
 
     @Override
-    public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+    public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
       throw new UnsupportedOperationException("only checked");
     }
 

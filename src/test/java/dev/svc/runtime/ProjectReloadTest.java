@@ -3,6 +3,7 @@ package dev.svc.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cache.ResultCache;
+import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.model.Model;
@@ -11,7 +12,6 @@ import dev.svc.project.Environment;
 import dev.svc.script.UnavailableScriptRunner;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,10 +59,10 @@ class ProjectReloadTest {
     }
 
     @Override
-    public void check(Duration timeout) {}
+    public void check(Deadline deadline) {}
 
     @Override
-    public JsonNode execute(Statement statement, Map<String, Object> values, Duration timeout) {
+    public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
       throw new UnsupportedOperationException("only opened");
     }
 

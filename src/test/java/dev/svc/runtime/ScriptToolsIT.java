@@ -172,8 +172,7 @@ class ScriptToolsIT {
 
   ToolOutcome call(String tool, String arguments, Headers headers) {
     Caller caller = new Caller("req-1", headers, Optional.empty());
-    return ScopedValue.where(Caller.CURRENT, caller)
-        .call(() -> runtime.tools().call(tool, Json.MAPPER.readTree(arguments), caller));
+    return runtime.tools().call(tool, Json.MAPPER.readTree(arguments), caller);
   }
 
   ToolOutcome call(String tool, String arguments) {

@@ -2,6 +2,7 @@ package dev.svc.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.call.Deadline;
 import dev.svc.log.Level;
 import dev.svc.model.ScriptRef;
 import java.time.Duration;
@@ -38,8 +39,7 @@ class RunningCallTest {
               new ScriptRef("app/tools/t/handler.ts", "default"),
               "{}",
               "t",
-              Duration.ofSeconds(1),
-              System.nanoTime() + TimeUnit.SECONDS.toNanos(1),
+              Deadline.after(Duration.ofSeconds(1)),
               host));
 
   private static final long SOON = TimeUnit.MILLISECONDS.toNanos(10);

@@ -3,6 +3,7 @@ package dev.svc.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.log.Level;
 import dev.svc.log.LogFormat;
@@ -88,13 +89,12 @@ class ScriptConsoleAndPackagesTest {
                 (level, logger, message) -> client.add(new Line(level, logger, message)));
 
     JsonNode result =
-        ScopedValue.where(Caller.CURRENT, caller)
-            .call(() ->
-                runner.call(
-                    new ScriptRef("app/tools/greet/handler.ts", "default"),
-                    JSON.readTree("{\"inputs\":{\"name\":\"Ada\"},\"tool\":\"greet\"}"),
-                    "greet",
-                    Duration.ofSeconds(10)));
+        runner.call(
+            new ScriptRef("app/tools/greet/handler.ts", "default"),
+            JSON.readTree("{\"inputs\":{\"name\":\"Ada\"},\"tool\":\"greet\"}"),
+            "greet",
+            Deadline.after(Duration.ofSeconds(10)),
+            caller);
 
     assertThat(result.asString()).isEqualTo("ok");
     assertThat(client)
@@ -149,7 +149,8 @@ class ScriptConsoleAndPackagesTest {
             new ScriptRef("app/tools/slugs/handler.ts", "default"),
             JSON.readTree("{\"inputs\":{\"title\":\"Hello, Big World\",\"numbers\":[1,2,3]}}"),
             "slugs",
-            Duration.ofSeconds(10));
+            Deadline.after(Duration.ofSeconds(10)),
+            Caller.internal("test"));
 
     assertThat(result)
         .isEqualTo(

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
 import dev.svc.testing.ProjectFixture;
@@ -142,7 +144,8 @@ class ScriptFetchIT {
         new ScriptRef("app/tools/t/handler.ts", export),
         JSON.readTree("{\"inputs\":{\"base\":\"" + url + "\"},\"tool\":\"t\"}"),
         "t",
-        timeout);
+        Deadline.after(timeout),
+        Caller.internal("test"));
   }
 
   JsonNode call(String export) {

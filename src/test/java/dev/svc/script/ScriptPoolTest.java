@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.call.Caller;
 import dev.svc.call.ClientLog;
+import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
@@ -118,11 +119,29 @@ class ScriptPoolTest {
     return call(runner, "t", export, payload, timeout);
   }
 
+  JsonNode call(String export, String payload, Duration timeout, Caller caller) {
+    return call(runner, "t", export, payload, timeout, caller);
+  }
+
   /** A call of the handler file's {@code export} on behalf of the tool {@code tool}. */
   static JsonNode call(
       PooledScriptRunner on, String tool, String export, String payload, Duration timeout) {
+    return call(on, tool, export, payload, timeout, Caller.internal("test"));
+  }
+
+  static JsonNode call(
+      PooledScriptRunner on,
+      String tool,
+      String export,
+      String payload,
+      Duration timeout,
+      Caller caller) {
     return on.call(
-        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), tool, timeout);
+        new ScriptRef("app/tools/t/handler.ts", export),
+        JSON.readTree(payload),
+        tool,
+        Deadline.after(timeout),
+        caller);
   }
 
   /**
@@ -140,7 +159,7 @@ class ScriptPoolTest {
             .withClientLog((level, logger, message) -> spinning.countDown());
     return threads.submit(() -> {
       try {
-        ScopedValue.where(Caller.CURRENT, caller).call(() -> call(on, tool, "spin", "{}", timeout));
+        call(on, tool, "spin", "{}", timeout, caller);
         return null;
       } catch (Throwable e) {
         return e;
@@ -159,8 +178,7 @@ class ScriptPoolTest {
       Future<Throwable> loop =
           threads.submit(() -> {
             try {
-              ScopedValue.where(Caller.CURRENT, caller)
-                  .call(() -> call("spin", "{}", Duration.ofSeconds(3)));
+              call("spin", "{}", Duration.ofSeconds(3), caller);
               return null;
             } catch (Throwable e) {
               return e;
@@ -368,8 +386,7 @@ class ScriptPoolTest {
         Thread.ofVirtual()
             .start(() -> {
               try {
-                ScopedValue.where(Caller.CURRENT, caller)
-                    .call(() -> call("spin", "{}", Duration.ofSeconds(60)));
+                call("spin", "{}", Duration.ofSeconds(60), caller);
               } catch (ScriptFailedException e) {
                 assertThat(e).hasMessage("the call was cancelled");
               }

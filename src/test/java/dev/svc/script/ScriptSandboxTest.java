@@ -3,6 +3,8 @@ package dev.svc.script;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
 import dev.svc.testing.ProjectFixture;
@@ -58,7 +60,11 @@ class ScriptSandboxTest {
 
   JsonNode call(String export, String payload) {
     return runner.call(
-        new ScriptRef("app/tools/t/handler.ts", export), JSON.readTree(payload), "t", TIMEOUT);
+        new ScriptRef("app/tools/t/handler.ts", export),
+        JSON.readTree(payload),
+        "t",
+        Deadline.after(TIMEOUT),
+        Caller.internal("test"));
   }
 
   JsonNode call(String payload) {
@@ -183,7 +189,11 @@ class ScriptSandboxTest {
 
   private JsonNode callCommonJs(String payload) {
     return runner.call(
-        new ScriptRef("app/tools/t/handler.js", "default"), JSON.readTree(payload), "t", TIMEOUT);
+        new ScriptRef("app/tools/t/handler.js", "default"),
+        JSON.readTree(payload),
+        "t",
+        Deadline.after(TIMEOUT),
+        Caller.internal("test"));
   }
 
   @Test

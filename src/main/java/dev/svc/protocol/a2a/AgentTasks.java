@@ -122,14 +122,13 @@ final class AgentTasks implements AutoCloseable {
     run.started(
         threads.submit(() ->
             ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
-                .where(Caller.CURRENT, agentCaller)
                 .run(() ->
                     TaskTelemetry.traced(
+                        runtime.observer(),
                         parent,
                         run,
                         agent,
                         principal,
-                        runtime.audit(),
                         agentCaller,
                         () ->
                             execute(

@@ -3,17 +3,20 @@ package dev.svc.protocol.mcp;
 import dev.svc.call.Caller;
 import dev.svc.log.Level;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
 import java.util.Optional;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One MCP request being served: its session and caller, and where notifications about it go (the
- * request's own SSE stream, when it has one).
+ * One MCP request being served: its session, the runtime that serves it (read once per request, so
+ * that a reload never splits a request between two projects), its caller, and where notifications
+ * about it go (the request's own SSE stream, when it has one).
  */
 record McpCall(
     McpSession session,
+    ProjectRuntime runtime,
     Caller caller,
     Optional<JsonNode> progressToken,
     Consumer<JsonNode> notifier) {

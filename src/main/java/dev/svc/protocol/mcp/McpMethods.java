@@ -9,7 +9,6 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.InputSchemas;
 import dev.svc.runtime.Json;
-import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.UnknownToolException;
@@ -17,30 +16,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The MCP methods svc answers, each a small handler registered by name. */
 final class McpMethods {
-  private final Supplier<ProjectRuntime> runtime;
   private volatile ToolList toolList = new ToolList(null, Json.NODES.objectNode());
 
   /** {@code tools/list} of one model, built once. */
   private record ToolList(Model model, ObjectNode result) {}
 
-  McpMethods(Supplier<ProjectRuntime> runtime) {
-    this.runtime = runtime;
-  }
-
   Map<String, MethodHandler<McpCall>> handlers() {
     Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
     handlers.put("ping", result((call, params) -> Json.NODES.objectNode()));
     handlers.put("logging/setLevel", result(this::setLevel));
-    handlers.put("tools/list", result((call, params) -> toolList(runtime.get().model())));
+    handlers.put("tools/list", result((call, params) -> toolList(call.runtime().model())));
     handlers.put("tools/call", result(this::callTool));
-    new PromptMethods(runtime).register(handlers);
-    new ResourceMethods(runtime).register(handlers);
+    PromptMethods.register(handlers);
+    ResourceMethods.register(handlers);
     return handlers;
   }
 
@@ -70,7 +63,8 @@ final class McpMethods {
     for (Tool tool : model.tools()) {
       tools.add(new ListResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
     }
-    tools.add(new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, InputSchemas.search()));
+    tools.add(
+        new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, ToolSearch.inputSchema()));
     ObjectNode result = new ListResult<>(ListResult.Listing.TOOLS, tools).toJson();
     toolList = new ToolList(model, result);
     return result;
@@ -88,7 +82,7 @@ final class McpMethods {
     call.progress(0, 1, "calling " + name.asString());
     ToolOutcome outcome;
     try {
-      outcome = runtime.get().tools().call(name.asString(), arguments, call.caller());
+      outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());
     } catch (UnknownToolException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
     }

@@ -12,12 +12,12 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodReply;
 import dev.svc.runtime.Json;
+import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolServerException;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,34 +32,33 @@ final class McpRequests {
   private static final Log LOG = Log.tagged("mcp");
 
   private final Dispatcher<McpCall> dispatcher;
-  private final Predicate<String> isTool;
   private final McpSessions sessions;
 
   /**
    * @param dispatcher the MCP methods
-   * @param isTool whether a name is a tool of the project (only those label the metrics)
    * @param sessions the sessions whose calls {@link #abortInFlight} ends
    */
-  McpRequests(Dispatcher<McpCall> dispatcher, Predicate<String> isTool, McpSessions sessions) {
+  McpRequests(Dispatcher<McpCall> dispatcher, McpSessions sessions) {
     this.dispatcher = dispatcher;
-    this.isTool = isTool;
     this.sessions = sessions;
   }
 
   /**
    * Runs one request to its response, traced and measured; never throws.
    *
+   * @param runtime the project that serves the request, the whole request long
    * @param progressToken the token of {@code params._meta.progressToken}, when the client sent one
    * @param notifier where the notifications about this request go (its stream, when it has one)
    */
   ObjectNode respond(
       McpSession session,
+      ProjectRuntime runtime,
       Caller caller,
       JsonRpcMessage.Request request,
       Optional<JsonNode> progressToken,
       Consumer<JsonNode> notifier) {
-    McpCall call = call(session, caller, progressToken, notifier);
-    McpTelemetry.Operation operation = McpTelemetry.begin(session, request, isTool);
+    McpCall call = call(session, runtime, caller, progressToken, notifier);
+    McpTelemetry.Operation operation = McpTelemetry.begin(session, request, runtime.tools());
     ObjectNode response = null;
     try {
       response = answer(call, request);
@@ -96,6 +95,7 @@ final class McpRequests {
   /** A call whose client-bound log messages go to the request's stream, as the session asked. */
   private static McpCall call(
       McpSession session,
+      ProjectRuntime runtime,
       Caller caller,
       Optional<JsonNode> progressToken,
       Consumer<JsonNode> notifier) {
@@ -105,7 +105,7 @@ final class McpRequests {
             .withClientLog((level, logger, message) ->
                 self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)))
             .withProgress((fraction, message) -> self[0].progress(fraction, 1, message));
-    self[0] = new McpCall(session, withLog, progressToken, notifier);
+    self[0] = new McpCall(session, runtime, withLog, progressToken, notifier);
     return self[0];
   }
 
@@ -113,8 +113,7 @@ final class McpRequests {
     Optional<JsonNode> id = Optional.of(request.id());
     try {
       JsonNode result =
-          ScopedValue.where(Caller.CURRENT, call.caller())
-              .where(LogContext.REQUEST_ID, call.caller().requestId())
+          ScopedValue.where(LogContext.REQUEST_ID, call.caller().requestId())
               .call(() -> run(call, request));
       return JsonRpcCodec.result(request.id(), result);
     } catch (JsonRpcException e) {

@@ -51,11 +51,7 @@ public final class McpServer {
     this.runtime = runtime;
     this.sessions = sessions;
     this.capabilities = capabilities;
-    this.requests =
-        new McpRequests(
-            new Dispatcher<>(new McpMethods(runtime).handlers()),
-            name -> runtime.get().tools().has(name),
-            sessions);
+    this.requests = new McpRequests(new Dispatcher<>(new McpMethods().handlers()), sessions);
   }
 
   public McpSessions sessions() {
@@ -153,14 +149,18 @@ public final class McpServer {
               + "; supported: "
               + String.join(", ", ProtocolVersions.SUPPORTED));
     }
-    Caller caller = new Caller(http.requestId(), http.headers(), sessionId);
     return switch (message) {
       case JsonRpcMessage.Notification notification -> {
         requests.notified(session.get(), notification);
         yield new HttpReply.Empty(202, Map.of());
       }
       case JsonRpcMessage.Response ignored -> new HttpReply.Empty(202, Map.of());
-      case JsonRpcMessage.Request request -> request(session.get(), caller, request, accept);
+      case JsonRpcMessage.Request request ->
+          request(
+              session.get(),
+              new Caller(http.requestId(), http.headers(), sessionId),
+              request,
+              accept);
     };
   }
 
@@ -195,23 +195,28 @@ public final class McpServer {
 
   /**
    * Answers a request with JSON, or with an SSE stream that carries the notifications about it
-   * first when the client accepts one and has asked for progress or logs (or accepts only SSE).
+   * first when the client accepts one and has asked for progress or logs (or accepts only SSE). The
+   * runtime is read here, once: the whole request is served by the project current now.
    */
   private HttpReply request(
       McpSession session, Caller caller, JsonRpcMessage.Request request, Accept accept) {
+    ProjectRuntime current = runtime.get();
     JsonNode meta = request.params().path("_meta");
     Optional<JsonNode> progressToken = Optional.ofNullable(meta.get("progressToken"));
     boolean streams =
         accept.eventStream()
             && (!accept.json() || progressToken.isPresent() || session.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = requests.respond(session, caller, request, progressToken, n -> {});
+      ObjectNode response =
+          requests.respond(session, current, caller, request, progressToken, n -> {});
       return json(200, Map.of(), response);
     }
     return new HttpReply.Stream(
         200,
         Map.of(),
-        sink -> sink.send(requests.respond(session, caller, request, progressToken, sink::send)));
+        sink ->
+            sink.send(
+                requests.respond(session, current, caller, request, progressToken, sink::send)));
   }
 
   private HttpReply openStream(HttpCall http) {

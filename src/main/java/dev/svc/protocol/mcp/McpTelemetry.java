@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.runtime.ToolInvoker;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.telemetry.Scope;
 import dev.svc.telemetry.Span;
@@ -10,7 +11,6 @@ import dev.svc.telemetry.Telemetry;
 import dev.svc.telemetry.Tracer;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -64,17 +64,16 @@ final class McpTelemetry {
   /**
    * Starts the span of a request and makes it current.
    *
-   * @param isTool whether a name is a tool of the project (only those label metrics)
+   * @param tools the tools of the project: only their names (and {@code search}) label metrics
    */
-  static Operation begin(
-      McpSession session, JsonRpcMessage.Request request, Predicate<String> isTool) {
+  static Operation begin(McpSession session, JsonRpcMessage.Request request, ToolInvoker tools) {
     long started = System.nanoTime();
     String method = METHODS.contains(request.method()) ? request.method() : "_OTHER";
     String tool = "";
     JsonNode params = request.params();
     if (method.equals("tools/call")) {
       String name = params.path("name").asString("");
-      if (name.equals(ToolSearch.NAME) || isTool.test(name)) {
+      if (name.equals(ToolSearch.NAME) || tools.has(name)) {
         tool = name;
       }
     }

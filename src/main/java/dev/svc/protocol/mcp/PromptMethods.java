@@ -7,7 +7,6 @@ import dev.svc.model.Prompt;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
-import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.PromptRenderer;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;
@@ -16,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,20 +29,16 @@ import tools.jackson.databind.node.ObjectNode;
  *     prompt message content</a>
  */
 final class PromptMethods {
-  private final Supplier<ProjectRuntime> runtime;
+  private PromptMethods() {}
 
-  PromptMethods(Supplier<ProjectRuntime> runtime) {
-    this.runtime = runtime;
+  static void register(Map<String, MethodHandler<McpCall>> handlers) {
+    handlers.put("prompts/list", result((call, params) -> list(call)));
+    handlers.put("prompts/get", result(PromptMethods::get));
   }
 
-  void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("prompts/list", result((call, params) -> list()));
-    handlers.put("prompts/get", result((call, params) -> get(params)));
-  }
-
-  private JsonNode list() {
+  private static JsonNode list(McpCall call) {
     List<ListResult.Prompt> prompts = new ArrayList<>();
-    for (Prompt prompt : runtime.get().model().prompts()) {
+    for (Prompt prompt : call.runtime().model().prompts()) {
       List<ListResult.PromptArgument> arguments = new ArrayList<>();
       for (Argument argument : prompt.arguments()) {
         arguments.add(
@@ -59,14 +53,13 @@ final class PromptMethods {
     return new ListResult<>(ListResult.Listing.PROMPTS, prompts).toJson();
   }
 
-  private JsonNode get(ObjectNode params) {
+  private static JsonNode get(McpCall call, ObjectNode params) {
     JsonNode name = params.get("name");
     if (name == null || !name.isString()) {
       throw JsonRpcException.invalidParams("`name` must be the name of a prompt");
     }
     Prompt prompt =
-        runtime
-            .get()
+        call.runtime()
             .model()
             .prompt(name.asString())
             .orElseThrow(
@@ -82,7 +75,7 @@ final class PromptMethods {
     }
     List<PromptRenderer.Rendered> rendered;
     try {
-      rendered = runtime.get().prompts().render(prompt, arguments);
+      rendered = call.runtime().prompts().render(prompt, arguments);
     } catch (PromptRenderer.UnknownResourceException e) {
       throw ResourceMethods.notFound(e.uri());
     } catch (ResourceContents.InvalidPathException e) {

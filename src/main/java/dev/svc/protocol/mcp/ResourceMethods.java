@@ -11,14 +11,12 @@ import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
-import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,24 +25,20 @@ final class ResourceMethods {
   /** Most completion values one answer holds (MCP's limit). */
   static final int MAX_COMPLETIONS = 100;
 
-  private final Supplier<ProjectRuntime> runtime;
+  private ResourceMethods() {}
 
-  ResourceMethods(Supplier<ProjectRuntime> runtime) {
-    this.runtime = runtime;
-  }
-
-  void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("resources/list", result((call, params) -> list()));
-    handlers.put("resources/templates/list", result((call, params) -> templates()));
-    handlers.put("resources/read", result((call, params) -> read(params)));
+  static void register(Map<String, MethodHandler<McpCall>> handlers) {
+    handlers.put("resources/list", result((call, params) -> list(call)));
+    handlers.put("resources/templates/list", result((call, params) -> templates(call)));
+    handlers.put("resources/read", result(ResourceMethods::read));
     handlers.put("resources/subscribe", result((call, params) -> subscribe(call, params, true)));
     handlers.put("resources/unsubscribe", result((call, params) -> subscribe(call, params, false)));
-    handlers.put("completion/complete", result((call, params) -> complete(params)));
+    handlers.put("completion/complete", result(ResourceMethods::complete));
   }
 
-  private JsonNode list() {
+  private static JsonNode list(McpCall call) {
     List<ListResult.Resource> resources = new ArrayList<>();
-    for (Resource resource : runtime.get().model().resources()) {
+    for (Resource resource : call.runtime().model().resources()) {
       resources.add(
           new ListResult.Resource(
               ListResult.Resource.Locator.URI,
@@ -55,9 +49,9 @@ final class ResourceMethods {
     return new ListResult<>(ListResult.Listing.RESOURCES, resources).toJson();
   }
 
-  private JsonNode templates() {
+  private static JsonNode templates(McpCall call) {
     List<ListResult.Resource> templates = new ArrayList<>();
-    for (ResourceTemplate template : runtime.get().model().resourceTemplates()) {
+    for (ResourceTemplate template : call.runtime().model().resourceTemplates()) {
       templates.add(
           new ListResult.Resource(
               ListResult.Resource.Locator.URI_TEMPLATE,
@@ -68,11 +62,11 @@ final class ResourceMethods {
     return new ListResult<>(ListResult.Listing.RESOURCE_TEMPLATES, templates).toJson();
   }
 
-  private JsonNode read(ObjectNode params) {
+  private static JsonNode read(McpCall call, ObjectNode params) {
     String uri = uri(params);
     Optional<ResourceContents.Content> content;
     try {
-      content = runtime.get().resources().read(uri);
+      content = call.runtime().resources().read(uri);
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
@@ -108,7 +102,7 @@ final class ResourceMethods {
     return uri.asString();
   }
 
-  private JsonNode complete(ObjectNode params) {
+  private static JsonNode complete(McpCall call, ObjectNode params) {
     JsonNode ref = params.path("ref");
     JsonNode argument = params.path("argument");
     if (!argument.path("name").isString()) {
@@ -116,7 +110,7 @@ final class ResourceMethods {
     }
     String name = argument.path("name").asString();
     String prefix = argument.path("value").asString("").toLowerCase(Locale.ROOT);
-    Model model = runtime.get().model();
+    Model model = call.runtime().model();
     List<Argument> arguments =
         switch (ref.path("type").asString("")) {
           case "ref/prompt" ->

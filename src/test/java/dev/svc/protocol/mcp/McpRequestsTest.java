@@ -10,6 +10,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolServerException;
+import dev.svc.testing.WeatherProject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,7 +36,7 @@ class McpRequestsTest {
                   result((call, params) ->
                       Json.NODES
                           .objectNode()
-                          .put("requestId", Caller.CURRENT.get().requestId())
+                          .put("requestId", call.caller().requestId())
                           .set("params", params)),
                   "refuse",
                   result((call, params) -> {
@@ -46,8 +48,10 @@ class McpRequestsTest {
                   }),
                   "tools/call",
                   result((call, params) -> call(params)))),
-          name -> true,
           sessions);
+
+  /** The project the requests are served by. */
+  @RegisterExtension static final WeatherProject project = new WeatherProject();
 
   /** A tool that blocks until interrupted, or fails as a server fault. */
   private JsonNode call(ObjectNode params) {
@@ -68,7 +72,12 @@ class McpRequestsTest {
         new JsonRpcMessage.Request(
             Json.NODES.stringNode(id), method, (ObjectNode) Json.MAPPER.readTree(params));
     return requests.respond(
-        session, Caller.internal("rid-" + id), request, Optional.empty(), n -> {});
+        session,
+        project.runtime(),
+        Caller.internal("rid-" + id),
+        request,
+        Optional.empty(),
+        n -> {});
   }
 
   @Test
@@ -137,12 +146,12 @@ class McpRequestsTest {
                       call.progress(0.5, 1, "half");
                       return Json.NODES.objectNode();
                     }))),
-            name -> false,
             sessions);
     JsonRpcMessage.Request request =
         new JsonRpcMessage.Request(Json.NODES.numberNode(8), "work", Json.NODES.objectNode());
     logging.respond(
         session,
+        project.runtime(),
         Caller.internal("rid-8"),
         request,
         Optional.of(Json.NODES.stringNode("p")),

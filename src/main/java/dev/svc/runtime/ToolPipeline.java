@@ -1,0 +1,274 @@
+package dev.svc.runtime;
+
+import dev.svc.auth.AuthDecision;
+import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.ResultCache;
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
+import dev.svc.connector.Connector;
+import dev.svc.connector.ConnectorUnavailableException;
+import dev.svc.connector.StatementFailedException;
+import dev.svc.log.Log;
+import dev.svc.model.Execution;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Tool;
+import dev.svc.runtime.ScriptTelemetry.Stage;
+import dev.svc.script.ScriptFailedException;
+import dev.svc.script.ScriptRunner;
+import dev.svc.script.ScriptTimeoutException;
+import dev.svc.telemetry.Span;
+import dev.svc.telemetry.SpanKind;
+import dev.svc.telemetry.Telemetry;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one tool pipeline, one straight method in the order of the spec ({@link #run}): auth →
+ * validate and defaults → input transform → cache lookup → handler or statement → output transform
+ * → cache store. Each stage has its own span. It returns what happened and for whom; observing the
+ * call as a whole is {@link ToolInvoker}'s.
+ */
+final class ToolPipeline {
+  private static final Log LOG = Log.tagged("tool");
+
+  /** Whom a call runs for when its tool has no auth plugin. */
+  static final String ANONYMOUS = "anonymous";
+
+  /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
+  private final Map<String, List<String>> boundInputs;
+
+  private final Map<String, Connector> connectors;
+  private final Map<String, AuthPlugin> auth;
+  private final ScriptRunner scripts;
+  private final ResultCache cache;
+  private final AdapterFailureLog adapterFailures;
+
+  ToolPipeline(
+      List<Tool> tools,
+      Map<String, Connector> connectors,
+      Map<String, AuthPlugin> auth,
+      ScriptRunner scripts,
+      ResultCache cache,
+      AdapterFailureLog adapterFailures) {
+    Map<String, List<String>> bound = new HashMap<>();
+    for (Tool tool : tools) {
+      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
+        bound.put(tool.name(), onAdapter.statement().inputNames());
+      }
+    }
+    this.boundInputs = Map.copyOf(bound);
+    this.connectors = Map.copyOf(connectors);
+    this.auth = Map.copyOf(auth);
+    this.scripts = scripts;
+    this.cache = cache;
+    this.adapterFailures = adapterFailures;
+  }
+
+  /**
+   * What the pipeline made of one call, and whom auth let it through for ({@code anonymous} when
+   * the tool has no auth plugin). A server fault is a value here too, observed like any other
+   * ending before it is thrown to the caller.
+   */
+  sealed interface Ran {
+    String principal();
+
+    record Answered(ToolOutcome outcome, String principal) implements Ran {}
+
+    record Faulted(ToolServerException fault, String principal) implements Ran {}
+  }
+
+  /** One call going through the pipeline: the tool, the call's one deadline, who calls. */
+  private record Call(Tool tool, Deadline deadline, Caller caller) {}
+
+  /**
+   * The pipeline. A failure of a script or a connector is translated where it reaches the pipeline:
+   * one the caller can fix (a script that threw, a rejected statement, a timeout) is a tool
+   * failure, anything else a server fault.
+   *
+   * @param span the call's span, told about cache hits
+   */
+  Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
+    Call call = new Call(tool, Deadline.after(tool.timeout()), caller);
+    // 1. auth
+    Optional<String> identity = Optional.empty();
+    AuthPlugin plugin = auth.get(tool.name());
+    if (plugin != null) {
+      switch (authorize(plugin, caller)) {
+        case AuthDecision.Deny deny -> {
+          return failed("authentication failed: " + deny.reason(), identity);
+        }
+        case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
+      }
+    }
+    // 2. validate, defaults
+    ObjectNode inputs;
+    switch (validate(tool, arguments)) {
+      case InputValidator.Invalid invalid -> {
+        return failed(invalid.message(), identity);
+      }
+      case InputValidator.Valid valid -> inputs = valid.inputs();
+    }
+    try {
+      // 3. input transform
+      JsonNode finalInputs = inputs;
+      if (tool.inputMapper().isPresent()) {
+        finalInputs = script(call, Stage.INPUT, tool.inputMapper().get(), "inputs", inputs);
+        if (!finalInputs.isObject()) {
+          return failed("the input transform must return an object of inputs", identity);
+        }
+      }
+      // 4. cache lookup
+      Optional<ResultCache.CacheKey> key =
+          tool.cache().enabled()
+              ? Optional.of(
+                  new ResultCache.CacheKey(
+                      tool.name(), Json.canonical(finalInputs), identity.orElse("")))
+              : Optional.empty();
+      if (key.isPresent()) {
+        Optional<JsonNode> cached = lookup(key.get(), span);
+        if (cached.isPresent()) {
+          return new Ran.Answered(new ToolOutcome.Success(cached.get()), principal(identity));
+        }
+      }
+      // 5. handler or statement
+      caller.progress().report(0.5, "running " + tool.name());
+      JsonNode result;
+      switch (tool.execution()) {
+        case Execution.Handler handler ->
+            result = script(call, Stage.HANDLER, handler.script(), "inputs", finalInputs);
+        case Execution.OnAdapter onAdapter -> {
+          Connector connector = connectors.get(onAdapter.adapter());
+          if (connector == null) {
+            return unavailable(tool, "adapter `" + onAdapter.adapter() + "` is not open", identity);
+          }
+          switch (BoundValues.of(tool, finalInputs, boundInputs.get(tool.name()))) {
+            case BoundValues.Missing missing -> {
+              return failed(
+                  "the statement needs input `" + missing.input() + "`, which has no value",
+                  identity);
+            }
+            case BoundValues.Values values ->
+                result = statement(connector, onAdapter, values.values(), call.deadline());
+          }
+        }
+      }
+      // 6. output transform
+      if (tool.outputMapper().isPresent()) {
+        JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
+        result = script(call, Stage.OUTPUT, tool.outputMapper().get(), "results", results);
+      }
+      // 7. cache store
+      if (key.isPresent()) {
+        store(key.get(), result, tool);
+      }
+      return new Ran.Answered(new ToolOutcome.Success(result), principal(identity));
+    } catch (ScriptTimeoutException e) {
+      return failed(e.messageFor(tool.timeout()), identity);
+    } catch (StatementFailedException | ScriptFailedException e) {
+      return failed(e.getMessage(), identity);
+    } catch (ConnectorUnavailableException e) {
+      return unavailable(tool, e, identity);
+    } catch (RuntimeException e) {
+      LOG.error("tool call failed unexpectedly", e, "tool", tool.name());
+      return new Ran.Faulted(
+          new ToolServerException("tool `" + tool.name() + "` failed unexpectedly", e),
+          principal(identity));
+    }
+  }
+
+  private static Ran failed(String message, Optional<String> identity) {
+    return new Ran.Answered(new ToolOutcome.Failure(message), principal(identity));
+  }
+
+  private static String principal(Optional<String> identity) {
+    return identity.orElse(ANONYMOUS);
+  }
+
+  /** The tool's database cannot be reached: a server fault, its details in the log. */
+  private Ran unavailable(Tool tool, ConnectorUnavailableException e, Optional<String> identity) {
+    // one line per outage and summaries, not one per call: an outage under load is thousands
+    if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
+      adapterFailures.failed(onAdapter.adapter(), tool.name(), e);
+    } else {
+      LOG.error("database unavailable", e, "tool", tool.name());
+    }
+    return new Ran.Faulted(
+        new ToolServerException("the database of tool `" + tool.name() + "` is unavailable", e),
+        principal(identity));
+  }
+
+  private Ran unavailable(Tool tool, String why, Optional<String> identity) {
+    return unavailable(tool, new ConnectorUnavailableException(why), identity);
+  }
+
+  private static AuthDecision authorize(AuthPlugin plugin, Caller caller) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "auth");
+    try {
+      AuthDecision decision = plugin.authorize(caller);
+      if (decision instanceof AuthDecision.Deny) {
+        stage.fail("auth_denied", "refused"); // before end(): an ended span takes no status
+      }
+      return decision;
+    } finally {
+      stage.end();
+    }
+  }
+
+  private static InputValidator.Result validate(Tool tool, JsonNode arguments) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "validate");
+    InputValidator.Result validated = InputValidator.validate(tool, arguments);
+    if (validated instanceof InputValidator.Invalid) {
+      stage.fail("invalid_input", "invalid arguments"); // before end(), as for auth
+    }
+    stage.end();
+    return validated;
+  }
+
+  private Optional<JsonNode> lookup(ResultCache.CacheKey key, Span span) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache lookup");
+    Optional<JsonNode> cached = cache.get(key);
+    stage.set("svc.cache.hit", cached.isPresent()).end();
+    span.set("svc.cache.hit", cached.isPresent());
+    return cached;
+  }
+
+  private void store(ResultCache.CacheKey key, JsonNode result, Tool tool) {
+    Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache store");
+    cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
+    stage.end();
+  }
+
+  private JsonNode statement(
+      Connector connector,
+      Execution.OnAdapter onAdapter,
+      Map<String, Object> values,
+      Deadline deadline) {
+    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
+    adapterFailures.succeeded(onAdapter.adapter());
+    return result;
+  }
+
+  /**
+   * Runs one script stage of the pipeline in its own span, timed by its stage: the script gets
+   * {@code {<field>: value, tool: <name>}}.
+   */
+  private JsonNode script(Call call, Stage stage, ScriptRef script, String field, JsonNode value) {
+    ObjectNode payload = Json.NODES.objectNode();
+    payload.set(field, value);
+    payload.put("tool", call.tool().name());
+    Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
+    try {
+      return ScriptTelemetry.call(
+          scripts, stage, script, payload, call.tool().name(), call.deadline(), call.caller());
+    } catch (RuntimeException e) {
+      span.fail(e.getClass().getSimpleName(), "the script failed");
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+}

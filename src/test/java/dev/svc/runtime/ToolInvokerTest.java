@@ -1,0 +1,314 @@
+package dev.svc.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.audit.AuditTrail;
+import dev.svc.auth.AuthDecision;
+import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.ResultCache;
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
+import dev.svc.call.Headers;
+import dev.svc.connector.Connector;
+import dev.svc.model.CachePolicy;
+import dev.svc.model.Execution;
+import dev.svc.model.Model;
+import dev.svc.model.ScriptRef;
+import dev.svc.model.Statement;
+import dev.svc.model.Tool;
+import dev.svc.script.ScriptFailedException;
+import dev.svc.script.ScriptRunner;
+import dev.svc.script.ScriptTimeoutException;
+import dev.svc.testing.StubConnector;
+import dev.svc.testing.WeatherProject;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tool pipeline on a stub connector and a fake script runner, without I/O: the order of its
+ * stages (auth → validate → input transform → cache lookup → execute → output transform → cache
+ * store), what each failure comes back as, and that every stage works to the call's one deadline.
+ */
+class ToolInvokerTest {
+  private static final ScriptRef LOWER = script("lower.ts");
+  private static final ScriptRef WRAP = script("wrap.ts");
+  private static final ScriptRef THROWS = script("throws.ts");
+  private static final ScriptRef SLOW = script("slow.ts");
+
+  @TempDir Path directory;
+
+  /** What the stages did, in order: {@code auth}, {@code script <file>}, {@code execute}. */
+  private final List<String> stages = new ArrayList<>();
+
+  /** The deadline each script call and statement got. */
+  private final List<Deadline> deadlines = new ArrayList<>();
+
+  private final StubConnector stub = new StubConnector();
+  private Model model;
+  private Tool weather;
+
+  /** Runs the statement on the stub, noting the stage and its deadline. */
+  private final Connector connector =
+      new Connector() {
+        @Override
+        public void check(Deadline deadline) {}
+
+        @Override
+        public JsonNode execute(
+            Statement statement, Map<String, Object> values, Deadline deadline) {
+          stages.add("execute");
+          deadlines.add(deadline);
+          return stub.execute(statement, values, deadline);
+        }
+
+        @Override
+        public void close() {}
+      };
+
+  /** Lower-cases the city, wraps the results, throws, times out, or returns a non-object. */
+  private final ScriptRunner scripts =
+      new ScriptRunner() {
+        @Override
+        public JsonNode call(
+            ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller) {
+          stages.add("script " + script.path().substring(script.path().lastIndexOf('/') + 1));
+          deadlines.add(deadline);
+          if (script.equals(LOWER)) {
+            ObjectNode inputs = (ObjectNode) payload.path("inputs").deepCopy();
+            return inputs.put("city", inputs.path("city").asString().toLowerCase());
+          }
+          if (script.equals(WRAP)) {
+            return Json.NODES.objectNode().set("wrapped", payload.path("results"));
+          }
+          if (script.equals(THROWS)) {
+            throw new ScriptFailedException("the script threw: boom");
+          }
+          if (script.equals(SLOW)) {
+            throw new ScriptTimeoutException(Duration.ofMillis(700)); // what was left of 2 s
+          }
+          return Json.NODES.arrayNode().add(1);
+        }
+
+        @Override
+        public void close() {}
+      };
+
+  /** Allows callers with an API key (their identity is the key), refuses the others. */
+  private final AuthPlugin keyed =
+      caller -> {
+        stages.add("auth");
+        return caller
+            .headers()
+            .first("x-api-key")
+            .<AuthDecision>map(key -> new AuthDecision.Allow("key:" + key))
+            .orElseGet(() -> new AuthDecision.Deny("missing API key"));
+      };
+
+  @BeforeEach
+  void compile() {
+    model = WeatherProject.model(directory);
+    weather = model.tool("weather").orElseThrow();
+  }
+
+  private Tool weather(
+      Optional<ScriptRef> inputMapper, Optional<ScriptRef> outputMapper, boolean cached) {
+    return new Tool(
+        weather.name(),
+        weather.description(),
+        weather.inputs(),
+        weather.execution(),
+        inputMapper,
+        outputMapper,
+        weather.auth(),
+        cached ? new CachePolicy(true, Duration.ofMinutes(1)) : CachePolicy.OFF,
+        weather.timeout());
+  }
+
+  private Tool handler(ScriptRef script) {
+    return new Tool(
+        "handled",
+        "A script tool.",
+        weather.inputs(),
+        new Execution.Handler(script),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        CachePolicy.OFF,
+        weather.timeout());
+  }
+
+  /** The project's tool as compiled: a statement, no transforms, no cache, no auth. */
+  private ToolInvoker plain() {
+    return invoker(weather, false);
+  }
+
+  private ToolInvoker invoker(Tool tool, boolean withAuth) {
+    return new ToolInvoker(
+        new Model(
+            model.service(),
+            model.adapters(),
+            List.of(tool),
+            model.prompts(),
+            model.resources(),
+            model.resourceTemplates(),
+            model.agents(),
+            model.scripts()),
+        Map.of("db", connector),
+        withAuth ? Map.of(tool.name(), keyed) : Map.of(),
+        scripts,
+        new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
+        new CallObserver(AuditTrail.OFF),
+        new AdapterFailureLog());
+  }
+
+  private static Caller caller(String... headers) {
+    return new Caller("req-1", Headers.of(headers), Optional.empty());
+  }
+
+  private static ToolOutcome call(ToolInvoker invoker, String tool, String arguments) {
+    return invoker.call(tool, Json.MAPPER.readTree(arguments), caller("X-API-Key", "k1"));
+  }
+
+  @Test
+  void theStagesRunInTheOrderOfTheSpec() {
+    ToolInvoker invoker = invoker(weather(Optional.of(LOWER), Optional.of(WRAP), true), true);
+
+    ToolOutcome outcome = call(invoker, "weather", "{\"city\":\"Paris\"}");
+
+    assertThat(stages).containsExactly("auth", "script lower.ts", "execute", "script wrap.ts");
+    assertThat(outcome)
+        .isEqualTo(
+            new ToolOutcome.Success(
+                Json.MAPPER.readTree(
+                    "{\"wrapped\":[{\"city\":\"paris\",\"forecast\":\"sunny\"}]}")));
+  }
+
+  @Test
+  void theCacheIsLookedUpAfterTheInputTransformAndHoldsWhatTheOutputTransformMade() {
+    ToolInvoker invoker = invoker(weather(Optional.of(LOWER), Optional.of(WRAP), true), true);
+    ToolOutcome first = call(invoker, "weather", "{\"city\":\"Paris\"}");
+    stages.clear();
+
+    // other arguments, the same inputs once transformed: a hit, with no statement run again
+    ToolOutcome second = call(invoker, "weather", "{\"city\":\"PARIS\"}");
+
+    assertThat(stages).containsExactly("auth", "script lower.ts");
+    assertThat(second).isEqualTo(first);
+    assertThat(stub.executions()).isEqualTo(1);
+  }
+
+  @Test
+  void cachedResultsAreKeptApartByWhoCalls() {
+    ToolInvoker invoker = invoker(weather(Optional.empty(), Optional.empty(), true), true);
+    JsonNode arguments = Json.MAPPER.readTree("{\"city\":\"Paris\"}");
+
+    invoker.call("weather", arguments, caller("X-API-Key", "k1"));
+    invoker.call("weather", arguments, caller("X-API-Key", "k2"));
+    invoker.call("weather", arguments, caller("X-API-Key", "k1"));
+
+    assertThat(stub.executions()).isEqualTo(2);
+  }
+
+  /**
+   * Every failure the caller can fix is a tool failure with a message saying what, and the stages
+   * after the one that failed do not run.
+   *
+   * @param handler the script of a handler tool, or {@code -} for the statement tool
+   * @param transform its input transform, or {@code -}
+   * @param key whether the tool asks for an API key ({@code yes} sends one, {@code no} does not)
+   * @param stagesRun the stages that ran, {@code ;} between them
+   */
+  @ParameterizedTest(name = "{4}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # handler | transform | key | arguments         | failure                                                                               | stages run
+          -         | lower.ts  | no  | {}                | authentication failed: missing API key                                                | auth
+          -         | lower.ts  | yes | {"town": "Paris"} | invalid arguments: unknown input `town` (inputs: city); missing required input `city` | auth
+          -         | throws.ts | -   | {"city": "Paris"} | the script threw: boom                                                                | script throws.ts
+          -         | list.ts   | -   | {"city": "Paris"} | the input transform must return an object of inputs                                   | script list.ts
+          -         | -         | -   | {"city": "fail"}  | no such table: weather                                                                | execute
+          -         | -         | -   | {"city": "slow"}  | the statement ran longer than 2 s and was cancelled                                   | execute
+          slow.ts   | -         | -   | {"city": "Paris"} | the script ran longer than 2 s                                                        | script slow.ts
+          """)
+  void aFailureTheCallerCanFixIsAToolFailureAndStopsThePipeline(
+      String handler,
+      String transform,
+      String key,
+      String arguments,
+      String failure,
+      String stagesRun) {
+    Tool tool =
+        handler.equals("-")
+            ? weather(optionalScript(transform), Optional.empty(), false)
+            : handler(script(handler));
+    ToolInvoker invoker = invoker(tool, !key.equals("-"));
+    Caller caller = key.equals("yes") ? caller("X-API-Key", "k1") : caller();
+
+    assertThat(invoker.call(tool.name(), Json.MAPPER.readTree(arguments), caller))
+        .isEqualTo(new ToolOutcome.Failure(failure));
+    assertThat(stages).containsExactly(stagesRun.split(";"));
+  }
+
+  private static ScriptRef script(String file) {
+    return new ScriptRef("app/tools/weather/" + file, "default");
+  }
+
+  private static Optional<ScriptRef> optionalScript(String file) {
+    return file.equals("-") ? Optional.empty() : Optional.of(script(file));
+  }
+
+  @Test
+  void anUnavailableDatabaseIsAServerFault() {
+    assertThatThrownBy(() -> call(plain(), "weather", "{\"city\":\"down\"}"))
+        .isInstanceOf(ToolServerException.class)
+        .hasMessage("the database of tool `weather` is unavailable");
+    assertThat(stages).containsExactly("execute");
+  }
+
+  @Test
+  void everyStageOfACallWorksToTheSameDeadline_theToolsTimeout() {
+    ToolInvoker invoker = invoker(weather(Optional.of(LOWER), Optional.of(WRAP), false), false);
+
+    call(invoker, "weather", "{\"city\":\"Paris\"}");
+
+    assertThat(deadlines).hasSize(3);
+    assertThat(deadlines).allSatisfy(d -> assertThat(d).isSameAs(deadlines.getFirst()));
+    assertThat(deadlines.getFirst().timeout()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void anUnknownToolIsNotCalled() {
+    assertThatThrownBy(() -> call(plain(), "nope", "{}"))
+        .isInstanceOf(UnknownToolException.class)
+        .hasMessage("Unknown tool: nope");
+  }
+
+  @Test
+  void theBuiltInSearchRanksTheToolsAndChecksItsArguments() {
+    ToolInvoker invoker = plain();
+
+    assertThat(call(invoker, "search", "{\"query\":\"weather forecast\"}"))
+        .isInstanceOfSatisfying(
+            ToolOutcome.Success.class,
+            success ->
+                assertThat(success.payload().path(0).path("name").asString()).isEqualTo("weather"));
+    assertThat(call(invoker, "search", "{\"query\":\"weather\",\"limit\":0}"))
+        .isEqualTo(
+            new ToolOutcome.Failure("invalid arguments: `limit` must be a positive integer"));
+    assertThat(stages).isEmpty();
+  }
+}
