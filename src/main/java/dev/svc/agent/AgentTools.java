@@ -1,11 +1,11 @@
 package dev.svc.agent;
 
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.runtime.InputSchemas;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
 import dev.svc.runtime.ToolOutcome;

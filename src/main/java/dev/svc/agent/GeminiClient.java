@@ -1,7 +1,7 @@
 package dev.svc.agent;
 
+import dev.svc.json.Json;
 import dev.svc.model.Provider;
-import dev.svc.runtime.Json;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

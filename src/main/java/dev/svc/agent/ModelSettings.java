@@ -1,10 +1,10 @@
 package dev.svc.agent;
 
+import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.EnvString;
 import dev.svc.model.Provider;
 import dev.svc.project.Environment;
-import dev.svc.runtime.Json;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.svc.agent;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.svc.agent;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

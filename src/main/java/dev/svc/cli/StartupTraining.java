@@ -86,7 +86,7 @@ final class StartupTraining {
                 http,
                 session,
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
-                    + dev.svc.runtime.Json.MAPPER.writeValueAsString(tool.name())
+                    + dev.svc.json.Json.MAPPER.writeValueAsString(tool.name())
                     + ",\"arguments\":{}}}");
           }
         }

@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.json.Json;
 import dev.svc.model.Tool;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.json.Json;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
 import dev.svc.model.Tool;

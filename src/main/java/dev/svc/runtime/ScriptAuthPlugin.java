@@ -5,6 +5,7 @@ import dev.svc.auth.AuthPlugin;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
+import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptRef;
 import dev.svc.script.ScriptFailedException;

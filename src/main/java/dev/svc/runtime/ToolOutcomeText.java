@@ -1,5 +1,7 @@
 package dev.svc.runtime;
 
+import dev.svc.json.Json;
+
 /**
  * A tool call's outcome as the text its caller reads, the same for an MCP client (the result's text
  * content) and an agent's model (the answer of a failed call): a success's payload as JSON, a

@@ -8,6 +8,7 @@ import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
+import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.model.Execution;
 import dev.svc.model.ScriptRef;

@@ -1,7 +1,7 @@
 package dev.svc.server;
 
+import dev.svc.json.Json;
 import dev.svc.protocol.EventSink;
-import dev.svc.runtime.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.locks.ReentrantLock;

@@ -2,8 +2,8 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.json.Json;
 import dev.svc.protocol.a2a.A2aServer;
-import dev.svc.runtime.Json;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.GeminiReplies;
 import dev.svc.testing.ScriptedModelServer;

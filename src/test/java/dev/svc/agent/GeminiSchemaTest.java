@@ -2,7 +2,7 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import org.junit.jupiter.api.Test;
 
 class GeminiSchemaTest {

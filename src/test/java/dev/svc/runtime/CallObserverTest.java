@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.audit.AuditRecord;
 import dev.svc.audit.AuditTrail;
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.telemetry.Span;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
 import dev.svc.connector.Connectors;
+import dev.svc.json.Json;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.script.PooledScriptRunner;

@@ -11,6 +11,7 @@ import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.connector.Connector;
+import dev.svc.json.Json;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Execution;
 import dev.svc.model.Model;

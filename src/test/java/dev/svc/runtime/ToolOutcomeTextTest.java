@@ -2,6 +2,7 @@ package dev.svc.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.json.Json;
 import org.junit.jupiter.api.Test;
 
 class ToolOutcomeTextTest {

@@ -2,10 +2,10 @@ package dev.svc.testing;
 
 import dev.svc.cli.Instance;
 import dev.svc.connector.Connectors;
+import dev.svc.json.Json;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.protocol.a2a.A2aServer;
-import dev.svc.runtime.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,6 +1,6 @@
 package dev.svc.testing;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Chat-completions answers as an OpenAI-compatible server sends them. */

@@ -2,7 +2,7 @@ package dev.svc.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

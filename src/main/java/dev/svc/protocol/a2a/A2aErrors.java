@@ -1,9 +1,9 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ServerFault;
 import tools.jackson.databind.node.ArrayNode;
 

@@ -2,9 +2,9 @@ package dev.svc.protocol.a2a;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.protocol.jsonrpc.MethodReply;
-import dev.svc.runtime.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,10 +2,10 @@ package dev.svc.protocol.a2a;
 
 import dev.svc.SvcVersion;
 import dev.svc.agent.AgentTools;
+import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolSearch;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.json.Json;
 import dev.svc.log.Log;
-import dev.svc.runtime.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

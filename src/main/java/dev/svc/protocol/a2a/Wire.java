@@ -1,6 +1,6 @@
 package dev.svc.protocol.a2a;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

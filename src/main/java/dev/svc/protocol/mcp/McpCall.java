@@ -1,8 +1,8 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.log.Level;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import java.util.Optional;
 import java.util.function.Consumer;

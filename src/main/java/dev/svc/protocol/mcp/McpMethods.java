@@ -2,13 +2,13 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.json.Json;
 import dev.svc.log.Level;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.InputSchemas;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.UnknownToolException;

@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.SvcException;
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.protocol.jsonrpc.Dispatcher;
@@ -11,7 +12,6 @@ import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodReply;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolServerException;

@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.HttpCall;
@@ -11,7 +12,6 @@ import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import java.util.Map;

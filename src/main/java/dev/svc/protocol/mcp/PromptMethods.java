@@ -2,11 +2,11 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.json.Json;
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.PromptRenderer;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;

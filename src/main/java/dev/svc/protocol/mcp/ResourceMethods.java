@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.json.Json;
 import dev.svc.model.Argument;
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
@@ -10,7 +11,6 @@ import dev.svc.model.ResourceTemplate;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;
 import java.util.List;

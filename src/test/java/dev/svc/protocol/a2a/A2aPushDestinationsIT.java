@@ -3,7 +3,7 @@ package dev.svc.protocol.a2a;
 import static dev.svc.protocol.a2a.A2aServerIT.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ScriptedModelServer;

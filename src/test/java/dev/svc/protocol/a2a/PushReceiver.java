@@ -1,7 +1,7 @@
 package dev.svc.protocol.a2a;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -3,8 +3,8 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
-import dev.svc.runtime.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package dev.svc.protocol.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -4,11 +4,11 @@ import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.call.Caller;
+import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.Dispatcher;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodHandler;
-import dev.svc.runtime.Json;
 import dev.svc.runtime.ToolServerException;
 import dev.svc.testing.WeatherProject;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.runtime.Json;
+import dev.svc.json.Json;
 import dev.svc.runtime.ToolOutcome;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -1,6 +1,5 @@
-package dev.svc.runtime;
+package dev.svc.json;
 
-import dev.svc.json.Jackson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
