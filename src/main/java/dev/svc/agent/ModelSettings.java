@@ -8,6 +8,7 @@ import dev.svc.project.Environment;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -45,8 +46,8 @@ public record ModelSettings(
   public static final String GEMINI_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
 
   /** Option keys svc reads itself; they are never sent to the provider. */
-  public static final java.util.List<String> KNOWN_KEYS =
-      java.util.List.of("api_key", "base_url", "project", "location", "max_steps", "timeout");
+  public static final List<String> KNOWN_KEYS =
+      List.of("api_key", "base_url", "project", "location", "max_steps", "timeout");
 
   private static final Pattern INTEGER = Pattern.compile("-?\\d{1,18}");
   private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?");

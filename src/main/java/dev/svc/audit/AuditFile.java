@@ -5,6 +5,7 @@ import dev.svc.log.Log;
 import dev.svc.telemetry.SvcMetrics;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -104,7 +105,7 @@ public final class AuditFile implements AuditTrail {
 
   /** One record as a JSON object on one line. */
   static String line(AuditRecord record) {
-    java.io.StringWriter text = new java.io.StringWriter(256);
+    StringWriter text = new StringWriter(256);
     try (JsonGenerator json = JSON.createGenerator(text)) {
       json.writeStartObject();
       json.writeStringProperty("time", record.time().toString());

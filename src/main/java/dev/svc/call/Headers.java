@@ -2,6 +2,7 @@ package dev.svc.call;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class Headers {
       map.computeIfAbsent(names[i], k -> new ArrayList<>()).add(values[i]);
     }
     map.replaceAll((name, list) -> List.copyOf(list));
-    return java.util.Collections.unmodifiableMap(map);
+    return Collections.unmodifiableMap(map);
   }
 
   /** Headers a script may see: everything but cookies, a name's values joined by ", ". */

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.sqlite.JDBC;
 
 /**
  * Writes the files of a built artifact (DECISIONS "CLI flag names": {@code svc}, {@code lib/},
@@ -113,7 +114,7 @@ final class ArtifactLayout {
       return Optional.empty();
     }
     String entryName = "org/sqlite/native/" + os + "/" + arch + "/libsqlitejdbc.so";
-    try (InputStream in = org.sqlite.JDBC.class.getClassLoader().getResourceAsStream(entryName)) {
+    try (InputStream in = JDBC.class.getClassLoader().getResourceAsStream(entryName)) {
       if (in == null) {
         return Optional.empty();
       }

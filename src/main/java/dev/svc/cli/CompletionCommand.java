@@ -1,7 +1,9 @@
 package dev.svc.cli;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -64,7 +66,7 @@ final class CompletionCommand implements Callable<Integer> {
   }
 
   private static Map<String, CommandLine> visibleSubcommands(CommandLine line) {
-    Map<String, CommandLine> visible = new java.util.TreeMap<>();
+    Map<String, CommandLine> visible = new TreeMap<>();
     line.getSubcommands()
         .forEach((name, sub) -> {
           if (!sub.getCommandSpec().usageMessage().hidden()) {
@@ -118,7 +120,7 @@ final class CompletionCommand implements Callable<Integer> {
       List<String> options =
           sub.getValue().getCommandSpec().options().stream()
               .filter(o -> !o.hidden())
-              .flatMap(o -> java.util.Arrays.stream(o.names()))
+              .flatMap(o -> Arrays.stream(o.names()))
               .sorted()
               .toList();
       table

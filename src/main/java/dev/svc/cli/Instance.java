@@ -1,12 +1,16 @@
 package dev.svc.cli;
 
 import dev.svc.agent.AgentChecks;
+import dev.svc.audit.AuditTrail;
+import dev.svc.cache.ResultCache;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
+import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
+import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
@@ -14,6 +18,7 @@ import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.RuntimeMetrics;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
 import dev.svc.script.ScriptMemory;
@@ -25,6 +30,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -41,7 +49,7 @@ public final class Instance implements AutoCloseable {
   private final A2aServer agents;
   private final Options options;
   private final Object reloading = new Object();
-  private final dev.svc.runtime.RuntimeMetrics gauges;
+  private final RuntimeMetrics gauges;
 
   /** The memory ceiling of every script runner of this instance, the reloads' included. */
   private final ScriptMemory scriptMemory;
@@ -59,7 +67,7 @@ public final class Instance implements AutoCloseable {
     this.agents = agents;
     this.options = options;
     this.scriptMemory = scriptMemory;
-    this.gauges = dev.svc.runtime.RuntimeMetrics.register(runtime::get);
+    this.gauges = RuntimeMetrics.register(runtime::get);
   }
 
   /** Everything launching needs besides the model. */
@@ -71,7 +79,7 @@ public final class Instance implements AutoCloseable {
       boolean watch,
       Function<ResolvedAdapter, Connector> connectors,
       A2aServer.Settings agents,
-      dev.svc.audit.AuditTrail audit) {
+      AuditTrail audit) {
 
     public Options(
         Environment environment,
@@ -81,15 +89,7 @@ public final class Instance implements AutoCloseable {
         boolean watch,
         Function<ResolvedAdapter, Connector> connectors,
         A2aServer.Settings agents) {
-      this(
-          environment,
-          projectDirectory,
-          address,
-          port,
-          watch,
-          connectors,
-          agents,
-          dev.svc.audit.AuditTrail.OFF);
+      this(environment, projectDirectory, address, port, watch, connectors, agents, AuditTrail.OFF);
     }
 
     public Options(
@@ -134,8 +134,8 @@ public final class Instance implements AutoCloseable {
                 model.service().limits().bodyTimeout(),
                 model.service().limits().connectionsPerClient(),
                 model.service().limits().drainTimeout()));
-    java.util.concurrent.CompletableFuture<HttpServer> preparing =
-        java.util.concurrent.CompletableFuture.supplyAsync(
+    CompletableFuture<HttpServer> preparing =
+        CompletableFuture.supplyAsync(
             () ->
                 HttpServer.prepare(
                     serverSettings,
@@ -144,11 +144,11 @@ public final class Instance implements AutoCloseable {
             command -> Thread.ofPlatform().name("svc-http-start").start(command));
     ScriptMemory scriptMemory = scriptMemory(options.environment());
     PooledScriptRunner scripts = scripts(model, options.environment(), scriptMemory);
-    dev.svc.log.StartupTrace.mark("script runner");
+    StartupTrace.mark("script runner");
     ProjectRuntime started;
     try {
       started = ProjectRuntime.start(model, settings(options, scripts));
-      dev.svc.log.StartupTrace.mark("project runtime");
+      StartupTrace.mark("project runtime");
     } catch (RuntimeException e) {
       scripts.close();
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
@@ -163,21 +163,21 @@ public final class Instance implements AutoCloseable {
         throw new StartupException(agentProblems);
       }
       agents = new A2aServer(runtime::get, options.environment(), options.agents());
-      dev.svc.log.StartupTrace.mark("agents made");
+      StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(
               runtime::get,
               new McpSessions(
                   SessionTokens.create(options.environment().get("SVC_SESSION_SECRET"))),
               new McpServer.Capabilities(options.watch()));
-      dev.svc.log.StartupTrace.mark("mcp server made");
+      StartupTrace.mark("mcp server made");
       mcpRoute.set(mcp);
       agentRoute.set(agents);
       HttpServer http = awaitPrepared(preparing);
-      dev.svc.log.StartupTrace.mark("http prepared");
+      StartupTrace.mark("http prepared");
       http.open();
       http.markReady();
-      dev.svc.log.StartupTrace.mark("http ready");
+      StartupTrace.mark("http ready");
       return new Instance(runtime, http, mcp, agents, options, scriptMemory);
     } catch (RuntimeException e) {
       if (agents != null) {
@@ -189,11 +189,10 @@ public final class Instance implements AutoCloseable {
     }
   }
 
-  private static HttpServer awaitPrepared(
-      java.util.concurrent.CompletableFuture<HttpServer> preparing) {
+  private static HttpServer awaitPrepared(CompletableFuture<HttpServer> preparing) {
     try {
       return preparing.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
       }
@@ -207,7 +206,7 @@ public final class Instance implements AutoCloseable {
         options.projectDirectory(),
         options.connectors(),
         scripts,
-        dev.svc.cache.ResultCache.DEFAULT_MAX_BYTES,
+        ResultCache.DEFAULT_MAX_BYTES,
         options.audit());
   }
 
@@ -279,7 +278,7 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.runtime.StartupException when the new model cannot be served; the old one keeps
    *     serving
    */
-  public ModelChanges reload(Model next, java.util.Set<String> changedFiles) {
+  public ModelChanges reload(Model next, Set<String> changedFiles) {
     synchronized (reloading) {
       List<Diagnostic> agentProblems = AgentChecks.check(next, options.environment());
       if (!agentProblems.isEmpty()) {
@@ -313,13 +312,13 @@ public final class Instance implements AutoCloseable {
       ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
       fresh.cache().invalidateTools(changes.tools());
       mcp.publish(changes);
-      java.util.List<dev.svc.connector.Connector> retired = previous.retiredBy(fresh);
+      List<Connector> retired = previous.retiredBy(fresh);
       Optional<ScriptRunner> retiredScripts =
           sameScripts ? Optional.empty() : Optional.of(previous.scripts());
       if (!retired.isEmpty() || retiredScripts.isPresent()) {
         Duration drain =
             previous.model().tools().stream()
-                .map(dev.svc.model.Tool::timeout)
+                .map(Tool::timeout)
                 .max(Duration::compareTo)
                 .orElse(Duration.ZERO)
                 .plusSeconds(1);

@@ -4,6 +4,7 @@ import dev.svc.log.Level;
 import dev.svc.log.LogFormat;
 import dev.svc.log.LogSink;
 import dev.svc.log.TagFilter;
+import java.io.Console;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Map;
@@ -103,7 +104,7 @@ final class LogOptions {
 
   private LogFormat format(CliContext context) {
     if (format == null) {
-      java.io.Console console = System.console();
+      Console console = System.console();
       return console != null && console.isTerminal() ? LogFormat.TEXT : LogFormat.JSON;
     }
     return switch (format.toLowerCase()) {

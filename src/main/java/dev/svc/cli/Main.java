@@ -1,5 +1,9 @@
 package dev.svc.cli;
 
+import dev.svc.log.JulBridge;
+import dev.svc.log.Slf4jProvider;
+import dev.svc.log.StartupTrace;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 
 /** Entry point of the {@code svc} command. */
@@ -7,11 +11,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    dev.svc.log.StartupTrace.mark("main");
+    StartupTrace.mark("main");
     // SLF4J (Jetty's and the drivers' logging) goes to our logger; naming the provider spares
     // SLF4J a ServiceLoader scan that opens every jar on the class path (~20 ms of start-up)
     if (System.getProperty("slf4j.provider") == null) {
-      System.setProperty("slf4j.provider", dev.svc.log.Slf4jProvider.class.getName());
+      System.setProperty("slf4j.provider", Slf4jProvider.class.getName());
       // SLF4J reports a named provider on stderr at its INFO level; keep its warnings only
       if (System.getProperty("slf4j.internal.verbosity") == null) {
         System.setProperty("slf4j.internal.verbosity", "WARN");
@@ -19,13 +23,13 @@ public final class Main {
     }
     // java.util.logging (OpenTelemetry, the JDK) too, instead of plain text on stderr; costs
     // nothing until something logs through it
-    dev.svc.log.JulBridge.install();
+    JulBridge.install();
     System.exit(run(CliContext.system(), args));
   }
 
   /** Runs one command line and returns its exit code. */
   public static int run(CliContext context, String... args) {
-    java.util.OptionalInt fast = ServeFastPath.tryRun(context, args);
+    OptionalInt fast = ServeFastPath.tryRun(context, args);
     if (fast.isPresent()) {
       return fast.getAsInt();
     }

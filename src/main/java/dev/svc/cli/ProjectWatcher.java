@@ -85,7 +85,7 @@ final class ProjectWatcher implements AutoCloseable {
               registerTree(path);
               // files written into the new directory before it was registered sent no event
               addFilesOf(path, pending);
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
               // removed again already: its deletion is an event of its parent
               LOG.debug("a new directory could not be watched", e, "path", path);
             }

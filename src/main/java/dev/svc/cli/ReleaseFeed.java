@@ -1,6 +1,7 @@
 package dev.svc.cli;
 
 import dev.svc.json.Jackson;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,7 +53,7 @@ record ReleaseFeed(List<Release> releases) {
   }
 
   /** Resolves relative release URLs against the feed's own URL. */
-  ReleaseFeed relativeTo(java.net.URI feed) {
+  ReleaseFeed relativeTo(URI feed) {
     return new ReleaseFeed(
         releases.stream()
             .map(r ->

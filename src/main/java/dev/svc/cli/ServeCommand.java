@@ -1,13 +1,16 @@
 package dev.svc.cli;
 
+import dev.svc.log.StartupTrace;
 import dev.svc.model.ArtifactException;
 import dev.svc.model.Model;
 import dev.svc.model.ModelCodec;
 import dev.svc.project.Environment;
+import dev.svc.server.HttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,11 +51,11 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    java.util.OptionalInt usage = serve.checkUsage(log, context);
+    OptionalInt usage = serve.checkUsage(log, context);
     if (usage.isPresent()) {
       return usage.getAsInt();
     }
-    dev.svc.server.HttpServer.preloadInBackground();
+    HttpServer.preloadInBackground();
     Path file =
         context.workingDirectory().resolve(manifest == null ? MODEL_FILE : manifest).normalize();
     if (Files.isDirectory(file)) {
@@ -74,12 +77,12 @@ final class ServeCommand implements Callable<Integer> {
       context.err().println("error: cannot read " + file + ": " + e.getMessage());
       return ExitCodes.FAILED;
     }
-    dev.svc.log.StartupTrace.mark("model decoded");
+    StartupTrace.mark("model decoded");
     Path directory = file.toAbsolutePath().getParent();
     Environment environment =
         Environment.load(
             context.workingDirectory(), context.workingDirectory(), context.environment());
-    dev.svc.log.StartupTrace.mark("environment loaded");
+    StartupTrace.mark("environment loaded");
     if (train) {
       return StartupTraining.run(model, environment.withFallback(""), directory, context);
     }

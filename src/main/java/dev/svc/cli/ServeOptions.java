@@ -1,7 +1,9 @@
 package dev.svc.cli;
 
+import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
+import dev.svc.project.Project;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -45,12 +47,12 @@ final class ServeOptions {
       Model model,
       Environment environment,
       Path directory,
-      Optional<dev.svc.project.Project> watched,
+      Optional<Project> watched,
       LogOptions log,
       CliContext context) {
     log.apply(model.service().logLevel(), context)
         .ifPresent(path -> context.out().println("svc: logging to " + path));
-    dev.svc.log.StartupTrace.mark("log configured");
+    StartupTrace.mark("log configured");
     return StartCommand.runUntilStopped(
         StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
         model,

@@ -3,14 +3,19 @@ package dev.svc.cli;
 import dev.svc.audit.AuditFile;
 import dev.svc.connector.Connectors;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import dev.svc.model.Service;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.runtime.StartupException;
+import dev.svc.server.HttpServer;
 import dev.svc.server.ServerStartException;
 import dev.svc.telemetry.Telemetry;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -42,11 +47,11 @@ final class StartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    java.util.OptionalInt usage = serve.checkUsage(log, context);
+    OptionalInt usage = serve.checkUsage(log, context);
     if (usage.isPresent()) {
       return usage.getAsInt();
     }
-    dev.svc.server.HttpServer.preloadInBackground();
+    HttpServer.preloadInBackground();
     Project located = project.locate(context);
     Optional<Model> model = ProjectCompiler.compile(located, context);
     if (model.isEmpty()) {
@@ -70,16 +75,16 @@ final class StartCommand implements Callable<Integer> {
         configured.environment().withPrefix("OTEL_"),
         model.service().name(),
         model.service().version());
-    dev.svc.log.StartupTrace.mark("telemetry configured");
+    StartupTrace.mark("telemetry configured");
     Instance.Options options;
     try {
       options = withAudit(configured, model);
-    } catch (java.io.UncheckedIOException e) {
+    } catch (UncheckedIOException e) {
       context.err().println("error: " + e.getMessage());
       context.err().flush();
       return ExitCodes.FAILED;
     }
-    dev.svc.log.StartupTrace.mark("audit configured");
+    StartupTrace.mark("audit configured");
     Instance instance;
     try {
       instance = Instance.launch(model, options);
@@ -159,8 +164,7 @@ final class StartCommand implements Callable<Integer> {
     if (!audit.enabled()) {
       return options;
     }
-    java.nio.file.Path path =
-        options.projectDirectory().resolve(audit.path().orElse(Service.Audit.DEFAULT_PATH));
+    Path path = options.projectDirectory().resolve(audit.path().orElse(Service.Audit.DEFAULT_PATH));
     return new Instance.Options(
         options.environment(),
         options.projectDirectory(),
@@ -175,7 +179,7 @@ final class StartCommand implements Callable<Integer> {
   static Instance.Options options(
       Model model,
       Environment environment,
-      java.nio.file.Path directory,
+      Path directory,
       String address,
       Integer port,
       boolean watch) {

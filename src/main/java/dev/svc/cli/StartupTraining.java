@@ -1,6 +1,9 @@
 package dev.svc.cli;
 
+import dev.svc.connector.Connectors;
 import dev.svc.connector.OfflineConnector;
+import dev.svc.connector.ResolvedAdapter;
+import dev.svc.json.Json;
 import dev.svc.log.Level;
 import dev.svc.log.LogFormat;
 import dev.svc.log.LogSink;
@@ -19,7 +22,9 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -38,9 +43,9 @@ final class StartupTraining {
     LogSink.configure(Level.ERROR, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
     Path scratch;
     try {
-      scratch = java.nio.file.Files.createTempDirectory("svc-training");
+      scratch = Files.createTempDirectory("svc-training");
       copySeeds(model, directory, scratch);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       context.err().println("svc: the training run failed: " + e.getMessage());
       return ExitCodes.FAILED;
     }
@@ -54,9 +59,7 @@ final class StartupTraining {
             0,
             false,
             adapter ->
-                isLocalSqlite(adapter)
-                    ? dev.svc.connector.Connectors.open(adapter)
-                    : new OfflineConnector(adapter));
+                isLocalSqlite(adapter) ? Connectors.open(adapter) : new OfflineConnector(adapter));
     try (Instance instance = Instance.launch(model, options)) {
       URI base = URI.create(instance.baseUrl());
       TrainingClient http = new TrainingClient(base.getHost(), base.getPort());
@@ -86,7 +89,7 @@ final class StartupTraining {
                 http,
                 session,
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
-                    + dev.svc.json.Json.MAPPER.writeValueAsString(tool.name())
+                    + Json.MAPPER.writeValueAsString(tool.name())
                     + ",\"arguments\":{}}}");
           }
         }
@@ -100,7 +103,7 @@ final class StartupTraining {
     }
   }
 
-  private static boolean isLocalSqlite(dev.svc.connector.ResolvedAdapter adapter) {
+  private static boolean isLocalSqlite(ResolvedAdapter adapter) {
     return adapter.connector() == ConnectorKind.SQLITE
         && !adapter.connectionString().contains("://");
   }
@@ -115,15 +118,15 @@ final class StartupTraining {
   }
 
   /** Seed scripts of SQLite adapters, so their scratch databases are created as in serving. */
-  private static void copySeeds(Model model, Path from, Path to) throws java.io.IOException {
+  private static void copySeeds(Model model, Path from, Path to) throws IOException {
     for (Adapter adapter : model.adapters()) {
       EnvString seed = adapter.options().get("seed");
       if (seed != null
           && !seed.hasPlaceholders()
-          && java.nio.file.Files.isRegularFile(from.resolve(seed.template()))) {
+          && Files.isRegularFile(from.resolve(seed.template()))) {
         Path target = to.resolve(seed.template()).normalize();
-        java.nio.file.Files.createDirectories(target.getParent());
-        java.nio.file.Files.copy(from.resolve(seed.template()), target);
+        Files.createDirectories(target.getParent());
+        Files.copy(from.resolve(seed.template()), target);
       }
     }
   }
@@ -140,10 +143,7 @@ final class StartupTraining {
         for (String line : head.split("\r\n")) {
           int colon = line.indexOf(':');
           if (colon > 0
-              && line.substring(0, colon)
-                  .strip()
-                  .toLowerCase(java.util.Locale.ROOT)
-                  .equals(lowerCaseName)) {
+              && line.substring(0, colon).strip().toLowerCase(Locale.ROOT).equals(lowerCaseName)) {
             return Optional.of(line.substring(colon + 1).strip());
           }
         }

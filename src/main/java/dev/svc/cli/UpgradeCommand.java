@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -130,7 +131,7 @@ final class UpgradeCommand implements Callable<Integer> {
   }
 
   private static String fetch(URI uri) throws IOException {
-    return new String(download(uri), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(download(uri), StandardCharsets.UTF_8);
   }
 
   private static byte[] download(URI uri) throws IOException {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Compiles agents: provider, model options and effective tool access. */
 final class AgentCompiler {
@@ -136,7 +137,7 @@ final class AgentCompiler {
                 tool.origin(),
                 "no tool is named `" + tool.value() + "`",
                 Suggestions.didYouMean(tool.value(), toolNames)
-                    .orElse("tools: " + String.join(", ", new java.util.TreeSet<>(toolNames))));
+                    .orElse("tools: " + String.join(", ", new TreeSet<>(toolNames))));
           }
         }
         return Optional.of(

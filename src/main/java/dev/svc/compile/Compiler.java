@@ -8,6 +8,7 @@ import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.Adapter;
 import dev.svc.model.Agent;
@@ -45,7 +46,7 @@ public final class Compiler {
       return new Compilation.Failure(diagnostics.sorted());
     }
     Optional<Model> model = new Run(project, environment, diagnostics, read.get()).model();
-    List<dev.svc.diagnostic.Diagnostic> sorted = diagnostics.sorted();
+    List<Diagnostic> sorted = diagnostics.sorted();
     return model.isPresent() && !diagnostics.hasErrors()
         ? new Compilation.Success(model.get(), sorted)
         : new Compilation.Failure(sorted);

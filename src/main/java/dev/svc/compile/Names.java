@@ -1,11 +1,13 @@
 package dev.svc.compile;
 
 import dev.svc.definition.Located;
+import dev.svc.definition.Shapes;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** Name defaults, patterns and uniqueness, shared by every kind of definition. */
@@ -39,9 +41,7 @@ final class Names {
               + fallback
               + "` does not match "
               + pattern,
-          "add a `name:` field, or rename it ("
-              + dev.svc.definition.Shapes.patternHint(pattern)
-              + ")");
+          "add a `name:` field, or rename it (" + Shapes.patternHint(pattern) + ")");
     }
     return fallback;
   }
@@ -75,7 +75,7 @@ final class Names {
       return first.containsKey(name);
     }
 
-    java.util.Set<String> names() {
+    Set<String> names() {
       return first.keySet();
     }
   }

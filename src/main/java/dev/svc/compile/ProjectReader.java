@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -163,8 +165,7 @@ final class ProjectReader {
     return plugins;
   }
 
-  private <T> List<T> each(
-      List<Path> files, java.util.function.BiFunction<YamlNode, Path, T> read) {
+  private <T> List<T> each(List<Path> files, BiFunction<YamlNode, Path, T> read) {
     List<T> definitions = new ArrayList<>();
     for (Path file : files) {
       parse(readText(file), project.relative(file))
@@ -191,8 +192,7 @@ final class ProjectReader {
   }
 
   /** Entries of {@code dir} (recursively if asked) that pass {@code filter}, sorted by path. */
-  private static List<Path> filesIn(
-      Path dir, boolean recursive, java.util.function.Predicate<Path> filter) {
+  private static List<Path> filesIn(Path dir, boolean recursive, Predicate<Path> filter) {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }

@@ -9,6 +9,7 @@ import dev.svc.model.ResourceTemplate;
 import dev.svc.model.UriTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -128,7 +129,7 @@ final class ResourceCompiler {
           "variables are written `{name}` (RFC 6570)");
       return Optional.empty();
     }
-    List<String> known = new java.util.ArrayList<>(parsed.variables());
+    List<String> known = new ArrayList<>(parsed.variables());
     r.arguments().forEach(a -> known.add(a.name().value()));
     Optional<ResourceTemplate.Content> content;
     if (r.textTemplate().isPresent() && r.fileTemplate().isPresent()) {

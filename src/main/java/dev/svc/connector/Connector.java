@@ -3,6 +3,7 @@ package dev.svc.connector;
 import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -39,8 +40,8 @@ public interface Connector extends AutoCloseable {
   JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline);
 
   /** The usage of the connector's own pool, when it has one that svc manages (JDBC). */
-  default java.util.Optional<PoolUsage> pool() {
-    return java.util.Optional.empty();
+  default Optional<PoolUsage> pool() {
+    return Optional.empty();
   }
 
   /** Closes every connection; calls in flight may fail. Never throws. */

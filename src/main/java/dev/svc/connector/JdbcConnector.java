@@ -10,6 +10,7 @@ import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -73,10 +74,10 @@ public final class JdbcConnector implements Connector {
   }
 
   @Override
-  public java.util.Optional<PoolUsage> pool() {
+  public Optional<PoolUsage> pool() {
     int size = pool.size();
     int idle = pool.available();
-    return java.util.Optional.of(new PoolUsage(size - idle, idle, size, pool.waiting()));
+    return Optional.of(new PoolUsage(size - idle, idle, size, pool.waiting()));
   }
 
   /** Connections in the pool. */

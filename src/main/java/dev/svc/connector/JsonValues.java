@@ -2,13 +2,19 @@ package dev.svc.connector;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.TemporalAccessor;
 import java.util.Base64;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -61,10 +67,10 @@ final class JsonValues {
         }
         yield array;
       }
-      case java.sql.Timestamp t -> NODES.stringNode(iso(t.toLocalDateTime()));
-      case java.sql.Date d -> NODES.stringNode(iso(d.toLocalDate()));
-      case java.sql.Time t -> NODES.stringNode(iso(t.toLocalTime()));
-      case java.time.temporal.TemporalAccessor t -> NODES.stringNode(iso(t));
+      case Timestamp t -> NODES.stringNode(iso(t.toLocalDateTime()));
+      case Date d -> NODES.stringNode(iso(d.toLocalDate()));
+      case Time t -> NODES.stringNode(iso(t.toLocalTime()));
+      case TemporalAccessor t -> NODES.stringNode(iso(t));
       default -> NODES.stringNode(value.toString());
     };
   }
@@ -73,17 +79,15 @@ final class JsonValues {
    * ISO-8601 text of a date or time; seconds are always written ({@code LocalDateTime.toString()}
    * would drop zero seconds).
    */
-  static String iso(java.time.temporal.TemporalAccessor value) {
+  static String iso(TemporalAccessor value) {
     return switch (value) {
       case OffsetDateTime t -> DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);
       case LocalDateTime t -> DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t);
       case LocalDate d -> DateTimeFormatter.ISO_LOCAL_DATE.format(d);
       case LocalTime t -> DateTimeFormatter.ISO_LOCAL_TIME.format(t);
       case OffsetTime t -> DateTimeFormatter.ISO_OFFSET_TIME.format(t);
-      case java.time.Instant i ->
-          DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(i.atOffset(ZoneOffset.UTC));
-      case java.time.ZonedDateTime z ->
-          DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(z.toOffsetDateTime());
+      case Instant i -> DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(i.atOffset(ZoneOffset.UTC));
+      case ZonedDateTime z -> DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(z.toOffsetDateTime());
       default -> value.toString();
     };
   }

@@ -4,6 +4,7 @@ import dev.svc.call.Deadline;
 import dev.svc.json.Jackson;
 import dev.svc.model.Statement;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
@@ -144,7 +145,7 @@ public final class LibsqlConnector implements Connector {
         .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
   }
 
-  private HttpRequest.Builder request(java.net.URI uri) {
+  private HttpRequest.Builder request(URI uri) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "application/json");
     settings.token().ifPresent(token -> builder.header("Authorization", "Bearer " + token));
     return builder;

@@ -1,5 +1,7 @@
 package dev.svc.connector;
 
+import com.mysql.cj.jdbc.JdbcConnection;
+import com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException;
 import dev.svc.model.ConnectorKind;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +11,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -135,9 +140,9 @@ final class MysqlDialect implements SqlDialect {
         connectTimeout(adapter.name(), properties.get("connectTimeout")));
   }
 
-  private static java.time.Duration connectTimeout(String adapter, String millis) {
+  private static Duration connectTimeout(String adapter, String millis) {
     try {
-      return java.time.Duration.ofMillis(Long.parseLong(millis.strip()));
+      return Duration.ofMillis(Long.parseLong(millis.strip()));
     } catch (NumberFormatException e) {
       throw new ConnectorUnavailableException(
           "connectTimeout of mysql adapter `"
@@ -155,7 +160,7 @@ final class MysqlDialect implements SqlDialect {
    */
   static String javaEncoding(String charsets) {
     String charset = charsets.split(",")[0].strip();
-    return switch (charset.toLowerCase(java.util.Locale.ROOT)) {
+    return switch (charset.toLowerCase(Locale.ROOT)) {
       case "utf8mb4", "utf8", "utf8mb3" -> "UTF-8";
       case "latin1" -> "Cp1252";
       case "ascii" -> "US-ASCII";
@@ -209,7 +214,7 @@ final class MysqlDialect implements SqlDialect {
   @Override
   public boolean isCancellation(SQLException e) {
     return e instanceof SQLTimeoutException
-        || e instanceof com.mysql.cj.jdbc.exceptions.MySQLStatementCancelledException
+        || e instanceof MySQLStatementCancelledException
         || e.getErrorCode() == 1317 // ER_QUERY_INTERRUPTED
         || e.getErrorCode() == 3024; // ER_QUERY_TIMEOUT (max_execution_time)
   }
@@ -230,10 +235,10 @@ final class MysqlDialect implements SqlDialect {
    */
   @Override
   public void stopAbandoned(Connection connection, JdbcPool.Opener opener) throws SQLException {
-    if (connection instanceof com.mysql.cj.jdbc.JdbcConnection mysql) {
+    if (connection instanceof JdbcConnection mysql) {
       long thread = mysql.getSession().getThreadId();
       try (Connection side = opener.open();
-          java.sql.Statement kill = side.createStatement()) {
+          Statement kill = side.createStatement()) {
         kill.execute("KILL QUERY " + thread);
       }
     }

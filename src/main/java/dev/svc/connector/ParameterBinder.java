@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -99,7 +100,7 @@ final class ParameterBinder {
     return switch (value) {
       case String s -> s;
       case BigDecimal d -> d.toPlainString();
-      case java.time.temporal.TemporalAccessor t -> JsonValues.iso(t);
+      case TemporalAccessor t -> JsonValues.iso(t);
       case JsonNode node -> node.isString() ? node.stringValue() : node.toString();
       default -> value.toString();
     };

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
@@ -101,7 +102,7 @@ final class PostgresDialect implements SqlDialect {
         properties,
         ConnectionStrings.poolSize(adapter.name(), settings, DEFAULT_POOL_SIZE),
         url.hostList(),
-        java.util.Optional.ofNullable(properties.get("user")),
+        Optional.ofNullable(properties.get("user")),
         false,
         connectTimeout(properties.get("connectTimeout")));
   }

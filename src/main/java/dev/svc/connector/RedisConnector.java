@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -118,8 +119,8 @@ public final class RedisConnector implements Connector {
 
   /** Opens a connection (logging in and selecting the database) and sends {@code PING}. */
   @Override
-  public java.util.Optional<PoolUsage> pool() {
-    return java.util.Optional.of(
+  public Optional<PoolUsage> pool() {
+    return Optional.of(
         new PoolUsage(
             pool.getNumActive(), pool.getNumIdle(), settings.poolSize(), pool.getNumWaiters()));
   }

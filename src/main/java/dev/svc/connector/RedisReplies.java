@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class RedisReplies {
         }
         yield object;
       }
-      case java.util.Collection<?> list -> {
+      case Collection<?> list -> {
         ArrayNode array = JsonValues.NODES.arrayNode(list.size());
         list.forEach(element -> array.add(json(element)));
         yield array;

@@ -2,6 +2,8 @@ package dev.svc.connector;
 
 import dev.svc.model.ConnectorKind;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -17,7 +19,7 @@ public record ResolvedAdapter(
     Map<String, String> options,
     Path projectDirectory) {
   public ResolvedAdapter {
-    options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
   }
 
   @Override

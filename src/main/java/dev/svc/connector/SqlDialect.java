@@ -9,6 +9,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
+import java.sql.Types;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 
@@ -82,12 +83,12 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
 
   default void bindDateTime(PreparedStatement statement, int index, OffsetDateTime value)
       throws SQLException {
-    statement.setObject(index, value, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+    statement.setObject(index, value, Types.TIMESTAMP_WITH_TIMEZONE);
   }
 
   default void bindDate(PreparedStatement statement, int index, LocalDate value)
       throws SQLException {
-    statement.setObject(index, value, java.sql.Types.DATE);
+    statement.setObject(index, value, Types.DATE);
   }
 
   static String firstLine(String message) {

@@ -11,6 +11,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.sqlite.JDBC;
 import org.sqlite.SQLiteOpenMode;
 import org.sqlite.core.CoreResultSet;
 
@@ -55,7 +58,7 @@ final class SqliteDialect implements SqlDialect {
   static final SqliteDialect INSTANCE = new SqliteDialect();
   static final int DEFAULT_FILE_POOL_SIZE = 4;
   static final int DEFAULT_MEMORY_POOL_SIZE = 1;
-  private static final Driver DRIVER = new org.sqlite.JDBC();
+  private static final Driver DRIVER = new JDBC();
   private static final Set<String> REMOTE_ONLY =
       Set.of("authToken", "auth_token", "jwt", "sync_interval", "tls");
   private static final Pattern MESSAGE =
@@ -128,7 +131,7 @@ final class SqliteDialect implements SqlDialect {
             adapter.options(),
             memory ? DEFAULT_MEMORY_POOL_SIZE : DEFAULT_FILE_POOL_SIZE);
     return new JdbcSettings(
-        url, properties, poolSize, location, Optional.empty(), memory, java.time.Duration.ZERO);
+        url, properties, poolSize, location, Optional.empty(), memory, Duration.ZERO);
   }
 
   /** Option naming a SQL script that creates a database file that does not exist yet. */
@@ -158,7 +161,7 @@ final class SqliteDialect implements SqlDialect {
           "sqlite adapter `" + adapter.name() + "` cannot read its seed script " + seed, e);
     }
     try (Connection connection = DRIVER.connect("jdbc:sqlite:" + file, new Properties());
-        java.sql.Statement statement = connection.createStatement()) {
+        Statement statement = connection.createStatement()) {
       connection.setAutoCommit(false);
       statement.executeUpdate(sql);
       connection.commit();

@@ -4,6 +4,7 @@ import static dev.svc.definition.Field.optional;
 import static dev.svc.definition.Field.required;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Every field of every definition file, in one place (the root file's {@code server} section, the
@@ -109,7 +110,7 @@ public final class Shapes {
         optional(
                 "mode",
                 new FieldType.Text(
-                    java.util.Optional.empty(),
+                    Optional.empty(),
                     modes,
                     root
                         ? List.of(
@@ -297,7 +298,7 @@ public final class Shapes {
               .reportedAs("invalid-name"),
           required(
                   "connector",
-                  new FieldType.Text(java.util.Optional.empty(), CONNECTORS),
+                  new FieldType.Text(Optional.empty(), CONNECTORS),
                   "`postgres`, `mysql`, `sqlite`, `mongodb` or `redis`.")
               .reportedAs("unknown-connector"),
           required(
@@ -316,7 +317,7 @@ public final class Shapes {
           true,
           optional(
                   "type",
-                  new FieldType.Text(java.util.Optional.empty(), INPUT_TYPES),
+                  new FieldType.Text(Optional.empty(), INPUT_TYPES),
                   "`string` (default), `int`, `float`, `boolean` or `datetime`.")
               .reportedAs("invalid-input-type"),
           optional("description", FieldType.text(), "What the input is for; shown to models."),

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.logging.Formatter;
+import java.util.logging.Handler;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.SimpleFormatter;
@@ -62,7 +63,7 @@ public final class JulBridge {
   }
 
   /** The handler the configuration names; the JDK creates it by its class name. */
-  public static final class Sink extends java.util.logging.Handler {
+  public static final class Sink extends Handler {
     private final Formatter messages = new SimpleFormatter();
 
     @Override

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -79,7 +80,7 @@ public final class LogSink {
             : Optional.empty();
     Optional<LogContext.TraceIds.Ids> trace = LogContext.currentTrace();
     if (trace.isPresent()) {
-      Map<String, Object> withTrace = new java.util.LinkedHashMap<>();
+      Map<String, Object> withTrace = new LinkedHashMap<>();
       withTrace.put("trace_id", trace.get().traceId());
       withTrace.put("span_id", trace.get().spanId());
       withTrace.putAll(fields);

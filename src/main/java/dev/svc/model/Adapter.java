@@ -1,5 +1,7 @@
 package dev.svc.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,6 +15,6 @@ public record Adapter(
     EnvString connectionString,
     Map<String, EnvString> options) {
   public Adapter {
-    options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
   }
 }

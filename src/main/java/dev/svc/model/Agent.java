@@ -1,5 +1,8 @@
 package dev.svc.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,11 +28,10 @@ public record Agent(
      * Options svc reads itself and never sends to the provider: model calls per task and seconds
      * per model call. Their values must be positive whole numbers.
      */
-    public static final java.util.List<String> LOOP_OPTIONS =
-        java.util.List.of("max_steps", "timeout");
+    public static final List<String> LOOP_OPTIONS = List.of("max_steps", "timeout");
 
     public ModelSpec {
-      options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
+      options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
     }
 
     /** Whether {@code text} is a whole number from 1 to 999,999,999. */

@@ -1,5 +1,7 @@
 package dev.svc.model;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,6 +17,6 @@ public record AuthPolicy(String plugin, Optional<ScriptRef> script, Map<String, 
   public static final String API_KEY = "api_key";
 
   public AuthPolicy {
-    policy = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(policy));
+    policy = Collections.unmodifiableMap(new LinkedHashMap<>(policy));
   }
 }

@@ -1,7 +1,10 @@
 package dev.svc.model;
 
 import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -61,7 +64,7 @@ public record IpNetwork(InetAddress address, int prefixLength) {
     if (network.length != other.length) {
       return false;
     }
-    return java.util.Arrays.equals(masked(other, prefixLength), network);
+    return Arrays.equals(masked(other, prefixLength), network);
   }
 
   private static InetAddress masked(InetAddress address, int prefixLength) {
@@ -69,9 +72,9 @@ public record IpNetwork(InetAddress address, int prefixLength) {
     try {
       // Inet6Address keeps an IPv4-mapped network IPv6 (InetAddress.getByAddress would not)
       return bytes.length == 16
-          ? java.net.Inet6Address.getByAddress(null, bytes, -1)
+          ? Inet6Address.getByAddress(null, bytes, -1)
           : InetAddress.getByAddress(bytes);
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       throw new IllegalStateException(e); // never: the length is 4 or 16
     }
   }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 
 /**
  * The artifact encoding of a compiled model ({@code model.bin}): a magic number, a format version,
@@ -113,7 +114,7 @@ public final class ModelCodec {
 
   private static byte[] checksum(byte[] bytes, int version) {
     if (version >= 4) {
-      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      CRC32C crc = new CRC32C();
       crc.update(bytes);
       int value = (int) crc.getValue();
       return new byte[] {

@@ -1,8 +1,10 @@
 package dev.svc.model;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Model providers of agents. */
 public enum Provider {
@@ -24,9 +26,7 @@ public enum Provider {
 
   /** Every accepted spelling, after normalisation. */
   public static List<String> names() {
-    return java.util.Arrays.stream(values())
-        .flatMap(p -> java.util.stream.Stream.of(p.canonical, p.alias))
-        .toList();
+    return Arrays.stream(values()).flatMap(p -> Stream.of(p.canonical, p.alias)).toList();
   }
 
   /** Lower-cases and turns {@code -} into {@code _}, as the spec normalises provider names. */

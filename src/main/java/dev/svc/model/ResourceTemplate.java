@@ -1,7 +1,10 @@
 package dev.svc.model;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** A resource template: an RFC 6570 URI template and content with {@code {{ arg }}} holes. */
 public record ResourceTemplate(
@@ -34,10 +37,9 @@ public record ResourceTemplate(
    * A file template whose files {@code svc build} embedded: every file under its directory, keyed
    * by its path relative to that directory.
    */
-  public record EmbeddedFiles(String pathTemplate, java.util.Map<String, Bytes> files)
-      implements Content {
+  public record EmbeddedFiles(String pathTemplate, Map<String, Bytes> files) implements Content {
     public EmbeddedFiles {
-      files = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(files));
+      files = Collections.unmodifiableMap(new TreeMap<>(files));
     }
   }
 }

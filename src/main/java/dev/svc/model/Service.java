@@ -1,5 +1,6 @@
 package dev.svc.model;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -103,17 +104,17 @@ public record Service(
    */
   public record Limits(
       int maxBodyBytes,
-      java.time.Duration headerTimeout,
-      java.time.Duration bodyTimeout,
+      Duration headerTimeout,
+      Duration bodyTimeout,
       int connectionsPerClient,
-      java.time.Duration drainTimeout) {
+      Duration drainTimeout) {
     public static final Limits DEFAULTS =
         new Limits(
             4 * 1024 * 1024,
-            java.time.Duration.ofSeconds(10),
-            java.time.Duration.ofSeconds(60),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(60),
             256,
-            java.time.Duration.ofSeconds(10));
+            Duration.ofSeconds(10));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.svc.model;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,7 +107,7 @@ public final class UriTemplate {
   }
 
   private static String repeat(String part, int count, String separator) {
-    return String.join(separator, java.util.Collections.nCopies(count, part));
+    return String.join(separator, Collections.nCopies(count, part));
   }
 
   public String text() {

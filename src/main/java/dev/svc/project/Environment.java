@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The variables a project sees: the process environment, then {@code .env} in the working
@@ -58,8 +60,8 @@ public final class Environment {
   }
 
   /** Every variable whose name starts with {@code prefix} (e.g. {@code OTEL_}), sorted by name. */
-  public java.util.SortedMap<String, String> withPrefix(String prefix) {
-    java.util.SortedMap<String, String> found = new java.util.TreeMap<>();
+  public SortedMap<String, String> withPrefix(String prefix) {
+    SortedMap<String, String> found = new TreeMap<>();
     variables.forEach((name, value) -> {
       if (name.startsWith(prefix)) {
         found.put(name, value);

@@ -1,6 +1,10 @@
 package dev.svc.protocol;
 
 import dev.svc.call.Headers;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * An HTTP request as the protocols see it, independent of the HTTP library.
@@ -17,7 +21,7 @@ public record HttpCall(
     String path,
     Headers headers,
     byte[] body,
-    java.util.function.Supplier<String> baseUrlOf,
+    Supplier<String> baseUrlOf,
     String requestId,
     String query) {
 
@@ -27,20 +31,20 @@ public record HttpCall(
   }
 
   /** The first value of a query parameter, URL-decoded. */
-  public java.util.Optional<String> queryParameter(String name) {
+  public Optional<String> queryParameter(String name) {
     for (String pair : query.split("&")) {
       int eq = pair.indexOf('=');
       String key = eq < 0 ? pair : pair.substring(0, eq);
       if (decode(key).equals(name)) {
-        return java.util.Optional.of(eq < 0 ? "" : decode(pair.substring(eq + 1)));
+        return Optional.of(eq < 0 ? "" : decode(pair.substring(eq + 1)));
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   private static String decode(String text) {
     try {
-      return java.net.URLDecoder.decode(text, java.nio.charset.StandardCharsets.UTF_8);
+      return URLDecoder.decode(text, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
       return text;
     }

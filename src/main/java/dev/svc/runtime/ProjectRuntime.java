@@ -4,6 +4,7 @@ import dev.svc.SvcException;
 import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
+import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
@@ -11,7 +12,9 @@ import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
+import dev.svc.log.StartupTrace;
 import dev.svc.model.Adapter;
 import dev.svc.model.AuthPolicy;
 import dev.svc.model.EnvString;
@@ -29,10 +32,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * A project being served: owns the open connectors, the script runner, the result cache and the
@@ -108,7 +113,7 @@ public final class ProjectRuntime implements AutoCloseable {
    */
   public static ProjectRuntime start(Model model, Settings settings) {
     ResultCache cache = new ResultCache(settings.cacheBytes());
-    dev.svc.log.StartupTrace.mark("cache made");
+    StartupTrace.mark("cache made");
     return open(model, settings, Map.of(), cache, new AdapterFailureLog());
   }
 
@@ -183,9 +188,9 @@ public final class ProjectRuntime implements AutoCloseable {
         toOpen.put(name, adapter);
       }
     });
-    dev.svc.log.StartupTrace.mark("adapters resolved");
+    StartupTrace.mark("adapters resolved");
     Map<String, Connector> opened = open(toOpen, settings.connectorFactory(), problems);
-    dev.svc.log.StartupTrace.mark("adapters open");
+    StartupTrace.mark("adapters open");
     if (!problems.isEmpty()) {
       closeAll(opened);
       throw new StartupException(problems);
@@ -197,7 +202,7 @@ public final class ProjectRuntime implements AutoCloseable {
         new ToolInvoker(
             model, connectorsOf(all), auth, settings.scripts(), cache, observer, adapterFailures);
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
-    dev.svc.log.StartupTrace.mark("invoker made");
+    StartupTrace.mark("invoker made");
     return new ProjectRuntime(
         model,
         all,
@@ -263,7 +268,7 @@ public final class ProjectRuntime implements AutoCloseable {
                           resolved,
                           tool.timeout()))
                   .orElse(caller ->
-                      new dev.svc.auth.AuthDecision.Deny(
+                      new AuthDecision.Deny(
                           "the auth plugin `" + policy.plugin() + "` has no script")));
     };
   }
@@ -311,7 +316,7 @@ public final class ProjectRuntime implements AutoCloseable {
       for (Map.Entry<String, Future<?>> check : checks.entrySet()) {
         try {
           check.getValue().get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
           Throwable cause = e.getCause();
           String reason =
               cause instanceof ConnectorUnavailableException
@@ -322,8 +327,7 @@ public final class ProjectRuntime implements AutoCloseable {
                   ? unavailable.code()
                   : ConnectorUnavailableException.UNAVAILABLE;
           problems.add(
-              Diagnostic.error(
-                      code, dev.svc.diagnostic.Origin.ofFile("adapter " + check.getKey()), reason)
+              Diagnostic.error(code, Origin.ofFile("adapter " + check.getKey()), reason)
                   .withHint(
                       "check the adapter's connection_string and that the database is running"));
         } catch (InterruptedException e) {
@@ -375,7 +379,7 @@ public final class ProjectRuntime implements AutoCloseable {
     closeAll(
         connectors.stream()
             .collect(
-                java.util.stream.Collectors.toMap(
+                Collectors.toMap(
                     c -> String.valueOf(System.identityHashCode(c)), c -> c, (a, b) -> a)));
   }
 

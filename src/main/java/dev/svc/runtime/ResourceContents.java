@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.model.Bytes;
 import dev.svc.model.MimeTypes;
 import dev.svc.model.Model;
 import dev.svc.model.Resource;
@@ -13,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +123,7 @@ public final class ResourceContents {
                 .normalize()
                 .toString()
                 .replace('\\', '/');
-        dev.svc.model.Bytes bytes = embedded.files().get(path);
+        Bytes bytes = embedded.files().get(path);
         yield bytes == null
             ? Optional.empty()
             : Optional.of(content(uri, template.mimeType(), path, bytes.toArray()));
@@ -134,7 +136,7 @@ public final class ResourceContents {
   /** A file template's path with its placeholders filled in; {@code ..} is never allowed. */
   private static String interpolatedPath(String pathTemplate, Map<String, String> values) {
     String path = PromptRenderer.substitute(pathTemplate, values);
-    if (java.util.Arrays.asList(path.split("[/\\\\]")).contains("..")) {
+    if (Arrays.asList(path.split("[/\\\\]")).contains("..")) {
       throw new InvalidPathException("the resource path may not contain `..`");
     }
     return path;

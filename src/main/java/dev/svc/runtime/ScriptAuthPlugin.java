@@ -17,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.regex.Matcher;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -80,8 +81,7 @@ final class ScriptAuthPlugin implements AuthPlugin {
       return new AuthDecision.Deny(
           e.messageFor(timeout)
               .replaceFirst(
-                  "^the script",
-                  java.util.regex.Matcher.quoteReplacement("the auth plugin `" + name + "`")));
+                  "^the script", Matcher.quoteReplacement("the auth plugin `" + name + "`")));
     } catch (ScriptFailedException e) {
       return new AuthDecision.Deny(e.getMessage());
     }

@@ -1,10 +1,14 @@
 package dev.svc.script;
 
 import dev.svc.json.Jackson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -60,7 +65,7 @@ final class HttpFetch {
     HttpRequest http;
     try {
       http = build(JSON.readTree(request), timeout);
-    } catch (IllegalArgumentException | tools.jackson.core.JacksonException e) {
+    } catch (IllegalArgumentException | JacksonException e) {
       return CompletableFuture.completedFuture(error(e.getMessage()));
     }
     return client()
@@ -97,11 +102,11 @@ final class HttpFetch {
     return builder.build();
   }
 
-  private static String answer(HttpResponse<java.io.InputStream> response) {
+  private static String answer(HttpResponse<InputStream> response) {
     byte[] bytes;
-    try (java.io.InputStream in = response.body()) {
+    try (InputStream in = response.body()) {
       bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return error("reading the response failed: " + e.getMessage());
     }
     if (bytes.length > MAX_BODY_BYTES) {
@@ -139,10 +144,10 @@ final class HttpFetch {
   private static String failure(Throwable error) {
     Throwable cause =
         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException) {
+    if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
       return error("the request timed out");
     }
-    if (cause instanceof java.net.ConnectException) {
+    if (cause instanceof ConnectException) {
       return error(
           "cannot connect" + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
     }

@@ -3,6 +3,7 @@ package dev.svc.script;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -39,8 +40,8 @@ public interface ScriptRunner extends AutoCloseable {
   record Usage(
       int busy, int idle, int max, int pending, long memoryReservedBytes, long memoryLimitBytes) {}
 
-  default java.util.Optional<Usage> usage() {
-    return java.util.Optional.empty();
+  default Optional<Usage> usage() {
+    return Optional.empty();
   }
 
   @Override

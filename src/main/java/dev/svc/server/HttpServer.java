@@ -1,9 +1,14 @@
 package dev.svc.server;
 
 import dev.svc.log.Log;
+import dev.svc.log.StartupTrace;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -23,8 +28,8 @@ public final class HttpServer implements AutoCloseable {
   private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
   private final Drain drain = new Drain();
-  private java.util.Optional<ServerConnector> metricsConnector = java.util.Optional.empty();
-  private java.util.Optional<HeaderDeadline> headerDeadline = java.util.Optional.empty();
+  private Optional<ServerConnector> metricsConnector = Optional.empty();
+  private Optional<HeaderDeadline> headerDeadline = Optional.empty();
 
   private HttpServer(Server server, ServerConnector connector, ServerSettings settings) {
     this.server = server;
@@ -76,14 +81,13 @@ public final class HttpServer implements AutoCloseable {
    * start-up) can run while adapters open; {@link #open()} then binds the port.
    */
   public static HttpServer prepare(ServerSettings settings, Route mcp, Route agents) {
-    dev.svc.log.StartupTrace.mark("http prepare begins");
+    StartupTrace.mark("http prepare begins");
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("svc-http");
     // our own executor: Jetty's default finds Thread.ofVirtual() by reflection (~12 ms at start).
     // One name for all, not a numbered name each: a request's thread would make a name string
     // (two objects) that a thread dump does not need (it shows each virtual thread's id).
-    java.util.concurrent.ThreadFactory virtualThreads =
-        Thread.ofVirtual().name("svc-http").factory();
+    ThreadFactory virtualThreads = Thread.ofVirtual().name("svc-http").factory();
     threads.setVirtualThreadsExecutor(task -> virtualThreads.newThread(task).start());
     Server server = new Server(threads);
     HttpConfiguration config = new HttpConfiguration();
@@ -103,14 +107,14 @@ public final class HttpServer implements AutoCloseable {
       connector.addBean(new ConnectionsPerClient(settings.limits().connectionsPerClient()));
     }
     server.setErrorHandler(new JsonErrorHandler());
-    dev.svc.log.StartupTrace.mark("http connector made");
+    StartupTrace.mark("http connector made");
     HttpServer http = new HttpServer(server, connector, settings);
     if (settings.metrics().enabled() && settings.metrics().port().isPresent()) {
       ServerConnector metrics = new ServerConnector(server, 1, 1);
       metrics.setName(HttpTelemetry.METRICS_CONNECTOR);
       metrics.setHost(settings.address());
       metrics.setPort(settings.metrics().port().get());
-      http.metricsConnector = java.util.Optional.of(metrics);
+      http.metricsConnector = Optional.of(metrics);
     }
     OriginPolicy policy =
         new OriginPolicy(
@@ -119,11 +123,11 @@ public final class HttpServer implements AutoCloseable {
     // Drain serves them (closing their connections) and refuses only after the drain limit
     server.setHandler(
         new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain));
-    dev.svc.log.StartupTrace.mark("http handlers made");
+    StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {
       server.start();
-      dev.svc.log.StartupTrace.mark("http server started");
+      StartupTrace.mark("http server started");
     } catch (Exception e) {
       http.stopQuietly();
       throw new ServerStartException("cannot start the HTTP server: " + rootMessage(e), e);
@@ -141,8 +145,7 @@ public final class HttpServer implements AutoCloseable {
         metrics.start();
       }
       headerDeadline =
-          java.util.Optional.of(
-              new HeaderDeadline(connectors(), settings.limits().headerTimeout()));
+          Optional.of(new HeaderDeadline(connectors(), settings.limits().headerTimeout()));
     } catch (Exception e) {
       stopQuietly();
       throw new ServerStartException(
@@ -168,7 +171,7 @@ public final class HttpServer implements AutoCloseable {
   }
 
   /** The port of {@code /metrics} when it has its own. */
-  public java.util.Optional<Integer> metricsPort() {
+  public Optional<Integer> metricsPort() {
     return metricsConnector.map(ServerConnector::getLocalPort);
   }
 
@@ -218,8 +221,8 @@ public final class HttpServer implements AutoCloseable {
     }
   }
 
-  private java.util.List<ServerConnector> connectors() {
-    java.util.List<ServerConnector> all = new java.util.ArrayList<>();
+  private List<ServerConnector> connectors() {
+    List<ServerConnector> all = new ArrayList<>();
     all.add(connector);
     metricsConnector.ifPresent(all::add);
     return all;

@@ -2,7 +2,9 @@ package dev.svc.server;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -78,7 +80,7 @@ final class RequestBody {
     try (InputStream in = Content.Source.asInputStream(request)) {
       int n;
       while ((n = in.read(piece)) >= 0) {
-        if (!body.add(java.nio.ByteBuffer.wrap(piece, 0, n))) {
+        if (!body.add(ByteBuffer.wrap(piece, 0, n))) {
           return new Outcome.TooLarge();
         }
       }
@@ -114,14 +116,13 @@ final class RequestBody {
     }
 
     /** Appends; false when the body would pass the cap. */
-    boolean add(java.nio.ByteBuffer piece) {
+    boolean add(ByteBuffer piece) {
       int n = piece.remaining();
       if (n > max - length) {
         return false;
       }
       if (length + n > bytes.length) {
-        bytes =
-            java.util.Arrays.copyOf(bytes, Math.min(max, Math.max(length + n, bytes.length * 2)));
+        bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(length + n, bytes.length * 2)));
       }
       piece.get(bytes, length, n);
       length += n;
@@ -129,7 +130,7 @@ final class RequestBody {
     }
 
     byte[] bytes() {
-      return length == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, length);
+      return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
     }
   }
 

@@ -15,15 +15,20 @@ import dev.svc.telemetry.SvcMetrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The one Jetty handler: routes by path, guards {@code Host}/{@code Origin}, answers CORS, reads
@@ -87,9 +92,9 @@ final class RequestHandler extends Handler.Abstract {
    */
   private static void refuseWhileStopping(Request request, Response response, Callback callback) {
     SvcMetrics.HTTP_REFUSALS.increment("shutting_down");
-    Optional<tools.jackson.databind.JsonNode> id = Optional.empty();
+    Optional<JsonNode> id = Optional.empty();
     if (request.getLength() > 0 && request.getLength() <= 64 * 1024) {
-      if (RequestBody.read(request, 64 * 1024, java.time.Duration.ofSeconds(1))
+      if (RequestBody.read(request, 64 * 1024, Duration.ofSeconds(1))
           instanceof RequestBody.Outcome.Received(byte[] bytes)) {
         id = JsonRpcCodec.idOf(bytes);
       }
@@ -206,7 +211,7 @@ final class RequestHandler extends Handler.Abstract {
         }
         case RequestBody.Outcome.Gone gone -> {
           LOG.debug("client closed the connection before sending its body", "path", path);
-          callback.failed(new org.eclipse.jetty.io.EofException("client went away"));
+          callback.failed(new EofException("client went away"));
           return;
         }
       }
@@ -218,7 +223,7 @@ final class RequestHandler extends Handler.Abstract {
               body,
               () -> baseUrl(request, headers),
               RequestIds.next(),
-              java.util.Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
+              Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
       HttpReply reply = (isMcp ? mcp : agents).handle(call);
       write(reply, response, callback);
     } catch (Throwable e) {
@@ -306,8 +311,7 @@ final class RequestHandler extends Handler.Abstract {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
-    try (org.eclipse.jetty.util.Blocker.Callback written =
-        org.eclipse.jetty.util.Blocker.callback()) {
+    try (Blocker.Callback written = Blocker.callback()) {
       response.write(true, ByteBuffer.wrap(json), written);
       written.block();
     } catch (IOException | RuntimeException e) {

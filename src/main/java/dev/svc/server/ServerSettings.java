@@ -2,6 +2,7 @@ package dev.svc.server;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How the HTTP server listens.
@@ -57,9 +58,9 @@ public record ServerSettings(
    *
    * @param port its own port (0 picks a free one), or empty for the main port
    */
-  public record Metrics(boolean enabled, java.util.Optional<Integer> port) {
-    public static final Metrics MAIN_PORT = new Metrics(true, java.util.Optional.empty());
-    public static final Metrics OFF = new Metrics(false, java.util.Optional.empty());
+  public record Metrics(boolean enabled, Optional<Integer> port) {
+    public static final Metrics MAIN_PORT = new Metrics(true, Optional.empty());
+    public static final Metrics OFF = new Metrics(false, Optional.empty());
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.svc.telemetry;
 
 import dev.svc.log.LogContext;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.DoubleHistogram;
@@ -119,10 +120,8 @@ public final class OtelTelemetry implements Telemetry.Backend, Tracer {
   }
 
   private static final class ServiceAttributes {
-    static final io.opentelemetry.api.common.AttributeKey<String> NAME =
-        io.opentelemetry.api.common.AttributeKey.stringKey("service.name");
-    static final io.opentelemetry.api.common.AttributeKey<String> VERSION =
-        io.opentelemetry.api.common.AttributeKey.stringKey("service.version");
+    static final AttributeKey<String> NAME = AttributeKey.stringKey("service.name");
+    static final AttributeKey<String> VERSION = AttributeKey.stringKey("service.version");
   }
 
   @Override

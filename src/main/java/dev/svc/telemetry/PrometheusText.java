@@ -1,5 +1,6 @@
 package dev.svc.telemetry;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -126,7 +127,7 @@ public final class PrometheusText {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       return Double.isNaN(value) ? "NaN" : value > 0 ? "+Inf" : "-Inf";
     }
-    return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
   }
 
   private static void escape(StringBuilder out, String text, boolean quotes) {

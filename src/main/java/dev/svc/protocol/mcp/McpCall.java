@@ -3,6 +3,7 @@ package dev.svc.protocol.mcp;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.log.Level;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.runtime.ProjectRuntime;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -33,8 +34,7 @@ record McpCall(
     ObjectNode payload = data.deepCopy();
     payload.put("message", message);
     params.set("data", payload);
-    notifier.accept(
-        dev.svc.protocol.jsonrpc.JsonRpcCodec.notification("notifications/message", params));
+    notifier.accept(JsonRpcCodec.notification("notifications/message", params));
   }
 
   /** Sends {@code notifications/progress} when the client gave a progress token. */
@@ -45,8 +45,7 @@ record McpCall(
       params.put("progress", progress);
       params.put("total", total);
       params.put("message", message);
-      notifier.accept(
-          dev.svc.protocol.jsonrpc.JsonRpcCodec.notification("notifications/progress", params));
+      notifier.accept(JsonRpcCodec.notification("notifications/progress", params));
     });
   }
 }

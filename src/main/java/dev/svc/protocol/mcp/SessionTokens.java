@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -88,7 +89,7 @@ public final class SessionTokens {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));
       byte[] full = mac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
-      return java.util.Arrays.copyOf(full, 16);
+      return Arrays.copyOf(full, 16);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
