@@ -26,9 +26,9 @@ import java.util.Optional;
 import org.sqlite.JDBC;
 
 /**
- * Writes the files of a built artifact (DECISIONS "CLI flag names": {@code svc}, {@code lib/},
- * {@code model.bin}, {@code build/tools/<tool>/*.js}, {@code build/vendor.js}). Every method
- * returns the paths it wrote, relative to the output directory.
+ * Writes the files of a built artifact (docs/decisions.md "CLI": {@code svc}, {@code lib/}, {@code
+ * model.bin}, {@code build/tools/<tool>/*.js}, {@code build/vendor.js}). Every method returns the
+ * paths it wrote, relative to the output directory.
  */
 final class ArtifactLayout {
   private final Path out;

@@ -13,10 +13,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * MongoDB replies as plain JSON (DECISIONS "Results"): object ids as hex strings, dates as ISO-8601
- * strings, 32- and 64-bit integers, doubles and decimals as numbers, binary as base64 (a UUID as
- * its text), regular expressions as {@code /pattern/flags}, timestamps as {@code {"t": seconds,
- * "i": increment}}.
+ * MongoDB replies as plain JSON (docs/decisions.md "Results"): object ids as hex strings, dates as
+ * ISO-8601 strings, 32- and 64-bit integers, doubles and decimals as numbers, binary as base64 (a
+ * UUID as its text), regular expressions as {@code /pattern/flags}, timestamps as {@code {"t":
+ * seconds, "i": increment}}.
  */
 final class BsonJson {
   private BsonJson() {}

@@ -32,7 +32,7 @@ public interface Connector extends AutoCloseable {
    *     statement names is present (the caller checks)
    * @param deadline when the statement is cancelled: the call's, which earlier stages of the call
    *     (auth, an input transform) have used some of; waiting for a connection counts against it
-   * @return the result payload (see DECISIONS "Results")
+   * @return the result payload (see docs/decisions.md "Results")
    * @throws StatementFailedException when the database rejects the statement (a tool error the
    *     caller can fix) or it times out
    * @throws ConnectorUnavailableException when the database cannot be reached (a server fault)

@@ -21,8 +21,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
- * Java values as JSON nodes, the way results are written (DECISIONS "Results"): numbers stay
- * numbers, date-times become ISO-8601 strings, bytes become base64, non-finite floating values
+ * Java values as JSON nodes, the way results are written (docs/decisions.md "Results"): numbers
+ * stay numbers, date-times become ISO-8601 strings, bytes become base64, non-finite floating values
  * become the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} (JSON has no numbers
  * for them).
  */

@@ -15,10 +15,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Puts input values into a MongoDB statement (DECISIONS "Placeholders"): a placeholder standing as
- * a JSON value becomes the value's (extended) JSON encoding, one inside a JSON string the value's
- * text, JSON-escaped. Values are scalars, dates or arrays of scalars, so a value can never add a
- * key or an operator: a string such as {@code {"$ne": null}} stays a string.
+ * Puts input values into a MongoDB statement (docs/decisions.md "Placeholders"): a placeholder
+ * standing as a JSON value becomes the value's (extended) JSON encoding, one inside a JSON string
+ * the value's text, JSON-escaped. Values are scalars, dates or arrays of scalars, so a value can
+ * never add a key or an operator: a string such as {@code {"$ne": null}} stays a string.
  */
 final class MongoCommands {
   private static final JsonMapper JSON = Jackson.MAPPER;

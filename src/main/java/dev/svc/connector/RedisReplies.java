@@ -16,10 +16,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Redis replies as JSON (DECISIONS "Results"), read from RESP3 as Jedis decodes it: bulk and simple
- * strings become strings (bytes that are not UTF-8 become base64), integers and doubles numbers,
- * booleans booleans, nil null, arrays and sets arrays, maps (hashes) objects. An error nested in an
- * array (a failed command of a transaction) becomes {@code {"error": "…"}}.
+ * Redis replies as JSON (docs/decisions.md "Results"), read from RESP3 as Jedis decodes it: bulk
+ * and simple strings become strings (bytes that are not UTF-8 become base64), integers and doubles
+ * numbers, booleans booleans, nil null, arrays and sets arrays, maps (hashes) objects. An error
+ * nested in an array (a failed command of a transaction) becomes {@code {"error": "…"}}.
  */
 final class RedisReplies {
   /**

@@ -7,8 +7,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Builds a statement's result payload (DECISIONS "Results"): an array of row objects keyed by
- * column label in column order, or {@code [{"rows_affected": n}]} for a statement without rows.
+ * Builds a statement's result payload (docs/decisions.md "Results"): an array of row objects keyed
+ * by column label in column order, or {@code [{"rows_affected": n}]} for a statement without rows.
  */
 final class ResultRows {
   private ResultRows() {}

@@ -7,7 +7,9 @@ import dev.svc.model.Tool;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The JSON Schema of a tool's inputs, as {@code tools/list} shows it (DECISIONS "Tools"). */
+/**
+ * The JSON Schema of a tool's inputs, as {@code tools/list} shows it (docs/decisions.md "Tools").
+ */
 public final class InputSchemas {
   private InputSchemas() {}
 

@@ -13,9 +13,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Checks a call's arguments against a tool's inputs (DECISIONS "Tools"): required inputs present,
- * no undeclared keys, values converted to their declared type, defaults filled in. Every problem is
- * reported in one line.
+ * Checks a call's arguments against a tool's inputs (docs/decisions.md "Tools"): required inputs
+ * present, no undeclared keys, values converted to their declared type, defaults filled in. Every
+ * problem is reported in one line.
  */
 final class InputValidator {
   private InputValidator() {}

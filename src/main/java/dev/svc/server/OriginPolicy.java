@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * DNS-rebinding and cross-site protection, the same for every route (DECISIONS "MCP transport",
- * "Exposure and scale").
+ * DNS-rebinding and cross-site protection, the same for every route (docs/decisions.md "MCP
+ * transport", "Exposure and scale").
  *
  * <ul>
  *   <li>{@code Host}: when listening on a loopback address, only loopback values are accepted, plus

@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A2A v1 over JSON-RPC 2.0 and SSE for every agent (DECISIONS "A2A v1"): {@code GET
+ * A2A v1 over JSON-RPC 2.0 and SSE for every agent (docs/decisions.md "A2A v1"): {@code GET
  * /agent/{name}/.well-known/agent-card.json} answers the card, {@code POST /agent/{name}} the
  * methods. The agent is looked up in the current model on every request, so a reload adds, removes
  * and changes agents at once; a task keeps the definition it started with.
@@ -174,7 +174,7 @@ public final class A2aServer implements AutoCloseable {
             .filter(v -> !v.isEmpty())
             .or(() -> http.queryParameter(VERSION_HEADER).map(String::strip))
             .filter(v -> !v.isEmpty())
-            .orElse(PROTOCOL_VERSION); // DECISIONS: a missing version means 1.0
+            .orElse(PROTOCOL_VERSION); // docs/decisions.md "A2A v1": a missing version means 1.0
     if (!SUPPORTED_VERSIONS.contains(version) && !version.equals("1")) {
       return error(200, id, A2aErrors.versionNotSupported(version).error());
     }

@@ -23,11 +23,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * MCP over Streamable HTTP at {@code /mcp} (DECISIONS "MCP transport"): {@code initialize} issues a
- * signed session id; POSTed requests are answered with JSON, or with an SSE stream when the call
- * streams notifications; notifications and responses get 202; {@code GET} opens the server's
- * stream; {@code DELETE} ends the session. This class is the transport (status codes, headers,
- * sessions, content negotiation, SSE); {@link McpRequests} runs the requests.
+ * MCP over Streamable HTTP at {@code /mcp} (docs/decisions.md "MCP transport"): {@code initialize}
+ * issues a signed session id; POSTed requests are answered with JSON, or with an SSE stream when
+ * the call streams notifications; notifications and responses get 202; {@code GET} opens the
+ * server's stream; {@code DELETE} ends the session. This class is the transport (status codes,
+ * headers, sessions, content negotiation, SSE); {@link McpRequests} runs the requests.
  */
 public final class McpServer {
   private static final Log LOG = Log.tagged("mcp");

@@ -21,8 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code prompts/list} and {@code prompts/get}. MCP prompt messages allow only {@code user} and
  * {@code assistant}: a {@code system} message, whatever its content, is sent with role {@code user}
- * and marked in {@code _meta} as {@code {"svc/role": "system"}} (DECISIONS). A message's resource
- * is read as {@code resources/read} reads it, and fails the same way (-32002 for an unknown URI).
+ * and marked in {@code _meta} as {@code {"svc/role": "system"}} (docs/decisions.md "MCP
+ * transport"). A message's resource is read as {@code resources/read} reads it, and fails the same
+ * way (-32002 for an unknown URI).
  *
  * @see <a
  *     href="https://modelcontextprotocol.io/specification/2025-06-18/server/prompts#data-types">MCP

@@ -2,7 +2,7 @@ package dev.svc.protocol.mcp;
 
 import java.util.List;
 
-/** The MCP revisions svc speaks (DECISIONS "MCP transport"). */
+/** The MCP revisions svc speaks (docs/decisions.md "MCP transport"). */
 public final class ProtocolVersions {
   private ProtocolVersions() {}
 

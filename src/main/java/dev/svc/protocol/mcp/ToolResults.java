@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.util.RawValue;
 
-/** MCP {@code tools/call} results from tool outcomes (DECISIONS "Tools"). */
+/** MCP {@code tools/call} results from tool outcomes (docs/decisions.md "Tools"). */
 final class ToolResults {
   private ToolResults() {}
 

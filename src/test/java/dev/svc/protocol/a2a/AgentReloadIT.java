@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-/** Agent routes follow the current model after {@link Instance#reload}: DECISIONS "A2A v1". */
+/**
+ * Agent routes follow the current model after {@link Instance#reload}: docs/decisions.md "A2A v1".
+ */
 class AgentReloadIT {
   static final String BEFORE =
       """
