@@ -73,17 +73,7 @@ class AdapterOutageLogIT {
             statement: PING
             """
                 .formatted(port));
-    try (SvcProcess svc =
-        SvcProcess.serving(
-            dir,
-            dir.resolve("run"),
-            Map.of(),
-            "start",
-            project.toString(),
-            "-p",
-            "0",
-            "--log-format",
-            "json")) {
+    try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
       McpHttpClient client = new McpHttpClient(svc.baseUrl());
       client.initialize();
       assertThat(client.call("ping", "{}").path("result").path("isError").asBoolean(true))

@@ -7,7 +7,6 @@ import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.TestDatabase;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,17 +45,7 @@ class JulLogsIT {
   @Test
   void startingAMysqlProjectPrintsNoPlainTextLineFromOpenTelemetry() throws Exception {
     Path project = project();
-    SvcProcess svc =
-        SvcProcess.serving(
-            dir,
-            dir.resolve("run"),
-            Map.of(),
-            "start",
-            project.toString(),
-            "-p",
-            "0",
-            "--log-format",
-            "text");
+    SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "text");
     try (svc) {
       call(svc);
       assertThat(svc.stop()).isZero();
@@ -71,19 +60,7 @@ class JulLogsIT {
   @Test
   void atDebugLevelTheOpenTelemetryNoticeIsAStructuredLine() throws Exception {
     Path project = project();
-    SvcProcess svc =
-        SvcProcess.serving(
-            dir,
-            dir.resolve("run"),
-            Map.of(),
-            "start",
-            project.toString(),
-            "-p",
-            "0",
-            "--log-level",
-            "4",
-            "--log-format",
-            "json");
+    SvcProcess svc = SvcProcess.starting(dir, project, "--log-level", "4", "--log-format", "json");
     try (svc) {
       call(svc);
       assertThat(svc.stop()).isZero();

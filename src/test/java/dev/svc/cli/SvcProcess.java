@@ -72,6 +72,17 @@ public final class SvcProcess implements AutoCloseable {
         "svc did not start serving:\n" + Files.readString(out) + Files.readString(err));
   }
 
+  /**
+   * Runs {@code svc start <project> -p 0 <flags…>} in {@code directory} (its output under {@code
+   * directory/run}) and waits until it serves.
+   */
+  public static SvcProcess starting(Path directory, Path project, String... flags)
+      throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("start", project.toString(), "-p", "0"));
+    args.addAll(List.of(flags));
+    return serving(directory, directory.resolve("run"), Map.of(), args.toArray(String[]::new));
+  }
+
   public String baseUrl() {
     return baseUrl;
   }

@@ -31,6 +31,19 @@ import org.junit.jupiter.api.io.TempDir;
  * every route, slow headers and bodies, too many connections, malformed framing, oversized bodies.
  */
 class HttpEdgeIT {
+  private static final String ECHO_TOOL =
+      """
+      == app/adapters/db.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/echo/config.terse
+      description: Echo a number.
+      use: db
+      statement: SELECT {{ inputs.n }} AS n
+      inputs:
+        n: {type: int}
+      """;
+
   @TempDir static Path dir;
   static Instance instance;
   static int port;
@@ -50,16 +63,8 @@ class HttpEdgeIT {
                 max_body_mb: 1
                 header_timeout: 1
                 body_timeout: 2
-            == app/adapters/db.terse
-            connector: sqlite
-            connection_string: ":memory:"
-            == app/tools/echo/config.terse
-            description: Echo a number.
-            use: db
-            statement: SELECT {{ inputs.n }} AS n
-            inputs:
-              n: {type: int}
-            """);
+            """
+                + ECHO_TOOL);
     port = instance.port();
   }
 
@@ -265,16 +270,8 @@ class HttpEdgeIT {
             server:
               limits:
                 connections_per_client: 3
-            == app/adapters/db.terse
-            connector: sqlite
-            connection_string: ":memory:"
-            == app/tools/echo/config.terse
-            description: Echo a number.
-            use: db
-            statement: SELECT {{ inputs.n }} AS n
-            inputs:
-              n: {type: int}
-            """)) {
+            """
+                + ECHO_TOOL)) {
       List<RawHttp> held = new ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) {
