@@ -20,6 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ScriptMemory {
   private static final long MIB = 1024L * 1024;
 
+  /**
+   * The most the default ceiling gives, however big the machine: 32 isolates of the default 128 MiB
+   * heap. Without it a 24 GiB machine let a flood of memory-hungry calls take 12 GiB of V8 memory,
+   * far more than a server whose scripts are transforms and handlers needs; a bigger ceiling is one
+   * setting away ({@code SVC_SCRIPT_MEMORY_MB}).
+   */
+  static final long DEFAULT_CEILING_MB = 4096;
+
   private final int limitMb;
   private final int heapMb;
   private final int maxIsolates;
@@ -43,12 +51,13 @@ public final class ScriptMemory {
    * The default ceiling: half of what the machine leaves beside the JVM's heap, i.e. half of
    * (physical memory, or the container's limit when there is one, minus the JVM's maximum heap),
    * and never less than one isolate's heap. Half, because an isolate's resident size can exceed its
-   * heap cap (its compiled code, and the room V8 gets to stop a call that reached the cap).
+   * heap cap (its compiled code, and the room V8 gets to stop a call that reached the cap). At most
+   * {@link #DEFAULT_CEILING_MB}.
    */
   public static int defaultLimitMb(int heapMb) {
     long total = physicalBytes();
     long free = Math.max(0, total - Runtime.getRuntime().maxMemory());
-    return (int) Math.max(heapMb, Math.min(Integer.MAX_VALUE, free / 2 / MIB));
+    return (int) Math.max(heapMb, Math.min(DEFAULT_CEILING_MB, free / 2 / MIB));
   }
 
   /**

@@ -33,10 +33,12 @@ class ScriptMemoryTest {
   }
 
   @Test
-  void theDefaultIsHalfOfTheMemoryBesideTheJvmHeap_andAtLeastOneHeap() {
+  void theDefaultIsHalfOfTheMemoryBesideTheJvmHeap_atMost4GiB_andAtLeastOneHeap() {
     long beside = ScriptMemory.physicalBytes() - Runtime.getRuntime().maxMemory();
     assertThat(ScriptMemory.physicalBytes()).isPositive();
-    assertThat(ScriptMemory.defaultLimitMb(8)).isEqualTo(Math.max(8, beside / 2 / MIB));
+    assertThat(ScriptMemory.defaultLimitMb(8))
+        .isEqualTo(Math.max(8, Math.min(4096, beside / 2 / MIB)));
+    assertThat(ScriptMemory.defaultLimitMb(8)).isLessThanOrEqualTo(4096);
     assertThat(ScriptMemory.defaultLimitMb(1 << 30)).isEqualTo(1 << 30);
   }
 }
