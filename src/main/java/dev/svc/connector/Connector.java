@@ -32,12 +32,19 @@ public interface Connector extends AutoCloseable {
    *     statement names is present (the caller checks)
    * @param deadline when the statement is cancelled: the call's, which earlier stages of the call
    *     (auth, an input transform) have used some of; waiting for a connection counts against it
+   * @param options which rows the call wants, and whether writes must be refused
    * @return the result payload (see docs/decisions.md "Results")
    * @throws StatementFailedException when the database rejects the statement (a tool error the
    *     caller can fix) or it times out
    * @throws ConnectorUnavailableException when the database cannot be reached (a server fault)
    */
-  JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline);
+  JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options);
+
+  /** {@link #execute(Statement, Map, Deadline, StatementOptions)} for every row, as written. */
+  default JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+    return execute(statement, values, deadline, StatementOptions.ALL);
+  }
 
   /** The usage of the connector's own pool, when it has one that svc manages (JDBC). */
   default Optional<PoolUsage> pool() {

@@ -131,11 +131,12 @@ public final class JdbcConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    return run(sql, values, deadline, true);
+    return options.window(run(sql, values, deadline, true));
   }
 
   /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */

@@ -86,7 +86,8 @@ public final class LibsqlConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
@@ -105,7 +106,7 @@ public final class LibsqlConnector implements Connector {
     JsonNode reply = send(pipeline(body), deadline);
     JsonNode result = reply.path("results").path(0);
     return switch (result.path("type").asString("")) {
-      case "ok" -> HranaValues.rows(result.path("response").path("result"));
+      case "ok" -> options.window(HranaValues.rows(result.path("response").path("result")));
       case "error" ->
           throw new StatementFailedException(
               SqlDialect.firstLine(result.path("error").path("message").asString(null)),

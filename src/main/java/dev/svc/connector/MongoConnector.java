@@ -90,7 +90,8 @@ public final class MongoConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     if (!(statement instanceof Statement.Mongo mongo)) {
       throw new IllegalArgumentException(description + " runs MongoDB commands only");
     }
@@ -103,7 +104,8 @@ public final class MongoConnector implements Connector {
       if (writeFailed.isPresent()) {
         throw writeFailed.get();
       }
-      return cursor(reply).isPresent() ? documents(open, reply, deadline) : BsonJson.object(reply);
+      return options.window(
+          cursor(reply).isPresent() ? documents(open, reply, deadline) : BsonJson.object(reply));
     } catch (MongoException e) {
       throw failures.ofCommand(
           e, deadline.timeout(), lastHeartbeatFailure(), Thread.currentThread().isInterrupted());

@@ -20,7 +20,8 @@ public final class OfflineConnector implements Connector {
   public void check(Deadline deadline) {}
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     throw new ConnectorUnavailableException("adapter `" + adapter + "` is offline (training run)");
   }
 

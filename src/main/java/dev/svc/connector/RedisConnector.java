@@ -141,7 +141,8 @@ public final class RedisConnector implements Connector {
   }
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     if (!(statement instanceof Statement.Redis redis)) {
       throw new IllegalArgumentException(description + " runs Redis commands only");
     }
@@ -164,7 +165,7 @@ public final class RedisConnector implements Connector {
       CommandArguments command = new CommandArguments(() -> name);
       arguments.subList(1, arguments.size()).forEach(command::add);
       Object reply = connection.executeCommand(command);
-      return RedisReplies.json(reply, words);
+      return options.window(RedisReplies.json(reply, words));
     } catch (JedisConnectionException e) {
       healthy = false; // the reply may still be on its way: the connection cannot be reused
       if (Thread.currentThread().isInterrupted()) {

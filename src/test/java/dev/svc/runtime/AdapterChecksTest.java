@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
+import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.model.Model;
@@ -65,7 +66,8 @@ class AdapterChecksTest {
     }
 
     @Override
-    public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+    public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
       throw new UnsupportedOperationException("only checked");
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
+import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.model.Model;
 import dev.svc.model.Statement;
@@ -62,7 +63,8 @@ class ProjectReloadTest {
     public void check(Deadline deadline) {}
 
     @Override
-    public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+    public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
       throw new UnsupportedOperationException("only opened");
     }
 

@@ -11,6 +11,7 @@ import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.connector.Connector;
+import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Execution;
@@ -68,7 +69,7 @@ class ToolInvokerTest {
 
         @Override
         public JsonNode execute(
-            Statement statement, Map<String, Object> values, Deadline deadline) {
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
           stages.add("execute");
           deadlines.add(deadline);
           return stub.execute(statement, values, deadline);

@@ -2,6 +2,7 @@ package dev.svc.testing;
 
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
+import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
 import dev.svc.json.Json;
@@ -24,7 +25,8 @@ public final class StubConnector implements Connector {
   public void check(Deadline deadline) {}
 
   @Override
-  public JsonNode execute(Statement statement, Map<String, Object> values, Deadline deadline) {
+  public JsonNode execute(
+      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     executions.incrementAndGet();
     if (values.containsValue("fail")) {
       throw new StatementFailedException("no such table: weather", false, null);
