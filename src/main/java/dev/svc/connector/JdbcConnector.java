@@ -38,6 +38,12 @@ import tools.jackson.databind.JsonNode;
  * call (the client cancelled it) is stopped at the database too, and fails with a {@link
  * StatementFailedException}.
  *
+ * <p><b>Memory.</b> A call reads no further than its window ({@link StatementOptions}): the dialect
+ * sets the statement up to fetch in bounded batches or to stream ({@link SqlDialect#fetchAtMost}),
+ * rows before the window are stepped over unread, and each row kept is counted in the call's {@link
+ * ResultMemory}, which stops a result past its ceiling or the process's budget. A result stopped
+ * half-read on a streaming driver is abandoned with its connection, so the rest is never read.
+ *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
  * connection or an exhausted pool is a {@link ConnectorUnavailableException}.
@@ -123,7 +129,7 @@ public final class JdbcConnector implements Connector {
     try {
       // the answer is not turned into JSON: that would initialise Jackson's and BigDecimal's
       // number classes (~15 ms) on the start-up path for a value nobody reads
-      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline, false);
+      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline, null, null);
     } catch (StatementFailedException e) {
       throw new ConnectorUnavailableException(
           description + " did not answer `" + CHECK_QUERY + "`: " + e.getMessage(), e);
@@ -132,20 +138,31 @@ public final class JdbcConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    return options.window(run(sql, values, deadline, true));
+    return ResultMemory.counting(memory -> run(sql, values, deadline, options, memory));
   }
 
-  /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */
+  /**
+   * Runs one statement and reads the rows of {@code window}, counting them in {@code memory}; with
+   * no window (the start-up check) only the first row is fetched and the result is null.
+   */
   private JsonNode run(
-      Statement.Sql sql, Map<String, Object> values, Deadline deadline, boolean readRows) {
+      Statement.Sql sql,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions window,
+      ResultMemory.Account memory) {
     Duration timeout = deadline.timeout();
     JdbcPool.Lease lease = borrow(deadline);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
+    boolean inCursor = false;
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
@@ -153,17 +170,55 @@ public final class JdbcConnector implements Connector {
       if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
+      inCursor =
+          dialect.fetchAtMost(
+              connection.raw(), prepared, sql.sql(), window == null ? 1 : window.readLimit());
       cancel = StatementDeadline.arm(prepared::cancel, deadline);
+      JsonNode result;
       if (prepared.execute()) {
-        try (ResultSet rows = prepared.getResultSet()) {
-          if (!readRows) {
+        ResultSet rows = prepared.getResultSet();
+        boolean abandoned = false;
+        try {
+          if (window == null) {
             rows.next();
-            return null;
+            result = null;
+          } else {
+            try {
+              result = ResultRows.read(rows, dialect, window, memory);
+            } catch (ResultRefusedException e) {
+              abandoned = dialect.drainsOnClose(); // closing would read the rest of the result
+              throw e;
+            }
+            // rows left past the window that the server did not stop at (a streaming driver's
+            // limit applies to some statements only): not read to their end either
+            abandoned = dialect.drainsOnClose() && more(rows);
           }
-          return ResultRows.read(rows, dialect);
+        } catch (SQLException | RuntimeException failure) {
+          if (abandoned) {
+            healthy = false;
+            abandon(connection, rows);
+          } else {
+            closeQuietly(rows);
+          }
+          throw failure;
         }
+        if (abandoned) {
+          healthy = false;
+          abandon(connection, rows);
+        } else {
+          rows.close();
+        }
+      } else {
+        result = ResultRows.rowsAffected(prepared.getUpdateCount());
       }
-      return ResultRows.rowsAffected(prepared.getUpdateCount());
+      if (inCursor) {
+        inCursor = false;
+        boolean fit = healthy;
+        healthy = false; // until the commit is through: a failed one leaves auto-commit off
+        dialect.endCursor(connection.raw(), true);
+        healthy = fit;
+      }
+      return result;
     } catch (SQLException e) {
       if (Thread.currentThread().isInterrupted()) {
         healthy = false; // the interrupt may have closed the socket mid-exchange
@@ -176,6 +231,12 @@ public final class JdbcConnector implements Connector {
           || e instanceof SQLTimeoutException
           || (dialect.isCancellation(e) && deadlinePassed)) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, e);
+      }
+      if (dialect.isResultTooLarge(e)) {
+        healthy = healthy && connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+        throw memory == null
+            ? new StatementFailedException(dialect.message(e), false, e)
+            : memory.ceilingRefusal();
       }
       connection.forget(sql.sql());
       if (dialect.isConnectionLost(e) || !connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
@@ -193,6 +254,13 @@ public final class JdbcConnector implements Connector {
     } finally {
       if (cancel != null) {
         cancel.close(); // before the connection can reach another caller
+      }
+      if (inCursor && healthy) {
+        try {
+          dialect.endCursor(connection.raw(), false);
+        } catch (SQLException | RuntimeException e) {
+          healthy = false; // its transaction state is unknown: not for the next caller
+        }
       }
       pool.release(lease, healthy);
     }
@@ -239,6 +307,37 @@ public final class JdbcConnector implements Connector {
       Thread.currentThread().interrupt();
       throw new StatementFailedException(
           "the call was cancelled while waiting for a connection to " + description, false, e);
+    }
+  }
+
+  /**
+   * A result left half-read on a streaming driver: its connection's socket is closed at once, so
+   * that nothing reads the rest of it; the server, which is sending it, fails its next write and
+   * stops. The connection is discarded.
+   */
+  private static void abandon(PooledConnection connection, ResultSet rows) {
+    try {
+      connection.raw().abort(Runnable::run);
+    } catch (SQLException | RuntimeException e) {
+      // the connection is discarded either way
+    }
+    closeQuietly(rows);
+  }
+
+  /** Whether a row is left past the window; a row that fails to arrive counts as one. */
+  private static boolean more(ResultSet rows) {
+    try {
+      return rows.next();
+    } catch (SQLException e) {
+      return true;
+    }
+  }
+
+  private static void closeQuietly(ResultSet rows) {
+    try {
+      rows.close();
+    } catch (SQLException | RuntimeException e) {
+      // a result whose statement failed, or whose connection was closed under it
     }
   }
 

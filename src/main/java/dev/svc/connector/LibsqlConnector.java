@@ -10,6 +10,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,11 @@ import tools.jackson.databind.node.ObjectNode;
  * /v3/pipeline} (or {@code /v2/pipeline}): an {@code execute} request with the statement and its
  * typed positional arguments, then {@code close}, so no stream (baton) outlives the call. Values
  * are always Hrana arguments, never spliced into the SQL.
+ *
+ * <p><b>Memory.</b> Hrana's {@code execute} answers with the whole result in one JSON document, so
+ * a result cannot be stopped at the call's window: the reply is read up to the result ceiling of
+ * {@link ResultMemory} (a longer one is cut off unread and the call refused), then cut to the
+ * window and counted. (Hrana 3's streaming cursor requests could stop earlier; not used yet.)
  *
  * <p><b>Deadlines.</b> The HTTP request gets what is left of the call's deadline; past it the
  * request is abandoned (Hrana has no cancel: the server may still finish the statement). An
@@ -87,7 +93,10 @@ public final class LibsqlConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
@@ -103,10 +112,20 @@ public final class LibsqlConnector implements Connector {
     if (version == 0) {
       probe(deadline);
     }
-    JsonNode reply = send(pipeline(body), deadline);
+    return ResultMemory.counting(memory -> rows(body, deadline, options, memory));
+  }
+
+  /** Sends the pipeline and reads the statement's rows within {@code options}' window. */
+  private JsonNode rows(
+      ObjectNode body, Deadline deadline, StatementOptions options, ResultMemory.Account memory) {
+    JsonNode reply = send(pipeline(body), deadline, memory);
     JsonNode result = reply.path("results").path(0);
     return switch (result.path("type").asString("")) {
-      case "ok" -> options.window(HranaValues.rows(result.path("response").path("result")));
+      case "ok" -> {
+        JsonNode rows = options.window(HranaValues.rows(result.path("response").path("result")));
+        memory.add(JsonFootprint.of(rows));
+        yield rows;
+      }
       case "error" ->
           throw new StatementFailedException(
               SqlDialect.firstLine(result.path("error").path("message").asString(null)),
@@ -152,14 +171,27 @@ public final class LibsqlConnector implements Connector {
     return builder;
   }
 
-  private JsonNode send(HttpRequest.Builder request, Deadline deadline) {
-    HttpResponse<String> response = exchange(request, deadline);
+  /**
+   * Sends a pipeline; its reply is read whole (Hrana's {@code execute} answers with one document),
+   * up to the result ceiling of {@code memory}: a longer reply is cut off unread and refused.
+   */
+  private JsonNode send(
+      HttpRequest.Builder request, Deadline deadline, ResultMemory.Account memory) {
+    HttpResponse<byte[]> response;
+    try {
+      response = exchange(request, deadline, LimitedBody.atMost(memory.ceilingBytes()));
+    } catch (ConnectorUnavailableException e) {
+      if (causedBy(e, LimitedBody.TooLarge.class)) {
+        throw memory.ceilingRefusal();
+      }
+      throw e;
+    }
     int status = response.statusCode();
     if (status == 401 || status == 403) {
       throw refused(status);
     }
     if (status / 100 == 5 || status == 404) {
-      throw serverError(response);
+      throw serverError(status, new String(response.body(), StandardCharsets.UTF_8));
     }
     JsonNode reply;
     try {
@@ -180,6 +212,11 @@ public final class LibsqlConnector implements Connector {
   }
 
   private HttpResponse<String> exchange(HttpRequest.Builder request, Deadline deadline) {
+    return exchange(request, deadline, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private <T> HttpResponse<T> exchange(
+      HttpRequest.Builder request, Deadline deadline, HttpResponse.BodyHandler<T> body) {
     if (closed.get()) {
       throw new ConnectorUnavailableException(description + " is closed");
     }
@@ -189,9 +226,7 @@ public final class LibsqlConnector implements Connector {
           JdbcFailures.statementTimedOut(deadline.timeout()), true, null);
     }
     try {
-      return http.send(
-          request.timeout(Duration.ofNanos(remaining)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      return http.send(request.timeout(Duration.ofNanos(remaining)).build(), body);
     } catch (HttpConnectTimeoutException e) {
       throw new ConnectorUnavailableException(cannotConnect() + "timed out while connecting", e);
     } catch (HttpTimeoutException e) {
@@ -222,17 +257,30 @@ public final class LibsqlConnector implements Connector {
   }
 
   private ConnectorUnavailableException serverError(HttpResponse<String> response) {
-    String body = response.body() == null ? "" : response.body().strip();
+    return serverError(response.statusCode(), response.body());
+  }
+
+  private ConnectorUnavailableException serverError(int status, String text) {
+    String body = text == null ? "" : text.strip();
     return new ConnectorUnavailableException(
         description
             + " at "
             + settings.location()
             + " answered HTTP "
-            + response.statusCode()
+            + status
             + (body.isEmpty()
                 ? ""
                 : ": "
                     + SqlDialect.firstLine(body.length() > 200 ? body.substring(0, 200) : body)));
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> kind) {
+    for (Throwable at = failure; at != null; at = at.getCause()) {
+      if (kind.isInstance(at)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String cannotConnect() {

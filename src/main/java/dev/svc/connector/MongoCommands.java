@@ -8,6 +8,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
 import org.bson.BsonDocument;
+import org.bson.BsonInt64;
 import org.bson.BsonInvalidOperationException;
 import org.bson.BsonValue;
 import org.bson.json.JsonParseException;
@@ -81,6 +82,20 @@ final class MongoCommands {
       throw failure("the MongoDB statement needs an object `command` with the command name first");
     }
     return new Command(database.asString().getValue(), command.asDocument());
+  }
+
+  /**
+   * The command to run for {@code window}: a {@code find} without a {@code limit} of its own gets
+   * the window's end ({@link StatementOptions#readLimit()}) as its limit, so the server produces no
+   * more; any other command is run as written (its rows past the window are not fetched).
+   */
+  static BsonDocument limited(Command command, StatementOptions window) {
+    BsonDocument document = command.command();
+    long end = window.readLimit();
+    if (end == Long.MAX_VALUE || !command.name().equals("find") || document.containsKey("limit")) {
+      return document;
+    }
+    return document.clone().append("limit", new BsonInt64(end));
   }
 
   /** The JSON text standing for {@code value} where a JSON value belongs. */

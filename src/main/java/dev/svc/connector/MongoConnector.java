@@ -24,14 +24,20 @@ import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 
 /**
  * The MongoDB connector: the official synchronous driver runs each statement's command with {@code
  * runCommand} on the database the statement names. Cursor replies ({@code find}, {@code aggregate},
  * {@code listCollections}, …) are unwrapped to an array of documents and followed with {@code
- * getMore} until the cursor is exhausted, up to {@value #MAX_DOCUMENTS} documents; a cursor holding
- * more is closed and the call fails, asking for a narrower command. Other replies are returned as
- * the reply document.
+ * getMore} until the cursor is exhausted or the call's window ({@link StatementOptions}) is read:
+ * then the cursor is killed. Other replies are returned as the reply document.
+ *
+ * <p><b>Memory.</b> Documents before the window are dropped as they arrive; each {@code getMore}
+ * asks for at most {@value #FETCH_DOCUMENTS} documents and never more than the window still needs
+ * (MongoDB also caps a batch at 16 MiB), and every document kept is counted in the call's {@link
+ * ResultMemory}, which stops a result past its ceiling. A {@code find} without a {@code limit} of
+ * its own gets the window's end as its {@code limit}, so the server stops there.
  *
  * <p><b>Deadlines.</b> Each command runs under the driver's client-side operation time-out set to
  * what is left of the call's deadline: the driver also sends it to the server as {@code maxTimeMS},
@@ -42,8 +48,8 @@ import tools.jackson.databind.JsonNode;
  * credentials is a {@link ConnectorUnavailableException}.
  */
 public final class MongoConnector implements Connector {
-  /** The most documents a cursor may yield before the call fails. */
-  static final int MAX_DOCUMENTS = 10_000;
+  /** The most documents one {@code getMore} asks for. */
+  static final int FETCH_DOCUMENTS = 1_000;
 
   private static final BsonDocument PING = new BsonDocument("ping", new BsonInt32(1));
 
@@ -91,21 +97,40 @@ public final class MongoConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Mongo mongo)) {
       throw new IllegalArgumentException(description + " runs MongoDB commands only");
     }
     MongoCommands.Command command = MongoCommands.render(mongo, values);
+    return ResultMemory.counting(memory -> result(command, deadline, options, memory));
+  }
+
+  /**
+   * Runs {@code command} and reads its result within {@code options}' window into {@code memory}.
+   */
+  private JsonNode result(
+      MongoCommands.Command command,
+      Deadline deadline,
+      StatementOptions options,
+      ResultMemory.Account memory) {
     MongoClient open = client();
     try {
-      BsonDocument reply = run(open, command.database(), command.command(), deadline);
+      BsonDocument reply =
+          run(open, command.database(), MongoCommands.limited(command, options), deadline);
       Optional<StatementFailedException> writeFailed =
           MongoFailures.ofWriteReply(command.name(), reply);
       if (writeFailed.isPresent()) {
         throw writeFailed.get();
       }
-      return options.window(
-          cursor(reply).isPresent() ? documents(open, reply, deadline) : BsonJson.object(reply));
+      if (cursor(reply).isPresent()) {
+        return documents(open, reply, deadline, options, memory);
+      }
+      JsonNode result = options.window(BsonJson.object(reply));
+      memory.add(JsonFootprint.of(result));
+      return result;
     } catch (MongoException e) {
       throw failures.ofCommand(
           e, deadline.timeout(), lastHeartbeatFailure(), Thread.currentThread().isInterrupted());
@@ -134,26 +159,49 @@ public final class MongoConnector implements Connector {
         : Optional.empty();
   }
 
-  /** Every document of the reply's cursor, following it with {@code getMore}. */
-  private JsonNode documents(MongoClient client, BsonDocument reply, Deadline deadline) {
+  /**
+   * The documents of the reply's cursor within {@code window}, following it with {@code getMore}:
+   * those before the window are dropped as they arrive, those in it counted in {@code memory}; the
+   * cursor is killed once the window is read.
+   */
+  private JsonNode documents(
+      MongoClient client,
+      BsonDocument reply,
+      Deadline deadline,
+      StatementOptions window,
+      ResultMemory.Account memory) {
     BsonDocument cursor = cursor(reply).orElseThrow();
-    BsonArray documents = new BsonArray();
-    documents.addAll(cursor.getArray("firstBatch"));
     long id = cursorId(cursor);
     String namespace = cursor.getString("ns", new BsonString("")).getValue();
     int dot = namespace.indexOf('.');
     String database = dot < 0 ? namespace : namespace.substring(0, dot);
     String collection = dot < 0 ? "" : namespace.substring(dot + 1);
+    long limit = window.readLimit();
+    ArrayNode documents = JsonValues.NODES.arrayNode();
+    long seen = 0;
     boolean done = false;
     try {
-      while (id != 0 && documents.size() <= MAX_DOCUMENTS) {
+      BsonArray batch = cursor.getArray("firstBatch");
+      while (true) {
+        for (BsonValue document : batch) {
+          if (seen >= limit) {
+            break;
+          }
+          if (seen++ >= window.skip()) {
+            JsonNode kept = BsonJson.of(document);
+            memory.add(JsonFootprint.of(kept));
+            documents.add(kept);
+          }
+        }
+        if (id == 0 || seen >= limit) {
+          break;
+        }
         BsonDocument more =
             new BsonDocument("getMore", new BsonInt64(id))
                 .append("collection", new BsonString(collection))
-                // never more than one past the cap (MongoDB's own default is 16 MB of documents)
-                .append("batchSize", new BsonInt32(MAX_DOCUMENTS + 1 - documents.size()));
+                .append("batchSize", new BsonInt32(batchSize(limit - seen)));
         BsonDocument next = run(client, database, more, deadline).getDocument("cursor");
-        documents.addAll(next.getArray("nextBatch"));
+        batch = next.getArray("nextBatch");
         id = cursorId(next);
       }
       done = true;
@@ -162,15 +210,12 @@ public final class MongoConnector implements Connector {
         killCursor(client, database, collection, id, done);
       }
     }
-    if (documents.size() > MAX_DOCUMENTS) {
-      throw new StatementFailedException(
-          "the command's cursor holds more than "
-              + MAX_DOCUMENTS
-              + " documents; narrow the filter or add a limit",
-          false,
-          null);
-    }
-    return BsonJson.of(documents);
+    return documents;
+  }
+
+  /** Documents one {@code getMore} asks for when {@code wanted} more are needed. */
+  private static int batchSize(long wanted) {
+    return (int) Math.min(wanted, FETCH_DOCUMENTS);
   }
 
   private static long cursorId(BsonDocument cursor) {

@@ -37,7 +37,8 @@ import java.util.Set;
  *
  * <p>Defaults: a pool of {@value #DEFAULT_POOL_SIZE}, connect time-out 10 s, server-side prepared
  * statements (values travel as protocol parameters, and our per-connection statement cache reuses
- * the server's plans), zero dates read as NULL.
+ * the server's plans), zero dates read as NULL, streamed results without a {@code
+ * net_write_timeout} round trip ({@code netTimeoutForStreamingResults=0}).
  */
 final class MysqlDialect implements SqlDialect {
   static final MysqlDialect INSTANCE = new MysqlDialect();
@@ -100,6 +101,9 @@ final class MysqlDialect implements SqlDialect {
     properties.put("connectTimeout", "10000");
     properties.put("useServerPrepStmts", "true");
     properties.put("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+    // rows are streamed (fetchAtMost); without this Connector/J sends `SET net_write_timeout`
+    // before every streamed statement, a round trip per call
+    properties.put("netTimeoutForStreamingResults", "0");
     url.user().ifPresent(user -> properties.put("user", user));
     url.password().ifPresent(password -> properties.put("password", password));
     for (Map.Entry<String, String> setting : settings.entrySet()) {
@@ -217,6 +221,31 @@ final class MysqlDialect implements SqlDialect {
         || e instanceof MySQLStatementCancelledException
         || e.getErrorCode() == 1317 // ER_QUERY_INTERRUPTED
         || e.getErrorCode() == 3024; // ER_QUERY_TIMEOUT (max_execution_time)
+  }
+
+  /**
+   * Rows are streamed (Connector/J's {@code fetchSize = Integer.MIN_VALUE}: one row in memory at a
+   * time, read from the socket as the caller asks), and the server stops at the window's end
+   * ({@code setMaxRows}, which Connector/J sends as {@code SET SQL_SELECT_LIMIT} only when the
+   * connection's limit changes: once per connection for a tool's first pages; only for statements
+   * that start with {@code S}, so not for a {@code WITH} query). A server-side cursor ({@code
+   * useCursorFetch}) was not chosen: MySQL and MariaDB materialize a cursor's whole result before
+   * the first fetch. Closing a streamed result reads what is left of it, so a result stopped
+   * half-read (a ceiling, or a window the server did not stop at) is abandoned with its connection
+   * ({@link #drainsOnClose()}).
+   */
+  @Override
+  public boolean fetchAtMost(
+      Connection connection, PreparedStatement statement, String sql, long rows)
+      throws SQLException {
+    statement.setFetchSize(Integer.MIN_VALUE);
+    statement.setMaxRows(rows <= Integer.MAX_VALUE ? (int) rows : 0);
+    return false;
+  }
+
+  @Override
+  public boolean drainsOnClose() {
+    return true;
   }
 
   /**

@@ -5,10 +5,12 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.postgresql.core.BaseConnection;
@@ -33,11 +35,24 @@ import org.postgresql.util.ServerErrorMessage;
  * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, needs a cast ({@code CAST({{ inputs.x
  * }} AS TEXT) IS NULL}); {@code stringtype=varchar} as an option restores pgjdbc's default. Integer
  * inputs bind as {@code bigint}: comparisons with integer columns work as they are, but a function
- * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}.
+ * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}. {@code maxResultBuffer}
+ * (what pgjdbc may buffer of one round trip's rows) is the result ceiling of {@link ResultMemory}.
  */
 final class PostgresDialect implements SqlDialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();
   static final int DEFAULT_POOL_SIZE = 8;
+
+  /**
+   * Windows of at most this many rows are read in one round trip, the server stopping at the
+   * window's end (the row limit of the protocol's Execute message, {@code setMaxRows}); larger ones
+   * through a cursor.
+   */
+  static final int DIRECT_ROWS = 10_000;
+
+  /** Rows per round trip when a result is read through a cursor. */
+  static final int FETCH_ROWS = 1_000;
+
+  private static final String BUFFER_LIMIT = "Result set exceeded maxResultBuffer limit";
   private static final Driver DRIVER = new org.postgresql.Driver();
 
   private PostgresDialect() {}
@@ -76,6 +91,8 @@ final class PostgresDialect implements SqlDialect {
     properties.put("loginTimeout", "10");
     properties.put("tcpKeepAlive", "true");
     properties.put("stringtype", "unspecified");
+    // pgjdbc's own limit on the rows it buffers from one round trip: the result ceiling
+    properties.put("maxResultBuffer", Long.toString(ResultMemory.process().ceilingBytes()));
     url.user().ifPresent(user -> properties.put("user", user));
     url.password().ifPresent(password -> properties.put("password", password));
     for (Map.Entry<String, String> setting : settings.entrySet()) {
@@ -147,6 +164,77 @@ final class PostgresDialect implements SqlDialect {
       case "timetz" -> ColumnKind.OFFSET_TIME;
       default -> ColumnKind.standard(meta, column);
     };
+  }
+
+  /**
+   * pgjdbc reads a whole result into memory unless it reads through a cursor, which needs a
+   * transaction (auto-commit off) and costs a round trip to commit. So: a window of at most {@value
+   * #DIRECT_ROWS} rows (every capped call's first pages) is one round trip as before, with the
+   * server told to stop at its end; a larger one (a deep page, caps off) goes through a cursor,
+   * {@value #FETCH_ROWS} rows per round trip, the server also stopping at the window's end. Only a
+   * query ({@code SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE}) goes through a cursor: a
+   * cursor needs a transaction, which some statements refuse ({@code VACUUM}, {@code CREATE INDEX
+   * CONCURRENTLY}); other statements' rows ({@code RETURNING}) are read whole, within {@code
+   * maxResultBuffer}.
+   */
+  @Override
+  public boolean fetchAtMost(
+      Connection connection, PreparedStatement statement, String sql, long rows)
+      throws SQLException {
+    statement.setMaxRows(rows <= Integer.MAX_VALUE ? (int) rows : 0);
+    if (rows <= DIRECT_ROWS || !isQuery(sql)) {
+      statement.setFetchSize(0);
+      return false;
+    }
+    statement.setFetchSize(FETCH_ROWS);
+    connection.setAutoCommit(false);
+    return true;
+  }
+
+  /**
+   * Whether {@code sql} is a query: its first word, past blanks, comments and opening parentheses,
+   * is {@code SELECT}, {@code WITH}, {@code VALUES} or {@code TABLE}.
+   */
+  static boolean isQuery(String sql) {
+    int at = 0;
+    int length = sql.length();
+    while (at < length) {
+      char c = sql.charAt(at);
+      if (Character.isWhitespace(c) || c == '(') {
+        at++;
+      } else if (sql.startsWith("--", at)) {
+        int eol = sql.indexOf('\n', at);
+        at = eol < 0 ? length : eol + 1;
+      } else if (sql.startsWith("/*", at)) {
+        int end = sql.indexOf("*/", at + 2);
+        at = end < 0 ? length : end + 2;
+      } else {
+        break;
+      }
+    }
+    int end = at;
+    while (end < length && Character.isLetter(sql.charAt(end))) {
+      end++;
+    }
+    return switch (sql.substring(at, end).toUpperCase(Locale.ROOT)) {
+      case "SELECT", "WITH", "VALUES", "TABLE" -> true;
+      default -> false;
+    };
+  }
+
+  @Override
+  public void endCursor(Connection connection, boolean succeeded) throws SQLException {
+    if (succeeded) {
+      connection.commit();
+    } else {
+      connection.rollback();
+    }
+    connection.setAutoCommit(true);
+  }
+
+  @Override
+  public boolean isResultTooLarge(SQLException e) {
+    return e.getMessage() != null && e.getMessage().startsWith(BUFFER_LIMIT);
   }
 
   /** The server's primary message ({@code relation "x" does not exist}), without detail lines. */

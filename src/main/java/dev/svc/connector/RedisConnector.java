@@ -37,6 +37,12 @@ import tools.jackson.databind.JsonNode;
  * connection is discarded. Redis runs one command at a time and has no cancel: a command past its
  * deadline finishes at the server.
  *
+ * <p><b>Memory.</b> Jedis reads a reply whole: a command's reply cannot be stopped half-way, so
+ * statements that could answer with a whole large key ({@code LRANGE k 0 -1}, {@code HGETALL},
+ * {@code SMEMBERS}, {@code KEYS}) are best written bounded ({@code LRANGE k 0 999}, {@code SCAN …
+ * COUNT}). The reply is then cut to the call's window and counted in its {@link ResultMemory}; one
+ * past the ceiling is refused rather than answered.
+ *
  * <p><b>Errors.</b> A Redis error reply is a {@link StatementFailedException} with Redis's own line
  * (without the arguments it quotes); an unreachable server, refused credentials or a broken
  * connection is a {@link ConnectorUnavailableException}.
@@ -142,7 +148,10 @@ public final class RedisConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Redis redis)) {
       throw new IllegalArgumentException(description + " runs Redis commands only");
     }
@@ -165,7 +174,12 @@ public final class RedisConnector implements Connector {
       CommandArguments command = new CommandArguments(() -> name);
       arguments.subList(1, arguments.size()).forEach(command::add);
       Object reply = connection.executeCommand(command);
-      return options.window(RedisReplies.json(reply, words));
+      JsonNode result = options.window(RedisReplies.json(reply, words));
+      ResultMemory.counting(memory -> {
+        memory.add(JsonFootprint.of(result));
+        return result;
+      });
+      return result;
     } catch (JedisConnectionException e) {
       healthy = false; // the reply may still be on its way: the connection cannot be reused
       if (Thread.currentThread().isInterrupted()) {

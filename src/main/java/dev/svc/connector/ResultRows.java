@@ -13,7 +13,16 @@ import tools.jackson.databind.node.ObjectNode;
 final class ResultRows {
   private ResultRows() {}
 
-  static ArrayNode read(ResultSet rows, SqlDialect dialect) throws SQLException {
+  /**
+   * The rows of {@code window}: the first {@code skip} are stepped over without being read, then at
+   * most {@code take} are read, each counted in {@code memory} as it is built; {@code next()} is
+   * never called past the window, so a driver that streams fetches no further.
+   *
+   * @throws ResultRefusedException when {@code memory} has no room for a row
+   */
+  static ArrayNode read(
+      ResultSet rows, SqlDialect dialect, StatementOptions window, ResultMemory.Account memory)
+      throws SQLException {
     ResultSetMetaData meta = rows.getMetaData();
     String[] labels = dialect.columnLabels(rows, meta);
     int count = labels.length;
@@ -22,11 +31,18 @@ final class ResultRows {
       kinds[i] = dialect.columnKind(meta, i + 1);
     }
     ArrayNode result = JsonValues.NODES.arrayNode();
-    while (rows.next()) {
+    for (long skipped = 0; skipped < window.skip(); skipped++) {
+      if (!rows.next()) {
+        return result;
+      }
+    }
+    long take = window.take();
+    for (long taken = 0; taken < take && rows.next(); taken++) {
       ObjectNode row = JsonValues.NODES.objectNode();
       for (int i = 0; i < count; i++) {
         row.set(labels[i], kinds[i].read(rows, i + 1));
       }
+      memory.add(JsonFootprint.of(row));
       result.add(row);
     }
     return result;

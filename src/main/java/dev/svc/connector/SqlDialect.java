@@ -78,6 +78,39 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
    */
   default void stopAbandoned(Connection connection, JdbcPool.Opener opener) throws SQLException {}
 
+  /**
+   * Sets {@code statement} up, before it runs, to read no more than {@code rows} rows (the window's
+   * {@link StatementOptions#readLimit()}) and to hold only a bounded part of the result at a time:
+   * the driver fetches in bounded batches, or streams, and the server stops where it can. Returns
+   * whether it opened a transaction for a cursor, which {@link #endCursor} must end.
+   *
+   * @param sql the statement's text
+   */
+  default boolean fetchAtMost(
+      Connection connection, PreparedStatement statement, String sql, long rows)
+      throws SQLException {
+    return false;
+  }
+
+  /**
+   * Ends the transaction {@link #fetchAtMost} opened: commits after a statement that succeeded,
+   * else rolls back, and turns auto-commit back on.
+   */
+  default void endCursor(Connection connection, boolean succeeded) throws SQLException {}
+
+  /**
+   * Whether closing a result left half-read would read the rest of it (a streaming driver): such a
+   * result is abandoned with its connection instead.
+   */
+  default boolean drainsOnClose() {
+    return false;
+  }
+
+  /** Whether the driver refused a result for passing its own buffer limit. */
+  default boolean isResultTooLarge(SQLException e) {
+    return false;
+  }
+
   /** Whether the statement was cancelled (by our deadline, or by someone else). */
   boolean isCancellation(SQLException e);
 

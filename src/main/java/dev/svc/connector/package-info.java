@@ -12,5 +12,10 @@
  * dev.svc.connector.RedisConnector} sends command lines through Jedis over RESP3, and {@link
  * dev.svc.connector.LibsqlConnector} is our own Hrana-over-HTTP client for remote libSQL. Their
  * failures are worded by {@code NetworkFailures} in the same plain words as the JDBC ones.
+ *
+ * <p>Every connector reads no further than the call's window ({@link
+ * dev.svc.connector.StatementOptions}) and counts the rows it keeps in the call's {@link
+ * dev.svc.connector.ResultMemory} (a ceiling per result, a budget for every call in flight), which
+ * stops a result too big for the heap with a {@link dev.svc.connector.ResultRefusedException}.
  */
 package dev.svc.connector;

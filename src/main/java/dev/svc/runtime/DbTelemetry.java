@@ -3,6 +3,7 @@ package dev.svc.runtime;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
+import dev.svc.connector.ResultRefusedException;
 import dev.svc.connector.StatementFailedException;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
@@ -56,6 +57,11 @@ final class DbTelemetry {
         span.set("db.response.returned_rows", result.size());
       }
       return result;
+    } catch (ResultRefusedException e) {
+      errorType = "result_refused";
+      SvcMetrics.RESULT_REFUSALS.increment(e.limit().name().toLowerCase(Locale.ROOT));
+      span.fail(errorType, e.getMessage());
+      throw e;
     } catch (StatementFailedException e) {
       errorType = "statement_failed";
       span.fail(errorType, e.getMessage());

@@ -1,12 +1,14 @@
 package dev.svc.runtime;
 
+import dev.svc.connector.ResultMemory;
 import dev.svc.telemetry.SvcMetrics;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The gauges of a serving instance, read from whichever runtime serves at collection time (so a
- * reload needs no re-registration): JDBC pool usage per adapter, script isolates, result cache.
+ * reload needs no re-registration): JDBC pool usage per adapter, script isolates, result cache,
+ * result memory.
  */
 public final class RuntimeMetrics implements AutoCloseable {
   private final List<AutoCloseable> registrations;
@@ -66,6 +68,10 @@ public final class RuntimeMetrics implements AutoCloseable {
                     .scripts()
                     .usage()
                     .ifPresent(usage -> sink.sample(usage.memoryLimitBytes()))),
+            SvcMetrics.RESULT_MEMORY_RESERVED.register(
+                sink -> sink.sample(ResultMemory.process().reservedBytes())),
+            SvcMetrics.RESULT_MEMORY_LIMIT.register(
+                sink -> sink.sample(ResultMemory.process().budgetBytes())),
             SvcMetrics.CACHE_ENTRIES.register(sink -> sink.sample(runtime.get().cache().entries())),
             SvcMetrics.CACHE_USAGE.register(sink -> sink.sample(runtime.get().cache().weight()))));
   }

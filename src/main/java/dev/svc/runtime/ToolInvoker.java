@@ -4,6 +4,7 @@ import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.connector.Connector;
+import dev.svc.connector.ResultMemory;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.script.ScriptRunner;
@@ -78,7 +79,7 @@ public final class ToolInvoker {
               ? new ToolPipeline.Ran.Answered(
                   ToolSearch.call(model.tools(), model.service().searchLimit(), arguments),
                   ToolPipeline.ANONYMOUS)
-              : pipeline.run(tool.get(), arguments, caller, observation.span());
+              : run(tool.get(), arguments, caller, observation);
       switch (ran) {
         case ToolPipeline.Ran.Answered(ToolOutcome.Success success, String principal) ->
             observation.end(CallObserver.Result.OK, Optional.empty(), principal);
@@ -92,5 +93,17 @@ public final class ToolInvoker {
       case ToolPipeline.Ran.Answered answered -> answered.outcome();
       case ToolPipeline.Ran.Faulted faulted -> throw faulted.fault();
     };
+  }
+
+  /**
+   * Runs the pipeline with an account of result memory of its own ({@link ResultMemory#CALL}): the
+   * rows its statement reads stay counted against the process's budget until the call is done.
+   */
+  private ToolPipeline.Ran run(
+      Tool tool, JsonNode arguments, Caller caller, CallObserver.Observation observation) {
+    try (ResultMemory.Account memory = ResultMemory.process().open()) {
+      return ScopedValue.where(ResultMemory.CALL, memory)
+          .call(() -> pipeline.run(tool, arguments, caller, observation.span()));
+    }
   }
 }

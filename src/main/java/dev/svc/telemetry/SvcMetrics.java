@@ -159,6 +159,28 @@ public final class SvcMetrics {
       Metrics.gauge(
           "svc.script.memory.limit", "By", "The script memory ceiling (SVC_SCRIPT_MEMORY_MB).");
 
+  public static final Gauge RESULT_MEMORY_RESERVED =
+      Metrics.gauge(
+          "svc.result.memory.reserved",
+          "By",
+          "Estimated heap held by the results of the tool calls in flight: what the result budget"
+              + " counts.");
+
+  public static final Gauge RESULT_MEMORY_LIMIT =
+      Metrics.gauge(
+          "svc.result.memory.limit",
+          "By",
+          "The result budget: a quarter of the JVM's maximum heap, for the results of every call in"
+              + " flight.");
+
+  public static final Counter RESULT_REFUSALS =
+      Metrics.counter(
+          "svc.result.refusals",
+          "{call}",
+          "Results stopped while they were read, by reason: ceiling (one result too big) or budget"
+              + " (the calls in flight hold too much).",
+          "svc.refusal.reason");
+
   public static final Counter AUDIT_RECORDS =
       Metrics.counter(
           "svc.audit.records",

@@ -39,9 +39,21 @@ public final class SvcProcess implements AutoCloseable {
   public static SvcProcess serving(
       Path workingDirectory, Path work, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
+    return serving(workingDirectory, work, environment, List.of(), args);
+  }
+
+  /** {@link #serving(Path, Path, Map, String...)} with JVM options, such as a small heap. */
+  public static SvcProcess serving(
+      Path workingDirectory,
+      Path work,
+      Map<String, String> environment,
+      List<String> jvmOptions,
+      String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(Path.of("target/svc.jar").toAbsolutePath().toString());
     command.addAll(List.of(args));
@@ -94,6 +106,11 @@ public final class SvcProcess implements AutoCloseable {
       throw new AssertionError("svc did not stop on SIGTERM");
     }
     return process.exitValue();
+  }
+
+  /** Whether the process is still running. */
+  public boolean alive() {
+    return process.isAlive();
   }
 
   public String out() throws IOException {

@@ -29,6 +29,59 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
    */
   abstract Optional<String> countLongSleeps();
 
+  /**
+   * {@link #numbers}{@code (total)} whose rows past {@code n} fail at the database when it produces
+   * them: a read that goes further than it should fails.
+   */
+  abstract String numbersFailingPast(long n, long total);
+
+  @Test
+  void theDatabaseProducesNoRowPastTheWindow() {
+    String statement = numbersFailingPast(1500, 1_000_000);
+
+    JsonNode page = run(statement, window(0, 1001));
+
+    assertThat(page).hasSize(1001);
+    assertThat(page.get(1000).get("g").asLong()).isEqualTo(1001);
+    assertThatThrownBy(() -> run(statement, window(1490, 20))) // the rows past 1500 do fail
+        .isInstanceOf(StatementFailedException.class)
+        .isNotInstanceOf(ResultRefusedException.class);
+    assertJson(run(numbers(2), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}]");
+  }
+
+  @Test
+  void aDeepPageStepsOverTheRowsBeforeItWithoutKeepingThem() {
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+
+    JsonNode page = within(small, numbersFailingPast(200_003, 1_000_000), window(200_000, 3));
+
+    assertJson(page, "[{\"g\": 200001}, {\"g\": 200002}, {\"g\": 200003}]");
+  }
+
+  @Test
+  void aResultStoppedHalfReadLeavesItsConnectionFitForTheNextCall() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+
+    assertThatThrownBy(() -> within(small, numbers(1_000_000), StatementOptions.ALL))
+        .isInstanceOf(ResultRefusedException.class);
+    run("UPDATE items SET note = 'seen' WHERE id = 1", Map.of());
+
+    assertJson(run(numbers(3), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}, {\"g\": 3}]");
+    Connector other = Connectors.open(adapter(Map.of()));
+    try {
+      assertJson( // committed: the connection was given back with auto-commit on
+          other.execute(
+              StatementFixture.sql(kind(), "SELECT note FROM items WHERE id = 1"),
+              Map.of(),
+              Deadline.after(TIMEOUT)),
+          "[{\"note\": \"seen\"}]");
+    } finally {
+      other.close();
+    }
+  }
+
   @Test
   void anInterruptedCallIsCancelledAtTheDatabaseAndTheConnectorRecovers() throws Exception {
     connector.close();

@@ -73,6 +73,13 @@ class LibsqlConnectorIT extends SqlConnectorContract {
     return "SELECT sleep(" + seconds * 1000 + ")";
   }
 
+  @Override
+  String numbers(long n) {
+    return "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < "
+        + n
+        + ") SELECT g FROM s";
+  }
+
   // ---- the protocol -------------------------------------------------------------------------
 
   @Test

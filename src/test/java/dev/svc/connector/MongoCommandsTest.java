@@ -34,6 +34,22 @@ class MongoCommandsTest {
   }
 
   @Test
+  void aFindWithoutALimitGetsTheWindowsEndAsItsLimit() {
+    MongoCommands.Command find = render("{\"find\": \"c\", \"filter\": {}}", Map.of());
+    MongoCommands.Command limited = render("{\"find\": \"c\", \"limit\": 5}", Map.of());
+    MongoCommands.Command aggregate =
+        render("{\"aggregate\": \"c\", \"pipeline\": [], \"cursor\": {}}", Map.of());
+    StatementOptions page = new StatementOptions(2000, 1001, false);
+
+    assertThat(MongoCommands.limited(find, page).toJson())
+        .isEqualTo("{\"find\": \"c\", \"filter\": {}, \"limit\": 3001}");
+    assertThat(find.command().containsKey("limit")).isFalse(); // the rendered command is kept
+    assertThat(MongoCommands.limited(find, StatementOptions.ALL)).isSameAs(find.command());
+    assertThat(MongoCommands.limited(limited, page)).isSameAs(limited.command());
+    assertThat(MongoCommands.limited(aggregate, page)).isSameAs(aggregate.command());
+  }
+
+  @Test
   void eachValueTypeHasItsExtendedJsonForm() {
     String find = "{\"find\": \"c\", \"filter\": {\"a\": {{ inputs.v }}}}";
 

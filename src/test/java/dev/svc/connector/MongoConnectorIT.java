@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -200,22 +201,48 @@ class MongoConnectorIT implements ConnectorContract {
   }
 
   @Test
-  void aCursorOverTheCapFailsAskingForALimit() {
-    insertNumbers("huge", MongoConnector.MAX_DOCUMENTS + 1);
+  void aCursorIsReadWithinTheWindowAndNoFurther() {
+    insertNumbers("huge", 3000);
+    String find =
+        "{\"database\": \"DB\", \"command\": {\"find\": \"huge\", \"sort\": {\"i\": 1},"
+            + " \"batchSize\": 40, \"projection\": {\"_id\": 0}}}";
+    String aggregate =
+        "{\"database\": \"DB\", \"command\": {\"aggregate\": \"huge\", \"pipeline\":"
+            + " [{\"$sort\": {\"i\": 1}}, {\"$project\": {\"_id\": 0, \"i\": 1}}],"
+            + " \"cursor\": {\"batchSize\": 40}}}";
 
-    assertThatThrownBy(() ->
-            run(
-                "{\"database\": \"DB\", \"command\": {\"find\": \"huge\", \"batchSize\": 2000}}",
-                Map.of()))
-        .isInstanceOf(StatementFailedException.class)
-        .hasMessage(
-            "the command's cursor holds more than 10000 documents; narrow the filter or add a limit");
+    assertJson(run(find, window(1000, 3)), "[{\"i\": 1000}, {\"i\": 1001}, {\"i\": 1002}]");
+    assertJson(run(aggregate, window(2500, 2)), "[{\"i\": 2500}, {\"i\": 2501}]");
+    assertJson(run(aggregate, window(2999, 5)), "[{\"i\": 2999}]");
+    assertThat(run(find, StatementOptions.ALL)).hasSize(3000); // no cap of its own
+  }
+
+  @Test
+  void aCursorPastTheCeilingIsRefusedAndTheNextCallIsServed() {
+    insertNumbers("huge", 3000);
+    ResultMemory small = new ResultMemory(1024 * 1024, 64 * 1024);
+
+    Throwable refused;
+    try (ResultMemory.Account call = small.open()) {
+      refused =
+          catchThrowable(() ->
+              ScopedValue.where(ResultMemory.CALL, call)
+                  .call(() ->
+                      run(
+                          "{\"database\": \"DB\", \"command\": {\"find\": \"huge\","
+                              + " \"batchSize\": 100}}",
+                          StatementOptions.ALL)));
+    }
+
+    assertThat(refused)
+        .isInstanceOf(ResultRefusedException.class)
+        .hasMessageStartingWith("the result passed svc's ceiling of 64 KiB for one result");
+    assertThat(small.reservedBytes()).isZero();
     assertThat(
-            run(
-                "{\"database\": \"DB\", \"command\": {\"find\": \"huge\", \"limit\": 10000,"
-                    + " \"batchSize\": 2000}}",
-                Map.of()))
-        .hasSize(MongoConnector.MAX_DOCUMENTS);
+            run("{\"database\": \"DB\", \"command\": {\"count\": \"huge\"}}", Map.of())
+                .get("n")
+                .asInt())
+        .isEqualTo(3000);
   }
 
   @Test
@@ -336,6 +363,18 @@ class MongoConnectorIT implements ConnectorContract {
   private JsonNode run(String source, Map<String, Object> values) {
     return connector.execute(
         statement(source.replace("\"DB\"", "\"" + db + "\"")), values, Deadline.after(TIMEOUT));
+  }
+
+  private JsonNode run(String source, StatementOptions options) {
+    return connector.execute(
+        statement(source.replace("\"DB\"", "\"" + db + "\"")),
+        Map.of(),
+        Deadline.after(TIMEOUT),
+        options);
+  }
+
+  private static StatementOptions window(long skip, long take) {
+    return new StatementOptions(skip, take, false);
   }
 
   private static Map<String, Object> values(Object... pairs) {

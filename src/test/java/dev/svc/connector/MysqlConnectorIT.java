@@ -37,6 +37,51 @@ class MysqlConnectorIT extends JdbcConnectorContract {
     return "SELECT SLEEP(" + seconds + ")";
   }
 
+  /** Whether this class's database has its table of a million numbers yet. */
+  private static boolean numbersMade;
+
+  @Override
+  String numbers(long n) {
+    makeNumbers();
+    return "SELECT g FROM numbers WHERE g <= " + n + " ORDER BY g";
+  }
+
+  @Override
+  String numbersFailingPast(long n, long total) {
+    makeNumbers();
+    // a pattern made per row, invalid past n: a regular expression error, not a warning
+    return "SELECT CASE WHEN g > "
+        + n
+        + " THEN CAST(REGEXP_SUBSTR(CAST(g AS CHAR), CONCAT('(', g)) AS SIGNED) ELSE g END AS g"
+        + " FROM numbers WHERE g <= "
+        + total
+        + " ORDER BY g";
+  }
+
+  private void makeNumbers() {
+    if (numbersMade) {
+      return;
+    }
+    String digits =
+        "(SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4"
+            + " UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION"
+            + " ALL SELECT 9)";
+    run("CREATE TABLE numbers (g INT PRIMARY KEY)", Map.of());
+    run(
+        "INSERT INTO numbers (g) SELECT 1 + a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d"
+            + " + 100000 * h.d FROM "
+            + String.join(
+                " CROSS JOIN ",
+                digits + " a",
+                digits + " b",
+                digits + " c",
+                digits + " e",
+                digits + " f",
+                digits + " h"),
+        Map.of());
+    numbersMade = true;
+  }
+
   @Override
   Optional<String> countLongSleeps() {
     return Optional.of(

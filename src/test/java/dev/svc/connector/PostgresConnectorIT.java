@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
 
 /** The SQL connector against a real PostgreSQL (127.0.0.1:5432). */
 class PostgresConnectorIT extends JdbcConnectorContract {
@@ -38,10 +39,52 @@ class PostgresConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String numbers(long n) {
+    return "SELECT g FROM generate_series(1, " + n + ") g";
+  }
+
+  @Override
+  String numbersFailingPast(long n, long total) {
+    return "SELECT CASE WHEN g > "
+        + n
+        + " THEN g / (g - g) ELSE g END AS g FROM generate_series(1, "
+        + total
+        + ") g";
+  }
+
+  @Override
   Optional<String> countLongSleeps() {
     return Optional.of(
         "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND"
             + " query LIKE '%pg_sleep(6' || '00)%' AND pid <> pg_backend_pid()");
+  }
+
+  @Test
+  void aDeepPageIsReadThroughACursorInBoundedBatches() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("maxResultBuffer", "1M")));
+
+    // read whole, the 300,000 rows before the page would pass pgjdbc's 1 MB buffer
+    JsonNode page = run(numbers(1_000_000), window(300_000, 2));
+
+    assertJson(page, "[{\"g\": 300001}, {\"g\": 300002}]");
+    assertJson(run(numbers(2), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}]");
+  }
+
+  @Test
+  void aFirstPagePastPgjdbcsBufferIsRefusedAtTheCeiling() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("maxResultBuffer", "1M", "max_connections", "1")));
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+
+    assertThatThrownBy(() ->
+            within(
+                small,
+                "SELECT repeat('x', 5000) AS x FROM generate_series(1, 1001)",
+                window(0, 1001)))
+        .isInstanceOf(ResultRefusedException.class)
+        .hasMessageStartingWith("the result passed svc's ceiling of 1 MiB for one result");
+    assertJson(run(numbers(2), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}]");
   }
 
   @Test

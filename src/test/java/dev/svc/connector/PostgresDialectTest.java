@@ -44,6 +44,19 @@ class PostgresDialectTest {
   }
 
   @Test
+  void onlyQueriesAreReadThroughACursor() {
+    assertThat(PostgresDialect.isQuery("SELECT 1")).isTrue();
+    assertThat(PostgresDialect.isQuery("  -- numbers\n /* all */ (select g from t)")).isTrue();
+    assertThat(PostgresDialect.isQuery("WITH x AS (SELECT 1) SELECT * FROM x")).isTrue();
+    assertThat(PostgresDialect.isQuery("values (1)")).isTrue();
+    assertThat(PostgresDialect.isQuery("TABLE items")).isTrue();
+    assertThat(PostgresDialect.isQuery("INSERT INTO t VALUES (1) RETURNING *")).isFalse();
+    assertThat(PostgresDialect.isQuery("VACUUM items")).isFalse();
+    assertThat(PostgresDialect.isQuery("SELECTED")).isFalse();
+    assertThat(PostgresDialect.isQuery("")).isFalse();
+  }
+
+  @Test
   void theShortSchemeAndDefaultsWork() {
     JdbcSettings settings = settings("postgres://localhost/shop", Map.of());
 
@@ -53,6 +66,7 @@ class PostgresDialectTest {
         .containsEntry("connectTimeout", "10")
         .containsEntry("stringtype", "unspecified")
         .containsEntry("tcpKeepAlive", "true")
+        .containsEntry("maxResultBuffer", Long.toString(ResultMemory.process().ceilingBytes()))
         .doesNotContainKeys("user", "password");
     assertThat(settings.user()).isEmpty();
   }

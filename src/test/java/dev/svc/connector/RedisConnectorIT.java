@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
+import dev.svc.model.Statement;
 import dev.svc.testing.TestRedis;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -133,6 +134,31 @@ class RedisConnectorIT implements ConnectorContract {
     assertThat(run("SMEMBERS " + k + "s", Map.of()).valueStream().map(JsonNode::stringValue))
         .containsExactlyInAnyOrder("x", "y");
     assertJson(run("LRANGE " + k + "empty 0 -1", Map.of()), "[]");
+  }
+
+  @Test
+  void aReplyIsCutToTheWindowAndOnePastTheCeilingIsRefused() {
+    run("RPUSH " + k + "w a b c d e f", Map.of());
+    Statement all = statement("LRANGE " + k + "w 0 -1");
+
+    assertJson(
+        connector.execute(
+            all, Map.of(), Deadline.after(TIMEOUT), new StatementOptions(2, 3, false)),
+        "[\"c\", \"d\", \"e\"]");
+    String big = "x".repeat(10_000);
+    for (int i = 0; i < 20; i++) {
+      run("RPUSH " + k + "big " + big, Map.of());
+    }
+    ResultMemory small = new ResultMemory(1024 * 1024, 64 * 1024);
+    try (ResultMemory.Account call = small.open()) {
+      assertThatThrownBy(() ->
+              ScopedValue.where(ResultMemory.CALL, call)
+                  .call(() -> run("LRANGE " + k + "big 0 -1", Map.of())))
+          .isInstanceOf(ResultRefusedException.class)
+          .hasMessageStartingWith("the result passed svc's ceiling of 64 KiB for one result");
+    }
+    assertThat(small.reservedBytes()).isZero();
+    assertThat(run("LLEN " + k + "big", Map.of()).asInt()).isEqualTo(20);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.call.Deadline;
@@ -41,6 +42,9 @@ abstract class SqlConnectorContract {
 
   /** A statement that runs for about {@code seconds} seconds. */
   abstract String sleep(int seconds);
+
+  /** A statement whose rows are {@code {"g": 1}} to {@code {"g": n}}, in that order. */
+  abstract String numbers(long n);
 
   @BeforeEach
   void createItemsTable() {
@@ -248,7 +252,46 @@ abstract class SqlConnectorContract {
         .hasMessageEndingWith("adapter `db` is closed");
   }
 
+  @Test
+  void aWindowSkipsAndTakesRowsInOrder() {
+    assertJson(run(numbers(20), window(5, 3)), "[{\"g\": 6}, {\"g\": 7}, {\"g\": 8}]");
+    assertJson(run(numbers(20), window(18, 5)), "[{\"g\": 19}, {\"g\": 20}]");
+    assertJson(run(numbers(20), window(25, 5)), "[]");
+    assertThat(run(numbers(20), StatementOptions.ALL)).hasSize(20);
+  }
+
+  @Test
+  void aResultPastTheCeilingIsRefusedAndTheNextCallIsServed() {
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+
+    Throwable refused = catchThrowable(() -> within(small, numbers(300_000), StatementOptions.ALL));
+
+    assertThat(refused)
+        .isInstanceOf(ResultRefusedException.class)
+        .hasMessageStartingWith("the result passed svc's ceiling of 1 MiB for one result");
+    assertThat(small.reservedBytes()).isZero();
+    assertJson(run("SELECT 4 AS four", Map.of()), "[{\"four\": 4}]");
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
+
+  static final long MIB = 1024 * 1024;
+
+  static StatementOptions window(long skip, long take) {
+    return new StatementOptions(skip, take, false);
+  }
+
+  JsonNode run(String source, StatementOptions options) {
+    return connector.execute(
+        StatementFixture.sql(kind(), source), Map.of(), Deadline.after(TIMEOUT), options);
+  }
+
+  /** Runs {@code source} as a tool call counted in {@code memory} does. */
+  JsonNode within(ResultMemory memory, String source, StatementOptions options) {
+    try (ResultMemory.Account call = memory.open()) {
+      return ScopedValue.where(ResultMemory.CALL, call).call(() -> run(source, options));
+    }
+  }
 
   JsonNode run(String source, Map<String, Object> values) {
     return connector.execute(StatementFixture.sql(kind(), source), values, Deadline.after(TIMEOUT));

@@ -44,6 +44,23 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String numbers(long n) {
+    return "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < "
+        + n
+        + ") SELECT g FROM s";
+  }
+
+  @Override
+  String numbersFailingPast(long n, long total) {
+    // abs() of the smallest integer is SQLite's "integer overflow" error; (g - g) keeps it per row
+    return "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < "
+        + total
+        + ") SELECT CASE WHEN g > "
+        + n
+        + " THEN abs(-9223372036854775807 - 1 + (g - g)) ELSE g END AS g FROM s";
+  }
+
+  @Override
   Optional<String> countLongSleeps() {
     return Optional.empty();
   }
