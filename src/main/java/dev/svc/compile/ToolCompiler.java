@@ -17,6 +17,7 @@ import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
+import dev.svc.model.ResultCaps;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Statement;
 import dev.svc.model.Tool;
@@ -64,13 +65,15 @@ final class ToolCompiler {
    *     a tool using one is not reported again)
    * @param plugins custom auth plugins by name (project-relative script paths)
    * @param defaultCache the global cache settings
+   * @param defaultCaps the global result caps
    */
   Optional<Tool> compile(
       ToolDefinition tool,
       Map<String, Adapter> adapters,
       Set<String> brokenAdapters,
       Map<String, String> plugins,
-      CachePolicy defaultCache) {
+      CachePolicy defaultCache,
+      ResultCaps defaultCaps) {
     int errorsBefore = errorCount();
     String name =
         names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
@@ -114,6 +117,7 @@ final class ToolCompiler {
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
+    ResultCaps caps = caps(defaultCaps, tool.maxRows(), tool.maxBytes());
 
     if (errorCount() > errorsBefore || execution.isEmpty()) {
       return Optional.empty();
@@ -128,7 +132,8 @@ final class ToolCompiler {
             outputMapper,
             auth,
             cache,
-            timeout));
+            timeout,
+            caps));
   }
 
   private Optional<Execution> execution(
@@ -350,6 +355,17 @@ final class ToolCompiler {
     return new CachePolicy(
         c.enabled().map(Located::value).orElse(base.enabled()),
         c.ttl().map(t -> Duration.ofSeconds(t.value())).orElse(base.ttl()));
+  }
+
+  /**
+   * Caps with what is written overriding {@code base}; a negative value (reported by the shape
+   * check) keeps the base.
+   */
+  static ResultCaps caps(
+      ResultCaps base, Optional<Located<Long>> maxRows, Optional<Located<Long>> maxBytes) {
+    return new ResultCaps(
+        maxRows.map(Located::value).filter(n -> n >= 0).orElse(base.maxRows()),
+        maxBytes.map(Located::value).filter(n -> n >= 0).orElse(base.maxBytes()));
   }
 
   private int errorCount() {

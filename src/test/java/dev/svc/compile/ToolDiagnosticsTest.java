@@ -489,6 +489,21 @@ class ToolDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "result caps must be whole numbers of zero or more",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            max_rows: -1
+            max_bytes: 1MB
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:2:11: error[invalid-value]: `max_rows` is -1; it must be at least 0
+            app/tools/hello/config.terse:3:12: error[invalid-type]: `max_bytes` must be an integer, found a string
+            2 errors, 0 warnings
+            """),
+        argumentSet(
             "a timeout of zero seconds is rejected",
             """
             == app/tools/hello/config.terse
