@@ -122,6 +122,9 @@ final class ToolCompiler {
     if (errorCount() > errorsBefore || execution.isEmpty()) {
       return Optional.empty();
     }
+    if (outputMapper.isEmpty() && caps.any()) {
+      warnUnorderedPages(name, execution.get(), tool.statement());
+    }
     return Optional.of(
         new Tool(
             name,
@@ -215,6 +218,28 @@ final class ToolCompiler {
           "add `use: <adapter>` and a `statement`, or `handler: handler.ts` (a handler.ts beside config.terse is found by itself)");
     }
     return handler.map(Execution.Handler::new);
+  }
+
+  /**
+   * A capped SQL tool whose rows are its result pages through them: without an {@code ORDER BY} the
+   * database may return them in any order, so a cut keeps arbitrary rows and a cursor's next page
+   * may repeat or skip some (docs/results.md).
+   */
+  private void warnUnorderedPages(
+      String name, Execution execution, Optional<Located<String>> written) {
+    if (execution instanceof Execution.OnAdapter on
+        && on.statement() instanceof Statement.Sql sql
+        && written.isPresent()
+        && SqlOrdering.readsUnorderedRows(sql.sql(), on.connector())) {
+      diagnostics.warning(
+          "unordered-pages",
+          written.get().origin(),
+          "the statement of tool `"
+              + name
+              + "` has no ORDER BY: a capped result keeps whichever rows come first, and the pages"
+              + " read with `cursor` may repeat or skip rows",
+          "order by a unique key, e.g. `ORDER BY id`");
+    }
   }
 
   private void checkPlaceholders(
