@@ -118,7 +118,9 @@ class McpTransportIT {
     JsonNode schema = tools.get(1).path("inputSchema");
     assertThat(schema.toString())
         .isEqualTo(
-            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"A number\"}},\"required\":[\"n\"],\"additionalProperties\":false}");
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"A number\"},"
+                + "\"cursor\":{\"type\":\"string\",\"description\":\"To continue a truncated result: its `next_cursor`,"
+                + " with the same other inputs. Leave it out for the first page.\"}},\"required\":[\"n\"],\"additionalProperties\":false}");
     assertThat(
             tools
                 .get(2)
