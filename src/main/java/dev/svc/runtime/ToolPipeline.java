@@ -149,11 +149,13 @@ final class ToolPipeline {
         }
       }
       // the page asked for: where the cursor, made for these same final inputs, left off
-      boolean continues = continuable.contains(tool.name());
-      String canonical = tool.cache().enabled() || continues ? Json.canonical(finalInputs) : "";
+      Optional<String> canonical =
+          tool.cache().enabled() || cursor.isPresent()
+              ? Optional.of(Json.canonical(finalInputs))
+              : Optional.empty();
       long position = 0;
       if (cursor.isPresent()) {
-        switch (cursors.open(cursor.get(), tool.name(), canonical)) {
+        switch (cursors.open(cursor.get(), tool.name(), canonical.orElseThrow())) {
           case PageCursors.Opened.Invalid invalid -> {
             return failed(invalid.message(), identity);
           }
@@ -164,14 +166,22 @@ final class ToolPipeline {
       Optional<ResultCache.CacheKey> key =
           tool.cache().enabled()
               ? Optional.of(
-                  new ResultCache.CacheKey(tool.name(), canonical, identity.orElse(""), position))
+                  new ResultCache.CacheKey(
+                      tool.name(), canonical.orElseThrow(), identity.orElse(""), position))
               : Optional.empty();
       if (key.isPresent()) {
         Optional<ResultCache.Cached> cached = lookup(key.get(), span);
         if (cached.isPresent()) {
           Optional<Truncation.Limit> cut = cached.get().cutBy().flatMap(Truncation.Limit::of);
           return new Ran.Answered(
-              success(tool, cached.get().payload(), Optional.empty(), cut, position, canonical),
+              success(
+                  tool,
+                  cached.get().payload(),
+                  Optional.empty(),
+                  cut,
+                  position,
+                  canonical,
+                  finalInputs),
               principal(identity));
         }
       }
@@ -219,7 +229,8 @@ final class ToolPipeline {
             store(key.get(), kept, tool);
           }
           return new Ran.Answered(
-              success(tool, kept.payload(), kept.json(), kept.cut(), position, canonical),
+              success(
+                  tool, kept.payload(), kept.json(), kept.cut(), position, canonical, finalInputs),
               principal(identity));
         }
       }
@@ -243,7 +254,8 @@ final class ToolPipeline {
    * cursor of the page after it.
    *
    * @param position where this page starts
-   * @param canonical the canonical JSON of the final inputs (for the cursor)
+   * @param canonical the canonical JSON of the final inputs, when the call needed it already (else
+   *     written here for a cursor: most calls need none)
    */
   private ToolOutcome.Success success(
       Tool tool,
@@ -251,7 +263,8 @@ final class ToolPipeline {
       Optional<String> json,
       Optional<Truncation.Limit> cut,
       long position,
-      String canonical) {
+      Optional<String> canonical,
+      JsonNode finalInputs) {
     ToolOutcome.Envelope envelope =
         tool.execution() instanceof Execution.OnAdapter && tool.outputMapper().isEmpty()
             ? ToolOutcome.Envelope.ROWS
@@ -262,7 +275,11 @@ final class ToolPipeline {
                 payload.size(),
                 limit,
                 continuable.contains(tool.name())
-                    ? Optional.of(cursors.mint(tool.name(), canonical, position + payload.size()))
+                    ? Optional.of(
+                        cursors.mint(
+                            tool.name(),
+                            canonical.orElseGet(() -> Json.canonical(finalInputs)),
+                            position + payload.size()))
                     : Optional.empty()));
     return new ToolOutcome.Success(payload, envelope, truncation, json);
   }
