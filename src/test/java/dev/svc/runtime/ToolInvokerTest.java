@@ -300,6 +300,23 @@ class ToolInvokerTest {
   }
 
   @Test
+  void aCursorThatIsNotAStringOrNotACursorStopsTheCallBeforeTheStatement() {
+    ToolInvoker invoker = plain();
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":5}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "invalid arguments: `cursor` must be a string: a result's `next_cursor`"));
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":\"%%%\"}"))
+        .isInstanceOfSatisfying(
+            ToolOutcome.Failure.class,
+            f -> assertThat(f.message()).startsWith("invalid cursor: it is not a cursor"));
+    assertThat(stub.executions()).isZero();
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":\"\"}"))
+        .as("an empty cursor is the first page")
+        .isInstanceOf(ToolOutcome.Success.class);
+  }
+
+  @Test
   void anUnknownToolIsNotCalled() {
     assertThatThrownBy(() -> call(plain(), "nope", "{}"))
         .isInstanceOf(UnknownToolException.class)
