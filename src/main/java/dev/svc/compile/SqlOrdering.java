@@ -10,8 +10,10 @@ import java.util.Set;
  * Whether an SQL statement reads rows in no stated order: a query ({@code SELECT}, {@code WITH})
  * reading a table ({@code FROM}) with no {@code ORDER BY} of its own, all outside strings, quoted
  * names, comments and parentheses; not one that returns at most one row ({@code LIMIT 1}, an
- * aggregate without {@code GROUP BY}). A simple check of the text (docs/results.md "Cursors"), not
- * a parser: {@code ORDER BY} inside a subquery or a window does not order the result.
+ * aggregate without {@code GROUP BY}, a lookup by key: a top-level {@code WHERE} without {@code OR}
+ * that compares a column named {@code id} or {@code …_id} with {@code =}). A simple check of the
+ * text (docs/results.md "Cursors"), not a parser: {@code ORDER BY} inside a subquery or a window
+ * does not order the result.
  */
 final class SqlOrdering {
   private SqlOrdering() {}
@@ -25,11 +27,23 @@ final class SqlOrdering {
     boolean readsTable = false;
     boolean aggregates = false;
     boolean groupsOrWindows = false;
+    boolean inWhere = false;
+    boolean lookup = false;
+    boolean eitherOr = false;
     for (int i = 0; i < words.size(); i++) {
       String word = words.get(i);
       String next = i + 1 < words.size() ? words.get(i + 1) : "";
       if (word.equals("ORDER") && next.equals("BY")) {
         return false;
+      }
+      if (word.equals("WHERE")) {
+        inWhere = true;
+      } else if (CLAUSE_ENDS.contains(word)) {
+        inWhere = false;
+      } else if (inWhere && word.equals("=") && i > 0 && isKeyName(words.get(i - 1))) {
+        lookup = true;
+      } else if (inWhere && word.equals("OR")) {
+        eitherOr = true;
       }
       if (word.equals("LIMIT") && (next.equals("1") || next.equals("0"))) {
         return false; // at most one row
@@ -38,8 +52,23 @@ final class SqlOrdering {
       groupsOrWindows |= (word.equals("GROUP") && next.equals("BY")) || word.equals("OVER");
       readsTable |= word.equals("FROM");
     }
+    if (lookup && !eitherOr) {
+      return false; // `WHERE id = ?`: a lookup by key, at most a row or a few
+    }
     // an aggregate without GROUP BY (`SELECT count(*) FROM t`) is one row
     return readsTable && !(aggregates && !groupsOrWindows);
+  }
+
+  /** Words that end a {@code WHERE} clause. */
+  private static final Set<String> CLAUSE_ENDS =
+      Set.of("GROUP", "HAVING", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "WINDOW", "FETCH");
+
+  /**
+   * A column name that names a key: {@code id}, or ending in {@code _id} ({@code product_id}),
+   * possibly qualified ({@code p.id} arrives as {@code P}, then {@code ID}).
+   */
+  private static boolean isKeyName(String word) {
+    return word.equals("ID") || word.endsWith("_ID");
   }
 
   /** Aggregate functions: in a select list without {@code GROUP BY}, the result is one row. */
@@ -86,6 +115,8 @@ final class SqlOrdering {
       }
       if (Character.isLetterOrDigit(c) || c == '_') {
         word.append(c);
+      } else if (c == '=' && depth == 0 && isPlainEquals(sql, i)) {
+        words.add("=");
       } else if (c == '(') {
         depth++;
       } else if (c == ')') {
@@ -97,6 +128,13 @@ final class SqlOrdering {
       words.add(word.toString().toUpperCase(Locale.ROOT));
     }
     return words;
+  }
+
+  /** Whether the {@code =} at {@code i} is an equality of its own, not part of {@code <=} etc. */
+  private static boolean isPlainEquals(String sql, int i) {
+    char before = i > 0 ? sql.charAt(i - 1) : ' ';
+    char after = i + 1 < sql.length() ? sql.charAt(i + 1) : ' ';
+    return "<>!=:".indexOf(before) < 0 && after != '=';
   }
 
   /** The index after the quote closing the one at {@code start}; a doubled quote is inside. */

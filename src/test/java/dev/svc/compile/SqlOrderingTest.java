@@ -24,6 +24,15 @@ class SqlOrderingTest {
           SQLITE   | SELECT (SELECT count(*) FROM s) AS n, a FROM t                   | true
           SQLITE   | SELECT * FROM t WHERE id = 3 LIMIT 1                             | false
           SQLITE   | SELECT * FROM t LIMIT 10                                         | true
+          SQLITE   | SELECT id, name FROM products WHERE id = ?                       | false
+          SQLITE   | SELECT * FROM orders o WHERE o.customer_id = ? AND o.open = 1    | false
+          SQLITE   | SELECT * FROM t WHERE user_id=?                                  | false
+          SQLITE   | SELECT * FROM t WHERE userId = ?                                 | true
+          SQLITE   | SELECT * FROM t WHERE id = ? OR name = ?                         | true
+          SQLITE   | SELECT * FROM t WHERE id >= ?                                    | true
+          SQLITE   | SELECT * FROM t WHERE category = ?                               | true
+          SQLITE   | SELECT * FROM t WHERE paid = ?                                   | true
+          SQLITE   | SELECT * FROM t WHERE (SELECT 1 FROM s WHERE s.id = t.x) = 1     | true
           SQLITE   | INSERT INTO t SELECT * FROM s                                    | false
           SQLITE   | UPDATE t SET a = 1 RETURNING *                                   | false
           SQLITE   | WITH x AS (SELECT * FROM t ORDER BY id) SELECT * FROM x          | true
