@@ -68,7 +68,9 @@ public final class DefinitionReader {
             limits(server.flatMap(s -> s.object("limits")))),
         new BuildDefinition(
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
-            build.flatMap(b -> b.bool("clean_dir"))));
+            build.flatMap(b -> b.bool("clean_dir"))),
+        tools.flatMap(t -> t.integer("max_rows")),
+        tools.flatMap(t -> t.integer("max_bytes")));
   }
 
   private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {
@@ -127,7 +129,9 @@ public final class DefinitionReader {
         f.object("auth")
             .map(a -> new AuthDefinition(a.origin(), a.text("plugin"), namedValues(a, "policy"))),
         f.object("cache").map(DefinitionReader::cache),
-        f.integer("timeout"));
+        f.integer("timeout"),
+        f.integer("max_rows"),
+        f.integer("max_bytes"));
   }
 
   public PromptDefinition prompt(YamlNode node, String directory, Optional<String> defaultName) {

@@ -97,7 +97,20 @@ public final class Shapes {
                           "limit",
                           FieldType.positive(),
                           "Most results one search returns (default 10)."))),
-              "The built-in `search` tool."));
+              "The built-in `search` tool."),
+          maxRows("Most rows one tool call returns (default 1000; 0: no cap)."),
+          maxBytes(
+              "Most bytes of JSON one tool call returns (default 1048576, 1 MiB; 0: no cap)."));
+
+  /** {@code max_rows}, global or per tool (docs/results.md). */
+  static Field maxRows(String description) {
+    return optional("max_rows", new FieldType.Int(0, Integer.MAX_VALUE), description);
+  }
+
+  /** {@code max_bytes}, global or per tool (docs/results.md). */
+  static Field maxBytes(String description) {
+    return optional("max_bytes", new FieldType.Int(0, Integer.MAX_VALUE), description);
+  }
 
   static Shape toolAccess(boolean root) {
     List<String> modes = root ? ROOT_ACCESS_MODES : AGENT_ACCESS_MODES;
@@ -381,7 +394,10 @@ public final class Shapes {
           optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
           optional("cache", new FieldType.Object(cache(false)), "Per-tool cache settings."),
           optional(
-              "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."));
+              "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."),
+          maxRows("Most rows one call returns; overrides `tools.max_rows` (0: no cap)."),
+          maxBytes(
+              "Most bytes of JSON one call returns; overrides `tools.max_bytes` (0: no cap)."));
 
   static final Shape MODEL =
       shape(

@@ -10,6 +10,8 @@ import java.util.Optional;
  * @param origin start of the file
  * @param directory the tool directory relative to the project, where script paths start
  * @param directoryName the last segment of {@code directory}, the default name
+ * @param maxRows {@code max_rows}, overriding {@code tools.max_rows}
+ * @param maxBytes {@code max_bytes}, overriding {@code tools.max_bytes}
  */
 public record ToolDefinition(
     Origin origin,
@@ -25,7 +27,9 @@ public record ToolDefinition(
     List<InputDefinition> inputs,
     Optional<AuthDefinition> auth,
     Optional<CacheDefinition> cache,
-    Optional<Located<Long>> timeout) {
+    Optional<Located<Long>> timeout,
+    Optional<Located<Long>> maxRows,
+    Optional<Located<Long>> maxBytes) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }

@@ -57,7 +57,8 @@ record ModelReader(DataInputStream in, int version) {
             : Service.Limits.DEFAULTS,
         version >= 5
             ? new Service.PushNotifications(in.readBoolean(), list(this::network))
-            : Service.PushNotifications.DEFAULT);
+            : Service.PushNotifications.DEFAULT,
+        version >= 6 ? caps() : ResultCaps.DEFAULTS);
   }
 
   IpNetwork network() throws IOException {
@@ -91,7 +92,8 @@ record ModelReader(DataInputStream in, int version) {
         optional(this::script),
         optional(this::auth),
         cache(),
-        Duration.ofMillis(in.readLong()));
+        Duration.ofMillis(in.readLong()),
+        version >= 6 ? caps() : ResultCaps.DEFAULTS);
   }
 
   Input input() throws IOException {
@@ -143,6 +145,10 @@ record ModelReader(DataInputStream in, int version) {
 
   CachePolicy cache() throws IOException {
     return new CachePolicy(in.readBoolean(), Duration.ofMillis(in.readLong()));
+  }
+
+  ResultCaps caps() throws IOException {
+    return new ResultCaps(in.readLong(), in.readLong());
   }
 
   Prompt prompt() throws IOException {

@@ -9,6 +9,7 @@ import java.util.Optional;
  *
  * @param inputs typed inputs in the order written
  * @param timeout the deadline of one call
+ * @param caps how much of a result one call returns (the tool's own, else the global caps)
  */
 public record Tool(
     String name,
@@ -19,11 +20,36 @@ public record Tool(
     Optional<ScriptRef> outputMapper,
     Optional<AuthPolicy> auth,
     CachePolicy cache,
-    Duration timeout) {
+    Duration timeout,
+    ResultCaps caps) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
     inputs = List.copyOf(inputs);
+  }
+
+  /** A tool with the default caps. */
+  public Tool(
+      String name,
+      String description,
+      List<Input> inputs,
+      Execution execution,
+      Optional<ScriptRef> inputMapper,
+      Optional<ScriptRef> outputMapper,
+      Optional<AuthPolicy> auth,
+      CachePolicy cache,
+      Duration timeout) {
+    this(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        ResultCaps.DEFAULTS);
   }
 
   public Optional<Input> input(String name) {

@@ -200,7 +200,14 @@ public final class ProjectRuntime implements AutoCloseable {
     CallObserver observer = new CallObserver(settings.audit());
     ToolInvoker invoker =
         new ToolInvoker(
-            model, connectorsOf(all), auth, settings.scripts(), cache, observer, adapterFailures);
+            model,
+            connectorsOf(all),
+            auth,
+            settings.scripts(),
+            cache,
+            observer,
+            adapterFailures,
+            PageCursors.create(settings.environment().get(PageCursors.SECRET)));
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     StartupTrace.mark("invoker made");
     return new ProjectRuntime(

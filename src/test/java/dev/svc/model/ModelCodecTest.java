@@ -21,6 +21,8 @@ class ModelCodecTest {
       tools:
         cache: {enabled: true, ttl: 30}
         search: {limit: 5}
+        max_rows: 50
+        max_bytes: 4096
       server:
         port: 9000
         log_level: 2
@@ -58,6 +60,7 @@ class ModelCodecTest {
         plugin: api_key
         policy: {value: "{{ env.KEY }}"}
       cache: {ttl: 5}
+      max_rows: 10
       == app/tools/find_docs/config.terse
       description: Find documents.
       use: docs
@@ -188,8 +191,28 @@ class ModelCodecTest {
     assertThat(old.service().pushNotifications()).isEqualTo(Service.PushNotifications.DEFAULT);
     assertThat(old)
         .usingRecursiveComparison()
-        .ignoringFields("service.pushNotifications")
+        .ignoringFields("service.pushNotifications", "service.defaultCaps", "tools.caps")
         .isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
+  void resultCapsSurviveTheRoundTripAndAFormatFiveFileReadsWithTheDefaultCaps() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Model read = ModelCodec.decode(ModelCodec.encode(model));
+    assertThat(read.service().defaultCaps()).isEqualTo(new ResultCaps(50, 4096));
+    assertThat(read.tool("get_item").orElseThrow().caps()).isEqualTo(new ResultCaps(10, 4096));
+    assertThat(read.tool("get_key").orElseThrow().caps()).isEqualTo(new ResultCaps(50, 4096));
+    byte[] body = ModelCodec.body(model, 5);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    byte[] formatFive =
+        java.nio.ByteBuffer.allocate(body.length + 4)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
+    Model old = ModelCodec.decode(formatFive);
+    assertThat(old.service().defaultCaps()).isEqualTo(ResultCaps.DEFAULTS);
+    assertThat(old.tool("get_item").orElseThrow().caps()).isEqualTo(ResultCaps.DEFAULTS);
   }
 
   @Test
