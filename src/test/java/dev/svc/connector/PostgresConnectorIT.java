@@ -38,6 +38,16 @@ class PostgresConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String statementQuotingItsValue() {
+    return "SELECT CAST({{ inputs.value }} AS INTEGER) AS n";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "invalid input syntax for type integer: \"{{ inputs.value }}\"";
+  }
+
+  @Override
   Optional<String> countLongSleeps() {
     return Optional.of(
         "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND"
