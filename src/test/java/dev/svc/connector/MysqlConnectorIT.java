@@ -195,6 +195,24 @@ class MysqlConnectorIT extends JdbcConnectorContract {
         .containsEntry("Com_stmt_execute", 3L);
   }
 
+  @Test
+  void aConnectionKeepsNoMoreStatementsPreparedOnTheServerThanItsTwoCachesHold() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    int limit = PooledConnection.STATEMENT_CACHE_SIZE + MysqlDialect.SERVER_STATEMENT_CACHE;
+    Map<String, Long> before = statementCounters();
+
+    for (int i = 0; i < limit + 100; i++) {
+      run("SELECT {{ inputs.n }} + " + i + " AS n", values("n", 1L));
+    }
+    Map<String, Long> after = difference(statementCounters(), before);
+
+    long open = after.get("Com_stmt_prepare") - after.get("Com_stmt_close");
+    // each statement prepared once, and the reading statement again: both caches dropped it
+    assertThat(after.get("Com_stmt_prepare")).isEqualTo(limit + 101L);
+    assertThat(open).isBetween((long) limit - 1, (long) limit + 1);
+  }
+
   /** This connection's counts of statements prepared and executed by the server. */
   private Map<String, Long> statementCounters() {
     Map<String, Long> counters = new HashMap<>();
@@ -202,7 +220,7 @@ class MysqlConnectorIT extends JdbcConnectorContract {
       counters.put(
           row.get("Variable_name").asString(), Long.parseLong(row.get("Value").asString()));
     }
-    assertThat(counters).containsKeys("Com_stmt_prepare", "Com_stmt_execute");
+    assertThat(counters).containsKeys("Com_stmt_prepare", "Com_stmt_execute", "Com_stmt_close");
     return counters;
   }
 
@@ -217,5 +235,17 @@ class MysqlConnectorIT extends JdbcConnectorContract {
     assertThatThrownBy(() -> run("SELECT * FROM itemz", Map.of()))
         .isInstanceOf(StatementFailedException.class)
         .hasMessage("Table '" + DATABASE.name() + ".itemz' doesn't exist");
+  }
+
+  @Test
+  void aDuplicateEntryIsReportedWithThePlaceholderForTheKey() {
+    run("CREATE TABLE cards (card VARCHAR(50) PRIMARY KEY)", Map.of());
+    String insert = "INSERT INTO cards VALUES ({{ inputs.card }})";
+    run(insert, values("card", SECRET));
+
+    assertThatThrownBy(() -> run(insert, values("card", SECRET)))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessageStartingWith("Duplicate entry '{{ inputs.card }}' for key")
+        .hasMessageNotContaining(SECRET);
   }
 }
