@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>One per failing call, made only on the failure path.
  */
-public final class BoundValueRedaction {
+final class BoundValueRedaction {
   /** Values shorter than this are not replaced. */
   static final int MIN_LENGTH = 4;
 
@@ -46,7 +46,7 @@ public final class BoundValueRedaction {
   }
 
   /** The redaction of the values of one call, by input name. */
-  public static BoundValueRedaction of(Map<String, ?> values) {
+  static BoundValueRedaction of(Map<String, ?> values) {
     if (values.isEmpty()) {
       return NONE;
     }
@@ -72,12 +72,12 @@ public final class BoundValueRedaction {
   }
 
   /** The marker standing for a value of {@code input}. */
-  public static String marker(String input) {
+  static String marker(String input) {
     return "{{ inputs." + input + " }}";
   }
 
   /** {@code message} with every bound value replaced by its marker; null stays null. */
-  public String apply(String message) {
+  String apply(String message) {
     if (message == null || needles.isEmpty() || message.length() < MIN_LENGTH) {
       return message;
     }
@@ -126,7 +126,7 @@ public final class BoundValueRedaction {
    * nothing in it quotes a bound value. Failures other than svc's statement and connector ones are
    * returned as they are.
    */
-  public RuntimeException apply(RuntimeException failure) {
+  RuntimeException apply(RuntimeException failure) {
     if (needles.isEmpty() || !quotesAValue(failure)) {
       return failure;
     }

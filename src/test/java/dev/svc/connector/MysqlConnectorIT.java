@@ -168,11 +168,11 @@ class MysqlConnectorIT extends JdbcConnectorContract {
   }
 
   /**
-   * The server's own counters of this connection (one connection: every call shares it) pin what
-   * it received: {@code Com_stmt_prepare}/{@code Com_stmt_execute} move only for statements the
-   * server prepared. Other witnesses were not usable here: MariaDB's {@code performance_schema} is
-   * off by default (and needs a restart), the general log is a global setting of a server other
-   * tests share, and global status counters move with every other test's statements.
+   * The server's own counters of this connection (one connection: every call shares it) pin what it
+   * received: {@code Com_stmt_prepare}/{@code Com_stmt_execute} move only for statements the server
+   * prepared. Other witnesses were not usable here: MariaDB's {@code performance_schema} is off by
+   * default (and needs a restart), the general log is a global setting of a server other tests
+   * share, and global status counters move with every other test's statements.
    */
   @Test
   void valuesTravelAsParametersOfAStatementTheServerPreparedOncePerConnection() {
