@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,7 +43,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
- * connection or an exhausted pool is a {@link ConnectorUnavailableException}.
+ * connection or an exhausted pool is a {@link ConnectorUnavailableException}. Either leaves with
+ * the call's bound values taken out of it ({@link BoundValueRedaction}).
  */
 public final class JdbcConnector implements Connector {
   /** The longest a call waits for a free connection before "pool exhausted". */
@@ -59,6 +63,13 @@ public final class JdbcConnector implements Connector {
   private final String description;
   private final JdbcPool pool;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * Per statement text, the parameters the database could not give a type to: bound as text. The
+   * texts are the project's statements, so the map stays small.
+   */
+  private final Map<String, Set<Integer>> typedAsText = new ConcurrentHashMap<>();
+
   private final Object anchorLock = new Object();
   private Connection anchor; // guarded by anchorLock
   private final Object firstOpenLock = new Object();
@@ -139,7 +150,11 @@ public final class JdbcConnector implements Connector {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    return options.window(run(sql, values, deadline, true));
+    try {
+      return options.window(run(sql, values, deadline, true));
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
   }
 
   /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */
@@ -152,12 +167,13 @@ public final class JdbcConnector implements Connector {
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
-      ParameterBinder.bind(prepared, sql.parameters(), values, dialect);
+      Set<Integer> asText = typedAsText(sql);
+      ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
       if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
       cancel = StatementDeadline.arm(prepared::cancel, deadline);
-      if (prepared.execute()) {
+      if (execute(prepared, sql, values, asText)) {
         try (ResultSet rows = prepared.getResultSet()) {
           if (!readRows) {
             rows.next();
@@ -199,6 +215,45 @@ public final class JdbcConnector implements Connector {
       }
       pool.release(lease, healthy);
     }
+  }
+
+  /**
+   * Executes the bound statement. When the database could not give a parameter a type (PostgreSQL,
+   * for an untyped string or NULL in {@code {{ inputs.city }} IS NULL}), binds that parameter as
+   * text, remembers to for this statement, and executes again: once per parameter at most.
+   */
+  private boolean execute(
+      PreparedStatement prepared,
+      Statement.Sql sql,
+      Map<String, Object> values,
+      Set<Integer> boundAsText)
+      throws SQLException {
+    Set<Integer> asText = boundAsText;
+    while (true) {
+      try {
+        return prepared.execute();
+      } catch (SQLException e) {
+        OptionalInt untyped = dialect.untypedParameter(e);
+        if (untyped.isEmpty()
+            || untyped.getAsInt() < 1
+            || untyped.getAsInt() > sql.parameters().size()
+            || asText.contains(untyped.getAsInt())
+            || Thread.currentThread().isInterrupted()) {
+          throw e;
+        }
+        typedAsText
+            .computeIfAbsent(sql.sql(), k -> ConcurrentHashMap.newKeySet())
+            .add(untyped.getAsInt());
+        asText = typedAsText(sql);
+        ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
+      }
+    }
+  }
+
+  /** The parameters of {@code sql} the database could not type, learnt by {@link #execute}. */
+  private Set<Integer> typedAsText(Statement.Sql sql) {
+    Set<Integer> learnt = typedAsText.get(sql.sql());
+    return learnt == null ? Set.of() : Set.copyOf(learnt);
   }
 
   /** Closes every connection; calls in flight lose theirs when they finish. Never throws. */

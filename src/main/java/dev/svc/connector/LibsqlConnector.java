@@ -94,6 +94,15 @@ public final class LibsqlConnector implements Connector {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
+    try {
+      return run(sql, values, deadline, options);
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
+  }
+
+  private JsonNode run(
+      Statement.Sql sql, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     ObjectNode stmt = JsonValues.NODES.objectNode();
     stmt.put("sql", sql.sql());
     stmt.set("args", HranaValues.arguments(sql, values));

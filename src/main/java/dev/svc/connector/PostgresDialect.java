@@ -5,13 +5,18 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.PreparedStatement;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.postgresql.core.BaseConnection;
+import org.postgresql.util.PGobject;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -30,15 +35,18 @@ import org.postgresql.util.ServerErrorMessage;
  * performance.md), connect time-out 10 s, application name {@code svc}, TCP keep-alive, and {@code
  * stringtype=unspecified}: string inputs are sent untyped, so the server types them by where they
  * are used (a uuid, date or jsonb column accepts a string input). The flip side: a placeholder with
- * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, needs a cast ({@code CAST({{ inputs.x
- * }} AS TEXT) IS NULL}); {@code stringtype=varchar} as an option restores pgjdbc's default. Integer
- * inputs bind as {@code bigint}: comparisons with integer columns work as they are, but a function
- * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}.
+ * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, fails to prepare; the connector then
+ * binds that parameter as {@code text} (see {@link #untypedParameter}) and remembers to for the
+ * statement; {@code stringtype=varchar} as an option restores pgjdbc's default. Integer inputs bind
+ * as {@code bigint}: comparisons with integer columns work as they are, but a function taking
+ * {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}.
  */
 final class PostgresDialect implements SqlDialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();
   static final int DEFAULT_POOL_SIZE = 8;
   private static final Driver DRIVER = new org.postgresql.Driver();
+  private static final Pattern UNTYPED_PARAMETER =
+      Pattern.compile("could not determine data type of parameter \\$([0-9]{1,5})");
 
   private PostgresDialect() {}
 
@@ -159,6 +167,26 @@ final class PostgresDialect implements SqlDialect {
       }
     }
     return SqlDialect.firstLine(e.getMessage());
+  }
+
+  @Override
+  public OptionalInt untypedParameter(SQLException e) {
+    if (!"42P18".equals(e.getSQLState())) { // indeterminate_datatype
+      return OptionalInt.empty();
+    }
+    Matcher parameter = UNTYPED_PARAMETER.matcher(message(e));
+    return parameter.find()
+        ? OptionalInt.of(Integer.parseInt(parameter.group(1)))
+        : OptionalInt.empty();
+  }
+
+  /** A text-typed parameter (pgjdbc sends the type named by a {@code PGobject}). */
+  @Override
+  public void bindText(PreparedStatement statement, int index, String value) throws SQLException {
+    PGobject text = new PGobject();
+    text.setType("text");
+    text.setValue(value);
+    statement.setObject(index, text);
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.OptionalInt;
 
 /**
  * What differs between the SQL databases {@link JdbcConnector} serves: how a connection string
@@ -89,6 +90,21 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   default void bindDate(PreparedStatement statement, int index, LocalDate value)
       throws SQLException {
     statement.setObject(index, value, Types.DATE);
+  }
+
+  /**
+   * The parameter (1-based) the database could not give a type to, when that is why {@code e}
+   * happened: PostgreSQL's {@code could not determine data type of parameter $1}, for a string sent
+   * untyped ({@code stringtype=unspecified}) or a NULL where nothing types it, as in {@code {{
+   * inputs.city }} IS NULL}. The connector then binds that parameter with {@link #bindText}.
+   */
+  default OptionalInt untypedParameter(SQLException e) {
+    return OptionalInt.empty();
+  }
+
+  /** Binds text, or NULL, with the type text: for a parameter nothing else gives a type to. */
+  default void bindText(PreparedStatement statement, int index, String value) throws SQLException {
+    statement.setString(index, value);
   }
 
   static String firstLine(String message) {

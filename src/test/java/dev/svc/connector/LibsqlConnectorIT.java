@@ -73,6 +73,16 @@ class LibsqlConnectorIT extends SqlConnectorContract {
     return "SELECT sleep(" + seconds * 1000 + ")";
   }
 
+  @Override
+  String statementQuotingItsValue() {
+    return "SELECT json_extract('{}', {{ inputs.value }}) AS v";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "bad JSON path: '{{ inputs.value }}'";
+  }
+
   // ---- the protocol -------------------------------------------------------------------------
 
   @Test

@@ -42,6 +42,18 @@ abstract class SqlConnectorContract {
   /** A statement that runs for about {@code seconds} seconds. */
   abstract String sleep(int seconds);
 
+  /**
+   * A statement the database rejects with a message quoting the value of input {@code value} (a
+   * string that is no number).
+   */
+  abstract String statementQuotingItsValue();
+
+  /** Part of the database's message about it, the value replaced by its placeholder. */
+  abstract String messageQuotingThePlaceholder();
+
+  /** A value a model must never see echoed back: it stands for a secret. */
+  static final String SECRET = "my-credit-card-4111";
+
   @BeforeEach
   void createItemsTable() {
     connector = Connectors.open(adapter(Map.of()));
@@ -208,6 +220,41 @@ abstract class SqlConnectorContract {
     assertThat(failure.getMessage()).contains("itemz").doesNotContain("jdbc:").doesNotContain("\n");
     assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
         .isEqualTo(3);
+  }
+
+  @Test
+  void aValueTheDatabaseQuotesInItsMessageIsReplacedByItsPlaceholderThere() {
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () -> run(statementQuotingItsValue(), values("value", SECRET)));
+
+    assertThat(failure.getMessage())
+        .contains(messageQuotingThePlaceholder())
+        .doesNotContain(SECRET)
+        .doesNotContain("\n");
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      assertThat(cause.toString()).doesNotContain(SECRET);
+    }
+  }
+
+  @Test
+  void theOptionalFilterIdiomWorksWithAndWithoutAValue() {
+    String byNote =
+        "SELECT id FROM items WHERE ({{ inputs.note }} IS NULL OR note = {{ inputs.note }}) ORDER"
+            + " BY id";
+    assertJson(run(byNote, values("note", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
+    assertJson(run(byNote, values("note", "ripe")), "[{\"id\": 2}]");
+
+    String byId =
+        "SELECT id FROM items WHERE ({{ inputs.min }} IS NULL OR id >= {{ inputs.min }}) AND"
+            + " ({{ inputs.since }} IS NULL OR created >= {{ inputs.since }}) ORDER BY id";
+    assertJson(
+        run(byId, values("min", null, "since", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
+    assertJson(run(byId, values("min", 2L, "since", null)), "[{\"id\": 2}, {\"id\": 3}]");
+    assertJson(
+        run(byId, values("min", null, "since", at("2024-06-15T00:00:00Z"))), "[{\"id\": 3}]");
+    assertJson(run(byNote, values("note", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
   }
 
   @Test

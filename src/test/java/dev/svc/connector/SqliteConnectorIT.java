@@ -44,6 +44,16 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String statementQuotingItsValue() {
+    return "SELECT json_extract('{}', {{ inputs.value }}) AS v";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "bad JSON path: '{{ inputs.value }}'";
+  }
+
+  @Override
   Optional<String> countLongSleeps() {
     return Optional.empty();
   }
