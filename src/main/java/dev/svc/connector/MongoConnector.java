@@ -91,7 +91,10 @@ public final class MongoConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Mongo mongo)) {
       throw new IllegalArgumentException(description + " runs MongoDB commands only");
     }

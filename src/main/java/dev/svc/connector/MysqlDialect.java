@@ -211,6 +211,20 @@ final class MysqlDialect implements SqlDialect {
     };
   }
 
+  /**
+   * An explicit read-only transaction, one round trip to begin and one to end: Connector/J's own
+   * {@code setReadOnly} and {@code setAutoCommit} would each send a {@code SET} of their own.
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "START TRANSACTION READ ONLY");
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "ROLLBACK");
+  }
+
   @Override
   public boolean isCancellation(SQLException e) {
     return e instanceof SQLTimeoutException

@@ -21,7 +21,10 @@ public final class OfflineConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     throw new ConnectorUnavailableException("adapter `" + adapter + "` is offline (training run)");
   }
 

@@ -142,7 +142,10 @@ public final class RedisConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (!(statement instanceof Statement.Redis redis)) {
       throw new IllegalArgumentException(description + " runs Redis commands only");
     }

@@ -44,6 +44,35 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
     return labels;
   }
 
+  /**
+   * Whether numeric columns can hold NaN or infinities, which results write as strings (so an
+   * output schema allows {@code "string"} beside {@code "number"}).
+   */
+  default boolean nonFiniteNumbers() {
+    return false;
+  }
+
+  /**
+   * Makes the statement that runs next on {@code connection} read-only: the database itself refuses
+   * any write it attempts. Only {@code read_only} tools call it; {@link #endReadOnly} follows on
+   * every path before the connection returns to the pool.
+   */
+  void beginReadOnly(Connection connection) throws SQLException;
+
+  /**
+   * Undoes {@link #beginReadOnly}, whatever the statement did: the connection is back in the state
+   * the pool keeps (writes allowed, autocommit). When this throws, the connection is discarded, so
+   * the mode never leaks to another tool's call.
+   */
+  void endReadOnly(Connection connection) throws SQLException;
+
+  /** Runs one SQL command of svc's own (not a tool's) on {@code connection}. */
+  static void command(Connection connection, String sql) throws SQLException {
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
   /** The database's own one-line message, without driver decoration. */
   default String message(SQLException e) {
     return firstLine(e.getMessage());

@@ -254,6 +254,21 @@ final class SqliteDialect implements SqlDialect {
         || (e.getMessage() != null && e.getMessage().contains("database connection closed"));
   }
 
+  /**
+   * SQLite has no read-only transaction; {@code PRAGMA query_only} makes the connection refuse
+   * every write ({@code attempt to write a readonly database}) until it is turned off again. Both
+   * are calls into the library on this connection, not round trips.
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "PRAGMA query_only = 1");
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "PRAGMA query_only = 0");
+  }
+
   @Override
   public boolean isCancellation(SQLException e) {
     return (e.getErrorCode() & 0xff) == SQLITE_INTERRUPT

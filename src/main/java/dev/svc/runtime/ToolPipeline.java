@@ -8,6 +8,7 @@ import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
+import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.model.Execution;
@@ -35,6 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ToolPipeline {
   private static final Log LOG = Log.tagged("tool");
+
+  /** Every row, and the database refuses writes: a {@code read_only} tool's statement. */
+  private static final StatementOptions READ_ONLY = new StatementOptions(0, Long.MAX_VALUE, true);
 
   /** Whom a call runs for when its tool has no auth plugin. */
   static final String ANONYMOUS = "anonymous";
@@ -153,7 +157,13 @@ final class ToolPipeline {
                   identity);
             }
             case BoundValues.Values values ->
-                result = statement(connector, onAdapter, values.values(), call.deadline());
+                result =
+                    statement(
+                        connector,
+                        onAdapter,
+                        values.values(),
+                        call.deadline(),
+                        tool.readOnly() ? READ_ONLY : StatementOptions.ALL);
           }
         }
       }
@@ -247,8 +257,9 @@ final class ToolPipeline {
       Connector connector,
       Execution.OnAdapter onAdapter,
       Map<String, Object> values,
-      Deadline deadline) {
-    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
+      Deadline deadline,
+      StatementOptions options) {
+    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline, options);
     adapterFailures.succeeded(onAdapter.adapter());
     return result;
   }

@@ -77,6 +77,14 @@ class PostgresDialectTest {
   }
 
   @Test
+  void readOnlyToolsKeepPgjdbcsReadOnlyTransactionsWhateverTheOptionsSay() {
+    JdbcSettings settings =
+        settings("postgresql://u@h/d?readOnlyMode=ignore", Map.of("readOnlyMode", "ignore"));
+
+    assertThat(settings.properties()).containsEntry("readOnlyMode", "transaction");
+  }
+
+  @Test
   void severalHostsAndIpv6AreKept() {
     assertThat(settings("postgresql://u@h1:5433,h2/d", Map.of()).url())
         .isEqualTo("jdbc:postgresql://h1:5433,h2:5432/d");

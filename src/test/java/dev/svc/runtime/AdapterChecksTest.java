@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
-import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResolvedAdapter;
+import dev.svc.connector.StatementOptions;
 import dev.svc.model.Model;
 import dev.svc.model.Statement;
 import dev.svc.project.Environment;
@@ -67,7 +67,10 @@ class AdapterChecksTest {
 
     @Override
     public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+        Statement statement,
+        Map<String, Object> values,
+        Deadline deadline,
+        StatementOptions options) {
       throw new UnsupportedOperationException("only checked");
     }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
-import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ResolvedAdapter;
+import dev.svc.connector.StatementOptions;
 import dev.svc.model.Model;
 import dev.svc.model.Statement;
 import dev.svc.project.Environment;
@@ -64,7 +64,10 @@ class ProjectReloadTest {
 
     @Override
     public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+        Statement statement,
+        Map<String, Object> values,
+        Deadline deadline,
+        StatementOptions options) {
       throw new UnsupportedOperationException("only opened");
     }
 

@@ -69,7 +69,10 @@ class ToolInvokerTest {
 
         @Override
         public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+            Statement statement,
+            Map<String, Object> values,
+            Deadline deadline,
+            StatementOptions options) {
           stages.add("execute");
           deadlines.add(deadline);
           return stub.execute(statement, values, deadline);

@@ -2,9 +2,9 @@ package dev.svc.testing;
 
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
-import dev.svc.connector.StatementOptions;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
+import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
 import dev.svc.model.Statement;
 import java.util.Map;
@@ -26,7 +26,10 @@ public final class StubConnector implements Connector {
 
   @Override
   public JsonNode execute(
-      Statement statement, Map<String, Object> values, Deadline deadline, StatementOptions options) {
+      Statement statement,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     executions.incrementAndGet();
     if (values.containsValue("fail")) {
       throw new StatementFailedException("no such table: weather", false, null);
