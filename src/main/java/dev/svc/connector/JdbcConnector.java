@@ -164,11 +164,12 @@ public final class JdbcConnector implements Connector {
         ParameterBinder.bind(prepared, sql.parameters(), samples, dialect);
       }
       ResultSetMetaData meta = prepared.getMetaData();
-      if (meta == null || meta.getColumnCount() == 0) {
+      int count = dialect.columnCount(meta);
+      if (count == 0) {
         return Optional.of(new ResultShape.RowsAffected());
       }
       List<ResultShape.Column> columns = new ArrayList<>();
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
+      for (int i = 1; i <= count; i++) {
         List<String> types = dialect.columnKind(meta, i).jsonTypes(dialect.nonFiniteNumbers());
         boolean nullable = types.isEmpty() || meta.isNullable(i) != ResultSetMetaData.columnNoNulls;
         columns.add(new ResultShape.Column(meta.getColumnLabel(i), types, nullable));

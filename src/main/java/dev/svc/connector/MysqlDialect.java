@@ -212,17 +212,20 @@ final class MysqlDialect implements SqlDialect {
   }
 
   /**
-   * An explicit read-only transaction, one round trip to begin and one to end: Connector/J's own
-   * {@code setReadOnly} and {@code setAutoCommit} would each send a {@code SET} of their own.
+   * The session's transactions are read-only while the statement runs: one round trip to begin and
+   * one to end. Not {@code START TRANSACTION READ ONLY}: a DDL statement commits the open
+   * transaction implicitly and then runs outside it, so MariaDB dropped a table through it
+   * (measured); with the session read-only, every transaction the statement starts is read-only and
+   * the server refuses DDL as well as DML.
    */
   @Override
   public void beginReadOnly(Connection connection) throws SQLException {
-    SqlDialect.command(connection, "START TRANSACTION READ ONLY");
+    SqlDialect.command(connection, "SET SESSION TRANSACTION READ ONLY");
   }
 
   @Override
   public void endReadOnly(Connection connection) throws SQLException {
-    SqlDialect.command(connection, "ROLLBACK");
+    SqlDialect.command(connection, "SET SESSION TRANSACTION READ WRITE");
   }
 
   @Override

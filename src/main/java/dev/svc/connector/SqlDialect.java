@@ -35,6 +35,14 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   /** How column {@code column} (1-based) becomes JSON. */
   ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException;
 
+  /**
+   * How many columns the statement {@code meta} describes returns; 0 for a statement without a
+   * result set.
+   */
+  default int columnCount(ResultSetMetaData meta) throws SQLException {
+    return meta == null ? 0 : meta.getColumnCount();
+  }
+
   /** The label of every column of {@code rows}, in column order. */
   default String[] columnLabels(ResultSet rows, ResultSetMetaData meta) throws SQLException {
     String[] labels = new String[meta.getColumnCount()];

@@ -240,6 +240,18 @@ final class SqliteDialect implements SqlDialect {
     return SqlDialect.super.columnLabels(rows, meta);
   }
 
+  /**
+   * sqlite-jdbc's {@code getColumnCount()} throws ("column 1 out of bounds [1,0]") for a prepared
+   * statement without columns (an INSERT); the column names it read at prepare time tell.
+   */
+  @Override
+  public int columnCount(ResultSetMetaData meta) throws SQLException {
+    if (meta instanceof CoreResultSet sqlite && sqlite.colsMeta != null) {
+      return sqlite.colsMeta.length;
+    }
+    return SqlDialect.super.columnCount(meta);
+  }
+
   /** {@code no such table: x} out of sqlite-jdbc's {@code [SQLITE_ERROR] SQL error … (…)}. */
   @Override
   public String message(SQLException e) {
