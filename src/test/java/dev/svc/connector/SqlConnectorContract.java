@@ -302,6 +302,25 @@ abstract class SqlConnectorContract {
   }
 
   @Test
+  void aReadOnlyStatementCancelledAtItsDeadlineLeavesTheConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () ->
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(1)),
+                    READ_ONLY));
+
+    assertThat(failure.timedOut()).isTrue();
+    assertJson(run("DELETE FROM items WHERE id = 3", Map.of()), "[{\"rows_affected\": 1}]");
+  }
+
+  @Test
   void concurrentReadOnlyAndPlainCallsOnASmallPoolNeverLeakTheModeEitherWay() throws Exception {
     connector.close();
     connector = Connectors.open(adapter(Map.of("max_connections", "2")));
