@@ -92,8 +92,10 @@ final class PostgresDialect implements SqlDialect {
         default -> properties.put(setting.getKey(), value);
       }
     }
-    // read_only tools rely on pgjdbc's BEGIN READ ONLY (beginReadOnly): no option may turn it off
-    properties.put("readOnlyMode", "transaction");
+    // read_only tools rely on pgjdbc's BEGIN READ ONLY (beginReadOnly), which `ignore` turns off
+    if ("ignore".equalsIgnoreCase(properties.get("readOnlyMode"))) {
+      properties.put("readOnlyMode", "transaction");
+    }
     String jdbcUrl =
         "jdbc:postgresql://"
             + url.hostList()
@@ -159,8 +161,8 @@ final class PostgresDialect implements SqlDialect {
   /**
    * pgjdbc opens the transaction itself: with autocommit off and the connection read-only, it sends
    * {@code BEGIN READ ONLY} in the same message flight as the statement ({@code readOnlyMode=
-   * transaction}, which {@link #settings} always sets), so the statement costs no extra round trip
-   * to begin; ending it is one ({@code ROLLBACK}).
+   * transaction} or {@code always}; {@link #settings} never lets it be {@code ignore}), so the
+   * statement costs no extra round trip to begin; ending it is one ({@code ROLLBACK}).
    */
   @Override
   public void beginReadOnly(Connection connection) throws SQLException {

@@ -78,10 +78,12 @@ class PostgresDialectTest {
 
   @Test
   void readOnlyToolsKeepPgjdbcsReadOnlyTransactionsWhateverTheOptionsSay() {
-    JdbcSettings settings =
-        settings("postgresql://u@h/d?readOnlyMode=ignore", Map.of("readOnlyMode", "ignore"));
-
-    assertThat(settings.properties()).containsEntry("readOnlyMode", "transaction");
+    assertThat(settings("postgresql://u@h/d?readOnlyMode=ignore", Map.of()).properties())
+        .containsEntry("readOnlyMode", "transaction");
+    assertThat(settings("postgresql://u@h/d", Map.of("readOnlyMode", "always")).properties())
+        .containsEntry("readOnlyMode", "always");
+    assertThat(settings("postgresql://u@h/d", Map.of()).properties())
+        .doesNotContainKey("readOnlyMode");
   }
 
   @Test
