@@ -32,7 +32,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-/** Compiles tool definitions: backend, scripts, inputs, statement, auth and cache. */
+/**
+ * Compiles tool definitions: backend, scripts, inputs, statement, auth, cache, read-only, MCP
+ * annotations and declared output schema.
+ */
 final class ToolCompiler {
   static final String RESERVED_SEARCH = "search";
 
@@ -40,6 +43,8 @@ final class ToolCompiler {
   private final Names names;
   private final ScriptResolver scripts;
   private final StatementCompiler statements;
+  private final ToolHintsCompiler hints;
+  private final OutputSchemaCompiler outputSchemas;
   private final EnvStrings env;
   private final Environment environment;
 
@@ -53,6 +58,8 @@ final class ToolCompiler {
     this.names = names;
     this.scripts = scripts;
     this.statements = new StatementCompiler(diagnostics);
+    this.hints = new ToolHintsCompiler(diagnostics);
+    this.outputSchemas = new OutputSchemaCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
   }
@@ -118,6 +125,8 @@ final class ToolCompiler {
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
     ResultCaps caps = caps(defaultCaps, tool.maxRows(), tool.maxBytes());
+    boolean readOnly = hints.readOnly(tool, execution);
+    Optional<String> outputSchema = outputSchemas.compile(tool.outputSchema());
 
     if (errorCount() > errorsBefore || execution.isEmpty()) {
       return Optional.empty();
@@ -136,7 +145,10 @@ final class ToolCompiler {
             auth,
             cache,
             timeout,
-            caps));
+            caps,
+            readOnly,
+            ToolHintsCompiler.annotations(readOnly, execution, tool.annotations()),
+            outputSchema));
   }
 
   private Optional<Execution> execution(

@@ -5,9 +5,11 @@ import dev.svc.model.Statement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,7 +136,7 @@ public final class JdbcConnector implements Connector {
     try {
       // the answer is not turned into JSON: that would initialise Jackson's and BigDecimal's
       // number classes (~15 ms) on the start-up path for a value nobody reads
-      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline, false);
+      run(new Statement.Sql(CHECK_QUERY, CHECK_QUERY, List.of()), Map.of(), deadline, false, false);
     } catch (StatementFailedException e) {
       throw new ConnectorUnavailableException(
           description + " did not answer `" + CHECK_QUERY + "`: " + e.getMessage(), e);
@@ -151,19 +153,72 @@ public final class JdbcConnector implements Connector {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
     try {
-      return options.window(run(sql, values, deadline, true));
+      return options.window(run(sql, values, deadline, true, options.readOnly()));
     } catch (StatementFailedException | ConnectorUnavailableException e) {
       throw BoundValueRedaction.of(values).apply(e);
     }
   }
 
-  /** Runs one statement; without {@code readRows} only the first row is fetched (null result). */
+  /**
+   * Prepares the statement on a pool connection (where it stays cached for the calls to come),
+   * binds the samples as a call would bind values (so PostgreSQL can type {@code ? + ?}), and reads
+   * its result columns from the driver's metadata, without running it.
+   */
+  @Override
+  public Optional<ResultShape> describe(
+      Statement statement, Map<String, Object> samples, Deadline deadline) {
+    if (!(statement instanceof Statement.Sql sql)) {
+      return Optional.empty();
+    }
+    JdbcPool.Lease lease = borrow(deadline);
+    PooledConnection connection = lease.connection();
+    boolean healthy = true;
+    try {
+      PreparedStatement prepared = connection.prepare(sql.sql());
+      if (samples.keySet().containsAll(sql.inputNames())) {
+        ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, typedAsText(sql));
+      }
+      ResultSetMetaData meta = prepared.getMetaData();
+      int count = dialect.columnCount(meta);
+      if (count == 0) {
+        return Optional.of(new ResultShape.RowsAffected());
+      }
+      List<ResultShape.Column> columns = new ArrayList<>();
+      for (int i = 1; i <= count; i++) {
+        List<String> types = dialect.columnKind(meta, i).jsonTypes(dialect.nonFiniteNumbers());
+        boolean nullable = types.isEmpty() || meta.isNullable(i) != ResultSetMetaData.columnNoNulls;
+        columns.add(new ResultShape.Column(meta.getColumnLabel(i), types, nullable));
+      }
+      return Optional.of(new ResultShape.Rows(columns));
+    } catch (SQLException e) {
+      connection.forget(sql.sql());
+      if (dialect.isConnectionLost(e) || !connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
+        healthy = false;
+        throw new ConnectorUnavailableException(
+            "lost the connection to " + description + ": " + dialect.message(e), e);
+      }
+      throw new StatementFailedException(dialect.message(e), false, e);
+    } finally {
+      pool.release(lease, healthy);
+    }
+  }
+
+  /**
+   * Runs one statement; without {@code readRows} only the first row is fetched (null result). With
+   * {@code readOnly} the dialect makes the database refuse writes for this statement only, and
+   * undoes it before the connection returns to the pool (or the connection is discarded).
+   */
   private JsonNode run(
-      Statement.Sql sql, Map<String, Object> values, Deadline deadline, boolean readRows) {
+      Statement.Sql sql,
+      Map<String, Object> values,
+      Deadline deadline,
+      boolean readRows,
+      boolean readOnly) {
     Duration timeout = deadline.timeout();
     JdbcPool.Lease lease = borrow(deadline);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
+    boolean inReadOnly = false;
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
@@ -171,6 +226,10 @@ public final class JdbcConnector implements Connector {
       ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
       if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
+      }
+      if (readOnly) {
+        inReadOnly = true; // set first: a begin that fails half-way is ended (or discarded) too
+        dialect.beginReadOnly(connection.raw());
       }
       cancel = StatementDeadline.arm(prepared::cancel, deadline);
       if (execute(prepared, sql, values, asText)) {
@@ -184,6 +243,13 @@ public final class JdbcConnector implements Connector {
       }
       return ResultRows.rowsAffected(prepared.getUpdateCount());
     } catch (SQLException e) {
+      if (inReadOnly && !Thread.currentThread().isInterrupted()) {
+        if (cancel != null) {
+          cancel.close();
+        }
+        inReadOnly = false;
+        healthy = endReadOnly(connection); // before the checks below talk to the database
+      }
       if (Thread.currentThread().isInterrupted()) {
         healthy = false; // the interrupt may have closed the socket mid-exchange
         stopAbandoned(connection);
@@ -212,6 +278,9 @@ public final class JdbcConnector implements Connector {
     } finally {
       if (cancel != null) {
         cancel.close(); // before the connection can reach another caller
+      }
+      if (inReadOnly && healthy) {
+        healthy = endReadOnly(connection);
       }
       pool.release(lease, healthy);
     }
@@ -245,7 +314,26 @@ public final class JdbcConnector implements Connector {
             .computeIfAbsent(sql.sql(), k -> ConcurrentHashMap.newKeySet())
             .add(untyped.getAsInt());
         asText = typedAsText(sql);
+        Connection connection = prepared.getConnection();
+        if (!connection.getAutoCommit()) {
+          connection.rollback(); // a read-only transaction, aborted by the failure: begin anew
+        }
         ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
+      }
+    }
+  }
+
+  /** Ends a read-only statement; false when that failed and the connection must be discarded. */
+  private boolean endReadOnly(PooledConnection connection) {
+    boolean interrupted = Thread.interrupted(); // the caller may be gone; the mode must not stay
+    try {
+      dialect.endReadOnly(connection.raw());
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

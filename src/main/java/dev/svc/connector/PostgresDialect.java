@@ -100,6 +100,10 @@ final class PostgresDialect implements SqlDialect {
         default -> properties.put(setting.getKey(), value);
       }
     }
+    // read_only tools rely on pgjdbc's BEGIN READ ONLY (beginReadOnly), which `ignore` turns off
+    if ("ignore".equalsIgnoreCase(properties.get("readOnlyMode"))) {
+      properties.put("readOnlyMode", "transaction");
+    }
     String jdbcUrl =
         "jdbc:postgresql://"
             + url.hostList()
@@ -155,6 +159,30 @@ final class PostgresDialect implements SqlDialect {
       case "timetz" -> ColumnKind.OFFSET_TIME;
       default -> ColumnKind.standard(meta, column);
     };
+  }
+
+  @Override
+  public boolean nonFiniteNumbers() {
+    return true;
+  }
+
+  /**
+   * pgjdbc opens the transaction itself: with autocommit off and the connection read-only, it sends
+   * {@code BEGIN READ ONLY} in the same message flight as the statement ({@code readOnlyMode=
+   * transaction} or {@code always}; {@link #settings} never lets it be {@code ignore}), so the
+   * statement costs no extra round trip to begin; ending it is one ({@code ROLLBACK}).
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    connection.setReadOnly(true);
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    connection.rollback(); // nothing was written; a failed statement left the transaction aborted
+    connection.setReadOnly(false);
+    connection.setAutoCommit(true);
   }
 
   /** The server's primary message ({@code relation "x" does not exist}), without detail lines. */

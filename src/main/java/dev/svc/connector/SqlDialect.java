@@ -36,6 +36,14 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   /** How column {@code column} (1-based) becomes JSON. */
   ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException;
 
+  /**
+   * How many columns the statement {@code meta} describes returns; 0 for a statement without a
+   * result set.
+   */
+  default int columnCount(ResultSetMetaData meta) throws SQLException {
+    return meta == null ? 0 : meta.getColumnCount();
+  }
+
   /** The label of every column of {@code rows}, in column order. */
   default String[] columnLabels(ResultSet rows, ResultSetMetaData meta) throws SQLException {
     String[] labels = new String[meta.getColumnCount()];
@@ -43,6 +51,35 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
       labels[i] = meta.getColumnLabel(i + 1);
     }
     return labels;
+  }
+
+  /**
+   * Whether numeric columns can hold NaN or infinities, which results write as strings (so an
+   * output schema allows {@code "string"} beside {@code "number"}).
+   */
+  default boolean nonFiniteNumbers() {
+    return false;
+  }
+
+  /**
+   * Makes the statement that runs next on {@code connection} read-only: the database itself refuses
+   * any write it attempts. Only {@code read_only} tools call it; {@link #endReadOnly} follows on
+   * every path before the connection returns to the pool.
+   */
+  void beginReadOnly(Connection connection) throws SQLException;
+
+  /**
+   * Undoes {@link #beginReadOnly}, whatever the statement did: the connection is back in the state
+   * the pool keeps (writes allowed, autocommit). When this throws, the connection is discarded, so
+   * the mode never leaks to another tool's call.
+   */
+  void endReadOnly(Connection connection) throws SQLException;
+
+  /** Runs one SQL command of svc's own (not a tool's) on {@code connection}. */
+  static void command(Connection connection, String sql) throws SQLException {
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
   }
 
   /** The database's own one-line message, without driver decoration. */

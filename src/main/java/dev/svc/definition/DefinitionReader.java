@@ -5,6 +5,7 @@ import dev.svc.definition.PromptDefinition.MessageDefinition;
 import dev.svc.definition.RootDefinition.BuildDefinition;
 import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.definition.RootDefinition.ServerDefinition;
+import dev.svc.definition.ToolDefinition.AnnotationsDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
 import dev.svc.definition.ToolDefinition.InputDefinition;
 import dev.svc.diagnostic.Diagnostics;
@@ -131,7 +132,20 @@ public final class DefinitionReader {
         f.object("cache").map(DefinitionReader::cache),
         f.integer("timeout"),
         f.integer("max_rows"),
-        f.integer("max_bytes"));
+        f.integer("max_bytes"),
+        f.bool("read_only"),
+        f.object("annotations").map(DefinitionReader::annotations),
+        f.node("output_schema"));
+  }
+
+  private static AnnotationsDefinition annotations(Fields f) {
+    return new AnnotationsDefinition(
+        f.origin(),
+        f.text("title"),
+        f.bool("read_only_hint"),
+        f.bool("destructive_hint"),
+        f.bool("idempotent_hint"),
+        f.bool("open_world_hint"));
   }
 
   public PromptDefinition prompt(YamlNode node, String directory, Optional<String> defaultName) {

@@ -371,6 +371,30 @@ public final class Shapes {
               new FieldType.ScalarMap(),
               "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
 
+  static final Shape ANNOTATIONS =
+      shape(
+          "annotations",
+          "MCP tool annotations: hints for clients, each overriding what svc derives.",
+          true,
+          optional("title", FieldType.text(), "Human-readable title of the tool."),
+          optional(
+              "read_only_hint",
+              new FieldType.Bool(),
+              "The tool does not change its environment (derived: `read_only`, or a statement"
+                  + " that only reads)."),
+          optional(
+              "destructive_hint",
+              new FieldType.Bool(),
+              "A write may change or delete what exists (false: it only adds)."),
+          optional(
+              "idempotent_hint",
+              new FieldType.Bool(),
+              "Calling again with the same inputs has no further effect."),
+          optional(
+              "open_world_hint",
+              new FieldType.Bool(),
+              "The tool reaches beyond a closed domain (derived false for database tools)."));
+
   /** A tool's {@code config.terse}. */
   public static final Shape TOOL =
       shape(
@@ -396,8 +420,19 @@ public final class Shapes {
           optional(
               "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."),
           maxRows("Most rows one call returns; overrides `tools.max_rows` (0: no cap)."),
-          maxBytes(
-              "Most bytes of JSON one call returns; overrides `tools.max_bytes` (0: no cap)."));
+          maxBytes("Most bytes of JSON one call returns; overrides `tools.max_bytes` (0: no cap)."),
+          optional(
+              "read_only",
+              new FieldType.Bool(),
+              "Run the statement so that the database refuses writes (default false)."),
+          optional(
+              "annotations",
+              new FieldType.Object(ANNOTATIONS),
+              "MCP tool annotations overriding the derived ones."),
+          optional(
+              "output_schema",
+              new FieldType.Document(),
+              "JSON Schema (in YAML) of the tool's `structuredContent`; its root is `type: object`."));
 
   static final Shape MODEL =
       shape(

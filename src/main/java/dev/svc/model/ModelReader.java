@@ -83,17 +83,38 @@ record ModelReader(DataInputStream in, int version) {
           case 1 -> new Execution.Handler(script());
           default -> throw new IllegalArgumentException("unknown execution kind");
         };
+    Optional<ScriptRef> inputMapper = optional(this::script);
+    Optional<ScriptRef> outputMapper = optional(this::script);
+    Optional<AuthPolicy> auth = optional(this::auth);
+    CachePolicy cache = cache();
+    Duration timeout = Duration.ofMillis(in.readLong());
+    if (version < 6) {
+      return new Tool(
+          name, description, inputs, execution, inputMapper, outputMapper, auth, cache, timeout);
+    }
     return new Tool(
         name,
         description,
         inputs,
         execution,
-        optional(this::script),
-        optional(this::script),
-        optional(this::auth),
-        cache(),
-        Duration.ofMillis(in.readLong()),
-        version >= 6 ? caps() : ResultCaps.DEFAULTS);
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        caps(),
+        in.readBoolean(),
+        annotations(),
+        optional(this::string));
+  }
+
+  ToolAnnotations annotations() throws IOException {
+    return new ToolAnnotations(
+        optional(this::string),
+        optional(in::readBoolean),
+        optional(in::readBoolean),
+        optional(in::readBoolean),
+        optional(in::readBoolean));
   }
 
   Input input() throws IOException {

@@ -79,9 +79,21 @@ record ModelWriter(DataOutputStream out, int version) {
     optional(t.auth(), this::auth);
     cache(t.cache());
     out.writeLong(t.timeout().toMillis());
-    if (version >= 6) {
-      caps(t.caps());
+    if (version < 6) {
+      return;
     }
+    caps(t.caps());
+    out.writeBoolean(t.readOnly());
+    annotations(t.annotations());
+    optional(t.outputSchema(), this::string);
+  }
+
+  void annotations(ToolAnnotations a) throws IOException {
+    optional(a.title(), this::string);
+    optional(a.readOnly(), out::writeBoolean);
+    optional(a.destructive(), out::writeBoolean);
+    optional(a.idempotent(), out::writeBoolean);
+    optional(a.openWorld(), out::writeBoolean);
   }
 
   void input(Input i) throws IOException {

@@ -10,6 +10,10 @@ import java.util.Optional;
  * @param inputs typed inputs in the order written
  * @param timeout the deadline of one call
  * @param caps how much of a result one call returns (the tool's own, else the global caps)
+ * @param readOnly whether the statement runs so that the database refuses writes
+ * @param annotations the MCP hints sent in {@code tools/list}, derived and overridden
+ * @param outputSchema the JSON Schema (JSON text) the tool declares for its {@code
+ *     structuredContent}; a statement tool without one gets a schema derived at start
  */
 public record Tool(
     String name,
@@ -21,14 +25,17 @@ public record Tool(
     Optional<AuthPolicy> auth,
     CachePolicy cache,
     Duration timeout,
-    ResultCaps caps) {
+    ResultCaps caps,
+    boolean readOnly,
+    ToolAnnotations annotations,
+    Optional<String> outputSchema) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
     inputs = List.copyOf(inputs);
   }
 
-  /** A tool with the default caps. */
+  /** A tool with the default caps that may write, with no annotations and no output schema. */
   public Tool(
       String name,
       String description,
@@ -49,7 +56,10 @@ public record Tool(
         auth,
         cache,
         timeout,
-        ResultCaps.DEFAULTS);
+        ResultCaps.DEFAULTS,
+        false,
+        ToolAnnotations.NONE,
+        Optional.empty());
   }
 
   public Optional<Input> input(String name) {

@@ -208,7 +208,7 @@ final class ToolPipeline {
                         connector,
                         onAdapter,
                         values.values(),
-                        new StatementOptions(position, tool.caps().probe(), false),
+                        new StatementOptions(position, tool.caps().probe(), tool.readOnly()),
                         call.deadline());
           }
         }

@@ -69,6 +69,11 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "readonly database";
+  }
+
+  @Override
   String sleep(int seconds) {
     return "SELECT sleep(" + seconds * 1000 + ")";
   }

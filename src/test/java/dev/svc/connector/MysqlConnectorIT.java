@@ -37,6 +37,11 @@ class MysqlConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "READ ONLY transaction";
+  }
+
+  @Override
   String sleep(int seconds) {
     return "SELECT SLEEP(" + seconds + ")";
   }

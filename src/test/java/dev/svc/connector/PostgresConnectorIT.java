@@ -40,6 +40,11 @@ class PostgresConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "read-only transaction";
+  }
+
+  @Override
   String sleep(int seconds) {
     return "SELECT pg_sleep(" + seconds + ")";
   }

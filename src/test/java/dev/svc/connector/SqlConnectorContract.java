@@ -295,6 +295,183 @@ abstract class SqlConnectorContract {
         .hasMessageEndingWith("adapter `db` is closed");
   }
 
+  // ---- read-only statements and describe ---------------------------------------------------
+
+  static final StatementOptions READ_ONLY = new StatementOptions(0, Long.MAX_VALUE, true);
+
+  @Test
+  void aReadOnlyStatementReadsAsUsual() {
+    assertJson(
+        runReadOnly("SELECT name FROM items WHERE id = {{ inputs.id }}", values("id", 2L)),
+        "[{\"name\": \"banana\"}]");
+  }
+
+  @Test
+  void theDatabaseRefusesAWriteOfAReadOnlyStatementAndTheSameConnectionWritesAfter() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    String insert =
+        "INSERT INTO items (id, name, price, active) VALUES ({{ inputs.id }}, 'fig', 1, TRUE)";
+
+    StatementFailedException refused =
+        catchThrowableOfType(
+            StatementFailedException.class, () -> runReadOnly(insert, values("id", 7L)));
+
+    assertThat(refused.getMessage()).containsIgnoringCase(readOnlyRefusal());
+    assertThat(
+            run("SELECT COUNT(*) AS n FROM items WHERE id = 7", Map.of()).get(0).get("n").asLong())
+        .isZero();
+    assertJson(run(insert, values("id", 7L)), "[{\"rows_affected\": 1}]");
+    // and the other way: a plain write in between leaves the next read-only call read-only
+    assertThatThrownBy(() -> runReadOnly(insert, values("id", 8L)))
+        .isInstanceOf(StatementFailedException.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(4);
+  }
+
+  @Test
+  void aReadOnlyStatementCannotDropATable() {
+    assertThatThrownBy(() -> runReadOnly("DROP TABLE items", Map.of()))
+        .isInstanceOf(StatementFailedException.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void aFailedReadOnlyStatementLeavesTheConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    assertThatThrownBy(() -> runReadOnly("SELECT id FROM itemz", Map.of()))
+        .isInstanceOf(StatementFailedException.class);
+
+    assertJson(run("DELETE FROM items WHERE id = 3", Map.of()), "[{\"rows_affected\": 1}]");
+  }
+
+  @Test
+  void aReadOnlyStatementCancelledAtItsDeadlineLeavesTheConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () ->
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(1)),
+                    READ_ONLY));
+
+    assertThat(failure.timedOut()).isTrue();
+    assertJson(run("DELETE FROM items WHERE id = 3", Map.of()), "[{\"rows_affected\": 1}]");
+  }
+
+  @Test
+  void concurrentReadOnlyAndPlainCallsOnASmallPoolNeverLeakTheModeEitherWay() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "2")));
+    String insert =
+        "INSERT INTO items (id, name, price, active) VALUES ({{ inputs.id }}, 'x', 1, TRUE)";
+    java.util.concurrent.atomic.AtomicInteger wrongly =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (long id = 100; id < 140; id++) {
+        long key = id;
+        threads.submit(() -> {
+          if (key % 2 == 0) {
+            try {
+              runReadOnly(insert, values("id", key));
+              wrongly.incrementAndGet(); // a read-only call wrote
+            } catch (StatementFailedException expected) {
+              // refused by the database, as it must be
+            }
+          } else {
+            try {
+              run(insert, values("id", key));
+            } catch (RuntimeException e) {
+              wrongly.incrementAndGet(); // a plain call could not write
+            }
+          }
+        });
+      }
+    }
+
+    assertThat(wrongly).hasValue(0);
+    assertThat(
+            run("SELECT COUNT(*) AS n FROM items WHERE id >= 100", Map.of())
+                .get(0)
+                .get("n")
+                .asLong())
+        .isEqualTo(20);
+  }
+
+  /** What the database says when it refuses a write in read-only mode (case ignored). */
+  abstract String readOnlyRefusal();
+
+  @Test
+  void describeNamesTheResultColumnsWithoutRunningTheStatement() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(
+                    kind(), "SELECT id, name AS label FROM items WHERE id = {{ inputs.id }}"),
+                Map.of(),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(shape).isInstanceOf(ResultShape.Rows.class);
+    assertThat(((ResultShape.Rows) shape).columns())
+        .extracting(ResultShape.Column::label)
+        .containsExactly("id", "label");
+  }
+
+  @Test
+  void describeTellsAStatementWithoutRowsAndRunsNothing() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(kind(), "DELETE FROM items WHERE id > {{ inputs.id }}"),
+                Map.of(),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(shape).isInstanceOf(ResultShape.RowsAffected.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void describeTypesTheParametersFromSampleValuesOfTheInputsTypes() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(kind(), "SELECT {{ inputs.a }} + {{ inputs.b }} AS total"),
+                values("a", 0L, "b", 0L),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(((ResultShape.Rows) shape).columns())
+        .extracting(ResultShape.Column::label)
+        .containsExactly("total");
+  }
+
+  @Test
+  void describingABrokenStatementFailsWithTheDatabasesMessage() {
+    assertThatThrownBy(() ->
+            connector.describe(
+                StatementFixture.sql(kind(), "SELECT id FROM itemz"),
+                Map.of(),
+                Deadline.after(TIMEOUT)))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessageContaining("itemz");
+  }
+
+  JsonNode runReadOnly(String source, Map<String, Object> values) {
+    return connector.execute(
+        StatementFixture.sql(kind(), source), values, Deadline.after(TIMEOUT), READ_ONLY);
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   JsonNode run(String source, Map<String, Object> values) {

@@ -37,6 +37,11 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "readonly database";
+  }
+
+  @Override
   String sleep(int seconds) {
     // no sleep function: count far enough that it cannot finish before the deadline
     return "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000000)"
