@@ -64,6 +64,16 @@ class OptionalInputsIT {
       inputs:
         city: {optional: true}
         min_tier: {type: int, optional: true}
+      == app/tools/find_read_only/config.terse
+      description: The same filter in a read-only transaction.
+      use: db
+      read_only: true
+      statement: |
+        SELECT id FROM customers
+        WHERE ({{ inputs.city }} IS NULL OR city = {{ inputs.city }})
+        ORDER BY id
+      inputs:
+        city: {optional: true}
       == app/tools/quote/config.terse
       description: A statement the database rejects quoting the value.
       use: db
@@ -134,6 +144,21 @@ class OptionalInputsIT {
                 && success.payload().toString().equals(expected),
         "a success with the payload %s",
         expected);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgres", "mysql", "sqlite"})
+  void theOptionalFilterWorksInAReadOnlyToolToo(String kind) {
+    // PostgreSQL learns the untyped parameter inside the read-only transaction: it must begin anew
+    startSql(kind);
+
+    assertThat(call("find_read_only", "{\"city\": \"Lyon\"}")).is(rows("[{\"id\": 1}]"));
+    assertThat(call("find_read_only", "{}")).is(rows("[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]"));
+    assertThat(call("find_read_only", "{\"city\": \"Paris\"}")).is(rows("[{\"id\": 2}]"));
+    assertThat(call("seed", "{}"))
+        .as("the pooled connection writes again after the read-only calls")
+        .isInstanceOf(ToolOutcome.Failure.class) // duplicate keys: the database ran the INSERT
+        .satisfies(f -> assertThat(((ToolOutcome.Failure) f).message()).doesNotContain("read"));
   }
 
   @ParameterizedTest
