@@ -77,7 +77,8 @@ public final class PageCursors {
     if (!(tool.execution() instanceof Execution.OnAdapter on)
         || tool.outputMapper().isPresent()
         || !tool.caps().any()
-        || tool.input(INPUT).isPresent()) {
+        || tool.input(INPUT).isPresent()
+        || !reads(tool)) {
       return false;
     }
     return switch (on.statement()) {
@@ -88,6 +89,15 @@ public final class PageCursors {
       }
       case Statement.Redis redis -> false;
     };
+  }
+
+  /**
+   * Whether the tool only reads: {@code read_only}, or a statement the compiler found to read (its
+   * {@code readOnlyHint}). A next page runs the statement again, which only a read may do: an
+   * {@code INSERT … RETURNING} cut at the cap must not insert again when its cursor comes back.
+   */
+  private static boolean reads(Tool tool) {
+    return tool.readOnly() || tool.annotations().readOnly().orElse(false);
   }
 
   /** What a cursor a caller sent stands for. */

@@ -103,7 +103,7 @@ class PageCursorsTest {
   }
 
   @Test
-  void cappedSqlToolsAndMongoFindsOfferCursorsOtherToolsDoNot(@TempDir Path dir) {
+  void cappedReadingSqlToolsAndMongoFindsOfferCursorsOtherToolsDoNot(@TempDir Path dir) {
     Model model =
         ProjectFixture.model(
             dir,
@@ -123,6 +123,15 @@ class PageCursorsTest {
             description: Rows.
             use: db
             statement: SELECT n FROM t ORDER BY n
+            == app/tools/insert_returning/config.terse
+            description: Writes, so a next page would write again.
+            use: db
+            statement: INSERT INTO t (n) SELECT n + 1 FROM t RETURNING n
+            == app/tools/read_only_function/config.terse
+            description: Read-only by its field.
+            use: db
+            read_only: true
+            statement: SELECT * FROM (VALUES (1), (2)) ORDER BY 1
             == app/tools/uncapped/config.terse
             description: Rows, no caps.
             use: db
@@ -158,7 +167,7 @@ class PageCursorsTest {
                 .filter(PageCursors::offeredBy)
                 .map(dev.svc.model.Tool::name)
                 .sorted())
-        .containsExactly("find", "sql");
+        .containsExactly("find", "read_only_function", "sql");
     assertThat(InputSchemas.of(model.tool("sql").orElseThrow()).path("properties").has("cursor"))
         .isTrue();
     assertThat(InputSchemas.of(model.tool("keys").orElseThrow()).path("properties").has("cursor"))
