@@ -3,7 +3,6 @@ package dev.svc.compile;
 import dev.svc.model.ConnectorKind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -75,83 +74,18 @@ final class SqlOrdering {
   private static final Set<String> AGGREGATES =
       Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "BOOL_AND", "BOOL_OR", "EVERY");
 
-  /** The words outside parentheses, strings, quoted names and comments, upper-cased. */
+  /**
+   * The words, numbers and plain {@code =} of {@code sql} outside parentheses, strings, quoted
+   * names and comments ({@link SqlWords}), words upper-cased.
+   */
   static List<String> topLevelWords(String sql, ConnectorKind dialect) {
     List<String> words = new ArrayList<>();
-    StringBuilder word = new StringBuilder();
-    int depth = 0;
-    int i = 0;
-    int n = sql.length();
-    while (i < n) {
-      char c = sql.charAt(i);
-      int skipTo = -1;
-      if (c == '\'' || c == '"' || (c == '`' && dialect == ConnectorKind.MYSQL)) {
-        skipTo = closingQuote(sql, i, c, dialect == ConnectorKind.MYSQL && c == '\'');
-      } else if (sql.startsWith("--", i) || (c == '#' && dialect == ConnectorKind.MYSQL)) {
-        int eol = sql.indexOf('\n', i);
-        skipTo = eol < 0 ? n : eol;
-      } else if (sql.startsWith("/*", i)) {
-        int close = sql.indexOf("*/", i + 2);
-        skipTo = close < 0 ? n : close + 2;
-      } else if (c == '$' && dialect == ConnectorKind.POSTGRES) {
-        int tagEnd = sql.indexOf('$', i + 1);
-        String tag = tagEnd < 0 ? "" : sql.substring(i, tagEnd + 1);
-        if (tag.matches("\\$[A-Za-z_]*\\$")) {
-          int close = sql.indexOf(tag, tagEnd + 1);
-          skipTo = close < 0 ? n : close + tag.length();
-        }
+    for (SqlWords.Token token : SqlWords.tokens(sql, dialect)) {
+      if (token.depth() == 0
+          && (token.kind() != SqlWords.Token.Kind.SYMBOL || token.text().equals("="))) {
+        words.add(token.text());
       }
-      if (skipTo >= 0 || !(Character.isLetterOrDigit(c) || c == '_')) {
-        if (!word.isEmpty()) {
-          if (depth == 0) {
-            words.add(word.toString().toUpperCase(Locale.ROOT));
-          }
-          word.setLength(0);
-        }
-      }
-      if (skipTo >= 0) {
-        i = skipTo;
-        continue;
-      }
-      if (Character.isLetterOrDigit(c) || c == '_') {
-        word.append(c);
-      } else if (c == '=' && depth == 0 && isPlainEquals(sql, i)) {
-        words.add("=");
-      } else if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth = Math.max(0, depth - 1);
-      }
-      i++;
-    }
-    if (!word.isEmpty() && depth == 0) {
-      words.add(word.toString().toUpperCase(Locale.ROOT));
     }
     return words;
-  }
-
-  /** Whether the {@code =} at {@code i} is an equality of its own, not part of {@code <=} etc. */
-  private static boolean isPlainEquals(String sql, int i) {
-    char before = i > 0 ? sql.charAt(i - 1) : ' ';
-    char after = i + 1 < sql.length() ? sql.charAt(i + 1) : ' ';
-    return "<>!=:".indexOf(before) < 0 && after != '=';
-  }
-
-  /** The index after the quote closing the one at {@code start}; a doubled quote is inside. */
-  private static int closingQuote(String sql, int start, char quote, boolean backslashEscapes) {
-    int i = start + 1;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      if (backslashEscapes && c == '\\') {
-        i += 2;
-      } else if (c == quote && i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-        i += 2;
-      } else if (c == quote) {
-        return i + 1;
-      } else {
-        i++;
-      }
-    }
-    return sql.length();
   }
 }

@@ -15,10 +15,47 @@ import java.util.Locale;
 final class SqlWords {
   private SqlWords() {}
 
+  /**
+   * A piece of SQL text outside literals, quoted names and comments: a word (upper-cased), a
+   * number, or one of the symbols {@code (}, {@code )}, {@code ;} and a plain {@code =} (not part
+   * of {@code <=}, {@code >=}, {@code !=}, {@code ==}, {@code :=}).
+   *
+   * @param depth how many parentheses are open around it ({@code (} counts from outside)
+   */
+  record Token(Kind kind, String text, int depth) {
+    enum Kind {
+      WORD,
+      NUMBER,
+      SYMBOL
+    }
+
+    boolean is(Kind kind, String text) {
+      return this.kind == kind && this.text.equals(text);
+    }
+  }
+
   /** The statements of {@code sql}, each the list of its words; empty statements are left out. */
   static List<List<String>> statements(String sql, ConnectorKind dialect) {
     List<List<String>> statements = new ArrayList<>();
     List<String> words = new ArrayList<>();
+    for (Token token : tokens(sql, dialect)) {
+      if (token.kind() == Token.Kind.WORD) {
+        words.add(token.text());
+      } else if (token.is(Token.Kind.SYMBOL, ";") && !words.isEmpty()) {
+        statements.add(List.copyOf(words));
+        words.clear();
+      }
+    }
+    if (!words.isEmpty()) {
+      statements.add(List.copyOf(words));
+    }
+    return statements;
+  }
+
+  /** The tokens of {@code sql}, in order. */
+  static List<Token> tokens(String sql, ConnectorKind dialect) {
+    List<Token> tokens = new ArrayList<>();
+    int depth = 0;
     int n = sql.length();
     int i = 0;
     while (i < n) {
@@ -34,7 +71,8 @@ final class SqlWords {
           i = closing(sql, end + 1, '\'', true);
           continue;
         }
-        words.add(sql.substring(i, end).toUpperCase(Locale.ROOT));
+        tokens.add(
+            new Token(Token.Kind.WORD, sql.substring(i, end).toUpperCase(Locale.ROOT), depth));
         i = end;
       } else if (c == '\'') {
         i = closing(sql, i + 1, '\'', dialect == ConnectorKind.MYSQL);
@@ -54,24 +92,35 @@ final class SqlWords {
         String tag = sql.substring(i, dollarTag(sql, i));
         int close = sql.indexOf(tag, i + tag.length());
         i = close < 0 ? n : close + tag.length();
-      } else if (c == ';') {
-        if (!words.isEmpty()) {
-          statements.add(List.copyOf(words));
-          words.clear();
-        }
-        i++;
       } else if (Character.isDigit(c)) {
-        while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
-          i++; // a number, or a number-like name part: not a keyword
+        int end = i;
+        while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '.')) {
+          end++; // a number, or a number-like name part: not a keyword
         }
+        tokens.add(new Token(Token.Kind.NUMBER, sql.substring(i, end), depth));
+        i = end;
       } else {
+        if (c == '(') {
+          tokens.add(new Token(Token.Kind.SYMBOL, "(", depth++));
+        } else if (c == ')') {
+          depth = Math.max(0, depth - 1);
+          tokens.add(new Token(Token.Kind.SYMBOL, ")", depth));
+        } else if (c == ';') {
+          tokens.add(new Token(Token.Kind.SYMBOL, ";", depth));
+        } else if (c == '=' && isPlainEquals(sql, i)) {
+          tokens.add(new Token(Token.Kind.SYMBOL, "=", depth));
+        }
         i++;
       }
     }
-    if (!words.isEmpty()) {
-      statements.add(List.copyOf(words));
-    }
-    return statements;
+    return tokens;
+  }
+
+  /** Whether the {@code =} at {@code i} is an equality of its own, not part of {@code <=} etc. */
+  private static boolean isPlainEquals(String sql, int i) {
+    char before = i > 0 ? sql.charAt(i - 1) : ' ';
+    char after = i + 1 < sql.length() ? sql.charAt(i + 1) : ' ';
+    return "<>!=:".indexOf(before) < 0 && after != '=';
   }
 
   /** The index after the quote closing one opened before {@code from}; doubled quotes escape. */
