@@ -94,7 +94,8 @@ public final class AgentTools {
     }
     try {
       return switch (invoker.call(tool.get(), call.arguments(), caller)) {
-        case ToolOutcome.Success success -> new Turn.ToolResult(call, success.payload(), false);
+        case ToolOutcome.Success success ->
+            new Turn.ToolResult(call, ToolOutcomeText.forModel(success), false);
         case ToolOutcome.Failure failure -> failed(call, ToolOutcomeText.of(failure));
       };
     } catch (UnknownToolException e) {

@@ -28,15 +28,31 @@ public final class ResultCache {
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
-  private record Entry(JsonNode payload, long ttlNanos, int weight) {}
+  private record Entry(Cached result, long ttlNanos, int weight) {}
 
   /**
    * What identifies a cached result.
    *
    * @param inputs the canonical JSON of the final inputs
    * @param identity the caller's identity for tools with auth, else empty
+   * @param position where the page starts: the position of the call's continuation cursor, else 0
    */
-  public record CacheKey(String tool, String inputs, String identity) {}
+  public record CacheKey(String tool, String inputs, String identity, long position) {
+    public CacheKey(String tool, String inputs, String identity) {
+      this(tool, inputs, identity, 0);
+    }
+  }
+
+  /**
+   * A cached result: the payload as the tool's caps left it.
+   *
+   * @param cutBy the cap that cut it ({@code max_rows} or {@code max_bytes}), when one did
+   */
+  public record Cached(JsonNode payload, Optional<String> cutBy) {
+    public Cached(JsonNode payload) {
+      this(payload, Optional.empty());
+    }
+  }
 
   public ResultCache(long maxBytes) {
     this.maxBytes = maxBytes;
@@ -81,7 +97,7 @@ public final class ResultCache {
         .build();
   }
 
-  public Optional<JsonNode> get(CacheKey key) {
+  public Optional<Cached> get(CacheKey key) {
     Cache<CacheKey, Entry> made = cache;
     Entry entry = made == null ? null : made.getIfPresent(key);
     if (entry == null) {
@@ -91,13 +107,13 @@ public final class ResultCache {
     }
     hits.increment();
     SvcMetrics.CACHE_HITS.increment(key.tool());
-    return Optional.of(entry.payload());
+    return Optional.of(entry.result());
   }
 
   /** Stores a result; {@code size} estimates its bytes (e.g. the length of its JSON). */
-  public void put(CacheKey key, JsonNode payload, Duration ttl, int size) {
+  public void put(CacheKey key, Cached result, Duration ttl, int size) {
     int weight = Math.max(64, size + key.inputs().length() + key.tool().length());
-    cache().put(key, new Entry(payload, ttl.toNanos(), weight));
+    cache().put(key, new Entry(result, ttl.toNanos(), weight));
   }
 
   /** Drops every result of the named tools (on reload). */

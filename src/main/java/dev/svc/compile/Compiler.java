@@ -17,6 +17,7 @@ import dev.svc.model.Model;
 import dev.svc.model.Prompt;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
+import dev.svc.model.ResultCaps;
 import dev.svc.model.Scripts;
 import dev.svc.model.Service;
 import dev.svc.model.Tool;
@@ -96,7 +97,9 @@ public final class Compiler {
           brokenAdapters.add(name);
         }
       }
-      List<Tool> tools = tools(adapters, brokenAdapters, defaultCache);
+      ResultCaps defaultCaps =
+          ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes());
+      List<Tool> tools = tools(adapters, brokenAdapters, defaultCache, defaultCaps);
       Scripts bundled = scriptCompiler.compile(scripts.used());
       List<Prompt> prompts = prompts();
       List<Resource> resources = new ArrayList<>();
@@ -152,7 +155,10 @@ public final class Compiler {
     }
 
     private List<Tool> tools(
-        Map<String, Adapter> adapters, Set<String> brokenAdapters, CachePolicy defaultCache) {
+        Map<String, Adapter> adapters,
+        Set<String> brokenAdapters,
+        CachePolicy defaultCache,
+        ResultCaps defaultCaps) {
       Names.Registry registry = names.registry("duplicate-tool", "tool");
       List<Tool> tools = new ArrayList<>();
       for (ToolDefinition definition : definitions.tools()) {
@@ -161,7 +167,13 @@ public final class Compiler {
             registry.claim(
                 name, definition.name().map(Located::origin).orElse(definition.origin()));
         toolCompiler
-            .compile(definition, adapters, brokenAdapters, definitions.plugins(), defaultCache)
+            .compile(
+                definition,
+                adapters,
+                brokenAdapters,
+                definitions.plugins(),
+                defaultCache,
+                defaultCaps)
             .filter(t -> unique)
             .ifPresent(tools::add);
       }

@@ -6,6 +6,7 @@ import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.IpNetwork;
+import dev.svc.model.ResultCaps;
 import dev.svc.model.Service;
 import dev.svc.model.ToolAccess;
 import java.time.Duration;
@@ -46,7 +47,8 @@ final class ServiceCompiler {
                 root.server().auditEnabled().map(Located::value).orElse(false),
                 root.server().auditPath().map(Located::value).filter(p -> !p.isBlank())),
             limits(root.server().limits()),
-            pushNotifications(root.pushNotifications())));
+            pushNotifications(root.pushNotifications()),
+            ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes())));
   }
 
   /** {@code server.limits}; values out of range were reported by the shape check. */

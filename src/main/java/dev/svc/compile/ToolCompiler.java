@@ -17,6 +17,7 @@ import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
+import dev.svc.model.ResultCaps;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Statement;
 import dev.svc.model.Tool;
@@ -31,7 +32,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-/** Compiles tool definitions: backend, scripts, inputs, statement, auth and cache. */
+/**
+ * Compiles tool definitions: backend, scripts, inputs, statement, auth, cache, read-only, MCP
+ * annotations and declared output schema.
+ */
 final class ToolCompiler {
   static final String RESERVED_SEARCH = "search";
 
@@ -39,6 +43,8 @@ final class ToolCompiler {
   private final Names names;
   private final ScriptResolver scripts;
   private final StatementCompiler statements;
+  private final ToolHintsCompiler hints;
+  private final OutputSchemaCompiler outputSchemas;
   private final EnvStrings env;
   private final Environment environment;
 
@@ -52,6 +58,8 @@ final class ToolCompiler {
     this.names = names;
     this.scripts = scripts;
     this.statements = new StatementCompiler(diagnostics);
+    this.hints = new ToolHintsCompiler(diagnostics);
+    this.outputSchemas = new OutputSchemaCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
   }
@@ -64,13 +72,15 @@ final class ToolCompiler {
    *     a tool using one is not reported again)
    * @param plugins custom auth plugins by name (project-relative script paths)
    * @param defaultCache the global cache settings
+   * @param defaultCaps the global result caps
    */
   Optional<Tool> compile(
       ToolDefinition tool,
       Map<String, Adapter> adapters,
       Set<String> brokenAdapters,
       Map<String, String> plugins,
-      CachePolicy defaultCache) {
+      CachePolicy defaultCache,
+      ResultCaps defaultCaps) {
     int errorsBefore = errorCount();
     String name =
         names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
@@ -114,9 +124,15 @@ final class ToolCompiler {
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
+    ResultCaps caps = caps(defaultCaps, tool.maxRows(), tool.maxBytes());
+    boolean readOnly = hints.readOnly(tool, execution);
+    Optional<String> outputSchema = outputSchemas.compile(tool.outputSchema());
 
     if (errorCount() > errorsBefore || execution.isEmpty()) {
       return Optional.empty();
+    }
+    if (outputMapper.isEmpty() && caps.any()) {
+      warnUnorderedPages(name, execution.get(), tool.statement());
     }
     return Optional.of(
         new Tool(
@@ -128,7 +144,11 @@ final class ToolCompiler {
             outputMapper,
             auth,
             cache,
-            timeout));
+            timeout,
+            caps,
+            readOnly,
+            ToolHintsCompiler.annotations(readOnly, execution, tool.annotations()),
+            outputSchema));
   }
 
   private Optional<Execution> execution(
@@ -210,6 +230,28 @@ final class ToolCompiler {
           "add `use: <adapter>` and a `statement`, or `handler: handler.ts` (a handler.ts beside config.terse is found by itself)");
     }
     return handler.map(Execution.Handler::new);
+  }
+
+  /**
+   * A capped SQL tool whose rows are its result pages through them: without an {@code ORDER BY} the
+   * database may return them in any order, so a cut keeps arbitrary rows and a cursor's next page
+   * may repeat or skip some (docs/results.md).
+   */
+  private void warnUnorderedPages(
+      String name, Execution execution, Optional<Located<String>> written) {
+    if (execution instanceof Execution.OnAdapter on
+        && on.statement() instanceof Statement.Sql sql
+        && written.isPresent()
+        && SqlOrdering.readsUnorderedRows(sql.sql(), on.connector())) {
+      diagnostics.warning(
+          "unordered-pages",
+          written.get().origin(),
+          "the statement of tool `"
+              + name
+              + "` has no ORDER BY: a capped result keeps whichever rows come first, and the pages"
+              + " read with `cursor` may repeat or skip rows",
+          "order by a unique key, e.g. `ORDER BY id`");
+    }
   }
 
   private void checkPlaceholders(
@@ -350,6 +392,17 @@ final class ToolCompiler {
     return new CachePolicy(
         c.enabled().map(Located::value).orElse(base.enabled()),
         c.ttl().map(t -> Duration.ofSeconds(t.value())).orElse(base.ttl()));
+  }
+
+  /**
+   * Caps with what is written overriding {@code base}; a negative value (reported by the shape
+   * check) keeps the base.
+   */
+  static ResultCaps caps(
+      ResultCaps base, Optional<Located<Long>> maxRows, Optional<Located<Long>> maxBytes) {
+    return new ResultCaps(
+        maxRows.map(Located::value).filter(n -> n >= 0).orElse(base.maxRows()),
+        maxBytes.map(Located::value).filter(n -> n >= 0).orElse(base.maxBytes()));
   }
 
   private int errorCount() {

@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
+import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -64,6 +65,25 @@ enum ColumnKind {
       case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> BYTES;
       case Types.ARRAY -> ARRAY;
       default -> STRING;
+    };
+  }
+
+  /**
+   * The JSON Schema types {@link #read} writes for this kind besides {@code null}, in a tool's
+   * output schema; empty when any JSON value may stand there.
+   *
+   * @param nonFinite whether the database has NaN and infinite numbers, which are written as
+   *     strings (PostgreSQL)
+   */
+  List<String> jsonTypes(boolean nonFinite) {
+    return switch (this) {
+      case INTEGER -> List.of("integer");
+      case DECIMAL, FLOAT, DOUBLE -> nonFinite ? List.of("number", "string") : List.of("number");
+      case BOOLEAN -> List.of("boolean");
+      case STRING, DATE, TIME, OFFSET_TIME, TIMESTAMP, TIMESTAMPTZ, INSTANT, BYTES ->
+          List.of("string");
+      case ARRAY -> List.of("array");
+      case JSON, DYNAMIC -> List.of();
     };
   }
 

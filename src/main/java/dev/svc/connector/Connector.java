@@ -46,6 +46,22 @@ public interface Connector extends AutoCloseable {
     return execute(statement, values, deadline, StatementOptions.ALL);
   }
 
+  /**
+   * Describes what {@code statement} returns without running it (the database prepares it and
+   * reports its result columns), by {@code deadline}. Empty when the connector cannot tell (the
+   * default: MongoDB, Redis).
+   *
+   * @param samples a value of each input's declared type, standing in for real values so that the
+   *     database can type the parameters (as {@link #execute} binds them); may lack inputs, and
+   *     then no parameter is bound
+   * @throws StatementFailedException when the database rejects the statement
+   * @throws ConnectorUnavailableException when the database cannot be reached
+   */
+  default Optional<ResultShape> describe(
+      Statement statement, Map<String, Object> samples, Deadline deadline) {
+    return Optional.empty();
+  }
+
   /** The usage of the connector's own pool, when it has one that svc manages (JDBC). */
   default Optional<PoolUsage> pool() {
     return Optional.empty();

@@ -24,6 +24,16 @@ public final class ConnectorUnavailableException extends SvcException {
     this.code = code;
   }
 
+  private ConnectorUnavailableException(String code, String message, Throwable cause) {
+    super(message, cause);
+    this.code = code;
+  }
+
+  /** The same failure, with the same code, worded otherwise (bound values taken out). */
+  ConnectorUnavailableException withMessage(String message, Throwable cause) {
+    return new ConnectorUnavailableException(code, message, cause);
+  }
+
   /** A connection string whose scheme svc does not support ({@code unsupported-scheme}). */
   public static ConnectorUnavailableException unsupportedScheme(String message) {
     return new ConnectorUnavailableException("unsupported-scheme", message);

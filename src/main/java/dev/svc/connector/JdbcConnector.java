@@ -5,13 +5,18 @@ import dev.svc.model.Statement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,7 +51,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p><b>Errors.</b> The database rejecting a statement, or the deadline, is a {@link
  * StatementFailedException} with the database's one-line message; an unreachable database, a broken
- * connection or an exhausted pool is a {@link ConnectorUnavailableException}.
+ * connection or an exhausted pool is a {@link ConnectorUnavailableException}. Either leaves with
+ * the call's bound values taken out of it ({@link BoundValueRedaction}).
  */
 public final class JdbcConnector implements Connector {
   /** The longest a call waits for a free connection before "pool exhausted". */
@@ -65,6 +71,13 @@ public final class JdbcConnector implements Connector {
   private final String description;
   private final JdbcPool pool;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * Per statement text, the parameters the database could not give a type to: bound as text. The
+   * texts are the project's statements, so the map stays small.
+   */
+  private final Map<String, Set<Integer>> typedAsText = new ConcurrentHashMap<>();
+
   private final Object anchorLock = new Object();
   private Connection anchor; // guarded by anchorLock
   private final Object firstOpenLock = new Object();
@@ -145,12 +158,62 @@ public final class JdbcConnector implements Connector {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
-    return ResultMemory.counting(memory -> run(sql, values, deadline, options, memory));
+    try {
+      return ResultMemory.counting(memory -> run(sql, values, deadline, options, memory));
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
+  }
+
+  /**
+   * Prepares the statement on a pool connection (where it stays cached for the calls to come),
+   * binds the samples as a call would bind values (so PostgreSQL can type {@code ? + ?}), and reads
+   * its result columns from the driver's metadata, without running it.
+   */
+  @Override
+  public Optional<ResultShape> describe(
+      Statement statement, Map<String, Object> samples, Deadline deadline) {
+    if (!(statement instanceof Statement.Sql sql)) {
+      return Optional.empty();
+    }
+    JdbcPool.Lease lease = borrow(deadline);
+    PooledConnection connection = lease.connection();
+    boolean healthy = true;
+    try {
+      PreparedStatement prepared = connection.prepare(sql.sql());
+      if (samples.keySet().containsAll(sql.inputNames())) {
+        ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, typedAsText(sql));
+      }
+      ResultSetMetaData meta = prepared.getMetaData();
+      int count = dialect.columnCount(meta);
+      if (count == 0) {
+        return Optional.of(new ResultShape.RowsAffected());
+      }
+      List<ResultShape.Column> columns = new ArrayList<>();
+      for (int i = 1; i <= count; i++) {
+        List<String> types = dialect.columnKind(meta, i).jsonTypes(dialect.nonFiniteNumbers());
+        boolean nullable = types.isEmpty() || meta.isNullable(i) != ResultSetMetaData.columnNoNulls;
+        columns.add(new ResultShape.Column(meta.getColumnLabel(i), types, nullable));
+      }
+      return Optional.of(new ResultShape.Rows(columns));
+    } catch (SQLException e) {
+      connection.forget(sql.sql());
+      if (dialect.isConnectionLost(e) || !connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
+        healthy = false;
+        throw new ConnectorUnavailableException(
+            "lost the connection to " + description + ": " + dialect.message(e), e);
+      }
+      throw new StatementFailedException(dialect.message(e), false, e);
+    } finally {
+      pool.release(lease, healthy);
+    }
   }
 
   /**
    * Runs one statement and reads the rows of {@code window}, counting them in {@code memory}; with
-   * no window (the start-up check) only the first row is fetched and the result is null.
+   * no window (the start-up check) only the first row is fetched and the result is null. With the
+   * window's {@code readOnly} the dialect makes the database refuse writes for this statement only,
+   * and undoes it before the connection returns to the pool (or the connection is discarded).
    */
   private JsonNode run(
       Statement.Sql sql,
@@ -162,20 +225,26 @@ public final class JdbcConnector implements Connector {
     JdbcPool.Lease lease = borrow(deadline);
     PooledConnection connection = lease.connection();
     boolean healthy = true;
+    boolean inReadOnly = false;
     boolean inCursor = false;
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
-      ParameterBinder.bind(prepared, sql.parameters(), values, dialect);
+      Set<Integer> asText = typedAsText(sql);
+      ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
       if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
+      }
+      if (window != null && window.readOnly()) {
+        inReadOnly = true; // set first: a begin that fails half-way is ended (or discarded) too
+        dialect.beginReadOnly(connection.raw());
       }
       inCursor =
           dialect.fetchAtMost(
               connection.raw(), prepared, sql.sql(), window == null ? 1 : window.readLimit());
       cancel = StatementDeadline.arm(prepared::cancel, deadline);
       JsonNode result;
-      if (prepared.execute()) {
+      if (execute(prepared, sql, values, asText)) {
         ResultSet rows = prepared.getResultSet();
         boolean abandoned = false;
         try {
@@ -220,6 +289,13 @@ public final class JdbcConnector implements Connector {
       }
       return result;
     } catch (SQLException e) {
+      if (inReadOnly && !Thread.currentThread().isInterrupted()) {
+        if (cancel != null) {
+          cancel.close();
+        }
+        inReadOnly = false;
+        healthy = endReadOnly(connection); // before the checks below talk to the database
+      }
       if (Thread.currentThread().isInterrupted()) {
         healthy = false; // the interrupt may have closed the socket mid-exchange
         stopAbandoned(connection);
@@ -262,8 +338,69 @@ public final class JdbcConnector implements Connector {
           healthy = false; // its transaction state is unknown: not for the next caller
         }
       }
+      if (inReadOnly && healthy) {
+        healthy = endReadOnly(connection);
+      }
       pool.release(lease, healthy);
     }
+  }
+
+  /**
+   * Executes the bound statement. When the database could not give a parameter a type (PostgreSQL,
+   * for an untyped string or NULL in {@code {{ inputs.city }} IS NULL}), binds that parameter as
+   * text, remembers to for this statement, and executes again: once per parameter at most.
+   */
+  private boolean execute(
+      PreparedStatement prepared,
+      Statement.Sql sql,
+      Map<String, Object> values,
+      Set<Integer> boundAsText)
+      throws SQLException {
+    Set<Integer> asText = boundAsText;
+    while (true) {
+      try {
+        return prepared.execute();
+      } catch (SQLException e) {
+        OptionalInt untyped = dialect.untypedParameter(e);
+        if (untyped.isEmpty()
+            || untyped.getAsInt() < 1
+            || untyped.getAsInt() > sql.parameters().size()
+            || asText.contains(untyped.getAsInt())
+            || Thread.currentThread().isInterrupted()) {
+          throw e;
+        }
+        typedAsText
+            .computeIfAbsent(sql.sql(), k -> ConcurrentHashMap.newKeySet())
+            .add(untyped.getAsInt());
+        asText = typedAsText(sql);
+        Connection connection = prepared.getConnection();
+        if (!connection.getAutoCommit()) {
+          connection.rollback(); // a read-only transaction, aborted by the failure: begin anew
+        }
+        ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
+      }
+    }
+  }
+
+  /** Ends a read-only statement; false when that failed and the connection must be discarded. */
+  private boolean endReadOnly(PooledConnection connection) {
+    boolean interrupted = Thread.interrupted(); // the caller may be gone; the mode must not stay
+    try {
+      dialect.endReadOnly(connection.raw());
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The parameters of {@code sql} the database could not type, learnt by {@link #execute}. */
+  private Set<Integer> typedAsText(Statement.Sql sql) {
+    Set<Integer> learnt = typedAsText.get(sql.sql());
+    return learnt == null ? Set.of() : Set.copyOf(learnt);
   }
 
   /** Closes every connection; calls in flight lose theirs when they finish. Never throws. */

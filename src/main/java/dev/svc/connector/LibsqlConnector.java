@@ -12,8 +12,10 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -100,6 +102,15 @@ public final class LibsqlConnector implements Connector {
     if (!(statement instanceof Statement.Sql sql)) {
       throw new IllegalArgumentException(description + " runs SQL statements only");
     }
+    try {
+      return run(sql, values, deadline, options);
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
+  }
+
+  private JsonNode run(
+      Statement.Sql sql, Map<String, Object> values, Deadline deadline, StatementOptions options) {
     ObjectNode stmt = JsonValues.NODES.objectNode();
     stmt.put("sql", sql.sql());
     stmt.set("args", HranaValues.arguments(sql, values));
@@ -107,7 +118,11 @@ public final class LibsqlConnector implements Connector {
     ObjectNode body = JsonValues.NODES.objectNode();
     body.putNull("baton");
     ArrayNode requests = body.putArray("requests");
-    requests.addObject().put("type", "execute").set("stmt", stmt);
+    if (options.readOnly()) {
+      requests.addObject().put("type", "batch").set("batch", readOnlyBatch(stmt));
+    } else {
+      requests.addObject().put("type", "execute").set("stmt", stmt);
+    }
     requests.addObject().put("type", "close");
     if (version == 0) {
       probe(deadline);
@@ -122,19 +137,97 @@ public final class LibsqlConnector implements Connector {
     JsonNode result = reply.path("results").path(0);
     return switch (result.path("type").asString("")) {
       case "ok" -> {
-        JsonNode rows = options.window(HranaValues.rows(result.path("response").path("result")));
+        JsonNode rows =
+            options.window(
+                HranaValues.rows(
+                    options.readOnly()
+                        ? readOnlyResult(result.path("response").path("result"))
+                        : result.path("response").path("result")));
         memory.add(JsonFootprint.of(rows));
         yield rows;
       }
-      case "error" ->
-          throw new StatementFailedException(
-              SqlDialect.firstLine(result.path("error").path("message").asString(null)),
-              false,
-              null);
+      case "error" -> throw failed(result.path("error"));
       default ->
           throw new ConnectorUnavailableException(
               description + " answered the pipeline without a result for the statement");
     };
+  }
+
+  /**
+   * A {@code read_only} statement as one Hrana batch on the call's own stream: {@code PRAGMA
+   * query_only = 1}, the statement only if that succeeded (a batch condition), then {@code PRAGMA
+   * query_only = 0} whatever happened. One round trip, like a plain call; a server that refuses the
+   * pragma refuses the call rather than run the statement writable.
+   */
+  private static ObjectNode readOnlyBatch(ObjectNode stmt) {
+    ObjectNode batch = JsonValues.NODES.objectNode();
+    ArrayNode steps = batch.putArray("steps");
+    steps.addObject().putObject("stmt").put("sql", "PRAGMA query_only = 1");
+    ObjectNode run = steps.addObject();
+    run.putObject("condition").put("type", "ok").put("step", 0);
+    run.set("stmt", stmt);
+    steps.addObject().putObject("stmt").put("sql", "PRAGMA query_only = 0");
+    return batch;
+  }
+
+  /** The statement's result out of a read-only batch's result, or its failure. */
+  private JsonNode readOnlyResult(JsonNode batch) {
+    JsonNode errors = batch.path("step_errors");
+    if (errors.path(1).isObject()) {
+      throw failed(errors.path(1));
+    }
+    JsonNode result = batch.path("step_results").path(1);
+    if (errors.path(0).isObject() || !result.isObject()) {
+      throw new StatementFailedException(
+          "the database did not accept running the statement read-only"
+              + (errors.path(0).isObject()
+                  ? ": " + SqlDialect.firstLine(errors.path(0).path("message").asString(null))
+                  : ""),
+          false,
+          null);
+    }
+    return result;
+  }
+
+  private static StatementFailedException failed(JsonNode error) {
+    return new StatementFailedException(
+        SqlDialect.firstLine(error.path("message").asString(null)), false, null);
+  }
+
+  /**
+   * Hrana's {@code describe} request: the statement's result columns without running it. SQLite
+   * types values, not columns, so each column may hold any JSON value.
+   */
+  @Override
+  public Optional<ResultShape> describe(
+      Statement statement, Map<String, Object> samples, Deadline deadline) {
+    if (!(statement instanceof Statement.Sql sql)) {
+      return Optional.empty();
+    }
+    ObjectNode body = JsonValues.NODES.objectNode();
+    body.putNull("baton");
+    ArrayNode requests = body.putArray("requests");
+    requests.addObject().put("type", "describe").put("sql", sql.sql());
+    requests.addObject().put("type", "close");
+    if (version == 0) {
+      probe(deadline);
+    }
+    JsonNode result =
+        ResultMemory.counting(memory -> send(pipeline(body), deadline, memory))
+            .path("results")
+            .path(0);
+    if (!result.path("type").asString("").equals("ok")) {
+      throw failed(result.path("error"));
+    }
+    JsonNode columns = result.path("response").path("result").path("cols");
+    if (columns.isEmpty()) {
+      return Optional.of(new ResultShape.RowsAffected());
+    }
+    List<ResultShape.Column> shape = new ArrayList<>();
+    for (JsonNode column : columns) {
+      shape.add(new ResultShape.Column(column.path("name").asString(""), List.of(), true));
+    }
+    return Optional.of(new ResultShape.Rows(shape));
   }
 
   /** Finds the newest protocol version the server speaks: v3, else v2. */

@@ -104,6 +104,18 @@ public final class MongoConnector implements Connector {
     if (!(statement instanceof Statement.Mongo mongo)) {
       throw new IllegalArgumentException(description + " runs MongoDB commands only");
     }
+    try {
+      return command(mongo, values, deadline, options);
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
+  }
+
+  private JsonNode command(
+      Statement.Mongo mongo,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     MongoCommands.Command command = MongoCommands.render(mongo, values);
     return ResultMemory.counting(memory -> result(command, deadline, options, memory));
   }

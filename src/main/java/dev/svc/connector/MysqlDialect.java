@@ -36,13 +36,22 @@ import java.util.Set;
  * sets the character set like the parameter does. Options win over parameters.
  *
  * <p>Defaults: a pool of {@value #DEFAULT_POOL_SIZE}, connect time-out 10 s, server-side prepared
- * statements (values travel as protocol parameters, and our per-connection statement cache reuses
- * the server's plans), zero dates read as NULL, streamed results without a {@code
- * net_write_timeout} round trip ({@code netTimeoutForStreamingResults=0}).
+ * statements without a fallback to client-side ones (values travel as protocol parameters, never in
+ * the SQL text, and our per-connection statement cache reuses the server's plans; see {@link
+ * #serverSidePreparedStatements}), zero dates read as NULL, streamed results without a {@code
+ * net_write_timeout} round trip ({@code netTimeoutForStreamingResults=0}). Options can change any
+ * of them.
  */
 final class MysqlDialect implements SqlDialect {
   static final MysqlDialect INSTANCE = new MysqlDialect();
   static final int DEFAULT_POOL_SIZE = 8;
+
+  /** Statements Connector/J keeps prepared on the server after they are closed, per connection. */
+  static final int SERVER_STATEMENT_CACHE = 32;
+
+  /** The longest statement text (in characters) Connector/J's statement cache keeps. */
+  static final int CACHED_STATEMENT_MAX_CHARS = 8192;
+
   private static final Driver DRIVER = newDriver();
   private static final Set<String> GO_ONLY =
       Set.of(
@@ -99,8 +108,8 @@ final class MysqlDialect implements SqlDialect {
 
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("connectTimeout", "10000");
-    properties.put("useServerPrepStmts", "true");
     properties.put("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+    serverSidePreparedStatements(properties);
     // rows are streamed (fetchAtMost); without this Connector/J sends `SET net_write_timeout`
     // before every streamed statement, a round trip per call
     properties.put("netTimeoutForStreamingResults", "0");
@@ -142,6 +151,25 @@ final class MysqlDialect implements SqlDialect {
         Optional.ofNullable(properties.get("user")),
         false,
         connectTimeout(adapter.name(), properties.get("connectTimeout")));
+  }
+
+  /**
+   * Values travel as binary parameters of statements the server prepared, never in the SQL text
+   * (docs/decisions.md "Placeholders"). Connector/J would fall back to splicing escaped values into
+   * the text when the server cannot prepare a statement, even for a mere syntax error, and then
+   * echo them in the error: {@code emulateUnsupportedPstmts=false} turns that fallback off, so such
+   * a statement fails with the server's message about the statement with its {@code ?}s. Its
+   * statement cache keeps a statement prepared on the server after our per-connection cache ({@link
+   * PooledConnection#STATEMENT_CACHE_SIZE}) closes it: a connection holds at most 128 + {@value
+   * #SERVER_STATEMENT_CACHE} prepared statements, well inside the server's {@code
+   * max_prepared_stmt_count} (16382 by default) for a pool of 8.
+   */
+  private static void serverSidePreparedStatements(Map<String, String> properties) {
+    properties.put("useServerPrepStmts", "true");
+    properties.put("emulateUnsupportedPstmts", "false");
+    properties.put("cachePrepStmts", "true");
+    properties.put("prepStmtCacheSize", Integer.toString(SERVER_STATEMENT_CACHE));
+    properties.put("prepStmtCacheSqlLimit", Integer.toString(CACHED_STATEMENT_MAX_CHARS));
   }
 
   private static Duration connectTimeout(String adapter, String millis) {
@@ -213,6 +241,23 @@ final class MysqlDialect implements SqlDialect {
       case "YEAR" -> ColumnKind.INTEGER;
       default -> ColumnKind.standard(meta, column);
     };
+  }
+
+  /**
+   * The session's transactions are read-only while the statement runs: one round trip to begin and
+   * one to end. Not {@code START TRANSACTION READ ONLY}: a DDL statement commits the open
+   * transaction implicitly and then runs outside it, so MariaDB dropped a table through it
+   * (measured); with the session read-only, every transaction the statement starts is read-only and
+   * the server refuses DDL as well as DML.
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "SET SESSION TRANSACTION READ ONLY");
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "SET SESSION TRANSACTION READ WRITE");
   }
 
   @Override

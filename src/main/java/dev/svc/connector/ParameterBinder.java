@@ -10,6 +10,7 @@ import java.time.OffsetDateTime;
 import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,13 +23,16 @@ final class ParameterBinder {
   /**
    * Binds parameter {@code i} to the value of the input it names.
    *
+   * @param typedAsText the parameters (1-based) the database could not type: a text, a structured
+   *     value or NULL there is bound with the type text ({@link SqlDialect#bindText})
    * @throws StatementFailedException when an input the statement names has no value
    */
   static void bind(
       PreparedStatement statement,
       List<Statement.Parameter> parameters,
       Map<String, Object> values,
-      SqlDialect dialect)
+      SqlDialect dialect,
+      Set<Integer> typedAsText)
       throws SQLException {
     for (int i = 0; i < parameters.size(); i++) {
       Statement.Parameter parameter = parameters.get(i);
@@ -40,7 +44,10 @@ final class ParameterBinder {
       }
       Object value = values.get(parameter.input());
       int index = i + 1;
-      if (parameter.asText()) {
+      if (typedAsText.contains(index)
+          && (value == null || value instanceof String || value instanceof JsonNode)) {
+        dialect.bindText(statement, index, isNull(value) ? null : text(value));
+      } else if (parameter.asText()) {
         if (value == null) {
           statement.setNull(index, Types.VARCHAR);
         } else {
@@ -93,6 +100,11 @@ final class ParameterBinder {
     } else {
       statement.setString(index, node.toString());
     }
+  }
+
+  private static boolean isNull(Object value) {
+    return value == null
+        || (value instanceof JsonNode node && (node.isNull() || node.isMissingNode()));
   }
 
   /** The text of a value bound inside a string literal. */

@@ -13,7 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.postgresql.core.BaseConnection;
+import org.postgresql.util.PGobject;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -32,11 +36,12 @@ import org.postgresql.util.ServerErrorMessage;
  * performance.md), connect time-out 10 s, application name {@code svc}, TCP keep-alive, and {@code
  * stringtype=unspecified}: string inputs are sent untyped, so the server types them by where they
  * are used (a uuid, date or jsonb column accepts a string input). The flip side: a placeholder with
- * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, needs a cast ({@code CAST({{ inputs.x
- * }} AS TEXT) IS NULL}); {@code stringtype=varchar} as an option restores pgjdbc's default. Integer
- * inputs bind as {@code bigint}: comparisons with integer columns work as they are, but a function
- * taking {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}. {@code maxResultBuffer}
- * (what pgjdbc may buffer of one round trip's rows) is the result ceiling of {@link ResultMemory}.
+ * nothing to type it, such as {@code {{ inputs.x }} IS NULL}, fails to prepare; the connector then
+ * binds that parameter as {@code text} (see {@link #untypedParameter}) and remembers to for the
+ * statement; {@code stringtype=varchar} as an option restores pgjdbc's default. Integer inputs bind
+ * as {@code bigint}: comparisons with integer columns work as they are, but a function taking
+ * {@code integer} needs {@code CAST({{ inputs.n }} AS INTEGER)}. {@code maxResultBuffer} (what
+ * pgjdbc may buffer of one round trip's rows) is the result ceiling of {@link ResultMemory}.
  */
 final class PostgresDialect implements SqlDialect {
   static final PostgresDialect INSTANCE = new PostgresDialect();
@@ -54,6 +59,8 @@ final class PostgresDialect implements SqlDialect {
 
   private static final String BUFFER_LIMIT = "Result set exceeded maxResultBuffer limit";
   private static final Driver DRIVER = new org.postgresql.Driver();
+  private static final Pattern UNTYPED_PARAMETER =
+      Pattern.compile("could not determine data type of parameter \\$([0-9]{1,5})");
 
   private PostgresDialect() {}
 
@@ -108,6 +115,10 @@ final class PostgresDialect implements SqlDialect {
         case "target_session_attrs" -> properties.put("targetServerType", serverType(value));
         default -> properties.put(setting.getKey(), value);
       }
+    }
+    // read_only tools rely on pgjdbc's BEGIN READ ONLY (beginReadOnly), which `ignore` turns off
+    if ("ignore".equalsIgnoreCase(properties.get("readOnlyMode"))) {
+      properties.put("readOnlyMode", "transaction");
     }
     String jdbcUrl =
         "jdbc:postgresql://"
@@ -166,6 +177,30 @@ final class PostgresDialect implements SqlDialect {
     };
   }
 
+  @Override
+  public boolean nonFiniteNumbers() {
+    return true;
+  }
+
+  /**
+   * pgjdbc opens the transaction itself: with autocommit off and the connection read-only, it sends
+   * {@code BEGIN READ ONLY} in the same message flight as the statement ({@code readOnlyMode=
+   * transaction} or {@code always}; {@link #settings} never lets it be {@code ignore}), so the
+   * statement costs no extra round trip to begin; ending it is one ({@code ROLLBACK}).
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    connection.setReadOnly(true);
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    connection.rollback(); // nothing was written; a failed statement left the transaction aborted
+    connection.setReadOnly(false);
+    connection.setAutoCommit(true);
+  }
+
   /**
    * pgjdbc reads a whole result into memory unless it reads through a cursor, which needs a
    * transaction (auto-commit off) and costs a round trip to commit. So: a window of at most {@value
@@ -175,7 +210,8 @@ final class PostgresDialect implements SqlDialect {
    * query ({@code SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE}) goes through a cursor: a
    * cursor needs a transaction, which some statements refuse ({@code VACUUM}, {@code CREATE INDEX
    * CONCURRENTLY}); other statements' rows ({@code RETURNING}) are read whole, within {@code
-   * maxResultBuffer}.
+   * maxResultBuffer}. A read-only statement's cursor lives in its read-only transaction ({@link
+   * #beginReadOnly}), which {@link #endReadOnly} ends.
    */
   @Override
   public boolean fetchAtMost(
@@ -187,6 +223,9 @@ final class PostgresDialect implements SqlDialect {
       return false;
     }
     statement.setFetchSize(FETCH_ROWS);
+    if (!connection.getAutoCommit()) {
+      return false; // in a read-only transaction already: its end is endReadOnly's
+    }
     connection.setAutoCommit(false);
     return true;
   }
@@ -247,6 +286,26 @@ final class PostgresDialect implements SqlDialect {
       }
     }
     return SqlDialect.firstLine(e.getMessage());
+  }
+
+  @Override
+  public OptionalInt untypedParameter(SQLException e) {
+    if (!"42P18".equals(e.getSQLState())) { // indeterminate_datatype
+      return OptionalInt.empty();
+    }
+    Matcher parameter = UNTYPED_PARAMETER.matcher(message(e));
+    return parameter.find()
+        ? OptionalInt.of(Integer.parseInt(parameter.group(1)))
+        : OptionalInt.empty();
+  }
+
+  /** A text-typed parameter (pgjdbc sends the type named by a {@code PGobject}). */
+  @Override
+  public void bindText(PreparedStatement statement, int index, String value) throws SQLException {
+    PGobject text = new PGobject();
+    text.setType("text");
+    text.setValue(value);
+    statement.setObject(index, text);
   }
 
   @Override

@@ -155,6 +155,18 @@ public final class RedisConnector implements Connector {
     if (!(statement instanceof Statement.Redis redis)) {
       throw new IllegalArgumentException(description + " runs Redis commands only");
     }
+    try {
+      return command(redis, values, deadline, options);
+    } catch (StatementFailedException | ConnectorUnavailableException e) {
+      throw BoundValueRedaction.of(values).apply(e);
+    }
+  }
+
+  private JsonNode command(
+      Statement.Redis redis,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     if (closed.get()) {
       throw new ConnectorUnavailableException(description + " is closed");
     }
@@ -214,7 +226,13 @@ public final class RedisConnector implements Connector {
             Object value = values.get(placeholder.input());
             if (value == null) {
               throw new StatementFailedException(
-                  "the statement uses input `" + placeholder.input() + "`, which has no value",
+                  "the statement uses input `"
+                      + placeholder.input()
+                      + "`, which has no value"
+                      + (values.containsKey(placeholder.input())
+                          ? " (a Redis command has no null argument: give the input a default or"
+                              + " make it required)"
+                          : ""),
                   false,
                   null);
             }

@@ -12,6 +12,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.OptionalInt;
 
 /**
  * What differs between the SQL databases {@link JdbcConnector} serves: how a connection string
@@ -35,6 +36,14 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   /** How column {@code column} (1-based) becomes JSON. */
   ColumnKind columnKind(ResultSetMetaData meta, int column) throws SQLException;
 
+  /**
+   * How many columns the statement {@code meta} describes returns; 0 for a statement without a
+   * result set.
+   */
+  default int columnCount(ResultSetMetaData meta) throws SQLException {
+    return meta == null ? 0 : meta.getColumnCount();
+  }
+
   /** The label of every column of {@code rows}, in column order. */
   default String[] columnLabels(ResultSet rows, ResultSetMetaData meta) throws SQLException {
     String[] labels = new String[meta.getColumnCount()];
@@ -42,6 +51,35 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
       labels[i] = meta.getColumnLabel(i + 1);
     }
     return labels;
+  }
+
+  /**
+   * Whether numeric columns can hold NaN or infinities, which results write as strings (so an
+   * output schema allows {@code "string"} beside {@code "number"}).
+   */
+  default boolean nonFiniteNumbers() {
+    return false;
+  }
+
+  /**
+   * Makes the statement that runs next on {@code connection} read-only: the database itself refuses
+   * any write it attempts. Only {@code read_only} tools call it; {@link #endReadOnly} follows on
+   * every path before the connection returns to the pool.
+   */
+  void beginReadOnly(Connection connection) throws SQLException;
+
+  /**
+   * Undoes {@link #beginReadOnly}, whatever the statement did: the connection is back in the state
+   * the pool keeps (writes allowed, autocommit). When this throws, the connection is discarded, so
+   * the mode never leaks to another tool's call.
+   */
+  void endReadOnly(Connection connection) throws SQLException;
+
+  /** Runs one SQL command of svc's own (not a tool's) on {@code connection}. */
+  static void command(Connection connection, String sql) throws SQLException {
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
   }
 
   /** The database's own one-line message, without driver decoration. */
@@ -122,6 +160,21 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
   default void bindDate(PreparedStatement statement, int index, LocalDate value)
       throws SQLException {
     statement.setObject(index, value, Types.DATE);
+  }
+
+  /**
+   * The parameter (1-based) the database could not give a type to, when that is why {@code e}
+   * happened: PostgreSQL's {@code could not determine data type of parameter $1}, for a string sent
+   * untyped ({@code stringtype=unspecified}) or a NULL where nothing types it, as in {@code {{
+   * inputs.city }} IS NULL}. The connector then binds that parameter with {@link #bindText}.
+   */
+  default OptionalInt untypedParameter(SQLException e) {
+    return OptionalInt.empty();
+  }
+
+  /** Binds text, or NULL, with the type text: for a parameter nothing else gives a type to. */
+  default void bindText(PreparedStatement statement, int index, String value) throws SQLException {
+    statement.setString(index, value);
   }
 
   static String firstLine(String message) {

@@ -240,6 +240,18 @@ final class SqliteDialect implements SqlDialect {
     return SqlDialect.super.columnLabels(rows, meta);
   }
 
+  /**
+   * sqlite-jdbc's {@code getColumnCount()} throws ("column 1 out of bounds [1,0]") for a prepared
+   * statement without columns (an INSERT); the column names it read at prepare time tell.
+   */
+  @Override
+  public int columnCount(ResultSetMetaData meta) throws SQLException {
+    if (meta instanceof CoreResultSet sqlite && sqlite.colsMeta != null) {
+      return sqlite.colsMeta.length;
+    }
+    return SqlDialect.super.columnCount(meta);
+  }
+
   /** {@code no such table: x} out of sqlite-jdbc's {@code [SQLITE_ERROR] SQL error … (…)}. */
   @Override
   public String message(SQLException e) {
@@ -252,6 +264,21 @@ final class SqliteDialect implements SqlDialect {
   public boolean isConnectionLost(SQLException e) {
     return SqlDialect.super.isConnectionLost(e)
         || (e.getMessage() != null && e.getMessage().contains("database connection closed"));
+  }
+
+  /**
+   * SQLite has no read-only transaction; {@code PRAGMA query_only} makes the connection refuse
+   * every write ({@code attempt to write a readonly database}) until it is turned off again. Both
+   * are calls into the library on this connection, not round trips.
+   */
+  @Override
+  public void beginReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "PRAGMA query_only = 1");
+  }
+
+  @Override
+  public void endReadOnly(Connection connection) throws SQLException {
+    SqlDialect.command(connection, "PRAGMA query_only = 0");
   }
 
   @Override

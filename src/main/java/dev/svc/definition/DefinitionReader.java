@@ -5,6 +5,7 @@ import dev.svc.definition.PromptDefinition.MessageDefinition;
 import dev.svc.definition.RootDefinition.BuildDefinition;
 import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.definition.RootDefinition.ServerDefinition;
+import dev.svc.definition.ToolDefinition.AnnotationsDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
 import dev.svc.definition.ToolDefinition.InputDefinition;
 import dev.svc.diagnostic.Diagnostics;
@@ -68,7 +69,9 @@ public final class DefinitionReader {
             limits(server.flatMap(s -> s.object("limits")))),
         new BuildDefinition(
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
-            build.flatMap(b -> b.bool("clean_dir"))));
+            build.flatMap(b -> b.bool("clean_dir"))),
+        tools.flatMap(t -> t.integer("max_rows")),
+        tools.flatMap(t -> t.integer("max_bytes")));
   }
 
   private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {
@@ -127,7 +130,22 @@ public final class DefinitionReader {
         f.object("auth")
             .map(a -> new AuthDefinition(a.origin(), a.text("plugin"), namedValues(a, "policy"))),
         f.object("cache").map(DefinitionReader::cache),
-        f.integer("timeout"));
+        f.integer("timeout"),
+        f.integer("max_rows"),
+        f.integer("max_bytes"),
+        f.bool("read_only"),
+        f.object("annotations").map(DefinitionReader::annotations),
+        f.node("output_schema"));
+  }
+
+  private static AnnotationsDefinition annotations(Fields f) {
+    return new AnnotationsDefinition(
+        f.origin(),
+        f.text("title"),
+        f.bool("read_only_hint"),
+        f.bool("destructive_hint"),
+        f.bool("idempotent_hint"),
+        f.bool("open_world_hint"));
   }
 
   public PromptDefinition prompt(YamlNode node, String directory, Optional<String> defaultName) {

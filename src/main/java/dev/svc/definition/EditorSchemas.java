@@ -106,6 +106,7 @@ public final class EditorSchemas {
             .add("number")
             .add("boolean");
       }
+      case FieldType.Document ignored -> node.put("type", "object");
       case FieldType.Object object -> node.put("$ref", reference(object.shape(), definitions));
       case FieldType.MapOf map -> {
         node.put("type", "object");

@@ -54,6 +54,12 @@ public sealed interface FieldType {
   /** Either a nested mapping or a list of mappings (e.g. {@code prompts} in the root file). */
   record ObjectOrList(Shape object, Shape item) implements FieldType {}
 
+  /**
+   * A mapping of any content, kept as written with its positions (e.g. a JSON Schema in YAML): the
+   * shape checker only requires a mapping; its meaning is checked where it is compiled.
+   */
+  record Document() implements FieldType {}
+
   static Text text() {
     return new Text(Optional.empty(), List.of());
   }

@@ -94,6 +94,11 @@ final class Fields {
     return entries;
   }
 
+  /** The node of a free-form field ({@link FieldType.Document}) as written; empty when absent. */
+  Optional<YamlNode> node(String name) {
+    return present(name);
+  }
+
   Optional<Fields> object(String name) {
     return present(name).filter(Mapping.class::isInstance).map(Fields::of);
   }

@@ -4,7 +4,12 @@ import dev.svc.diagnostic.Origin;
 import java.util.List;
 import java.util.Optional;
 
-/** What the user wrote in the root configuration {@code .svc}. */
+/**
+ * What the user wrote in the root configuration {@code .svc}.
+ *
+ * @param maxRows {@code tools.max_rows}
+ * @param maxBytes {@code tools.max_bytes}
+ */
 public record RootDefinition(
     Origin origin,
     Optional<Located<String>> name,
@@ -23,7 +28,9 @@ public record RootDefinition(
     Optional<ToolAccessDefinition> agentToolAccess,
     PushNotificationsDefinition pushNotifications,
     ServerDefinition server,
-    BuildDefinition build) {
+    BuildDefinition build,
+    Optional<Located<Long>> maxRows,
+    Optional<Located<Long>> maxBytes) {
 
   public RootDefinition {
     inlinePrompts = List.copyOf(inlinePrompts);

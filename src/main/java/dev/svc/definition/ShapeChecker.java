@@ -114,6 +114,11 @@ final class ShapeChecker {
         }
       }
       case FieldType.ScalarMap ignored -> checkScalarMap(name, value);
+      case FieldType.Document ignored -> {
+        if (!(value instanceof Mapping)) {
+          wrongType(name, "a mapping", value);
+        }
+      }
       case FieldType.Object object -> checkMapping(value, object.shape(), nested(what, name));
       case FieldType.MapOf map -> checkMapOf(name, map.shape(), value);
       case FieldType.ListOf list -> checkListOf(name, list.shape(), value);

@@ -97,7 +97,20 @@ public final class Shapes {
                           "limit",
                           FieldType.positive(),
                           "Most results one search returns (default 10)."))),
-              "The built-in `search` tool."));
+              "The built-in `search` tool."),
+          maxRows("Most rows one tool call returns (default 1000; 0: no cap)."),
+          maxBytes(
+              "Most bytes of JSON one tool call returns (default 1048576, 1 MiB; 0: no cap)."));
+
+  /** {@code max_rows}, global or per tool (docs/results.md). */
+  static Field maxRows(String description) {
+    return optional("max_rows", new FieldType.Int(0, Integer.MAX_VALUE), description);
+  }
+
+  /** {@code max_bytes}, global or per tool (docs/results.md). */
+  static Field maxBytes(String description) {
+    return optional("max_bytes", new FieldType.Int(0, Integer.MAX_VALUE), description);
+  }
 
   static Shape toolAccess(boolean root) {
     List<String> modes = root ? ROOT_ACCESS_MODES : AGENT_ACCESS_MODES;
@@ -310,78 +323,8 @@ public final class Shapes {
               new FieldType.ScalarMap(),
               "Connector options (values are strings; `{{ env.NAME }}` allowed)."));
 
-  static final Shape INPUT =
-      shape(
-          "input",
-          "A typed tool input.",
-          true,
-          optional(
-                  "type",
-                  new FieldType.Text(Optional.empty(), INPUT_TYPES),
-                  "`string` (default), `int`, `float`, `boolean` or `datetime`.")
-              .reportedAs("invalid-input-type"),
-          optional("description", FieldType.text(), "What the input is for; shown to models."),
-          optional("optional", new FieldType.Bool(), "The caller may leave it out."),
-          optional(
-              "required",
-              new FieldType.Bool(),
-              "The caller must supply it (the default without `default`)."),
-          optional(
-              "default",
-              FieldType.text(),
-              "Value used when the caller leaves it out, written as a string."),
-          optional(
-              "redact",
-              new FieldType.Bool(),
-              "Hide the value in audit lines (default true); `false` shows it."));
-
-  static final Shape MAPPERS =
-      shape(
-          "mappers",
-          "Input and output transform scripts.",
-          true,
-          optional("input", FieldType.text(), "Input transform script, `path` or `path#export`."),
-          optional(
-              "output", FieldType.text(), "Output transform script, `path` or `path#export`."));
-
-  static final Shape AUTH =
-      shape(
-          "auth",
-          "Authentication of this tool.",
-          true,
-          required(
-              "plugin",
-              FieldType.text(),
-              "`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`."),
-          optional(
-              "policy",
-              new FieldType.ScalarMap(),
-              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
-
-  /** A tool's {@code config.terse}. */
-  public static final Shape TOOL =
-      shape(
-          "tool",
-          "A callable tool: a bound statement on an adapter, or a TypeScript handler.",
-          true,
-          optional(
-                  "name",
-                  FieldType.pattern(TOOL_NAME),
-                  "Tool name; defaults to the directory name.")
-              .reportedAs("invalid-name"),
-          required("description", FieldType.text(), "What the tool does; shown to models."),
-          optional("use", FieldType.text(), "Adapter the statement runs on."),
-          optional(
-              "statement",
-              FieldType.text(),
-              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` placeholders (always bound)."),
-          optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
-          optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
-          optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
-          optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
-          optional("cache", new FieldType.Object(cache(false)), "Per-tool cache settings."),
-          optional(
-              "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."));
+  /** A tool's {@code config.terse} ({@link ToolShapes}). */
+  public static final Shape TOOL = ToolShapes.TOOL;
 
   static final Shape MODEL =
       shape(
@@ -415,7 +358,7 @@ public final class Shapes {
           optional(
               "tool_access", new FieldType.Object(toolAccess(false)), "Which tools it may call."));
 
-  private static Shape shape(String id, String description, boolean strict, Field... fields) {
+  static Shape shape(String id, String description, boolean strict, Field... fields) {
     return new Shape(id, description, List.of(fields), strict);
   }
 }

@@ -1,6 +1,7 @@
 package dev.svc.definition;
 
 import dev.svc.diagnostic.Origin;
+import dev.svc.project.YamlNode;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,6 +11,9 @@ import java.util.Optional;
  * @param origin start of the file
  * @param directory the tool directory relative to the project, where script paths start
  * @param directoryName the last segment of {@code directory}, the default name
+ * @param maxRows {@code max_rows}, overriding {@code tools.max_rows}
+ * @param maxBytes {@code max_bytes}, overriding {@code tools.max_bytes}
+ * @param outputSchema the {@code output_schema} mapping as written, checked by the compiler
  */
 public record ToolDefinition(
     Origin origin,
@@ -25,10 +29,24 @@ public record ToolDefinition(
     List<InputDefinition> inputs,
     Optional<AuthDefinition> auth,
     Optional<CacheDefinition> cache,
-    Optional<Located<Long>> timeout) {
+    Optional<Located<Long>> timeout,
+    Optional<Located<Long>> maxRows,
+    Optional<Located<Long>> maxBytes,
+    Optional<Located<Boolean>> readOnly,
+    Optional<AnnotationsDefinition> annotations,
+    Optional<YamlNode> outputSchema) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }
+
+  /** The {@code annotations} block: hints the user sets, each overriding the derived one. */
+  public record AnnotationsDefinition(
+      Origin origin,
+      Optional<Located<String>> title,
+      Optional<Located<Boolean>> readOnlyHint,
+      Optional<Located<Boolean>> destructiveHint,
+      Optional<Located<Boolean>> idempotentHint,
+      Optional<Located<Boolean>> openWorldHint) {}
 
   /** One entry of {@code inputs}. */
   public record InputDefinition(

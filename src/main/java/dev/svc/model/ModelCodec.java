@@ -29,10 +29,12 @@ public final class ModelCodec {
    * Bump on every change of the layout; older readers refuse newer files. 2 added {@code
    * server.metrics}, {@code server.audit} and inputs' {@code redact}; 3 added prompt message
    * content kinds (image, embedded resource); 4 ends with a CRC-32C instead of a SHA-256; 5 added
-   * {@code server.limits} and {@code agents.push_notifications}. Older files still read (with the
-   * added fields at their defaults, and prompt messages as text).
+   * {@code server.limits} and {@code agents.push_notifications}; 6 added result caps ({@code
+   * max_rows}, {@code max_bytes}: global and per tool) and tools' {@code read_only}, annotations
+   * and declared output schema. Older files still read (with the added fields at their defaults,
+   * and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 5;
+  public static final int FORMAT_VERSION = 6;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;

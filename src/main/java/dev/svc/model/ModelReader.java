@@ -57,7 +57,8 @@ record ModelReader(DataInputStream in, int version) {
             : Service.Limits.DEFAULTS,
         version >= 5
             ? new Service.PushNotifications(in.readBoolean(), list(this::network))
-            : Service.PushNotifications.DEFAULT);
+            : Service.PushNotifications.DEFAULT,
+        version >= 6 ? caps() : ResultCaps.DEFAULTS);
   }
 
   IpNetwork network() throws IOException {
@@ -82,16 +83,38 @@ record ModelReader(DataInputStream in, int version) {
           case 1 -> new Execution.Handler(script());
           default -> throw new IllegalArgumentException("unknown execution kind");
         };
+    Optional<ScriptRef> inputMapper = optional(this::script);
+    Optional<ScriptRef> outputMapper = optional(this::script);
+    Optional<AuthPolicy> auth = optional(this::auth);
+    CachePolicy cache = cache();
+    Duration timeout = Duration.ofMillis(in.readLong());
+    if (version < 6) {
+      return new Tool(
+          name, description, inputs, execution, inputMapper, outputMapper, auth, cache, timeout);
+    }
     return new Tool(
         name,
         description,
         inputs,
         execution,
-        optional(this::script),
-        optional(this::script),
-        optional(this::auth),
-        cache(),
-        Duration.ofMillis(in.readLong()));
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        caps(),
+        in.readBoolean(),
+        annotations(),
+        optional(this::string));
+  }
+
+  ToolAnnotations annotations() throws IOException {
+    return new ToolAnnotations(
+        optional(this::string),
+        optional(in::readBoolean),
+        optional(in::readBoolean),
+        optional(in::readBoolean),
+        optional(in::readBoolean));
   }
 
   Input input() throws IOException {
@@ -143,6 +166,10 @@ record ModelReader(DataInputStream in, int version) {
 
   CachePolicy cache() throws IOException {
     return new CachePolicy(in.readBoolean(), Duration.ofMillis(in.readLong()));
+  }
+
+  ResultCaps caps() throws IOException {
+    return new ResultCaps(in.readLong(), in.readLong());
   }
 
   Prompt prompt() throws IOException {

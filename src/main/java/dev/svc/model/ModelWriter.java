@@ -46,6 +46,9 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeLong(s.limits().drainTimeout().toMillis());
     out.writeBoolean(s.pushNotifications().allowPrivateNetworks());
     list(s.pushNotifications().allowedNetworks(), n -> string(n.toString()));
+    if (version >= 6) {
+      caps(s.defaultCaps());
+    }
   }
 
   void adapter(Adapter a) throws IOException {
@@ -76,6 +79,21 @@ record ModelWriter(DataOutputStream out, int version) {
     optional(t.auth(), this::auth);
     cache(t.cache());
     out.writeLong(t.timeout().toMillis());
+    if (version < 6) {
+      return;
+    }
+    caps(t.caps());
+    out.writeBoolean(t.readOnly());
+    annotations(t.annotations());
+    optional(t.outputSchema(), this::string);
+  }
+
+  void annotations(ToolAnnotations a) throws IOException {
+    optional(a.title(), this::string);
+    optional(a.readOnly(), out::writeBoolean);
+    optional(a.destructive(), out::writeBoolean);
+    optional(a.idempotent(), out::writeBoolean);
+    optional(a.openWorld(), out::writeBoolean);
   }
 
   void input(Input i) throws IOException {
@@ -162,6 +180,11 @@ record ModelWriter(DataOutputStream out, int version) {
   void cache(CachePolicy c) throws IOException {
     out.writeBoolean(c.enabled());
     out.writeLong(c.ttl().toMillis());
+  }
+
+  void caps(ResultCaps c) throws IOException {
+    out.writeLong(c.maxRows());
+    out.writeLong(c.maxBytes());
   }
 
   void prompt(Prompt p) throws IOException {

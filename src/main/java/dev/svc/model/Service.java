@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param audit {@code server.audit}
  * @param limits {@code server.limits}
  * @param pushNotifications {@code agents.push_notifications}
+ * @param defaultCaps {@code tools.max_rows} and {@code tools.max_bytes}: what tools without their
+ *     own caps use
  */
 public record Service(
     String name,
@@ -33,7 +35,8 @@ public record Service(
     Metrics metrics,
     Audit audit,
     Limits limits,
-    PushNotifications pushNotifications) {
+    PushNotifications pushNotifications,
+    ResultCaps defaultCaps) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -69,7 +72,8 @@ public record Service(
         Metrics.DEFAULT,
         Audit.OFF,
         Limits.DEFAULTS,
-        PushNotifications.DEFAULT);
+        PushNotifications.DEFAULT,
+        ResultCaps.DEFAULTS);
   }
 
   /**

@@ -9,6 +9,11 @@ import java.util.Optional;
  *
  * @param inputs typed inputs in the order written
  * @param timeout the deadline of one call
+ * @param caps how much of a result one call returns (the tool's own, else the global caps)
+ * @param readOnly whether the statement runs so that the database refuses writes
+ * @param annotations the MCP hints sent in {@code tools/list}, derived and overridden
+ * @param outputSchema the JSON Schema (JSON text) the tool declares for its {@code
+ *     structuredContent}; a statement tool without one gets a schema derived at start
  */
 public record Tool(
     String name,
@@ -19,11 +24,42 @@ public record Tool(
     Optional<ScriptRef> outputMapper,
     Optional<AuthPolicy> auth,
     CachePolicy cache,
-    Duration timeout) {
+    Duration timeout,
+    ResultCaps caps,
+    boolean readOnly,
+    ToolAnnotations annotations,
+    Optional<String> outputSchema) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
     inputs = List.copyOf(inputs);
+  }
+
+  /** A tool with the default caps that may write, with no annotations and no output schema. */
+  public Tool(
+      String name,
+      String description,
+      List<Input> inputs,
+      Execution execution,
+      Optional<ScriptRef> inputMapper,
+      Optional<ScriptRef> outputMapper,
+      Optional<AuthPolicy> auth,
+      CachePolicy cache,
+      Duration timeout) {
+    this(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        ResultCaps.DEFAULTS,
+        false,
+        ToolAnnotations.NONE,
+        Optional.empty());
   }
 
   public Optional<Input> input(String name) {

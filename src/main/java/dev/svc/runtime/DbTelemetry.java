@@ -5,6 +5,7 @@ import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.ResultRefusedException;
 import dev.svc.connector.StatementFailedException;
+import dev.svc.connector.StatementOptions;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
 import dev.svc.model.Statement;
@@ -33,7 +34,11 @@ final class DbTelemetry {
   private DbTelemetry() {}
 
   static JsonNode execute(
-      Connector connector, Execution.OnAdapter on, Map<String, Object> values, Deadline deadline) {
+      Connector connector,
+      Execution.OnAdapter on,
+      Map<String, Object> values,
+      Deadline deadline,
+      StatementOptions options) {
     long started = System.nanoTime();
     String system = system(on.connector());
     Tracer tracer = Telemetry.tracer();
@@ -52,7 +57,7 @@ final class DbTelemetry {
     }
     String errorType = "";
     try {
-      JsonNode result = connector.execute(on.statement(), values, deadline);
+      JsonNode result = connector.execute(on.statement(), values, deadline, options);
       if (result.isArray()) {
         span.set("db.response.returned_rows", result.size());
       }

@@ -8,7 +8,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The JSON Schema of a tool's inputs, as {@code tools/list} shows it (docs/decisions.md "Tools").
+ * The JSON Schema of a tool's inputs, as {@code tools/list} shows it (docs/decisions.md "Tools"),
+ * with the optional {@code cursor} of tools that offer continuation (docs/results.md).
  */
 public final class InputSchemas {
   private InputSchemas() {}
@@ -38,6 +39,15 @@ public final class InputSchemas {
       if (input.required()) {
         required.add(input.name());
       }
+    }
+    if (PageCursors.offeredBy(tool)) {
+      properties
+          .putObject(PageCursors.INPUT)
+          .put("type", "string")
+          .put(
+              "description",
+              "To continue a truncated result: its `next_cursor`, with the same other inputs."
+                  + " Leave it out for the first page.");
     }
     if (!required.isEmpty()) {
       schema.set("required", required);

@@ -23,7 +23,15 @@ final class InputValidator {
   /** Validated inputs, or the one-line message of everything wrong. */
   sealed interface Result {}
 
-  record Valid(ObjectNode inputs) implements Result {}
+  /**
+   * @param inputs the tool's own inputs, converted, defaults filled in
+   * @param cursor the continuation cursor, for a tool that offers one (docs/results.md)
+   */
+  record Valid(ObjectNode inputs, Optional<String> cursor) implements Result {
+    Valid(ObjectNode inputs) {
+      this(inputs, Optional.empty());
+    }
+  }
 
   record Invalid(String message) implements Result {}
 
@@ -36,9 +44,17 @@ final class InputValidator {
     }
     List<String> problems = new ArrayList<>();
     ObjectNode inputs = Json.NODES.objectNode();
+    Optional<String> cursor = Optional.empty();
+    boolean cursors = PageCursors.offeredBy(tool);
     if (arguments != null && arguments.isObject()) {
       for (Map.Entry<String, JsonNode> entry : arguments.properties()) {
-        if (tool.input(entry.getKey()).isEmpty()) {
+        if (cursors && entry.getKey().equals(PageCursors.INPUT)) {
+          if (entry.getValue().isString()) {
+            cursor = Optional.of(entry.getValue().asString()).filter(c -> !c.isEmpty());
+          } else if (!entry.getValue().isNull()) {
+            problems.add("`cursor` must be a string: a result's `next_cursor`");
+          }
+        } else if (tool.input(entry.getKey()).isEmpty()) {
           problems.add("unknown input `" + entry.getKey() + "`" + known(tool));
         }
       }
@@ -59,7 +75,7 @@ final class InputValidator {
               () -> problems.add("`" + input.name() + "` must be " + expected(input.type())));
     }
     return problems.isEmpty()
-        ? new Valid(inputs)
+        ? new Valid(inputs, cursor)
         : new Invalid("invalid arguments: " + String.join("; ", problems));
   }
 

@@ -61,6 +61,7 @@ public final class ProjectRuntime implements AutoCloseable {
   private final ResultCache cache;
   private final CallObserver observer;
   private final AdapterFailureLog adapterFailures;
+  private final OutputSchemas outputSchemas;
 
   private ProjectRuntime(
       Model model,
@@ -71,7 +72,8 @@ public final class ProjectRuntime implements AutoCloseable {
       PromptRenderer prompts,
       ResultCache cache,
       CallObserver observer,
-      AdapterFailureLog adapterFailures) {
+      AdapterFailureLog adapterFailures,
+      OutputSchemas outputSchemas) {
     this.model = model;
     this.adapters = adapters;
     this.scripts = scripts;
@@ -81,6 +83,7 @@ public final class ProjectRuntime implements AutoCloseable {
     this.cache = cache;
     this.observer = observer;
     this.adapterFailures = adapterFailures;
+    this.outputSchemas = outputSchemas;
   }
 
   /**
@@ -200,9 +203,18 @@ public final class ProjectRuntime implements AutoCloseable {
     CallObserver observer = new CallObserver(settings.audit());
     ToolInvoker invoker =
         new ToolInvoker(
-            model, connectorsOf(all), auth, settings.scripts(), cache, observer, adapterFailures);
+            model,
+            connectorsOf(all),
+            auth,
+            settings.scripts(),
+            cache,
+            observer,
+            adapterFailures,
+            PageCursors.create(settings.environment().get(PageCursors.SECRET)));
     ResourceContents resources = new ResourceContents(model, settings.projectDirectory());
     StartupTrace.mark("invoker made");
+    OutputSchemas outputSchemas = OutputSchemas.of(model, connectorsOf(all));
+    StartupTrace.mark("output schemas");
     return new ProjectRuntime(
         model,
         all,
@@ -212,7 +224,8 @@ public final class ProjectRuntime implements AutoCloseable {
         new PromptRenderer(resources, settings.projectDirectory()),
         cache,
         observer,
-        adapterFailures);
+        adapterFailures,
+        outputSchemas);
   }
 
   private static Optional<ResolvedAdapter> resolve(
@@ -341,6 +354,11 @@ public final class ProjectRuntime implements AutoCloseable {
 
   public Model model() {
     return model;
+  }
+
+  /** The MCP output schema of each tool that has one (declared, or derived at start). */
+  public OutputSchemas outputSchemas() {
+    return outputSchemas;
   }
 
   public ToolInvoker tools() {

@@ -39,14 +39,15 @@ public final class ToolInvoker {
       ScriptRunner scripts,
       ResultCache cache,
       CallObserver observer,
-      AdapterFailureLog adapterFailures) {
+      AdapterFailureLog adapterFailures,
+      PageCursors cursors) {
     this.model = model;
     Map<String, Optional<Tool>> byName = new HashMap<>();
     model.tools().forEach(tool -> byName.put(tool.name(), Optional.of(tool)));
     byName.putIfAbsent(ToolSearch.NAME, Optional.empty()); // the compiler reserves the name
     this.callable = Map.copyOf(byName);
     this.pipeline =
-        new ToolPipeline(model.tools(), connectors, auth, scripts, cache, adapterFailures);
+        new ToolPipeline(model.tools(), connectors, auth, scripts, cache, adapterFailures, cursors);
     this.observer = observer;
   }
 

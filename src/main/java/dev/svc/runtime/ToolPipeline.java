@@ -8,6 +8,7 @@ import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
+import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.model.Execution;
@@ -21,17 +22,26 @@ import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.Telemetry;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one tool pipeline, one straight method in the order of the spec ({@link #run}): auth →
  * validate and defaults → input transform → cache lookup → handler or statement → output transform
- * → cache store. Each stage has its own span. It returns what happened and for whom; observing the
- * call as a whole is {@link ToolInvoker}'s.
+ * → caps → cache store. Each stage but the caps has its own span. It returns what happened and for
+ * whom; observing the call as a whole is {@link ToolInvoker}'s.
+ *
+ * <p>Caps and cursors (docs/results.md): a statement is asked for the rows after a cursor's
+ * position, at most {@code max_rows + 1} of them (the probe row tells a cut result from one of
+ * exactly the cap); the caps then apply to the final payload, and a cut page of a tool that offers
+ * cursors gets the cursor of the next one. The cache keys a page by its position and holds it as
+ * capped; its cursor is made afresh on every answer, so a cached page never hands out an expired
+ * one.
  */
 final class ToolPipeline {
   private static final Log LOG = Log.tagged("tool");
@@ -41,6 +51,11 @@ final class ToolPipeline {
 
   /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
   private final Map<String, List<String>> boundInputs;
+
+  /** The tools that offer continuation cursors ({@link PageCursors#offeredBy}). */
+  private final Set<String> continuable;
+
+  private final PageCursors cursors;
 
   private final Map<String, Connector> connectors;
   private final Map<String, AuthPlugin> auth;
@@ -54,14 +69,21 @@ final class ToolPipeline {
       Map<String, AuthPlugin> auth,
       ScriptRunner scripts,
       ResultCache cache,
-      AdapterFailureLog adapterFailures) {
+      AdapterFailureLog adapterFailures,
+      PageCursors cursors) {
     Map<String, List<String>> bound = new HashMap<>();
+    Set<String> continued = new HashSet<>();
     for (Tool tool : tools) {
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
       }
+      if (PageCursors.offeredBy(tool)) {
+        continued.add(tool.name());
+      }
     }
     this.boundInputs = Map.copyOf(bound);
+    this.continuable = Set.copyOf(continued);
+    this.cursors = cursors;
     this.connectors = Map.copyOf(connectors);
     this.auth = Map.copyOf(auth);
     this.scripts = scripts;
@@ -107,11 +129,15 @@ final class ToolPipeline {
     }
     // 2. validate, defaults
     ObjectNode inputs;
+    Optional<String> cursor;
     switch (validate(tool, arguments)) {
       case InputValidator.Invalid invalid -> {
         return failed(invalid.message(), identity);
       }
-      case InputValidator.Valid valid -> inputs = valid.inputs();
+      case InputValidator.Valid valid -> {
+        inputs = valid.inputs();
+        cursor = valid.cursor();
+      }
     }
     try {
       // 3. input transform
@@ -122,17 +148,41 @@ final class ToolPipeline {
           return failed("the input transform must return an object of inputs", identity);
         }
       }
+      // the page asked for: where the cursor, made for these same final inputs, left off
+      Optional<String> canonical =
+          tool.cache().enabled() || cursor.isPresent()
+              ? Optional.of(Json.canonical(finalInputs))
+              : Optional.empty();
+      long position = 0;
+      if (cursor.isPresent()) {
+        switch (cursors.open(cursor.get(), tool.name(), canonical.orElseThrow())) {
+          case PageCursors.Opened.Invalid invalid -> {
+            return failed(invalid.message(), identity);
+          }
+          case PageCursors.Opened.Valid valid -> position = valid.position();
+        }
+      }
       // 4. cache lookup
       Optional<ResultCache.CacheKey> key =
           tool.cache().enabled()
               ? Optional.of(
                   new ResultCache.CacheKey(
-                      tool.name(), Json.canonical(finalInputs), identity.orElse("")))
+                      tool.name(), canonical.orElseThrow(), identity.orElse(""), position))
               : Optional.empty();
       if (key.isPresent()) {
-        Optional<JsonNode> cached = lookup(key.get(), span);
+        Optional<ResultCache.Cached> cached = lookup(key.get(), span);
         if (cached.isPresent()) {
-          return new Ran.Answered(new ToolOutcome.Success(cached.get()), principal(identity));
+          Optional<Truncation.Limit> cut = cached.get().cutBy().flatMap(Truncation.Limit::of);
+          return new Ran.Answered(
+              success(
+                  tool,
+                  cached.get().payload(),
+                  Optional.empty(),
+                  cut,
+                  position,
+                  canonical,
+                  finalInputs),
+              principal(identity));
         }
       }
       // 5. handler or statement
@@ -153,7 +203,13 @@ final class ToolPipeline {
                   identity);
             }
             case BoundValues.Values values ->
-                result = statement(connector, onAdapter, values.values(), call.deadline());
+                result =
+                    statement(
+                        connector,
+                        onAdapter,
+                        values.values(),
+                        new StatementOptions(position, tool.caps().probe(), tool.readOnly()),
+                        call.deadline());
           }
         }
       }
@@ -162,11 +218,22 @@ final class ToolPipeline {
         JsonNode results = result.isArray() ? result : Json.NODES.arrayNode().add(result);
         result = script(call, Stage.OUTPUT, tool.outputMapper().get(), "results", results);
       }
-      // 7. cache store
-      if (key.isPresent()) {
-        store(key.get(), result, tool);
+      // 7. caps: at most max_rows rows, whole rows within max_bytes of JSON
+      switch (ResultCapper.cap(result, tool.caps())) {
+        case ResultCapper.Capped.TooLarge tooLarge -> {
+          return failed(tooLarge.message(), identity);
+        }
+        case ResultCapper.Capped.Kept kept -> {
+          // 8. cache store
+          if (key.isPresent()) {
+            store(key.get(), kept, tool);
+          }
+          return new Ran.Answered(
+              success(
+                  tool, kept.payload(), kept.json(), kept.cut(), position, canonical, finalInputs),
+              principal(identity));
+        }
       }
-      return new Ran.Answered(new ToolOutcome.Success(result), principal(identity));
     } catch (ScriptTimeoutException e) {
       return failed(e.messageFor(tool.timeout()), identity);
     } catch (StatementFailedException | ScriptFailedException e) {
@@ -179,6 +246,42 @@ final class ToolPipeline {
           new ToolServerException("tool `" + tool.name() + "` failed unexpectedly", e),
           principal(identity));
     }
+  }
+
+  /**
+   * A success as the caller sees it: a statement's rows under {@code rows}, other lists under
+   * {@code result}; when a cap cut the page, what it cut and, for a tool that offers them, the
+   * cursor of the page after it.
+   *
+   * @param position where this page starts
+   * @param canonical the canonical JSON of the final inputs, when the call needed it already (else
+   *     written here for a cursor: most calls need none)
+   */
+  private ToolOutcome.Success success(
+      Tool tool,
+      JsonNode payload,
+      Optional<String> json,
+      Optional<Truncation.Limit> cut,
+      long position,
+      Optional<String> canonical,
+      JsonNode finalInputs) {
+    ToolOutcome.Envelope envelope =
+        tool.execution() instanceof Execution.OnAdapter && tool.outputMapper().isEmpty()
+            ? ToolOutcome.Envelope.ROWS
+            : ToolOutcome.Envelope.RESULT;
+    Optional<Truncation> truncation =
+        cut.map(limit ->
+            new Truncation(
+                payload.size(),
+                limit,
+                continuable.contains(tool.name())
+                    ? Optional.of(
+                        cursors.mint(
+                            tool.name(),
+                            canonical.orElseGet(() -> Json.canonical(finalInputs)),
+                            position + payload.size()))
+                    : Optional.empty()));
+    return new ToolOutcome.Success(payload, envelope, truncation, json);
   }
 
   private static Ran failed(String message, Optional<String> identity) {
@@ -229,17 +332,22 @@ final class ToolPipeline {
     return validated;
   }
 
-  private Optional<JsonNode> lookup(ResultCache.CacheKey key, Span span) {
+  private Optional<ResultCache.Cached> lookup(ResultCache.CacheKey key, Span span) {
     Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache lookup");
-    Optional<JsonNode> cached = cache.get(key);
+    Optional<ResultCache.Cached> cached = cache.get(key);
     stage.set("svc.cache.hit", cached.isPresent()).end();
     span.set("svc.cache.hit", cached.isPresent());
     return cached;
   }
 
-  private void store(ResultCache.CacheKey key, JsonNode result, Tool tool) {
+  private void store(ResultCache.CacheKey key, ResultCapper.Capped.Kept kept, Tool tool) {
     Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "cache store");
-    cache.put(key, result, tool.cache().ttl(), Json.MAPPER.writeValueAsString(result).length());
+    int size = kept.json().orElseGet(() -> Json.MAPPER.writeValueAsString(kept.payload())).length();
+    cache.put(
+        key,
+        new ResultCache.Cached(kept.payload(), kept.cut().map(Truncation.Limit::wireName)),
+        tool.cache().ttl(),
+        size);
     stage.end();
   }
 
@@ -247,8 +355,9 @@ final class ToolPipeline {
       Connector connector,
       Execution.OnAdapter onAdapter,
       Map<String, Object> values,
+      StatementOptions options,
       Deadline deadline) {
-    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline);
+    JsonNode result = DbTelemetry.execute(connector, onAdapter, values, deadline, options);
     adapterFailures.succeeded(onAdapter.adapter());
     return result;
   }

@@ -152,7 +152,7 @@ class HotReloadIT {
           "description: Broken.\nuse: nowhere\nstatement: SELECT 1\n");
       awaitText(err, "unknown-adapter");
       assertThat(client.call("second", "{}").path("result").path("structuredContent").toString())
-          .isEqualTo("{\"result\":[{\"value\":2}]}");
+          .isEqualTo("{\"rows\":[{\"value\":2}]}");
     }
   }
 

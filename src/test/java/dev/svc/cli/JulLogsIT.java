@@ -81,6 +81,6 @@ class JulLogsIT {
     McpHttpClient client = new McpHttpClient(svc.baseUrl());
     client.initialize();
     assertThat(client.call("one", "{}").path("result").path("structuredContent").toString())
-        .isEqualTo("{\"result\":[{\"one\":1}]}");
+        .isEqualTo("{\"rows\":[{\"one\":1}]}");
   }
 }

@@ -156,6 +156,6 @@ class LogFlagsIT {
     McpHttpClient client = new McpHttpClient(svc.baseUrl());
     client.initialize();
     assertThat(client.call("one", "{}").path("result").path("structuredContent").toString())
-        .isEqualTo("{\"result\":[{\"one\":1}]}");
+        .isEqualTo("{\"rows\":[{\"one\":1}]}");
   }
 }

@@ -166,7 +166,7 @@ class StartCommandIT {
       McpHttpClient client = new McpHttpClient(svc.baseUrl());
       client.initialize();
       assertThat(client.call("one", "{}").path("result").path("structuredContent").toString())
-          .isEqualTo("{\"result\":[{\"one\":1}]}");
+          .isEqualTo("{\"rows\":[{\"one\":1}]}");
       assertThat(
               client
                   .request("prompts/list", "{}")

@@ -108,6 +108,21 @@ class RootDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "global result caps must be whole numbers of zero or more",
+            """
+            == .svc
+            name: shop
+            tools:
+              max_rows: lots
+              max_bytes: -5
+            """
+                + HELLO,
+            """
+            .svc:3:13: error[invalid-type]: `max_rows` must be an integer, found a string
+            .svc:4:14: error[invalid-value]: `max_bytes` is -5; it must be at least 0
+            2 errors, 0 warnings
+            """),
+        argumentSet(
             "server limits out of their ranges are all reported",
             """
             == .svc

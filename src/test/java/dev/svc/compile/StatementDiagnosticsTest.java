@@ -64,7 +64,7 @@ class StatementDiagnosticsTest {
                 == app/tools/get/config.terse
                 description: One item.
                 use: db
-                statement: SELECT * FROM items WHERE id = {{ inputs.id }}
+                statement: SELECT * FROM items WHERE id = {{ inputs.id }} ORDER BY id
                 inputs:
                   slug: {type: string}
                 == app/tools/get/input.ts

@@ -489,6 +489,55 @@ class ToolDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "result caps must be whole numbers of zero or more",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            max_rows: -1
+            max_bytes: 1MB
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:2:11: error[invalid-value]: `max_rows` is -1; it must be at least 0
+            app/tools/hello/config.terse:3:12: error[invalid-type]: `max_bytes` must be an integer, found a string
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "a capped SQL statement reading rows without ORDER BY warns that its pages are unstable",
+            DB
+                + """
+                == app/tools/list/config.terse
+                description: Lists items.
+                use: db
+                statement: |
+                  SELECT name, (SELECT max(n) FROM t ORDER BY n) AS top -- ORDER BY in a comment
+                  FROM items WHERE note <> 'ORDER BY' ORDER/**/
+                == app/tools/ordered/config.terse
+                description: Lists items in order.
+                use: db
+                statement: SELECT name FROM items order  by name
+                == app/tools/uncapped/config.terse
+                description: Lists every item.
+                use: db
+                statement: SELECT name FROM items
+                max_rows: 0
+                max_bytes: 0
+                == app/tools/one/config.terse
+                description: One value.
+                use: db
+                statement: SELECT 1
+                == app/tools/insert/config.terse
+                description: Adds an item.
+                use: db
+                statement: INSERT INTO items (name) SELECT name FROM staging
+                """,
+            """
+            app/tools/list/config.terse:3:12: warning[unordered-pages]: the statement of tool `list` has no ORDER BY: a capped result keeps whichever rows come first, and the pages read with `cursor` may repeat or skip rows
+              hint: order by a unique key, e.g. `ORDER BY id`
+            0 errors, 1 warning
+            """),
+        argumentSet(
             "a timeout of zero seconds is rejected",
             """
             == app/tools/hello/config.terse

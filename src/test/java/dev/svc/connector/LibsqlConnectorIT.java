@@ -69,6 +69,11 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "readonly database";
+  }
+
+  @Override
   String sleep(int seconds) {
     return "SELECT sleep(" + seconds * 1000 + ")";
   }
@@ -78,6 +83,16 @@ class LibsqlConnectorIT extends SqlConnectorContract {
     return "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < "
         + n
         + ") SELECT g FROM s";
+  }
+
+  @Override
+  String statementQuotingItsValue() {
+    return "SELECT json_extract('{}', {{ inputs.value }}) AS v";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "bad JSON path: '{{ inputs.value }}'";
   }
 
   // ---- the protocol -------------------------------------------------------------------------

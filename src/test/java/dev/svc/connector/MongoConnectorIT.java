@@ -3,6 +3,7 @@ package dev.svc.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -359,6 +360,45 @@ class MongoConnectorIT implements ConnectorContract {
       client.getDatabase(db).getCollection(collection).insertMany(documents);
     }
   }
+
+  @Test
+  void aValueTheServerQuotesInItsErrorReachesTheCallerAsItsPlaceholder() {
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () ->
+                run(
+                    """
+                    {"database": "DB", "command": {"aggregate": "people", "cursor": {},
+                      "pipeline": [{"$project": {"n": {"$toInt": {{ inputs.value }}}}}]}}
+                    """,
+                    values("value", SECRET)));
+
+    assertThat(failure.getMessage()).contains("{{ inputs.value }}").doesNotContain(SECRET);
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      assertThat(cause.toString()).doesNotContain(SECRET);
+    }
+  }
+
+  @Test
+  void anOptionalInputWithoutAValueIsWrittenAsNull() {
+    run(
+        """
+        {"database": "DB", "command": {"insert": "people", "documents": [{"name": "Nobody"}]}}
+        """,
+        Map.of());
+
+    assertThat(
+            run(
+                """
+                {"database": "DB", "command": {"find": "people",
+                  "filter": {"age": {{ inputs.age }}}, "projection": {"_id": 0, "name": 1}}}
+                """,
+                values("age", null)))
+        .hasToString("[{\"name\":\"Nobody\"}]");
+  }
+
+  private static final String SECRET = "my-credit-card-4111";
 
   private JsonNode run(String source, Map<String, Object> values) {
     return connector.execute(

@@ -37,6 +37,10 @@ class MysqlDialectTest {
         .containsEntry("connectionCollation", "utf8mb4_unicode_ci")
         .containsEntry("sslMode", "REQUIRED")
         .containsEntry("useServerPrepStmts", "true")
+        .containsEntry("emulateUnsupportedPstmts", "false")
+        .containsEntry("cachePrepStmts", "true")
+        .containsEntry("prepStmtCacheSize", "32")
+        .containsEntry("prepStmtCacheSqlLimit", "8192")
         .doesNotContainKeys("charset", "parseTime", "writeTimeout", "loc", "timeout", "tls");
     assertThat(settings.location()).isEqualTo("db.example:3307");
     assertThat(settings.connectTimeout()).isEqualTo(Duration.ofSeconds(5));

@@ -2,13 +2,19 @@ package dev.svc.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.call.Deadline;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +40,11 @@ class PostgresConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "read-only transaction";
+  }
+
+  @Override
   String sleep(int seconds) {
     return "SELECT pg_sleep(" + seconds + ")";
   }
@@ -50,6 +61,16 @@ class PostgresConnectorIT extends JdbcConnectorContract {
         + " THEN g / (g - g) ELSE g END AS g FROM generate_series(1, "
         + total
         + ") g";
+  }
+
+  @Override
+  String statementQuotingItsValue() {
+    return "SELECT CAST({{ inputs.value }} AS INTEGER) AS n";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "invalid input syntax for type integer: \"{{ inputs.value }}\"";
   }
 
   @Override
@@ -194,5 +215,45 @@ class PostgresConnectorIT extends JdbcConnectorContract {
     assertThatThrownBy(() -> run("SELECT * FROM itemz", Map.of()))
         .isInstanceOf(StatementFailedException.class)
         .hasMessage("relation \"itemz\" does not exist");
+  }
+
+  @Test
+  void concurrentCallsOfTheOptionalFilterIdiomAllLearnItsUntypedParameter() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "4")));
+    String byNote =
+        "SELECT id FROM items WHERE ({{ inputs.note }} IS NULL OR note = {{ inputs.note }}) ORDER"
+            + " BY id";
+    List<Future<JsonNode>> calls = new ArrayList<>();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 100; i++) {
+        String note = i % 2 == 0 ? null : "ripe";
+        calls.add(threads.submit(() -> run(byNote, values("note", note))));
+      }
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      assertJson(
+          calls.get(i).get(),
+          i % 2 == 0 ? "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]" : "[{\"id\": 2}]");
+    }
+  }
+
+  @Test
+  void aDuplicateKeySaysWhichConstraintWithoutTheKeyAnywhereInTheFailure() {
+    run("CREATE TABLE cards (card TEXT PRIMARY KEY)", Map.of());
+    String insert = "INSERT INTO cards VALUES ({{ inputs.card }})";
+    run(insert, values("card", SECRET));
+
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class, () -> run(insert, values("card", SECRET)));
+
+    // the server's DETAIL line, "Key (card)=(…) already exists", is left out of the message, and
+    // the driver's exception kept as the cause quotes it no more
+    assertThat(failure.getMessage())
+        .isEqualTo("duplicate key value violates unique constraint \"cards_pkey\"");
+    assertThat(failure.getCause().toString())
+        .contains("Key (card)=({{ inputs.card }}) already exists")
+        .doesNotContain(SECRET);
   }
 }

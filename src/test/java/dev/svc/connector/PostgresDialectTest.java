@@ -91,6 +91,16 @@ class PostgresDialectTest {
   }
 
   @Test
+  void readOnlyToolsKeepPgjdbcsReadOnlyTransactionsWhateverTheOptionsSay() {
+    assertThat(settings("postgresql://u@h/d?readOnlyMode=ignore", Map.of()).properties())
+        .containsEntry("readOnlyMode", "transaction");
+    assertThat(settings("postgresql://u@h/d", Map.of("readOnlyMode", "always")).properties())
+        .containsEntry("readOnlyMode", "always");
+    assertThat(settings("postgresql://u@h/d", Map.of()).properties())
+        .doesNotContainKey("readOnlyMode");
+  }
+
+  @Test
   void severalHostsAndIpv6AreKept() {
     assertThat(settings("postgresql://u@h1:5433,h2/d", Map.of()).url())
         .isEqualTo("jdbc:postgresql://h1:5433,h2:5432/d");

@@ -371,6 +371,31 @@ class RedisConnectorIT implements ConnectorContract {
 
   // ---- helpers ------------------------------------------------------------------------------
 
+  @Test
+  void aValueRedisQuotesInItsErrorReachesTheCallerAsItsPlaceholder() {
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () -> run("OBJECT {{ inputs.value }} " + k + "x", values("value", SECRET)));
+
+    assertThat(failure.getMessage())
+        .isEqualTo("ERR unknown subcommand '{{ inputs.value }}'. Try OBJECT HELP.");
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      assertThat(cause.toString()).doesNotContain(SECRET);
+    }
+  }
+
+  @Test
+  void anOptionalInputWithoutAValueIsRefusedSayingRedisHasNoNullArgument() {
+    assertThatThrownBy(() -> run("GET " + k + "{{ inputs.id }}", values("id", null)))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessage(
+            "the statement uses input `id`, which has no value (a Redis command has no null"
+                + " argument: give the input a default or make it required)");
+  }
+
+  private static final String SECRET = "my-credit-card-4111";
+
   private JsonNode run(String source, Map<String, Object> values) {
     return connector.execute(statement(source), values, Deadline.after(TIMEOUT));
   }

@@ -46,6 +46,18 @@ abstract class SqlConnectorContract {
   /** A statement whose rows are {@code {"g": 1}} to {@code {"g": n}}, in that order. */
   abstract String numbers(long n);
 
+  /**
+   * A statement the database rejects with a message quoting the value of input {@code value} (a
+   * string that is no number).
+   */
+  abstract String statementQuotingItsValue();
+
+  /** Part of the database's message about it, the value replaced by its placeholder. */
+  abstract String messageQuotingThePlaceholder();
+
+  /** A value a model must never see echoed back: it stands for a secret. */
+  static final String SECRET = "my-credit-card-4111";
+
   @BeforeEach
   void createItemsTable() {
     connector = Connectors.open(adapter(Map.of()));
@@ -215,6 +227,41 @@ abstract class SqlConnectorContract {
   }
 
   @Test
+  void aValueTheDatabaseQuotesInItsMessageIsReplacedByItsPlaceholderThere() {
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () -> run(statementQuotingItsValue(), values("value", SECRET)));
+
+    assertThat(failure.getMessage())
+        .contains(messageQuotingThePlaceholder())
+        .doesNotContain(SECRET)
+        .doesNotContain("\n");
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      assertThat(cause.toString()).doesNotContain(SECRET);
+    }
+  }
+
+  @Test
+  void theOptionalFilterIdiomWorksWithAndWithoutAValue() {
+    String byNote =
+        "SELECT id FROM items WHERE ({{ inputs.note }} IS NULL OR note = {{ inputs.note }}) ORDER"
+            + " BY id";
+    assertJson(run(byNote, values("note", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
+    assertJson(run(byNote, values("note", "ripe")), "[{\"id\": 2}]");
+
+    String byId =
+        "SELECT id FROM items WHERE ({{ inputs.min }} IS NULL OR id >= {{ inputs.min }}) AND"
+            + " ({{ inputs.since }} IS NULL OR created >= {{ inputs.since }}) ORDER BY id";
+    assertJson(
+        run(byId, values("min", null, "since", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
+    assertJson(run(byId, values("min", 2L, "since", null)), "[{\"id\": 2}, {\"id\": 3}]");
+    assertJson(
+        run(byId, values("min", null, "since", at("2024-06-15T00:00:00Z"))), "[{\"id\": 3}]");
+    assertJson(run(byNote, values("note", null)), "[{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]");
+  }
+
+  @Test
   void anInputWithoutAValueIsNamed() {
     assertThatThrownBy(() -> run("SELECT id FROM items WHERE id = {{ inputs.id }}", Map.of()))
         .isInstanceOf(StatementFailedException.class)
@@ -271,6 +318,183 @@ abstract class SqlConnectorContract {
         .hasMessageStartingWith("the result passed svc's ceiling of 1 MiB for one result");
     assertThat(small.reservedBytes()).isZero();
     assertJson(run("SELECT 4 AS four", Map.of()), "[{\"four\": 4}]");
+  }
+
+  // ---- read-only statements and describe ---------------------------------------------------
+
+  static final StatementOptions READ_ONLY = new StatementOptions(0, Long.MAX_VALUE, true);
+
+  @Test
+  void aReadOnlyStatementReadsAsUsual() {
+    assertJson(
+        runReadOnly("SELECT name FROM items WHERE id = {{ inputs.id }}", values("id", 2L)),
+        "[{\"name\": \"banana\"}]");
+  }
+
+  @Test
+  void theDatabaseRefusesAWriteOfAReadOnlyStatementAndTheSameConnectionWritesAfter() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    String insert =
+        "INSERT INTO items (id, name, price, active) VALUES ({{ inputs.id }}, 'fig', 1, TRUE)";
+
+    StatementFailedException refused =
+        catchThrowableOfType(
+            StatementFailedException.class, () -> runReadOnly(insert, values("id", 7L)));
+
+    assertThat(refused.getMessage()).containsIgnoringCase(readOnlyRefusal());
+    assertThat(
+            run("SELECT COUNT(*) AS n FROM items WHERE id = 7", Map.of()).get(0).get("n").asLong())
+        .isZero();
+    assertJson(run(insert, values("id", 7L)), "[{\"rows_affected\": 1}]");
+    // and the other way: a plain write in between leaves the next read-only call read-only
+    assertThatThrownBy(() -> runReadOnly(insert, values("id", 8L)))
+        .isInstanceOf(StatementFailedException.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(4);
+  }
+
+  @Test
+  void aReadOnlyStatementCannotDropATable() {
+    assertThatThrownBy(() -> runReadOnly("DROP TABLE items", Map.of()))
+        .isInstanceOf(StatementFailedException.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void aFailedReadOnlyStatementLeavesTheConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    assertThatThrownBy(() -> runReadOnly("SELECT id FROM itemz", Map.of()))
+        .isInstanceOf(StatementFailedException.class);
+
+    assertJson(run("DELETE FROM items WHERE id = 3", Map.of()), "[{\"rows_affected\": 1}]");
+  }
+
+  @Test
+  void aReadOnlyStatementCancelledAtItsDeadlineLeavesTheConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    StatementFailedException failure =
+        catchThrowableOfType(
+            StatementFailedException.class,
+            () ->
+                connector.execute(
+                    StatementFixture.sql(kind(), sleep(20)),
+                    Map.of(),
+                    Deadline.after(Duration.ofSeconds(1)),
+                    READ_ONLY));
+
+    assertThat(failure.timedOut()).isTrue();
+    assertJson(run("DELETE FROM items WHERE id = 3", Map.of()), "[{\"rows_affected\": 1}]");
+  }
+
+  @Test
+  void concurrentReadOnlyAndPlainCallsOnASmallPoolNeverLeakTheModeEitherWay() throws Exception {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "2")));
+    String insert =
+        "INSERT INTO items (id, name, price, active) VALUES ({{ inputs.id }}, 'x', 1, TRUE)";
+    java.util.concurrent.atomic.AtomicInteger wrongly =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (long id = 100; id < 140; id++) {
+        long key = id;
+        threads.submit(() -> {
+          if (key % 2 == 0) {
+            try {
+              runReadOnly(insert, values("id", key));
+              wrongly.incrementAndGet(); // a read-only call wrote
+            } catch (StatementFailedException expected) {
+              // refused by the database, as it must be
+            }
+          } else {
+            try {
+              run(insert, values("id", key));
+            } catch (RuntimeException e) {
+              wrongly.incrementAndGet(); // a plain call could not write
+            }
+          }
+        });
+      }
+    }
+
+    assertThat(wrongly).hasValue(0);
+    assertThat(
+            run("SELECT COUNT(*) AS n FROM items WHERE id >= 100", Map.of())
+                .get(0)
+                .get("n")
+                .asLong())
+        .isEqualTo(20);
+  }
+
+  /** What the database says when it refuses a write in read-only mode (case ignored). */
+  abstract String readOnlyRefusal();
+
+  @Test
+  void describeNamesTheResultColumnsWithoutRunningTheStatement() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(
+                    kind(), "SELECT id, name AS label FROM items WHERE id = {{ inputs.id }}"),
+                Map.of(),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(shape).isInstanceOf(ResultShape.Rows.class);
+    assertThat(((ResultShape.Rows) shape).columns())
+        .extracting(ResultShape.Column::label)
+        .containsExactly("id", "label");
+  }
+
+  @Test
+  void describeTellsAStatementWithoutRowsAndRunsNothing() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(kind(), "DELETE FROM items WHERE id > {{ inputs.id }}"),
+                Map.of(),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(shape).isInstanceOf(ResultShape.RowsAffected.class);
+    assertThat(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void describeTypesTheParametersFromSampleValuesOfTheInputsTypes() {
+    ResultShape shape =
+        connector
+            .describe(
+                StatementFixture.sql(kind(), "SELECT {{ inputs.a }} + {{ inputs.b }} AS total"),
+                values("a", 0L, "b", 0L),
+                Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(((ResultShape.Rows) shape).columns())
+        .extracting(ResultShape.Column::label)
+        .containsExactly("total");
+  }
+
+  @Test
+  void describingABrokenStatementFailsWithTheDatabasesMessage() {
+    assertThatThrownBy(() ->
+            connector.describe(
+                StatementFixture.sql(kind(), "SELECT id FROM itemz"),
+                Map.of(),
+                Deadline.after(TIMEOUT)))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessageContaining("itemz");
+  }
+
+  JsonNode runReadOnly(String source, Map<String, Object> values) {
+    return connector.execute(
+        StatementFixture.sql(kind(), source), values, Deadline.after(TIMEOUT), READ_ONLY);
   }
 
   // ---- helpers ------------------------------------------------------------------------------

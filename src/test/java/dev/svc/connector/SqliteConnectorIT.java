@@ -37,6 +37,11 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   }
 
   @Override
+  String readOnlyRefusal() {
+    return "readonly database";
+  }
+
+  @Override
   String sleep(int seconds) {
     // no sleep function: count far enough that it cannot finish before the deadline
     return "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000000000)"
@@ -58,6 +63,16 @@ class SqliteConnectorIT extends JdbcConnectorContract {
         + ") SELECT CASE WHEN g > "
         + n
         + " THEN abs(-9223372036854775807 - 1 + (g - g)) ELSE g END AS g FROM s";
+  }
+
+  @Override
+  String statementQuotingItsValue() {
+    return "SELECT json_extract('{}', {{ inputs.value }}) AS v";
+  }
+
+  @Override
+  String messageQuotingThePlaceholder() {
+    return "bad JSON path: '{{ inputs.value }}'";
   }
 
   @Override

@@ -64,4 +64,19 @@ class EditorSchemasTest {
                 .asString())
         .isEqualTo("#/definitions/input");
   }
+
+  @Test
+  void theToolSchemaOffersReadOnlyAnnotationsAndAFreeFormOutputSchema() {
+    JsonNode tool =
+        JsonMapper.builder().build().readTree(EditorSchemas.all().get("tool.terse.schema.json"));
+    JsonNode properties = tool.path("properties");
+    assertThat(properties.path("read_only").path("type").asString()).isEqualTo("boolean");
+    assertThat(properties.path("annotations").path("$ref").asString())
+        .isEqualTo("#/definitions/annotations");
+    assertThat(tool.path("definitions").path("annotations").path("properties").propertyNames())
+        .containsExactly(
+            "title", "read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint");
+    assertThat(properties.path("output_schema").path("type").asString()).isEqualTo("object");
+    assertThat(properties.path("output_schema").has("additionalProperties")).isFalse();
+  }
 }

@@ -34,7 +34,7 @@ class ShapesTest {
   void theAdapterAndInputShapesOfferExactlyTheseNames() {
     assertThat(Shapes.ADAPTER.field("connector").orElseThrow().type())
         .isEqualTo(new FieldType.Text(Optional.empty(), Shapes.CONNECTORS));
-    assertThat(Shapes.INPUT.field("type").orElseThrow().type())
+    assertThat(ToolShapes.INPUT.field("type").orElseThrow().type())
         .isEqualTo(new FieldType.Text(Optional.empty(), Shapes.INPUT_TYPES));
   }
 }

@@ -21,6 +21,8 @@ class ModelCodecTest {
       tools:
         cache: {enabled: true, ttl: 30}
         search: {limit: 5}
+        max_rows: 50
+        max_bytes: 4096
       server:
         port: 9000
         log_level: 2
@@ -58,6 +60,9 @@ class ModelCodecTest {
         plugin: api_key
         policy: {value: "{{ env.KEY }}"}
       cache: {ttl: 5}
+      max_rows: 10
+      read_only: true
+      annotations: {title: Get an item, open_world_hint: true}
       == app/tools/find_docs/config.terse
       description: Find documents.
       use: docs
@@ -74,6 +79,11 @@ class ModelCodecTest {
       == app/tools/hello/config.terse
       description: Says hello.
       handler: handler.ts#hello
+      output_schema:
+        type: object
+        properties:
+          greeting: {type: string, maxLength: 100}
+        required: [greeting]
       == app/tools/hello/handler.ts
       export function hello({ inputs }: { inputs: Record<string, unknown> }) {
         return { greeting: "hello" };
@@ -188,8 +198,34 @@ class ModelCodecTest {
     assertThat(old.service().pushNotifications()).isEqualTo(Service.PushNotifications.DEFAULT);
     assertThat(old)
         .usingRecursiveComparison()
-        .ignoringFields("service.pushNotifications")
+        .ignoringFields(
+            "service.pushNotifications",
+            "service.defaultCaps",
+            "tools.caps",
+            "tools.readOnly",
+            "tools.annotations",
+            "tools.outputSchema")
         .isEqualTo(ModelCodec.decode(current));
+  }
+
+  @Test
+  void resultCapsSurviveTheRoundTripAndAFormatFiveFileReadsWithTheDefaultCaps() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Model read = ModelCodec.decode(ModelCodec.encode(model));
+    assertThat(read.service().defaultCaps()).isEqualTo(new ResultCaps(50, 4096));
+    assertThat(read.tool("get_item").orElseThrow().caps()).isEqualTo(new ResultCaps(10, 4096));
+    assertThat(read.tool("get_key").orElseThrow().caps()).isEqualTo(new ResultCaps(50, 4096));
+    byte[] body = ModelCodec.body(model, 5);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    byte[] formatFive =
+        java.nio.ByteBuffer.allocate(body.length + 4)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
+    Model old = ModelCodec.decode(formatFive);
+    assertThat(old.service().defaultCaps()).isEqualTo(ResultCaps.DEFAULTS);
+    assertThat(old.tool("get_item").orElseThrow().caps()).isEqualTo(ResultCaps.DEFAULTS);
   }
 
   @Test
@@ -244,6 +280,49 @@ class ModelCodecTest {
                 java.time.Duration.ofSeconds(4),
                 0,
                 java.time.Duration.ZERO));
+  }
+
+  @Test
+  void readOnlyAnnotationsAndDeclaredOutputSchemasSurviveTheRoundTrip() {
+    Model decoded = ModelCodec.decode(ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING)));
+    Tool getItem =
+        decoded.tools().stream().filter(t -> t.name().equals("get_item")).findFirst().get();
+    Tool hello = decoded.tools().stream().filter(t -> t.name().equals("hello")).findFirst().get();
+
+    assertThat(getItem.readOnly()).isTrue();
+    assertThat(getItem.annotations())
+        .isEqualTo(
+            new ToolAnnotations(
+                java.util.Optional.of("Get an item"),
+                java.util.Optional.of(true),
+                java.util.Optional.of(false),
+                java.util.Optional.of(true),
+                java.util.Optional.of(true)));
+    assertThat(hello.annotations()).isEqualTo(ToolAnnotations.NONE);
+    assertThat(hello.outputSchema())
+        .contains(
+            "{\"type\":\"object\",\"properties\":{\"greeting\":{\"type\":\"string\",\"maxLength\":100}},\"required\":[\"greeting\"]}");
+  }
+
+  @Test
+  void aFormatFiveFileReadsToolsAsWritableWithoutAnnotationsOrSchemas() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    byte[] body = ModelCodec.body(model, 5);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    byte[] formatFive =
+        java.nio.ByteBuffer.allocate(body.length + 4)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
+    Model decoded = ModelCodec.decode(formatFive);
+
+    assertThat(decoded.tools())
+        .allSatisfy(tool -> {
+          assertThat(tool.readOnly()).isFalse();
+          assertThat(tool.annotations()).isEqualTo(ToolAnnotations.NONE);
+          assertThat(tool.outputSchema()).isEmpty();
+        });
   }
 
   @Test

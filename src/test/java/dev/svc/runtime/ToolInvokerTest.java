@@ -175,7 +175,8 @@ class ToolInvokerTest {
         scripts,
         new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
         new CallObserver(AuditTrail.OFF),
-        new AdapterFailureLog());
+        new AdapterFailureLog(),
+        PageCursors.create(Optional.empty()));
   }
 
   private static Caller caller(String... headers) {
@@ -194,10 +195,13 @@ class ToolInvokerTest {
 
     assertThat(stages).containsExactly("auth", "script lower.ts", "execute", "script wrap.ts");
     assertThat(outcome)
-        .isEqualTo(
-            new ToolOutcome.Success(
-                Json.MAPPER.readTree(
-                    "{\"wrapped\":[{\"city\":\"paris\",\"forecast\":\"sunny\"}]}")));
+        .isInstanceOfSatisfying(
+            ToolOutcome.Success.class,
+            s ->
+                assertThat(s.payload())
+                    .isEqualTo(
+                        Json.MAPPER.readTree(
+                            "{\"wrapped\":[{\"city\":\"paris\",\"forecast\":\"sunny\"}]}")));
   }
 
   @Test
@@ -210,7 +214,7 @@ class ToolInvokerTest {
     ToolOutcome second = call(invoker, "weather", "{\"city\":\"PARIS\"}");
 
     assertThat(stages).containsExactly("auth", "script lower.ts");
-    assertThat(second).isEqualTo(first);
+    assertThat(ToolOutcomeText.of(second)).isEqualTo(ToolOutcomeText.of(first));
     assertThat(stub.executions()).isEqualTo(1);
   }
 
@@ -293,6 +297,23 @@ class ToolInvokerTest {
     assertThat(deadlines).hasSize(3);
     assertThat(deadlines).allSatisfy(d -> assertThat(d).isSameAs(deadlines.getFirst()));
     assertThat(deadlines.getFirst().timeout()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aCursorThatIsNotAStringOrNotACursorStopsTheCallBeforeTheStatement() {
+    ToolInvoker invoker = plain();
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":5}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "invalid arguments: `cursor` must be a string: a result's `next_cursor`"));
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":\"%%%\"}"))
+        .isInstanceOfSatisfying(
+            ToolOutcome.Failure.class,
+            f -> assertThat(f.message()).startsWith("invalid cursor: it is not a cursor"));
+    assertThat(stub.executions()).isZero();
+    assertThat(call(invoker, "weather", "{\"city\":\"Paris\",\"cursor\":\"\"}"))
+        .as("an empty cursor is the first page")
+        .isInstanceOf(ToolOutcome.Success.class);
   }
 
   @Test

@@ -252,6 +252,43 @@ class TracingIT {
   }
 
   @Test
+  void aValueTheDatabaseQuotesInItsErrorIsInNeitherTheToolErrorNorAnySpan() {
+    String project =
+        """
+        == .svc
+        name: quoting
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/pick/config.terse
+        description: One field of an empty document.
+        use: db
+        statement: SELECT json_extract('{}', {{ inputs.path }}) AS v
+        inputs:
+          path: {}
+        """;
+    try (Instance instance = RunningProject.start(dir, project)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      resetAfterHandshake();
+      McpHttpClient.Reply reply =
+          client.post(
+              client.requestBody(
+                  "tools/call",
+                  "{\"name\":\"pick\",\"arguments\":{\"path\":\"my-credit-card-4111\"}}"));
+
+      assertThat(reply.json().path("result").path("isError").asBoolean()).isTrue();
+      assertThat(reply.json().path("result").path("content").path(0).path("text").asString())
+          .isEqualTo("bad JSON path: '{{ inputs.path }}'");
+      List<SpanData> finished = afterHttpSpan();
+      SpanData db = named(finished, "SELECT db");
+      assertThat(db.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+      assertThat(db.getStatus().getDescription()).isEqualTo("bad JSON path: '{{ inputs.path }}'");
+      assertThat(finished.toString()).doesNotContain("my-credit-card-4111");
+    }
+  }
+
+  @Test
   void withoutTraceContextEachRequestStartsATrace() {
     try (Instance instance = RunningProject.start(dir, PROJECT)) {
       McpHttpClient client = new McpHttpClient(instance.baseUrl());

@@ -31,10 +31,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A small Hrana-over-HTTP server for tests, backed by a SQLite file: the version probe ({@code GET
  * /v2}, {@code /v3}), and pipelines ({@code POST /v2/pipeline}, {@code /v3/pipeline}) of {@code
- * execute} and {@code close} requests with typed positional arguments, answered the way {@code
- * sqld} answers (results, typed values, error results, HTTP 401 for a wrong bearer token). Each
- * pipeline runs on its own connection. SQL gets a {@code sleep(ms)} function (at most 5 s) for
- * deadline tests. Every request is recorded for assertions.
+ * execute}, {@code batch}, {@code describe} and {@code close} requests with typed positional
+ * arguments, answered the way {@code sqld} answers (results, typed values, error results, HTTP 401
+ * for a wrong bearer token). Each pipeline runs on its own connection. SQL gets a {@code sleep(ms)}
+ * function (at most 5 s) for deadline tests. Every request is recorded for assertions.
  */
 public final class HranaTestServer implements AutoCloseable {
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -169,12 +169,83 @@ public final class HranaTestServer implements AutoCloseable {
               .put("code", "SQLITE_ERROR");
         }
       }
+      case "batch" -> {
+        ObjectNode response = result.put("type", "ok").putObject("response");
+        response.put("type", "batch");
+        response.set("result", batch(connection, step.path("batch").path("steps"), version));
+      }
+      case "describe" -> {
+        try {
+          ObjectNode response = result.put("type", "ok").putObject("response");
+          response.put("type", "describe");
+          response.set("result", describe(connection, step.path("sql").asString()));
+        } catch (SQLException e) {
+          result.removeAll();
+          result.put("type", "error");
+          result.putObject("error").put("message", "SQLite error: " + message(e));
+        }
+      }
       default ->
           result
               .put("type", "error")
               .putObject("error")
               .put("message", "unsupported request " + step.path("type"));
     }
+    return result;
+  }
+
+  /** A Hrana batch: steps in order, each run only when its condition (ok, error, not) holds. */
+  private static ObjectNode batch(Connection connection, JsonNode steps, int version) {
+    ObjectNode result = JSON.createObjectNode();
+    ArrayNode results = result.putArray("step_results");
+    ArrayNode errors = result.putArray("step_errors");
+    for (JsonNode step : steps) {
+      if (step.has("condition") && !holds(step.path("condition"), results, errors)) {
+        results.addNull();
+        errors.addNull();
+        continue;
+      }
+      try {
+        results.add(execute(connection, step.path("stmt"), version));
+        errors.addNull();
+      } catch (SQLException e) {
+        results.addNull();
+        errors
+            .addObject()
+            .put("message", "SQLite error: " + message(e))
+            .put("code", "SQLITE_ERROR");
+      }
+    }
+    return result;
+  }
+
+  private static boolean holds(JsonNode condition, ArrayNode results, ArrayNode errors) {
+    int step = condition.path("step").asInt(-1);
+    return switch (condition.path("type").asString("")) {
+      case "ok" -> step >= 0 && step < results.size() && !results.get(step).isNull();
+      case "error" -> step >= 0 && step < errors.size() && !errors.get(step).isNull();
+      case "not" -> !holds(condition.path("cond"), results, errors);
+      default -> false;
+    };
+  }
+
+  private static ObjectNode describe(Connection connection, String sql) throws SQLException {
+    ObjectNode result = JSON.createObjectNode();
+    ArrayNode columns = result.putArray("cols");
+    result.putArray("params");
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      ResultSetMetaData meta = statement.getMetaData();
+      int count;
+      try {
+        count = meta == null ? 0 : meta.getColumnCount();
+      } catch (SQLException noColumns) {
+        count = 0; // sqlite-jdbc: "column 1 out of bounds [1,0]" for a statement without columns
+      }
+      for (int i = 1; i <= count; i++) {
+        columns.addObject().put("name", meta.getColumnLabel(i)).putNull("decltype");
+      }
+    }
+    result.put("is_explain", false).put("is_readonly", false);
     return result;
   }
 

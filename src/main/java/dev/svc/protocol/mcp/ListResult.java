@@ -4,6 +4,7 @@ import static dev.svc.protocol.mcp.McpWire.Kind.BOOLEAN;
 import static dev.svc.protocol.mcp.McpWire.Kind.OBJECT;
 import static dev.svc.protocol.mcp.McpWire.Kind.STRING;
 
+import dev.svc.model.ToolAnnotations;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -53,11 +54,20 @@ public record ListResult<T extends McpJson>(Listing<T> listing, List<T> items) i
    *
    * @param description svc always sends one (clients and the conformance suite expect it)
    * @param inputSchema a JSON Schema of {@code type: object}
+   * @param annotations hints about the tool's behaviour (MCP 2025-03-26 on); absent when svc has
+   *     none to give
+   * @param outputSchema a JSON Schema of {@code type: object} that the tool's {@code
+   *     structuredContent} conforms to (MCP 2025-06-18 on)
    */
-  public record Tool(String name, Optional<String> description, ObjectNode inputSchema)
+  public record Tool(
+      String name,
+      Optional<String> description,
+      ObjectNode inputSchema,
+      Optional<Annotations> annotations,
+      Optional<ObjectNode> outputSchema)
       implements McpJson {
     public Tool(String name, String description, ObjectNode inputSchema) {
-      this(name, Optional.of(description), inputSchema);
+      this(name, Optional.of(description), inputSchema, Optional.empty(), Optional.empty());
     }
 
     public static Tool fromJson(JsonNode json, String path) {
@@ -65,7 +75,9 @@ public record ListResult<T extends McpJson>(Listing<T> listing, List<T> items) i
       return new Tool(
           tool.required("name", STRING),
           tool.optional("description", STRING),
-          tool.required("inputSchema", OBJECT));
+          tool.required("inputSchema", OBJECT),
+          tool.optionalNested("annotations", Annotations::fromJson),
+          tool.optional("outputSchema", OBJECT));
     }
 
     @Override
@@ -73,6 +85,55 @@ public record ListResult<T extends McpJson>(Listing<T> listing, List<T> items) i
       ObjectNode out = McpWire.NODES.objectNode().put("name", name);
       McpWire.put(out, "description", description);
       out.set("inputSchema", inputSchema);
+      annotations.ifPresent(a -> out.set("annotations", a.toJson()));
+      McpWire.set(out, "outputSchema", outputSchema);
+      return out;
+    }
+  }
+
+  /**
+   * MCP {@code ToolAnnotations}: hints, each absent when unknown (the client then assumes MCP's
+   * default: not read-only, destructive, not idempotent, open world).
+   */
+  public record Annotations(
+      Optional<String> title,
+      Optional<Boolean> readOnlyHint,
+      Optional<Boolean> destructiveHint,
+      Optional<Boolean> idempotentHint,
+      Optional<Boolean> openWorldHint)
+      implements McpJson {
+
+    /** The wire form of a model's annotations; empty when it has none. */
+    public static Optional<Annotations> of(ToolAnnotations model) {
+      return model.isEmpty()
+          ? Optional.empty()
+          : Optional.of(
+              new Annotations(
+                  model.title(),
+                  model.readOnly(),
+                  model.destructive(),
+                  model.idempotent(),
+                  model.openWorld()));
+    }
+
+    public static Annotations fromJson(JsonNode json, String path) {
+      McpWire.Fields annotations = McpWire.Fields.of(json, path);
+      return new Annotations(
+          annotations.optional("title", STRING),
+          annotations.optional("readOnlyHint", BOOLEAN),
+          annotations.optional("destructiveHint", BOOLEAN),
+          annotations.optional("idempotentHint", BOOLEAN),
+          annotations.optional("openWorldHint", BOOLEAN));
+    }
+
+    @Override
+    public ObjectNode toJson() {
+      ObjectNode out = McpWire.NODES.objectNode();
+      McpWire.put(out, "title", title);
+      readOnlyHint.ifPresent(v -> out.put("readOnlyHint", v));
+      destructiveHint.ifPresent(v -> out.put("destructiveHint", v));
+      idempotentHint.ifPresent(v -> out.put("idempotentHint", v));
+      openWorldHint.ifPresent(v -> out.put("openWorldHint", v));
       return out;
     }
   }

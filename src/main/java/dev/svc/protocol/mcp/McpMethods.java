@@ -4,11 +4,12 @@ import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
 import dev.svc.json.Json;
 import dev.svc.log.Level;
-import dev.svc.model.Model;
 import dev.svc.model.Tool;
+import dev.svc.model.ToolAnnotations;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.runtime.InputSchemas;
+import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.runtime.ToolSearch;
 import dev.svc.runtime.UnknownToolException;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,14 +25,14 @@ import tools.jackson.databind.node.ObjectNode;
 final class McpMethods {
   private volatile ToolList toolList = new ToolList(null, Json.NODES.objectNode());
 
-  /** {@code tools/list} of one model, built once. */
-  private record ToolList(Model model, ObjectNode result) {}
+  /** {@code tools/list} of one runtime (its model and its output schemas), built once. */
+  private record ToolList(ProjectRuntime runtime, ObjectNode result) {}
 
   Map<String, MethodHandler<McpCall>> handlers() {
     Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
     handlers.put("ping", result((call, params) -> Json.NODES.objectNode()));
     handlers.put("logging/setLevel", result(this::setLevel));
-    handlers.put("tools/list", result((call, params) -> toolList(call.runtime().model())));
+    handlers.put("tools/list", result((call, params) -> toolList(call.runtime())));
     handlers.put("tools/call", result(this::callTool));
     PromptMethods.register(handlers);
     ResourceMethods.register(handlers);
@@ -54,19 +56,30 @@ final class McpMethods {
     return Json.NODES.objectNode();
   }
 
-  private ObjectNode toolList(Model model) {
+  private ObjectNode toolList(ProjectRuntime runtime) {
     ToolList current = toolList;
-    if (current.model() == model) {
+    if (current.runtime() == runtime) {
       return current.result();
     }
     List<ListResult.Tool> tools = new ArrayList<>();
-    for (Tool tool : model.tools()) {
-      tools.add(new ListResult.Tool(tool.name(), tool.description(), InputSchemas.of(tool)));
+    for (Tool tool : runtime.model().tools()) {
+      tools.add(
+          new ListResult.Tool(
+              tool.name(),
+              Optional.of(tool.description()),
+              InputSchemas.of(tool),
+              ListResult.Annotations.of(tool.annotations()),
+              runtime.outputSchemas().of(tool.name())));
     }
     tools.add(
-        new ListResult.Tool(ToolSearch.NAME, ToolSearch.DESCRIPTION, ToolSearch.inputSchema()));
+        new ListResult.Tool(
+            ToolSearch.NAME,
+            Optional.of(ToolSearch.DESCRIPTION),
+            ToolSearch.inputSchema(),
+            ListResult.Annotations.of(ToolAnnotations.READS),
+            Optional.empty()));
     ObjectNode result = new ListResult<>(ListResult.Listing.TOOLS, tools).toJson();
-    toolList = new ToolList(model, result);
+    toolList = new ToolList(runtime, result);
     return result;
   }
 

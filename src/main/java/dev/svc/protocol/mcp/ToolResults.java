@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.util.RawValue;
 
-/** MCP {@code tools/call} results from tool outcomes (docs/decisions.md "Tools"). */
+/**
+ * MCP {@code tools/call} results from tool outcomes (docs/decisions.md "Tools", docs/results.md).
+ */
 final class ToolResults {
   private ToolResults() {}
 
@@ -20,11 +22,12 @@ final class ToolResults {
                 CallToolResult.text("invalid MCP content: " + invalid.problem(), true);
           };
       case ToolOutcome.Success success -> {
-        // the payload is serialized once: as the text item, and embedded raw as structuredContent
-        String json = ToolOutcomeText.of(success);
-        String structured = success.payload().isObject() ? json : "{\"result\":" + json + "}";
+        // the payload is serialized once (by the pipeline when it measured it against max_bytes):
+        // as the text item, and embedded raw as structuredContent
+        String json = ToolOutcomeText.payloadJson(success);
+        String structured = ToolOutcomeText.structured(success, json);
         yield new CallToolResult(
-            List.of(Content.text(json)),
+            List.of(Content.text(success.truncation().isPresent() ? structured : json)),
             Optional.of(McpWire.NODES.rawValueNode(new RawValue(structured))),
             false);
       }

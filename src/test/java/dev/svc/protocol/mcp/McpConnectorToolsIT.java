@@ -126,7 +126,7 @@ class McpConnectorToolsIT {
       client.call("add_person", "{\"name\": \"{\\\"$ne\\\": 1}\", \"age\": \"90\"}");
       assertThat(structured(client.call("people_over", "{\"min_age\": 30}")))
           .hasToString(
-              "{\"result\":[{\"name\":\"Ada\",\"age\":36},{\"name\":\"{\\\"$ne\\\": 1}\",\"age\":90}]}");
+              "{\"rows\":[{\"name\":\"Ada\",\"age\":36},{\"name\":\"{\\\"$ne\\\": 1}\",\"age\":90}]}");
 
       assertThat(structured(client.call("remember", "{\"id\": \"s1\", \"note\": \"buy milk\"}")))
           .hasToString("{\"result\":1}");
@@ -139,7 +139,7 @@ class McpConnectorToolsIT {
 
       assertThat(structured(client.call("edge_items", "{\"max\": 10}")))
           .hasToString(
-              "{\"result\":[{\"name\":\"pen\",\"price\":1.5},{\"name\":\"mug\",\"price\":6.25}]}");
+              "{\"rows\":[{\"name\":\"pen\",\"price\":1.5},{\"name\":\"mug\",\"price\":6.25}]}");
       assertThat(libsql.pipelines().getLast().uri().getRawQuery()).isEqualTo("sync_interval=5s");
     }
     assertThat(TestRedis.text(redis.run(2, "HGET", redis.prefix() + "session:s1", "note")))

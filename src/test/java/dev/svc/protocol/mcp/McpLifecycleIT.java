@@ -52,7 +52,7 @@ class McpLifecycleIT {
       for (CompletableFuture<JsonNode> call : calls) {
         JsonNode result = call.get().path("result");
         assertThat(result.path("isError").asBoolean()).isFalse();
-        assertThat(result.path("structuredContent").path("result").get(0).path("counted").asLong())
+        assertThat(result.path("structuredContent").path("rows").get(0).path("counted").asLong())
             .isEqualTo(1_500_000);
       }
     }

@@ -42,6 +42,51 @@ class McpResultsTest {
   }
 
   @Test
+  void aToolsListEntryMayCarryAnnotationsAndAnOutputSchema() {
+    String full =
+        "{\"name\":\"t\",\"description\":\"d\",\"inputSchema\":{\"type\":\"object\"},"
+            + "\"annotations\":{\"title\":\"T\",\"readOnlyHint\":true,\"destructiveHint\":false,"
+            + "\"idempotentHint\":true,\"openWorldHint\":false},"
+            + "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"rows\":{\"type\":\"array\"}}}}";
+    assertThat(ListResult.Tool.fromJson(json(full), "tool").toJson().toString()).isEqualTo(full);
+
+    ListResult.Tool partial =
+        ListResult.Tool.fromJson(
+            json(
+                "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":null,"
+                    + "\"annotations\":{\"readOnlyHint\":null,\"openWorldHint\":true,\"later\":1}}"),
+            "tool");
+    assertThat(partial.outputSchema()).isEmpty();
+    assertThat(partial.annotations().orElseThrow().readOnlyHint()).isEmpty();
+    assertThat(partial.toJson().toString())
+        .isEqualTo(
+            "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"openWorldHint\":true}}");
+
+    assertThatThrownBy(() ->
+            ListResult.Tool.fromJson(
+                json(
+                    "{\"name\":\"t\",\"inputSchema\":{},\"annotations\":{\"readOnlyHint\":\"yes\"}}"),
+                "tool"))
+        .hasMessageContaining("tool.annotations.readOnlyHint");
+    assertThatThrownBy(() ->
+            ListResult.Tool.fromJson(
+                json("{\"name\":\"t\",\"inputSchema\":{},\"outputSchema\":[]}"), "tool"))
+        .hasMessageContaining("tool.outputSchema");
+  }
+
+  @Test
+  void annotationsAreSentOnlyWhenSvcHasAHint() {
+    assertThat(ListResult.Annotations.of(dev.svc.model.ToolAnnotations.NONE)).isEmpty();
+    assertThat(
+            ListResult.Annotations.of(dev.svc.model.ToolAnnotations.READS)
+                .orElseThrow()
+                .toJson()
+                .toString())
+        .isEqualTo(
+            "{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":false}");
+  }
+
+  @Test
   void anInitializeResultSaysOnlyWhatTheServerOffers() {
     String full =
         "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":false},"

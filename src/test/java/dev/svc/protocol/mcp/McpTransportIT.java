@@ -118,7 +118,9 @@ class McpTransportIT {
     JsonNode schema = tools.get(1).path("inputSchema");
     assertThat(schema.toString())
         .isEqualTo(
-            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"A number\"}},\"required\":[\"n\"],\"additionalProperties\":false}");
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"A number\"},"
+                + "\"cursor\":{\"type\":\"string\",\"description\":\"To continue a truncated result: its `next_cursor`,"
+                + " with the same other inputs. Leave it out for the first page.\"}},\"required\":[\"n\"],\"additionalProperties\":false}");
     assertThat(
             tools
                 .get(2)
@@ -137,20 +139,20 @@ class McpTransportIT {
     assertThat(result.path("content").get(0).path("text").asString())
         .isEqualTo("[{\"n\":41,\"label\":\"text\"}]");
     assertThat(result.path("structuredContent").toString())
-        .isEqualTo("{\"result\":[{\"n\":41,\"label\":\"text\"}]}");
+        .isEqualTo("{\"rows\":[{\"n\":41,\"label\":\"text\"}]}");
   }
 
   @Test
   void defaultsAreFilledInAndValuesStayData() {
     assertThat(client.call("greeting", "{}").path("result").path("structuredContent").toString())
-        .isEqualTo("{\"result\":[{\"greeting\":\"Hello world\"}]}");
+        .isEqualTo("{\"rows\":[{\"greeting\":\"Hello world\"}]}");
     assertThat(
             client
                 .call("greeting", "{\"name\":\"x' OR 1=1 --\"}")
                 .path("result")
                 .path("structuredContent")
                 .toString())
-        .isEqualTo("{\"result\":[{\"greeting\":\"Hello x' OR 1=1 --\"}]}");
+        .isEqualTo("{\"rows\":[{\"greeting\":\"Hello x' OR 1=1 --\"}]}");
   }
 
   @Test
@@ -188,7 +190,7 @@ class McpTransportIT {
             "X-API-Key",
             "s3cret");
     assertThat(allowed.json().path("result").path("structuredContent").toString())
-        .isEqualTo("{\"result\":[{\"answer\":42}]}");
+        .isEqualTo("{\"rows\":[{\"answer\":42}]}");
   }
 
   @Test
@@ -341,7 +343,7 @@ class McpTransportIT {
       McpHttpClient onB = new McpHttpClient(b.baseUrl());
       onB.useSession(onA.session().orElseThrow());
       assertThat(onB.call("one", "{}").path("result").path("structuredContent").toString())
-          .isEqualTo("{\"result\":[{\"one\":1}]}");
+          .isEqualTo("{\"rows\":[{\"one\":1}]}");
     }
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Json;
 import dev.svc.runtime.ToolOutcome;
+import dev.svc.runtime.Truncation;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,6 +23,38 @@ class ToolResultsTest {
   void otherPayloadsAreWrappedInResult() {
     JsonNode result = json(ToolResults.of(new ToolOutcome.Success(Json.MAPPER.readTree("[1,2]"))));
     assertThat(result.path("structuredContent").toString()).isEqualTo("{\"result\":[1,2]}");
+  }
+
+  @Test
+  void aStatementsRowsAreStructuredUnderRowsAndTheirTextIsTheListAsBefore() {
+    JsonNode result =
+        json(
+            ToolResults.of(
+                new ToolOutcome.Success(
+                    Json.MAPPER.readTree("[{\"n\":1}]"),
+                    ToolOutcome.Envelope.ROWS,
+                    Optional.empty(),
+                    Optional.of("[{\"n\":1}]"))));
+    assertThat(result.path("structuredContent").toString()).isEqualTo("{\"rows\":[{\"n\":1}]}");
+    assertThat(result.path("content").get(0).path("text").asString()).isEqualTo("[{\"n\":1}]");
+  }
+
+  @Test
+  void aCutResultSaysSoInItsTextAndStructuredContentAlike() {
+    JsonNode result =
+        json(
+            ToolResults.of(
+                new ToolOutcome.Success(
+                    Json.MAPPER.readTree("[{\"n\":1}]"),
+                    ToolOutcome.Envelope.ROWS,
+                    Optional.of(new Truncation(1, Truncation.Limit.MAX_BYTES, Optional.of("c1"))),
+                    Optional.empty())));
+    String envelope =
+        "{\"rows\":[{\"n\":1}],\"truncated\":true,\"returned_rows\":1,\"limit\":\"max_bytes\","
+            + "\"next_cursor\":\"c1\"}";
+    assertThat(result.path("structuredContent").toString()).isEqualTo(envelope);
+    assertThat(result.path("content").get(0).path("text").asString()).isEqualTo(envelope);
+    assertThat(result.path("isError").asBoolean()).isFalse();
   }
 
   @Test

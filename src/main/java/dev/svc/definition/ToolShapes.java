@@ -1,0 +1,126 @@
+package dev.svc.definition;
+
+import static dev.svc.definition.Field.optional;
+import static dev.svc.definition.Field.required;
+
+import java.util.Optional;
+
+/**
+ * A tool's {@code config.terse}: its backend, inputs, transforms, auth, cache, result caps,
+ * read-only mode, annotations and output schema. Part of {@link Shapes}, kept apart for its length.
+ */
+final class ToolShapes {
+  private ToolShapes() {}
+
+  static final Shape INPUT =
+      Shapes.shape(
+          "input",
+          "A typed tool input.",
+          true,
+          optional(
+                  "type",
+                  new FieldType.Text(Optional.empty(), Shapes.INPUT_TYPES),
+                  "`string` (default), `int`, `float`, `boolean` or `datetime`.")
+              .reportedAs("invalid-input-type"),
+          optional("description", FieldType.text(), "What the input is for; shown to models."),
+          optional("optional", new FieldType.Bool(), "The caller may leave it out."),
+          optional(
+              "required",
+              new FieldType.Bool(),
+              "The caller must supply it (the default without `default`)."),
+          optional(
+              "default",
+              FieldType.text(),
+              "Value used when the caller leaves it out, written as a string."),
+          optional(
+              "redact",
+              new FieldType.Bool(),
+              "Hide the value in audit lines (default true); `false` shows it."));
+
+  static final Shape MAPPERS =
+      Shapes.shape(
+          "mappers",
+          "Input and output transform scripts.",
+          true,
+          optional("input", FieldType.text(), "Input transform script, `path` or `path#export`."),
+          optional(
+              "output", FieldType.text(), "Output transform script, `path` or `path#export`."));
+
+  static final Shape AUTH =
+      Shapes.shape(
+          "auth",
+          "Authentication of this tool.",
+          true,
+          required(
+              "plugin",
+              FieldType.text(),
+              "`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`."),
+          optional(
+              "policy",
+              new FieldType.ScalarMap(),
+              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
+
+  static final Shape ANNOTATIONS =
+      Shapes.shape(
+          "annotations",
+          "MCP tool annotations: hints for clients, each overriding what svc derives.",
+          true,
+          optional("title", FieldType.text(), "Human-readable title of the tool."),
+          optional(
+              "read_only_hint",
+              new FieldType.Bool(),
+              "The tool does not change its environment (derived: `read_only`, or a statement"
+                  + " that only reads)."),
+          optional(
+              "destructive_hint",
+              new FieldType.Bool(),
+              "A write may change or delete what exists (false: it only adds)."),
+          optional(
+              "idempotent_hint",
+              new FieldType.Bool(),
+              "Calling again with the same inputs has no further effect."),
+          optional(
+              "open_world_hint",
+              new FieldType.Bool(),
+              "The tool reaches beyond a closed domain (derived false for database tools)."));
+
+  /** A tool's {@code config.terse}. */
+  static final Shape TOOL =
+      Shapes.shape(
+          "tool",
+          "A callable tool: a bound statement on an adapter, or a TypeScript handler.",
+          true,
+          optional(
+                  "name",
+                  FieldType.pattern(Shapes.TOOL_NAME),
+                  "Tool name; defaults to the directory name.")
+              .reportedAs("invalid-name"),
+          required("description", FieldType.text(), "What the tool does; shown to models."),
+          optional("use", FieldType.text(), "Adapter the statement runs on."),
+          optional(
+              "statement",
+              FieldType.text(),
+              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` placeholders (always bound)."),
+          optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
+          optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
+          optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
+          optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
+          optional("cache", new FieldType.Object(Shapes.cache(false)), "Per-tool cache settings."),
+          optional(
+              "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."),
+          Shapes.maxRows("Most rows one call returns; overrides `tools.max_rows` (0: no cap)."),
+          Shapes.maxBytes(
+              "Most bytes of JSON one call returns; overrides `tools.max_bytes` (0: no cap)."),
+          optional(
+              "read_only",
+              new FieldType.Bool(),
+              "Run the statement so that the database refuses writes (default false)."),
+          optional(
+              "annotations",
+              new FieldType.Object(ANNOTATIONS),
+              "MCP tool annotations overriding the derived ones."),
+          optional(
+              "output_schema",
+              new FieldType.Document(),
+              "JSON Schema (in YAML) of the tool's `structuredContent`; its root is `type: object`."));
+}
