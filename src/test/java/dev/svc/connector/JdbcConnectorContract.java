@@ -59,6 +59,19 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
   }
 
   @Test
+  void aDeepPageOfAReadOnlyStatementLeavesItsConnectionWritable() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+
+    assertJson(
+        run(numbers(300_000), new StatementOptions(200_000, 2, true)),
+        "[{\"g\": 200001}, {\"g\": 200002}]");
+    run("UPDATE items SET note = 'after' WHERE id = 1", Map.of());
+
+    assertCommittedNote("after");
+  }
+
+  @Test
   void aResultStoppedHalfReadLeavesItsConnectionFitForTheNextCall() {
     connector.close();
     connector = Connectors.open(adapter(Map.of("max_connections", "1")));
@@ -69,14 +82,19 @@ abstract class JdbcConnectorContract extends SqlConnectorContract {
     run("UPDATE items SET note = 'seen' WHERE id = 1", Map.of());
 
     assertJson(run(numbers(3), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}, {\"g\": 3}]");
+    assertCommittedNote("seen");
+  }
+
+  /** Item 1's note as another connector sees it: committed, so auto-commit was back on. */
+  private void assertCommittedNote(String note) {
     Connector other = Connectors.open(adapter(Map.of()));
     try {
-      assertJson( // committed: the connection was given back with auto-commit on
+      assertJson(
           other.execute(
               StatementFixture.sql(kind(), "SELECT note FROM items WHERE id = 1"),
               Map.of(),
               Deadline.after(TIMEOUT)),
-          "[{\"note\": \"seen\"}]");
+          "[{\"note\": \"" + note + "\"}]");
     } finally {
       other.close();
     }

@@ -89,6 +89,9 @@ class PostgresConnectorIT extends JdbcConnectorContract {
     JsonNode page = run(numbers(1_000_000), window(300_000, 2));
 
     assertJson(page, "[{\"g\": 300001}, {\"g\": 300002}]");
+    assertJson( // a read-only statement's cursor lives in its read-only transaction
+        run(numbers(1_000_000), new StatementOptions(300_000, 2, true)),
+        "[{\"g\": 300001}, {\"g\": 300002}]");
     assertJson(run(numbers(2), window(0, 1001)), "[{\"g\": 1}, {\"g\": 2}]");
   }
 
