@@ -11,10 +11,12 @@ import tools.jackson.databind.JsonNode;
  * characters (one byte each: most text is Latin-1 in the JVM's compact strings; text beyond is
  * undercounted by half); a number ~{@value #NUMBER} (a decimal ~{@value #BIG_NUMBER}); {@code
  * true}, {@code false} and {@code null} are shared, so only their field or element counts. Measured
- * on a row of one integer ({@code {"g": 1}}): ~200 bytes of heap for 8 bytes of JSON.
+ * (Jackson 3, compressed pointers, 200,000 rows after a full collection): a row of one integer
+ * ({@code {"g": 1}}) takes 226–236 bytes of heap, estimated 231; a row {@code {"name": "item
+ * 12345", "price": 1.25, "id": 7}} 391–412, estimated 435.
  */
 final class JsonFootprint {
-  static final int OBJECT = 120;
+  static final int OBJECT = 150;
   static final int FIELD = 56;
   static final int ARRAY = 48;
   static final int ELEMENT = 24;

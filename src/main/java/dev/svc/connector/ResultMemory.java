@@ -16,7 +16,7 @@ import java.util.function.Function;
  * when it is answered (its JSON text), which happen after the call gave its bytes back.
  *
  * <p><b>What is counted</b> is an estimate of the heap the rows take as JSON trees ({@link
- * JsonFootprint}), not their size on the wire: a row of one small number takes ~200 bytes of heap
+ * JsonFootprint}), not their size on the wire: a row of one small number takes ~230 bytes of heap
  * for ~15 bytes of JSON.
  *
  * <p><b>Accounts.</b> A tool call opens one account ({@link #open}) and binds it as {@link #CALL}
