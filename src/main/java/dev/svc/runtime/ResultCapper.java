@@ -58,6 +58,14 @@ final class ResultCapper {
               prefix(rows, limit), Optional.empty(), Optional.of(Truncation.Limit.MAX_ROWS))
           : new Capped.Kept(rows, Optional.empty(), Optional.empty());
     }
+    if (limit == rows.size()) {
+      // the common case, a result within both caps: written once, as the answer needs it anyway;
+      // a UTF-16 unit is at most 3 bytes of UTF-8, so short text needs no counting
+      String json = Json.MAPPER.writeValueAsString(rows);
+      if ((long) json.length() * 3 <= caps.maxBytes() || Utf8Text.bytes(json) <= caps.maxBytes()) {
+        return new Capped.Kept(rows, Optional.of(json), Optional.empty());
+      }
+    }
     Utf8Text out = new Utf8Text();
     int kept = 0;
     long firstRowBytes = 0;
