@@ -2,7 +2,6 @@ package dev.svc.connector;
 
 import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -13,10 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -70,18 +66,10 @@ public final class JdbcConnector implements Connector {
   private final JdbcSettings settings;
   private final String description;
   private final JdbcPool pool;
+  private final UntypedParameters untyped;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  /**
-   * Per statement text, the parameters the database could not give a type to: bound as text. The
-   * texts are the project's statements, so the map stays small.
-   */
-  private final Map<String, Set<Integer>> typedAsText = new ConcurrentHashMap<>();
-
-  private final Object anchorLock = new Object();
-  private Connection anchor; // guarded by anchorLock
-  private final Object firstOpenLock = new Object();
-  private volatile boolean openedOne;
+  private final JdbcConnections connections;
 
   /** Translates the adapter's settings; opens nothing yet ({@link #check} does). */
   JdbcConnector(ResolvedAdapter adapter, SqlDialect dialect) {
@@ -89,7 +77,9 @@ public final class JdbcConnector implements Connector {
     this.dialect = dialect;
     this.settings = dialect.settings(adapter);
     this.description = dialect.kind().wireName() + " adapter `" + adapter.name() + "`";
-    this.pool = new JdbcPool(settings.poolSize(), this::open, description);
+    this.connections = new JdbcConnections(dialect, settings, description);
+    this.pool = new JdbcPool(settings.poolSize(), connections::open, description);
+    this.untyped = new UntypedParameters(dialect);
   }
 
   @Override
@@ -182,7 +172,7 @@ public final class JdbcConnector implements Connector {
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
       if (samples.keySet().containsAll(sql.inputNames())) {
-        ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, typedAsText(sql));
+        ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, untyped.of(sql));
       }
       ResultSetMetaData meta = prepared.getMetaData();
       int count = dialect.columnCount(meta);
@@ -230,8 +220,7 @@ public final class JdbcConnector implements Connector {
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
-      Set<Integer> asText = typedAsText(sql);
-      ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
+      untyped.bind(prepared, sql, values);
       if (deadline.passed()) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
@@ -244,7 +233,7 @@ public final class JdbcConnector implements Connector {
               connection.raw(), prepared, sql.sql(), window == null ? 1 : window.readLimit());
       cancel = StatementDeadline.arm(prepared::cancel, deadline);
       JsonNode result;
-      if (execute(prepared, sql, values, asText)) {
+      if (untyped.execute(prepared, sql, values)) {
         ResultSet rows = prepared.getResultSet();
         boolean abandoned = false;
         try {
@@ -345,43 +334,6 @@ public final class JdbcConnector implements Connector {
     }
   }
 
-  /**
-   * Executes the bound statement. When the database could not give a parameter a type (PostgreSQL,
-   * for an untyped string or NULL in {@code {{ inputs.city }} IS NULL}), binds that parameter as
-   * text, remembers to for this statement, and executes again: once per parameter at most.
-   */
-  private boolean execute(
-      PreparedStatement prepared,
-      Statement.Sql sql,
-      Map<String, Object> values,
-      Set<Integer> boundAsText)
-      throws SQLException {
-    Set<Integer> asText = boundAsText;
-    while (true) {
-      try {
-        return prepared.execute();
-      } catch (SQLException e) {
-        OptionalInt untyped = dialect.untypedParameter(e);
-        if (untyped.isEmpty()
-            || untyped.getAsInt() < 1
-            || untyped.getAsInt() > sql.parameters().size()
-            || asText.contains(untyped.getAsInt())
-            || Thread.currentThread().isInterrupted()) {
-          throw e;
-        }
-        typedAsText
-            .computeIfAbsent(sql.sql(), k -> ConcurrentHashMap.newKeySet())
-            .add(untyped.getAsInt());
-        asText = typedAsText(sql);
-        Connection connection = prepared.getConnection();
-        if (!connection.getAutoCommit()) {
-          connection.rollback(); // a read-only transaction, aborted by the failure: begin anew
-        }
-        ParameterBinder.bind(prepared, sql.parameters(), values, dialect, asText);
-      }
-    }
-  }
-
   /** Ends a read-only statement; false when that failed and the connection must be discarded. */
   private boolean endReadOnly(PooledConnection connection) {
     boolean interrupted = Thread.interrupted(); // the caller may be gone; the mode must not stay
@@ -397,12 +349,6 @@ public final class JdbcConnector implements Connector {
     }
   }
 
-  /** The parameters of {@code sql} the database could not type, learnt by {@link #execute}. */
-  private Set<Integer> typedAsText(Statement.Sql sql) {
-    Set<Integer> learnt = typedAsText.get(sql.sql());
-    return learnt == null ? Set.of() : Set.copyOf(learnt);
-  }
-
   /** Closes every connection; calls in flight lose theirs when they finish. Never throws. */
   @Override
   public void close() {
@@ -412,16 +358,7 @@ public final class JdbcConnector implements Connector {
     try {
       pool.close();
     } finally {
-      synchronized (anchorLock) {
-        if (anchor != null) {
-          try {
-            anchor.close();
-          } catch (SQLException | RuntimeException e) {
-            // closing is best effort
-          }
-          anchor = null;
-        }
-      }
+      connections.close();
     }
   }
 
@@ -482,7 +419,7 @@ public final class JdbcConnector implements Connector {
   private void stopAbandoned(PooledConnection connection) {
     boolean interrupted = Thread.interrupted(); // an interrupted thread cannot open a socket
     try {
-      dialect.stopAbandoned(connection.raw(), this::connect);
+      dialect.stopAbandoned(connection.raw(), connections::connect);
     } catch (SQLException | RuntimeException e) {
       // the statement may have ended on its own; its connection is discarded either way
     } finally {
@@ -498,36 +435,5 @@ public final class JdbcConnector implements Connector {
     }
     return new ConnectorUnavailableException(
         JdbcFailures.cannotConnect(dialect, settings, description, failure), failure);
-  }
-
-  private Connection open() throws SQLException {
-    if (settings.anchored()) {
-      synchronized (anchorLock) {
-        if (closed.get()) {
-          throw new SQLException(description + " is closed");
-        }
-        if (anchor == null) {
-          anchor = connect();
-        }
-      }
-    }
-    if (!openedOne && dialect.opensFirstConnectionAlone()) {
-      synchronized (firstOpenLock) {
-        if (!openedOne) {
-          Connection first = connect();
-          openedOne = true;
-          return first;
-        }
-      }
-    }
-    return connect();
-  }
-
-  private Connection connect() throws SQLException {
-    Connection connection = dialect.driver().connect(settings.url(), settings.driverProperties());
-    if (connection == null) {
-      throw new SQLException("the " + dialect.kind().wireName() + " driver rejected its URL");
-    }
-    return connection;
   }
 }
