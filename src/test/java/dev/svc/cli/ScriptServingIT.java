@@ -195,10 +195,9 @@ class ScriptServingIT {
             .toList();
     assertThat(logs).hasSize(1);
     assertThat(logs.getFirst().path("params").path("level").asString()).isEqualTo("info");
-    assertThat(logs.getFirst().path("params").path("data").path("message").asString())
-        .isEqualTo("greeting Ada");
-    assertThat(logs.getFirst().path("params").path("data").path("logger").asString())
-        .isEqualTo("script:greet");
+    // MCP's shape: the source as `logger`, the message as `data` (a string every client shows)
+    assertThat(logs.getFirst().path("params").path("data").asString()).isEqualTo("greeting Ada");
+    assertThat(logs.getFirst().path("params").path("logger").asString()).isEqualTo("script:greet");
     assertThat(
             messages.getLast().path("result").path("structuredContent").path("greeting").asString())
         .isEqualTo("Hello Ada");

@@ -22,18 +22,21 @@ record McpCall(
     Optional<JsonNode> progressToken,
     Consumer<JsonNode> notifier) {
 
-  /** Sends {@code notifications/message} when the session asked for logs at this level. */
-  void log(Level level, String message, ObjectNode data) {
+  /**
+   * Sends {@code notifications/message} when the session asked for logs at this level: MCP's {@code
+   * LoggingMessageNotification}, {@code logger} naming the source ({@code svc}, or {@code
+   * script:<tool>}) and {@code data} the message as a string, which every client shows (the MCP
+   * Java SDK reads {@code data} as a string and dropped the object svc sent before).
+   */
+  void log(Level level, String logger, String message) {
     Optional<Level> wanted = session.logLevel();
     if (wanted.isEmpty() || level.number() > wanted.get().number()) {
       return;
     }
     ObjectNode params = Json.NODES.objectNode();
     params.put("level", LogLevels.mcpName(level));
-    params.put("logger", "svc");
-    ObjectNode payload = data.deepCopy();
-    payload.put("message", message);
-    params.set("data", payload);
+    params.put("logger", logger);
+    params.put("data", message);
     notifier.accept(JsonRpcCodec.notification("notifications/message", params));
   }
 

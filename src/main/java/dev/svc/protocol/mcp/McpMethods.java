@@ -100,8 +100,7 @@ final class McpMethods {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
     if (outcome instanceof ToolOutcome.Failure failure) {
-      ObjectNode data = Json.NODES.objectNode().put("tool", name.asString());
-      call.log(Level.WARN, "tool call failed: " + failure.message(), data);
+      call.log(Level.WARN, "svc", "tool `" + name.asString() + "` failed: " + failure.message());
     }
     call.progress(1, 1, "done");
     return ToolResults.of(outcome).toJson();

@@ -2,7 +2,6 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.SvcException;
 import dev.svc.call.Caller;
-import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.protocol.jsonrpc.Dispatcher;
@@ -102,8 +101,7 @@ final class McpRequests {
     McpCall[] self = new McpCall[1];
     Caller withLog =
         caller
-            .withClientLog((level, logger, message) ->
-                self[0].log(level, message, Json.NODES.objectNode().put("logger", logger)))
+            .withClientLog((level, logger, message) -> self[0].log(level, logger, message))
             .withProgress((fraction, message) -> self[0].progress(fraction, 1, message));
     self[0] = new McpCall(session, runtime, withLog, progressToken, notifier);
     return self[0];

@@ -359,6 +359,10 @@ class McpTransportIT {
     assertThat(reply.header("Content-Type").orElse("")).startsWith("text/event-stream");
     assertThat(reply.events().getFirst().path("method").asString())
         .isEqualTo("notifications/message");
+    JsonNode log = reply.events().getFirst().path("params");
+    assertThat(log.path("logger").asString()).isEqualTo("svc");
+    assertThat(log.path("data").isString()).as("data is the message, a string").isTrue();
+    assertThat(log.path("data").asString()).startsWith("tool `broken` failed: ");
     assertThat(
             logging
                 .request("logging/setLevel", "{\"level\":\"loud\"}")
