@@ -172,7 +172,7 @@ public final class McpServer {
     InitializeResult result =
         new InitializeResult(
             version,
-            offered(),
+            offered(version),
             new InitializeResult.Implementation(
                 service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
@@ -182,14 +182,19 @@ public final class McpServer {
         JsonRpcCodec.result(request.id(), result.toJson()));
   }
 
-  /** Tools, prompts, resources (with subscriptions), completions and logging. */
-  private ServerCapabilities offered() {
+  /**
+   * Tools, prompts, resources (with subscriptions), completions and logging: what the negotiated
+   * revision has of them (completions only since 2025-03-26).
+   */
+  private ServerCapabilities offered(String version) {
     Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
     return new ServerCapabilities(
         Optional.of(new ServerCapabilities.Listing(listChanged)),
         Optional.of(new ServerCapabilities.Listing(listChanged)),
         Optional.of(new ServerCapabilities.Resources(Optional.of(true), listChanged)),
-        Optional.of(Json.NODES.objectNode()),
+        ProtocolVersions.hasCompletions(version)
+            ? Optional.of(Json.NODES.objectNode())
+            : Optional.empty(),
         Optional.of(Json.NODES.objectNode()));
   }
 

@@ -10,6 +10,14 @@ public final class ProtocolVersions {
   public static final List<String> SUPPORTED =
       List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
 
+  /** The revision that brought completions ({@code completion/complete}). */
+  static final String COMPLETIONS_SINCE = "2025-03-26";
+
+  /** Whether {@code version} has completions; revisions are dates, so they compare as text. */
+  static boolean hasCompletions(String version) {
+    return version.compareTo(COMPLETIONS_SINCE) >= 0;
+  }
+
   /** The client's version when supported, else the preferred one. */
   public static String negotiate(String requested) {
     return SUPPORTED.contains(requested) ? requested : PREFERRED;

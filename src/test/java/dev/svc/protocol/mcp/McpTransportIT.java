@@ -91,6 +91,20 @@ class McpTransportIT {
     assertThat(result.path("serverInfo").path("version").asString()).isEqualTo("1.2.3");
     assertThat(result.path("capabilities").has("tools")).isTrue();
     assertThat(result.path("capabilities").has("logging")).isTrue();
+    assertThat(result.path("capabilities").has("completions")).isTrue();
+  }
+
+  @Test
+  void aSessionOf2024_11_05IsNotOfferedCompletionsWhichCameLater() {
+    Reply reply =
+        new McpHttpClient(instance.baseUrl())
+            .post(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    JsonNode result = reply.json().path("result");
+    assertThat(result.path("protocolVersion").asString()).isEqualTo("2024-11-05");
+    assertThat(result.path("capabilities").has("completions")).isFalse();
+    assertThat(result.path("capabilities").has("tools")).isTrue();
+    assertThat(result.path("capabilities").has("logging")).isTrue();
   }
 
   @Test
