@@ -42,6 +42,8 @@ final class RequestHandler extends Handler.Abstract {
   private static final String AGENT_ALLOWED_HEADERS =
       "Content-Type, Accept, Authorization, A2A-Version, A2A-Extensions, X-API-Key";
 
+  private static final String ROOT_AGENT_CARD = "/.well-known/agent-card.json";
+
   private final ServerSettings settings;
   private final OriginPolicy policy;
   private final Route mcp;
@@ -150,13 +152,18 @@ final class RequestHandler extends Handler.Abstract {
         return;
       }
       boolean isMcp = path.equals("/mcp") || path.equals("/mcp/");
-      boolean isAgent = path.startsWith("/agent/");
+      // the host root's well-known agent card (A2A v1 §8.2) is the agents' route too
+      boolean isAgent = path.startsWith("/agent/") || path.equals(ROOT_AGENT_CARD);
       if (!isMcp && !isAgent) {
         writeError(
             response,
             callback,
             404,
-            "not found: " + path + " (svc serves /mcp, /agent/{name} and /heartbeat)");
+            "not found: "
+                + path
+                + " (svc serves /mcp, /agent/{name}, "
+                + ROOT_AGENT_CARD
+                + " and /heartbeat)");
         return;
       }
       cors(response, origin, isMcp);

@@ -33,7 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
  * A2A v1 over JSON-RPC 2.0 and SSE for every agent (docs/decisions.md "A2A v1"): {@code GET
  * /agent/{name}/.well-known/agent-card.json} answers the card, {@code POST /agent/{name}} the
  * methods. The agent is looked up in the current model on every request, so a reload adds, removes
- * and changes agents at once; a task keeps the definition it started with.
+ * and changes agents at once; a task keeps the definition it started with. {@code GET
+ * /.well-known/agent-card.json} at the host root (A2A v1 §8.2) answers the card of the project's
+ * only agent, or a 404 naming every agent's card URL when there are several.
  */
 public final class A2aServer implements AutoCloseable {
   private static final Log LOG = Log.tagged("a2a");
@@ -87,6 +89,9 @@ public final class A2aServer implements AutoCloseable {
   }
 
   public HttpReply handle(HttpCall http) {
+    if (http.path().equals(CARD_PATH)) {
+      return rootCard(http);
+    }
     String rest = http.path().substring("/agent/".length());
     int slash = rest.indexOf('/');
     String name = slash < 0 ? rest : rest.substring(0, slash);
@@ -101,13 +106,7 @@ public final class A2aServer implements AutoCloseable {
         return HttpReply.error(
             405, Map.of("Allow", "GET"), "Method not allowed: GET the agent card");
       }
-      ObjectNode card =
-          AgentCards.card(
-              agent.get(),
-              current.model(),
-              http.baseUrl(),
-              AgentCards.tools(agent.get(), current.model()));
-      return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
+      return card(agent.get(), current, http);
     }
     if (!sub.isEmpty() && !sub.equals("/")) {
       return HttpReply.error(
@@ -132,6 +131,35 @@ public final class A2aServer implements AutoCloseable {
               + CARD_PATH);
     }
     return post(http, new A2aCall(agent.get(), current, http, caller(http), principal(http)));
+  }
+
+  /**
+   * The well-known card at the host root, where clients such as a2a-java look by default: the card
+   * of the one agent (the same answer as its own card URL), a 404 listing the agents' card URLs
+   * when there are several (a host has one well-known card), a plain 404 when there are none.
+   */
+  private HttpReply rootCard(HttpCall http) {
+    if (!http.method().equals("GET") && !http.method().equals("HEAD")) {
+      return HttpReply.error(405, Map.of("Allow", "GET"), "Method not allowed: GET the agent card");
+    }
+    ProjectRuntime current = runtime.get();
+    List<Agent> agents = current.model().agents();
+    return switch (agents.size()) {
+      case 0 ->
+          HttpReply.error(
+              404, Map.of(), "not found: " + CARD_PATH + " (this project has no agents)");
+      case 1 -> card(agents.getFirst(), current, http);
+      default ->
+          new HttpReply.Body(
+              404, Map.of(), JSON, JsonRpcCodec.bytes(AgentCards.index(agents, http.baseUrl())));
+    };
+  }
+
+  private static HttpReply card(Agent agent, ProjectRuntime current, HttpCall http) {
+    ObjectNode card =
+        AgentCards.card(
+            agent, current.model(), http.baseUrl(), AgentCards.tools(agent, current.model()));
+    return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
   }
 
   private static Caller caller(HttpCall http) {

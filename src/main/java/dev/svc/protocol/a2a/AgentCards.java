@@ -72,6 +72,27 @@ final class AgentCards {
     return card;
   }
 
+  /**
+   * What the host root's well-known card path answers (with 404) when the project has several
+   * agents: {@code {"error": "…", "agents": [{"name": …, "card": …}]}}, each agent's own card URL.
+   */
+  static ObjectNode index(List<Agent> agents, String baseUrl) {
+    ObjectNode index = Json.NODES.objectNode();
+    index.put(
+        "error",
+        "this server has "
+            + agents.size()
+            + " agents, each with its own card: GET /agent/<name>"
+            + A2aServer.CARD_PATH);
+    ArrayNode list = index.putArray("agents");
+    for (Agent agent : agents) {
+      list.addObject()
+          .put("name", agent.name())
+          .put("card", baseUrl + "/agent/" + agent.name() + A2aServer.CARD_PATH);
+    }
+    return index;
+  }
+
   /** The agent's description, else a plain sentence (the instruction is never published). */
   static String description(Agent agent, Model model) {
     return agent
