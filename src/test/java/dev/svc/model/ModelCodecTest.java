@@ -215,14 +215,7 @@ class ModelCodecTest {
     assertThat(read.service().defaultCaps()).isEqualTo(new ResultCaps(50, 4096));
     assertThat(read.tool("get_item").orElseThrow().caps()).isEqualTo(new ResultCaps(10, 4096));
     assertThat(read.tool("get_key").orElseThrow().caps()).isEqualTo(new ResultCaps(50, 4096));
-    byte[] body = ModelCodec.body(model, 5);
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    crc.update(body);
-    byte[] formatFive =
-        java.nio.ByteBuffer.allocate(body.length + 4)
-            .put(body)
-            .putInt((int) crc.getValue())
-            .array();
+    byte[] formatFive = olderFormat(model, 5);
     Model old = ModelCodec.decode(formatFive);
     assertThat(old.service().defaultCaps()).isEqualTo(ResultCaps.DEFAULTS);
     assertThat(old.tool("get_item").orElseThrow().caps()).isEqualTo(ResultCaps.DEFAULTS);
@@ -242,14 +235,7 @@ class ModelCodecTest {
   @Test
   void aFormatFourFileReadsWithTheDefaultServerLimits() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
-    byte[] body = ModelCodec.body(model, 4);
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    crc.update(body);
-    byte[] formatFour =
-        java.nio.ByteBuffer.allocate(body.length + 4)
-            .put(body)
-            .putInt((int) crc.getValue())
-            .array();
+    byte[] formatFour = olderFormat(model, 4);
     assertThat(ModelCodec.decode(formatFour).service().limits()).isEqualTo(Service.Limits.DEFAULTS);
   }
 
@@ -307,14 +293,7 @@ class ModelCodecTest {
   @Test
   void aFormatFiveFileReadsToolsAsWritableWithoutAnnotationsOrSchemas() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
-    byte[] body = ModelCodec.body(model, 5);
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    crc.update(body);
-    byte[] formatFive =
-        java.nio.ByteBuffer.allocate(body.length + 4)
-            .put(body)
-            .putInt((int) crc.getValue())
-            .array();
+    byte[] formatFive = olderFormat(model, 5);
     Model decoded = ModelCodec.decode(formatFive);
 
     assertThat(decoded.tools())
@@ -345,5 +324,16 @@ class ModelCodecTest {
         .hasMessage("not an svc model file (it does not start with SVCMODEL)");
     byte[] truncated = Arrays.copyOf(ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING)), 20);
     assertThatThrownBy(() -> ModelCodec.decode(truncated)).isInstanceOf(ArtifactException.class);
+  }
+
+  /** {@code model} written as format {@code version} (4 or later: the body and its CRC32C). */
+  private static byte[] olderFormat(Model model, int version) {
+    byte[] body = ModelCodec.body(model, version);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    return java.nio.ByteBuffer.allocate(body.length + 4)
+        .put(body)
+        .putInt((int) crc.getValue())
+        .array();
   }
 }
