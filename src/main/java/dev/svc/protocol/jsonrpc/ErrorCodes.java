@@ -10,6 +10,12 @@ public final class ErrorCodes {
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
 
+  /**
+   * MCP 2026-07-28: the request needs a client capability the request's {@code _meta} did not
+   * declare; {@code data.requiredCapabilities} names it.
+   */
+  public static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
   /** A request the client cancelled with {@code notifications/cancelled}. */
   public static final int REQUEST_CANCELLED = -32800;
 

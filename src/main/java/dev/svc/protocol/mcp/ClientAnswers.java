@@ -17,11 +17,16 @@ final class ClientAnswers {
   }
 
   static Checked check(ClientRequest request, JsonNode result) {
+    return check(request.method(), result);
+  }
+
+  /** The same check by the request's method. */
+  static Checked check(String method, JsonNode result) {
     if (!result.isObject()) {
       return new Checked.Malformed("the result is not an object");
     }
-    return switch (request) {
-      case ClientRequest.Elicitation e -> {
+    return switch (method) {
+      case "elicitation/create" -> {
         String action = result.path("action").asString("");
         if (!action.equals("accept") && !action.equals("decline") && !action.equals("cancel")) {
           yield new Checked.Malformed("`action` must be accept, decline or cancel");
@@ -31,14 +36,15 @@ final class ClientAnswers {
             ? new Checked.Malformed("`content` must be an object")
             : new Checked.Valid();
       }
-      case ClientRequest.Sampling s ->
+      case "sampling/createMessage" ->
           result.has("content") && result.has("role")
               ? new Checked.Valid()
               : new Checked.Malformed("a sampling result has `role` and `content`");
-      case ClientRequest.Roots r ->
+      case "roots/list" ->
           result.path("roots").isArray()
               ? new Checked.Valid()
               : new Checked.Malformed("`roots` must be an array");
+      default -> new Checked.Malformed("svc sent no " + method + " request");
     };
   }
 }

@@ -107,6 +107,21 @@ public final class SessionTokens {
     }
   }
 
+  /**
+   * The signer of MRTR {@code requestState} (2026-07-28), with a key derived from this one's for
+   * that purpose alone: instances that share the session key accept each other's states.
+   */
+  public RequestStates requestStates() {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      return new RequestStates(
+          mac.doFinal("svc request state".getBytes(StandardCharsets.US_ASCII)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private byte[] sign(String body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
