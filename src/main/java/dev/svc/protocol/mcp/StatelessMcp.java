@@ -262,6 +262,20 @@ final class StatelessMcp {
   private HttpReply serve(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
     ProjectRuntime current = runtime.get();
+    if (request.method().equals("tools/call")) {
+      Optional<String> mismatch =
+          current
+              .model()
+              .tool(request.params().path("name").asString(""))
+              .flatMap(tool ->
+                  ParamHeaders.mismatch(http.headers(), tool, request.params().get("arguments")));
+      if (mismatch.isPresent()) {
+        return McpServer.error(
+            400,
+            Optional.of(request.id()),
+            JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
+      }
+    }
     Caller caller = new Caller(http.requestId(), http.headers(), Optional.empty());
     boolean streams =
         accept.eventStream()
