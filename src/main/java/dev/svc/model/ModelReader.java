@@ -106,7 +106,7 @@ record ModelReader(DataInputStream in, int version) {
         in.readBoolean(),
         annotations(),
         optional(this::string),
-        version >= 7 ? optional(this::confirmation) : Optional.empty());
+        version >= 8 ? optional(this::confirmation) : Optional.empty());
   }
 
   Confirmation confirmation() throws IOException {
@@ -129,7 +129,8 @@ record ModelReader(DataInputStream in, int version) {
         optional(this::string),
         in.readBoolean(),
         optional(this::scalar),
-        version < 2 || in.readBoolean());
+        version < 2 || in.readBoolean(),
+        version >= 7 ? optional(this::string) : Optional.empty());
   }
 
   Object scalar() throws IOException {

@@ -86,7 +86,7 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeBoolean(t.readOnly());
     annotations(t.annotations());
     optional(t.outputSchema(), this::string);
-    if (version < 7) {
+    if (version < 8) {
       return;
     }
     optional(t.confirm(), this::confirmation);
@@ -112,6 +112,9 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeBoolean(i.required());
     optional(i.defaultValue(), this::scalar);
     out.writeBoolean(i.redacted());
+    if (version >= 7) {
+      optional(i.header(), this::string);
+    }
   }
 
   void scalar(Object value) throws IOException {

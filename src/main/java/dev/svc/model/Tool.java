@@ -65,7 +65,7 @@ public record Tool(
         Optional.empty());
   }
 
-  /** A tool without {@code confirm}: what tools were before format 7. */
+  /** A tool without {@code confirm}: what tools were before format 8. */
   public Tool(
       String name,
       String description,

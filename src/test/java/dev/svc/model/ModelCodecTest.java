@@ -308,7 +308,7 @@ class ModelCodecTest {
   }
 
   @Test
-  void confirmationsSurviveTheRoundTripAndAFormatSixFileReadsToolsWithoutThem() {
+  void confirmationsSurviveTheRoundTripAndAFormatSevenFileReadsToolsWithoutThem() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     Tool getItem =
         ModelCodec.decode(ModelCodec.encode(model)).tools().stream()
@@ -317,8 +317,8 @@ class ModelCodecTest {
             .orElseThrow();
     assertThat(getItem.confirm()).contains(new Confirmation("Read item {{ inputs.id }}?", true));
 
-    Model formatSix = ModelCodec.decode(olderFormat(model, 6));
-    assertThat(formatSix.tools()).allSatisfy(tool -> assertThat(tool.confirm()).isEmpty());
+    Model formatSeven = ModelCodec.decode(olderFormat(model, 7));
+    assertThat(formatSeven.tools()).allSatisfy(tool -> assertThat(tool.confirm()).isEmpty());
   }
 
   @Test
