@@ -3,6 +3,7 @@ package dev.svc.protocol.mcp;
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
 import dev.svc.json.Json;
+import dev.svc.call.InputRequiredException;
 import dev.svc.log.Level;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAnnotations;
@@ -98,11 +99,18 @@ final class McpMethods {
       outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());
     } catch (UnknownToolException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (InputRequiredException e) {
+      if (call.caller().client() instanceof InputRounds rounds) {
+        return rounds.inputRequired(); // 2026-07-28: the client answers by retrying the call
+      }
+      throw e;
     }
     if (outcome instanceof ToolOutcome.Failure failure) {
       call.log(Level.WARN, "svc", "tool `" + name.asString() + "` failed: " + failure.message());
     }
     call.progress(1, 1, "done");
-    return ToolResults.of(outcome).toJson();
+    JsonNode result = ToolResults.of(outcome).toJson();
+    // under 2026-07-28, a call that needed a capability the request did not declare is -32021
+    return call.caller().client() instanceof InputRounds rounds ? rounds.complete(result) : result;
   }
 }

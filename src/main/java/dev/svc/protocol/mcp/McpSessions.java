@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  */
 public final class McpSessions {
   private final SessionTokens tokens;
+  private final RequestStates requestStates;
   private final Cache<String, McpSession> live =
       Caffeine.newBuilder()
           .expireAfterAccess(Duration.ofHours(24))
@@ -39,6 +40,7 @@ public final class McpSessions {
 
   public McpSessions(SessionTokens tokens) {
     this.tokens = tokens;
+    this.requestStates = tokens.requestStates();
   }
 
   public McpSession create(String protocolVersion) {
@@ -98,5 +100,10 @@ public final class McpSessions {
   /** Every session with requests that may be running: the live ones and the stateless ones. */
   Stream<McpSession> withRequests() {
     return Stream.concat(live.asMap().values().stream(), stateless.stream());
+  }
+
+  /** The signer of 2026-07-28 {@code requestState}s, keyed like the session ids. */
+  RequestStates requestStates() {
+    return requestStates;
   }
 }

@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.protocol.EventSink;
@@ -13,6 +14,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -278,16 +280,35 @@ final class StatelessMcp {
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
     }
-    Caller caller = new Caller(http.requestId(), http.headers(), Optional.empty());
+    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty());
+    Caller caller = plain;
+    if (request.method().equals("tools/call")) {
+      // the call may ask its client: the questions go out with an input_required result and their
+      // answers come with the retried call (MRTR)
+      try {
+        caller =
+            plain.withClientRequests(
+                InputRounds.open(
+                    sessions.requestStates(),
+                    request.params(),
+                    Principal.fromCredentials(http.headers()),
+                    ClientCapabilities.of(meta.clientCapabilities()),
+                    Instant.now()));
+      } catch (JsonRpcException e) {
+        return McpServer.json(
+            200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+      }
+    }
+    Caller served = caller;
     boolean streams =
         accept.eventStream()
             && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = respond(current, caller, request, meta, n -> {});
+      ObjectNode response = respond(current, served, request, meta, n -> {});
       return McpServer.json(statusOf(response), Map.of(), response);
     }
     return new HttpReply.Stream(
-        200, Map.of(), sink -> sink.send(respond(current, caller, request, meta, sink::send)));
+        200, Map.of(), sink -> sink.send(respond(current, served, request, meta, sink::send)));
   }
 
   private ObjectNode respond(
