@@ -121,6 +121,12 @@ class McpInputRequiredIT {
     assertThat(declined.path("isError").asBoolean()).isTrue();
     assertThat(declined.path("content").get(0).path("text").asString())
         .contains("declined", "did not run");
+
+    JsonNode cancelled =
+        retry("delete_order", "{\"id\":42}", "{\"input-1\":{\"action\":\"cancel\"}}", first);
+    assertThat(cancelled.path("isError").asBoolean()).isTrue();
+    assertThat(cancelled.path("content").get(0).path("text").asString())
+        .contains("cancelled", "did not run");
   }
 
   @Test
