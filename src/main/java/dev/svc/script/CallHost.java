@@ -85,6 +85,11 @@ final class CallHost implements ScriptHost {
   }
 
   @Override
+  public boolean declares(String capability) {
+    return caller.client().declares(capability);
+  }
+
+  @Override
   public ClientRequests.Answer ask(ClientRequest request, Optional<String> key) {
     return caller.client().ask(request, key);
   }

@@ -1,15 +1,14 @@
 package dev.svc.script;
 
-import java.util.Optional;
-
 import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequests;
 import dev.svc.log.Level;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The host functions behind a call's {@code console}, {@code fetch} and {@code mcp.elicit}, {@code
- * mcp.sample}, {@code mcp.listRoots}.
+ * mcp.sample}, {@code mcp.listRoots}, {@code mcp.canAsk}.
  */
 public interface ScriptHost {
 
@@ -28,6 +27,14 @@ public interface ScriptHost {
    * waits it uses no CPU, which the pool takes into account when it sizes itself.
    */
   default void waiting(boolean waiting) {}
+
+  /**
+   * Whether the call's client declared {@code capability} ({@code elicitation}, {@code sampling},
+   * {@code roots}): the script's {@code mcp.canAsk}.
+   */
+  default boolean declares(String capability) {
+    return false;
+  }
 
   /** Asks the call's client something (the script's {@code mcp.elicit}, …); never throws. */
   default ClientRequests.Answer ask(ClientRequest request, Optional<String> key) {

@@ -132,12 +132,14 @@ final class V8Isolate implements ScriptIsolate {
     V8ValueFunction log = hostFunction("log", this::log);
     V8ValueFunction fetch = hostFunction("fetch", this::fetch);
     V8ValueFunction ask = hostFunction("ask", this::ask);
+    V8ValueFunction declares = hostQuery("declares", this::declares);
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
       host.set("log", log);
       host.set("fetch", fetch);
       host.set("ask", ask);
+      host.set("declares", declares);
       V8Value vendor =
           scripts.vendor().isPresent()
               ? own(compile("svc:vendor.js", scripts.vendor().get()))
@@ -166,6 +168,15 @@ final class V8Isolate implements ScriptIsolate {
       String name, IJavetDirectCallable.NoThisAndNoResult<Exception> body) throws JavetException {
     JavetCallbackContext context =
         new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndNoResult, body);
+    callbacks.add(context);
+    return own(runtime.createV8ValueFunction(context));
+  }
+
+  /** Like {@link #hostFunction}, for a function that answers the script at once. */
+  private V8ValueFunction hostQuery(
+      String name, IJavetDirectCallable.NoThisAndResult<Exception> body) throws JavetException {
+    JavetCallbackContext context =
+        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndResult, body);
     callbacks.add(context);
     return own(runtime.createV8ValueFunction(context));
   }
@@ -352,6 +363,17 @@ final class V8Isolate implements ScriptIsolate {
         args.length > 3 && args[3] instanceof V8ValueString key
             ? Optional.of(key.getValue())
             : Optional.empty());
+  }
+
+  /** Whether the running call's client declared the capability ({@code mcp.canAsk}). */
+  private V8Value declares(V8Value... args) throws JavetException {
+    RunningCall current = running;
+    boolean declared =
+        current != null
+            && args.length > 0
+            && args[0] instanceof V8ValueString capability
+            && current.call().host().declares(capability.getValue());
+    return runtime.createV8ValueBoolean(declared);
   }
 
   private long nearHeapLimit(long current, long initial) {

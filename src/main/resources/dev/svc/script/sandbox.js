@@ -114,6 +114,13 @@
   };
   mcp.sample = (params, options) => ask("sample", params, keyOf(options));
   mcp.listRoots = (options) => ask("roots", {}, keyOf(options));
+  // Whether the call's client declared the capability, so a script can ask only what it may.
+  mcp.canAsk = (capability) => {
+    if (capability !== "elicitation" && capability !== "sampling" && capability !== "roots") {
+      throw new TypeErrorCtor('mcp.canAsk: pass "elicitation", "sampling" or "roots"');
+    }
+    return host.declares(capability) === true;
+  };
   define("mcp", freeze(mcp));
 
   // --- fetch ---------------------------------------------------------------------------------

@@ -273,6 +273,19 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void aCallWithoutAnMcpClientCanAskNothing_andCanAskTakesOnlyTheThreeNames() {
+    sandbox(
+        """
+        export default () => ["elicitation", "sampling", "roots"].map((c) => mcp.canAsk(c));
+        export const wrong = () => mcp.canAsk({ toString: () => "sampling" });
+        """);
+
+    assertThat(call("{}")).isEqualTo(JSON.readTree("[false,false,false]"));
+    assertThatThrownBy(() -> call("wrong", "{}"))
+        .hasMessageContaining("mcp.canAsk: pass \"elicitation\", \"sampling\" or \"roots\"");
+  }
+
+  @Test
   void theGlobalObjectHoldsTheLanguageAndSvcsGlobalsOnly() {
     sandbox("export default () => Object.getOwnPropertyNames(globalThis).sort();\n");
 

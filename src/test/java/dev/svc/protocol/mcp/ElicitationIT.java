@@ -111,6 +111,11 @@ class ElicitationIT {
             handler: handler.ts
             == app/tools/roots/handler.ts
             export default async () => (await mcp.listRoots()).roots.map((r) => r.uri);
+            == app/tools/can_ask/config.terse
+            description: Says what it may ask.
+            handler: handler.ts
+            == app/tools/can_ask/handler.ts
+            export default () => ["elicitation", "sampling", "roots"].filter((c) => mcp.canAsk(c));
             == app/tools/plain/config.terse
             description: Asks nothing.
             handler: handler.ts
@@ -379,6 +384,17 @@ class ElicitationIT {
         .isEqualTo(
             "the client did not declare the `elicitation` capability (initialize"
                 + " params.capabilities.elicitation)");
+  }
+
+  @Test
+  void aScriptSeesWhichCapabilitiesTheSessionsClientDeclared() {
+    AnsweringClient.Exchange exchange =
+        new AnsweringClient("{\"sampling\":{},\"roots\":{}}")
+            .call("can_ask", "{}", (r, id) -> List.of());
+
+    assertThat(exchange.requests()).isEmpty();
+    assertThat(exchange.result().path("structuredContent").path("result").toString())
+        .isEqualTo("[\"sampling\",\"roots\"]");
   }
 
   @Test

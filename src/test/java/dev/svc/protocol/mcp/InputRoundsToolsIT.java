@@ -80,6 +80,26 @@ class InputRoundsToolsIT {
         }
         return "sampled";
       };
+      == app/tools/polite/config.terse
+      description: Asks only what the client can answer.
+      handler: handler.ts
+      == app/tools/polite/handler.ts
+      export default async () => {
+        const asked = [];
+        if (mcp.canAsk("elicitation")) {
+          asked.push(mcp.elicit({ key: "name", message: "name?", schema: { type: "object" } }));
+        }
+        if (mcp.canAsk("sampling")) {
+          asked.push(mcp.sample({ messages: [], maxTokens: 1 }, { key: "idea" }));
+        }
+        if (mcp.canAsk("roots")) asked.push(mcp.listRoots({ key: "roots" }));
+        return (await Promise.all(asked)).length + " answers";
+      };
+      == app/tools/typo/config.terse
+      description: Asks about a capability that does not exist.
+      handler: handler.ts
+      == app/tools/typo/handler.ts
+      export default () => mcp.canAsk("elicitations");
       """;
 
   private static final Instant NOW = Instant.now();
@@ -202,5 +222,25 @@ class InputRoundsToolsIT {
     assertThatThrownBy(() -> round(params("sampler", "{}"), Set.of("elicitation")))
         .isInstanceOfSatisfying(
             JsonRpcException.class, e -> assertThat(e.error().code()).isEqualTo(-32021));
+  }
+
+  @Test
+  void aScriptAsksOnlyWhatTheRequestDeclaredWhenItChecksCanAsk() {
+    JsonNode sampling = round(params("polite", "{}"), Set.of("sampling"));
+    assertThat(sampling.path("inputRequests").propertyNames()).containsExactly("idea");
+
+    JsonNode all = round(params("polite", "{}"), ALL);
+    assertThat(all.path("inputRequests").propertyNames()).containsExactly("name", "idea", "roots");
+
+    JsonNode none = round(params("polite", "{}"), Set.of());
+    assertThat(none.path("content").path(0).path("text").asString()).contains("0 answers");
+  }
+
+  @Test
+  void canAskOfAnUnknownCapabilityIsAnErrorResultNamingTheThree() {
+    JsonNode result = round(params("typo", "{}"), ALL);
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").path(0).path("text").asString())
+        .isEqualTo("mcp.canAsk: pass \"elicitation\", \"sampling\" or \"roots\"");
   }
 }
