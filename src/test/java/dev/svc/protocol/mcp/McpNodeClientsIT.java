@@ -1,0 +1,129 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.InteropProject;
+import dev.svc.testing.NodeMcpClients;
+import dev.svc.testing.NodeMcpClients.Flavour;
+import dev.svc.testing.RunningProject;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The official MCP TypeScript clients ({@code @modelcontextprotocol/sdk} 1.x and {@code
+ * {@literal @}modelcontextprotocol/client} 2.x in each negotiation mode) use every feature svc
+ * serves, unmodified: tools, a failing tool, logs at a level, progress, resources, prompts and
+ * completion. The script prints what each step got; {@link #assertEveryFeatureWorks} reads it.
+ */
+class McpNodeClientsIT {
+  @TempDir static Path dir;
+  static Instance instance;
+  static NodeMcpClients clients;
+
+  @BeforeAll
+  static void start() {
+    clients = NodeMcpClients.install();
+    instance = RunningProject.start(dir, InteropProject.FILES);
+  }
+
+  @AfterAll
+  static void stop() {
+    instance.close();
+  }
+
+  JsonNode run(Flavour flavour) {
+    JsonNode report = clients.run(flavour, instance.baseUrl() + "/mcp");
+    System.out.println(flavour + ": " + report);
+    return report;
+  }
+
+  @Test
+  void theVersionOneSdkUsesEveryFeatureInA20251125Session() {
+    JsonNode report = run(Flavour.SDK1);
+
+    assertThat(report.path("connect").path("protocolVersion").asString()).isEqualTo("2025-11-25");
+    assertEveryFeatureWorks(report);
+    assertThat(report.path("missingResource").path("code").asInt()).isEqualTo(-32002);
+    assertThat(requests(report)).first().isEqualTo("POST initialize");
+  }
+
+  @Test
+  void theVersionTwoClientInLegacyModeUsesEveryFeatureWithoutProbing() {
+    JsonNode report = run(Flavour.LEGACY);
+
+    assertThat(report.path("connect").path("era").asString()).isEqualTo("legacy");
+    assertThat(report.path("connect").path("protocolVersion").asString()).isEqualTo("2025-11-25");
+    assertEveryFeatureWorks(report);
+    assertThat(requests(report)).doesNotContain("POST server/discover");
+  }
+
+  /** The requests the client posted, as {@code "POST method"}, in order. */
+  static List<String> requests(JsonNode report) {
+    return report.path("wire").valueStream().map(w -> w.path("request").asString()).toList();
+  }
+
+  /** What every client, on either revision, gets from {@link InteropProject}. */
+  static void assertEveryFeatureWorks(JsonNode report) {
+    assertThat(report.path("connect").path("server").asString())
+        .as(report.path("connect").toString())
+        .isEqualTo("interop");
+    assertThat(report.path("tools").valueStream().map(JsonNode::asString))
+        .as("tools/list in a deterministic order")
+        .containsExactly("add", "broken", "greet", "search");
+
+    JsonNode add = report.path("add");
+    assertThat(add.path("isError").asBoolean()).as(add.toString()).isFalse();
+    assertThat(add.path("text").asString()).isEqualTo("[{\"sum\":42}]");
+    assertThat(add.path("structured").toString()).isEqualTo("{\"rows\":[{\"sum\":42}]}");
+
+    JsonNode broken = report.path("broken");
+    assertThat(broken.path("isError").asBoolean()).as(broken.toString()).isTrue();
+    assertThat(broken.path("text").asString()).isEqualTo("no such table: missing_table");
+    assertThat(report.path("unknownTool").path("code").asInt())
+        .as(report.path("unknownTool").toString())
+        .isEqualTo(-32602);
+
+    JsonNode quiet = report.path("logsWithoutLevel");
+    assertThat(quiet.isArray() && quiet.isEmpty()).as("no level asked, no logs: " + quiet).isTrue();
+    JsonNode logs = report.path("logsAtInfo");
+    assertThat(logs.path("greeting").asString()).as(logs.toString()).isEqualTo("Hello Ada");
+    assertThat(logs.path("logs").toString())
+        .as("the info line, not the debug one, as MCP's LoggingMessageNotification")
+        .isEqualTo("[{\"level\":\"info\",\"logger\":\"script:greet\",\"data\":\"greeting Ada\"}]");
+
+    JsonNode progress = report.path("progress");
+    assertThat(progress.path("text").asString()).as(progress.toString()).isEqualTo("[{\"sum\":2}]");
+    assertThat(progress.path("updates").valueStream().map(u -> u.path("message").asString()))
+        .containsExactly("calling add", "running add", "done");
+    assertThat(progress.path("updates").valueStream().map(u -> u.path("progress").asDouble()))
+        .as("progress only grows")
+        .isSorted();
+
+    assertThat(report.path("resources").valueStream().map(JsonNode::asString))
+        .as(report.path("resources").toString())
+        .containsExactly("docs://guide");
+    JsonNode guide = report.path("guide");
+    assertThat(guide.size()).as(guide.toString()).isOne();
+    assertThat(guide.path(0).path("uri").asString()).isEqualTo("docs://guide");
+    assertThat(guide.path(0).path("mimeType").asString()).isEqualTo("text/markdown");
+    assertThat(guide.path(0).path("text").asString()).startsWith("# Guide\n");
+    assertThat(report.path("missingResource").path("error").asString())
+        .contains("Resource not found");
+
+    assertThat(report.path("prompts").valueStream().map(JsonNode::asString))
+        .as(report.path("prompts").toString())
+        .containsExactly("review");
+    assertThat(report.path("prompt").toString())
+        .isEqualTo("[{\"role\":\"user\",\"text\":\"Review this java code.\"}]");
+    assertThat(report.path("completion").valueStream().map(JsonNode::asString))
+        .as(report.path("completion").toString())
+        .containsExactly("java", "javascript");
+    assertThat(report.path("close").asString()).isEqualTo("closed");
+  }
+}

@@ -1,0 +1,55 @@
+package dev.svc.testing;
+
+/**
+ * The project official MCP clients are tested against: a database tool that answers ({@code add}),
+ * one that fails ({@code broken}), a script tool that logs ({@code greet}), a prompt with a
+ * completable argument ({@code review}) and a file resource ({@code docs://guide}).
+ */
+public final class InteropProject {
+  private InteropProject() {}
+
+  /** The project's files, in {@link ProjectFixture}'s {@code == path} format. */
+  public static final String FILES =
+      """
+      == .svc
+      name: interop
+      == app/adapters/db.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/add/config.terse
+      description: Adds two numbers.
+      use: db
+      statement: SELECT {{ inputs.a }} + {{ inputs.b }} AS sum
+      inputs:
+        a: {type: int}
+        b: {type: int}
+      == app/tools/broken/config.terse
+      description: Fails.
+      use: db
+      statement: SELECT * FROM missing_table
+      == app/tools/greet/config.terse
+      description: Greets and says so in the log.
+      inputs:
+        name: {type: string}
+      == app/tools/greet/handler.ts
+      export default ({ inputs }: { inputs: { name: string } }) => {
+        console.info(`greeting ${inputs.name}`);
+        console.debug("a detail");
+        return { greeting: `Hello ${inputs.name}` };
+      };
+      == app/prompts/review.terse
+      description: Ask for a review.
+      arguments:
+        language: {required: true, completion: [java, javascript, python]}
+      messages:
+        - role: user
+          text: Review this {{ language }} code.
+      == app/resources/guide/config.terse
+      name: guide
+      uri: docs://guide
+      mime_type: text/markdown
+      file: guide.md
+      == app/resources/guide/guide.md
+      # Guide
+      """;
+}

@@ -1,0 +1,146 @@
+// Drives svc with an official MCP TypeScript client and prints one JSON report on stdout, which
+// McpNodeClientsIT asserts. Usage: node client.mjs <flavour> <url>, where flavour is
+//   sdk1    @modelcontextprotocol/sdk 1.x (2025-11-25, a session)
+//   legacy  @modelcontextprotocol/client 2.x, versionNegotiation.mode 'legacy' (its default)
+//   auto    @modelcontextprotocol/client 2.x, mode 'auto' (server/discover, else initialize)
+//   pin     @modelcontextprotocol/client 2.x, mode {pin: '2026-07-28'}
+// Every step records its value or the error it met, so one failure never hides the others.
+const [flavour, url] = process.argv.slice(2);
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+// every HTTP exchange the client makes: the method it posted, the status and the start of the body
+const wire = [];
+const recordingFetch = async (input, init) => {
+  let method = init?.method ?? 'GET';
+  try {
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    if (body?.method) method = `${method} ${body.method}`;
+  } catch {}
+  const response = await fetch(input, init);
+  const type = response.headers.get('content-type') ?? '';
+  let peek = '';
+  // a POST's event stream ends with its response; the GET stream never ends, so it is not read
+  if (type.includes('application/json') || (method !== 'GET' && type.includes('event-stream'))) {
+    peek = (await response.clone().text()).slice(0, 400);
+  }
+  wire.push({ request: method, status: response.status, type, body: peek });
+  return response;
+};
+
+let client;
+let transport;
+let notifications = [];
+if (flavour === 'sdk1') {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import(
+    '@modelcontextprotocol/sdk/client/streamableHttp.js'
+  );
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  client = new Client({ name: 'svc-interop-sdk1', version: '1.0.0' });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+    notifications.push(n.params)
+  );
+  transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
+} else {
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const mode = { legacy: 'legacy', auto: 'auto', pin: { pin: '2026-07-28' } }[flavour];
+  if (mode === undefined) throw new Error(`unknown flavour ${flavour}`);
+  client = new Client(
+    { name: `svc-interop-${flavour}`, version: '2.0.0' },
+    { versionNegotiation: { mode } }
+  );
+  client.setNotificationHandler('notifications/message', (n) => notifications.push(n.params));
+  transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
+}
+
+const report = { flavour };
+const step = async (name, run) => {
+  try {
+    report[name] = await run();
+  } catch (e) {
+    report[name] = { error: `${e?.name ?? 'Error'}: ${e?.message ?? e}`, code: e?.code };
+  }
+};
+const text = (result) => (result.content ?? []).map((c) => c.text ?? '').join('');
+const modern = () => client.getProtocolEra?.() === 'modern';
+// a call's own log level: a 2025 session sets it once (logging/setLevel); 2026-07-28 asks per request
+const logMeta = (level) => (modern() ? { _meta: { [LOG_LEVEL]: level } } : {});
+
+await step('connect', async () => {
+  await client.connect(transport);
+  return {
+    era: client.getProtocolEra?.() ?? null,
+    protocolVersion:
+      client.getNegotiatedProtocolVersion?.() ?? transport.protocolVersion ?? null,
+    server: client.getServerVersion()?.name ?? null,
+    capabilities: Object.keys(client.getServerCapabilities() ?? {}).sort(),
+  };
+});
+if (report.connect.error === undefined) {
+  await step('tools', async () => (await client.listTools()).tools.map((t) => t.name));
+  await step('add', async () => {
+    const r = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
+    return { isError: r.isError ?? false, text: text(r), structured: r.structuredContent ?? null };
+  });
+  await step('broken', async () => {
+    const r = await client.callTool({ name: 'broken', arguments: {} });
+    return { isError: r.isError ?? false, text: text(r) };
+  });
+  await step('unknownTool', async () => {
+    const r = await client.callTool({ name: 'no_such_tool', arguments: {} });
+    return { isError: r.isError ?? false, text: text(r) };
+  });
+  await step('logsWithoutLevel', async () => {
+    notifications = [];
+    await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+    return notifications;
+  });
+  await step('logsAtInfo', async () => {
+    if (!modern()) await client.setLoggingLevel('info');
+    notifications = [];
+    const r = await client.callTool({
+      name: 'greet',
+      arguments: { name: 'Ada' },
+      ...logMeta('info'),
+    });
+    return { logs: notifications, greeting: r.structuredContent?.greeting ?? null };
+  });
+  await step('progress', async () => {
+    const seen = [];
+    const params = { name: 'add', arguments: { a: 1, b: 1 } };
+    const options = { onprogress: (p) => seen.push(p) };
+    // the 1.x client takes a result schema before the options
+    const r =
+      flavour === 'sdk1'
+        ? await client.callTool(params, undefined, options)
+        : await client.callTool(params, options);
+    return { updates: seen, text: text(r) };
+  });
+  await step('resources', async () => (await client.listResources()).resources.map((r) => r.uri));
+  await step('guide', async () => {
+    const r = await client.readResource({ uri: 'docs://guide' });
+    return r.contents.map((c) => ({ uri: c.uri, mimeType: c.mimeType, text: c.text }));
+  });
+  await step('missingResource', async () => {
+    await client.readResource({ uri: 'docs://nothing-here' });
+    return 'read';
+  });
+  await step('prompts', async () => (await client.listPrompts()).prompts.map((p) => p.name));
+  await step('prompt', async () => {
+    const r = await client.getPrompt({ name: 'review', arguments: { language: 'java' } });
+    return r.messages.map((m) => ({ role: m.role, text: m.content.text }));
+  });
+  await step('completion', async () => {
+    const r = await client.complete({
+      ref: { type: 'ref/prompt', name: 'review' },
+      argument: { name: 'language', value: 'ja' },
+    });
+    return r.completion.values;
+  });
+  await step('close', async () => {
+    await client.close();
+    return 'closed';
+  });
+}
+report.wire = wire;
+process.stdout.write(JSON.stringify(report) + '\n');
