@@ -8,7 +8,8 @@
 const [flavour, url] = process.argv.slice(2);
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
-// every HTTP exchange the client makes: the method it posted, the status and the start of the body
+// every HTTP exchange the client makes: the method it posted, the status, whether the reply named a
+// session, and the start of the body
 const wire = [];
 const recordingFetch = async (input, init) => {
   let method = init?.method ?? 'GET';
@@ -23,7 +24,8 @@ const recordingFetch = async (input, init) => {
   if (type.includes('application/json') || (method !== 'GET' && type.includes('event-stream'))) {
     peek = (await response.clone().text()).slice(0, 400);
   }
-  wire.push({ request: method, status: response.status, type, body: peek });
+  const session = response.headers.get('mcp-session-id');
+  wire.push({ request: method, status: response.status, type, session, body: peek });
   return response;
 };
 
