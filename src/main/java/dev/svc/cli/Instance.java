@@ -168,7 +168,7 @@ public final class Instance implements AutoCloseable {
           new McpServer(
               runtime::get,
               new McpSessions(
-                  SessionTokens.create(options.environment().get("SVC_SESSION_SECRET"))),
+                  SessionTokens.create(sessionKey(options.environment()))),
               new McpServer.Capabilities(options.watch()));
       StartupTrace.mark("mcp server made");
       mcpRoute.set(mcp);
@@ -393,4 +393,13 @@ public final class Instance implements AutoCloseable {
 
   /** How long calls ended at the drain limit have to write their answers. */
   private static final Duration ABORT_GRACE = Duration.ofSeconds(3);
+
+  /**
+   * The key that signs MCP session ids: {@code SVC_SESSION_KEY}, or {@code SVC_SESSION_SECRET},
+   * its earlier name (still read); unset, each process signs with a random key of its own.
+   */
+  private static Optional<String> sessionKey(Environment environment) {
+    Optional<String> key = environment.get("SVC_SESSION_KEY").filter(k -> !k.isEmpty());
+    return key.isPresent() ? key : environment.get("SVC_SESSION_SECRET");
+  }
 }

@@ -38,7 +38,8 @@ final class RequestHandler extends Handler.Abstract {
   private static final Log LOG = Log.tagged("http");
   private static final byte[] HEARTBEAT = "{\"success\":true}".getBytes(StandardCharsets.UTF_8);
   private static final String MCP_ALLOWED_HEADERS =
-      "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-API-Key";
+      "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method,"
+          + " Mcp-Name, Last-Event-ID, X-API-Key";
   private static final String AGENT_ALLOWED_HEADERS =
       "Content-Type, Accept, Authorization, A2A-Version, A2A-Extensions, X-API-Key";
 
@@ -177,7 +178,10 @@ final class RequestHandler extends Handler.Abstract {
             .getHeaders()
             .put(
                 "Access-Control-Allow-Headers",
-                isMcp ? MCP_ALLOWED_HEADERS : AGENT_ALLOWED_HEADERS);
+                isMcp
+                    ? MCP_ALLOWED_HEADERS
+                        + paramHeaders(request.getHeaders().get("Access-Control-Request-Headers"))
+                    : AGENT_ALLOWED_HEADERS);
         response.getHeaders().put("Access-Control-Max-Age", "600");
         response.setStatus(204);
         response.write(true, null, callback);
@@ -351,5 +355,29 @@ final class RequestHandler extends Handler.Abstract {
             .or(() -> headers.first("host"))
             .orElse(Request.getServerName(request) + ":" + Request.getServerPort(request));
     return scheme + "://" + host;
+  }
+
+  /**
+   * The {@code Mcp-Param-*} headers a preflight asks for (MCP 2026-07-28 mirrors tool arguments
+   * marked {@code x-mcp-header} into them), to allow beside the fixed ones; their names vary by tool.
+   */
+  private static String paramHeaders(String requested) {
+    if (requested == null) {
+      return "";
+    }
+    StringBuilder allowed = new StringBuilder();
+    for (String name : requested.split(",")) {
+      String header = name.strip();
+      if (header.regionMatches(true, 0, "mcp-param-", 0, 10)
+          && header.length() <= 128
+          && header.chars().allMatch(RequestHandler::isTokenCharacter)) {
+        allowed.append(", ").append(header);
+      }
+    }
+    return allowed.toString();
+  }
+
+  private static boolean isTokenCharacter(int c) {
+    return c == '-' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 }

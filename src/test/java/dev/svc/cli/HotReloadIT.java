@@ -12,6 +12,7 @@ import dev.svc.project.ProjectLocator;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.RunningProject;
+import dev.svc.testing.StatelessMcpClient;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
@@ -153,6 +154,48 @@ class HotReloadIT {
       awaitText(err, "unknown-adapter");
       assertThat(client.call("second", "{}").path("result").path("structuredContent").toString())
           .isEqualTo("{\"rows\":[{\"value\":2}]}");
+    }
+  }
+
+  @Test
+  void aStatelessListenStreamHearsOnlyTheChangesItAskedForEachTaggedWithItsId()
+      throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      StatelessMcpClient client = new StatelessMcpClient(watched.instance().baseUrl());
+      BlockingQueue<String> tools =
+          client.listen("{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"docs://doc\"]}");
+      BlockingQueue<String> prompts = client.listen("{\"promptsListChanged\":true}");
+      assertThat(awaitEvent(tools, "notifications/subscriptions/acknowledged")).isTrue();
+      assertThat(awaitEvent(prompts, "notifications/subscriptions/acknowledged")).isTrue();
+
+      ProjectFixture.write(
+          dir,
+          """
+          == app/tools/second/config.terse
+          description: Second tool.
+          use: db
+          statement: SELECT 2 AS value
+          == app/resources/doc/doc.md
+          version 2
+          """);
+
+      List<String> heard = new ArrayList<>();
+      assertThat(awaitEvent(tools, "notifications/tools/list_changed", heard)).isTrue();
+      assertThat(awaitEvent(tools, "notifications/resources/updated", heard)).isTrue();
+      assertThat(heard)
+          .filteredOn(l -> l.startsWith("data:") && l.contains("notifications/"))
+          .allMatch(l -> l.contains("\"io.modelcontextprotocol/subscriptionId\":"));
+
+      Files.writeString(
+          dir.resolve("app/prompts/hello.terse"),
+          "messages:\n  - role: user\n    text: Hello again\n");
+      List<String> heardByPrompts = new ArrayList<>();
+      assertThat(awaitEvent(prompts, "notifications/prompts/list_changed", heardByPrompts))
+          .isTrue();
+      heardByPrompts.addAll(drain(prompts));
+      assertThat(heardByPrompts)
+          .noneMatch(l -> l.contains("tools/list_changed") || l.contains("resources/updated"));
+      assertThat(drain(tools)).noneMatch(l -> l.contains("prompts/list_changed"));
     }
   }
 
@@ -376,9 +419,18 @@ class HotReloadIT {
 
   private static boolean awaitEvent(BlockingQueue<String> lines, String method)
       throws InterruptedException {
+    return awaitEvent(lines, method, new ArrayList<>());
+  }
+
+  /** Waits for a line naming {@code method}, keeping every line read in {@code seen}. */
+  private static boolean awaitEvent(BlockingQueue<String> lines, String method, List<String> seen)
+      throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
     while (System.nanoTime() < end) {
       String line = lines.poll(200, TimeUnit.MILLISECONDS);
+      if (line != null) {
+        seen.add(line);
+      }
       if (line != null && line.contains(method)) {
         return true;
       }

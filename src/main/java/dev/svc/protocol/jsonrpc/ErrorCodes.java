@@ -16,6 +16,18 @@ public final class ErrorCodes {
   /** MCP: no resource at the URI ({@code resources/read}). */
   public static final int RESOURCE_NOT_FOUND = -32002;
 
+  /**
+   * MCP 2026-07-28: a standard header ({@code MCP-Protocol-Version}, {@code Mcp-Method}, {@code
+   * Mcp-Name}, {@code Mcp-Param-*}) is missing or differs from the body.
+   */
+  public static final int HEADER_MISMATCH = -32020;
+
+  /** MCP 2026-07-28: the request needs a client capability the client did not declare. */
+  public static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+
+  /** MCP 2026-07-28: the request's protocol version is not served. */
+  public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
   /** MCP transport: the session is unknown or ended. */
   public static final int SESSION_NOT_FOUND = -32001;
 

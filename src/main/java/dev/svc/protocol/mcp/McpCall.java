@@ -40,6 +40,11 @@ record McpCall(
     notifier.accept(JsonRpcCodec.notification("notifications/message", params));
   }
 
+  /** Whether the request is served under a stateless revision (2026-07-28). */
+  boolean stateless() {
+    return ProtocolVersions.isStateless(session.protocolVersion());
+  }
+
   /** Sends {@code notifications/progress} when the client gave a progress token. */
   void progress(double progress, double total, String message) {
     progressToken.ifPresent(token -> {

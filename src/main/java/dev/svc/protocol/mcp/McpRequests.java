@@ -88,7 +88,7 @@ final class McpRequests {
    * cancelled call, and answered with {@code -32603 server shutting down} and its request id.
    */
   void abortInFlight() {
-    sessions.all().forEach(McpSession::abortAll);
+    sessions.withRequests().forEach(McpSession::abortAll);
   }
 
   /** A call whose client-bound log messages go to the request's stream, as the session asked. */

@@ -34,11 +34,14 @@ public final class McpServer {
 
   public static final String SESSION_HEADER = "Mcp-Session-Id";
   public static final String VERSION_HEADER = "MCP-Protocol-Version";
+  static final String METHOD_HEADER = "Mcp-Method";
+  static final String NAME_HEADER = "Mcp-Name";
   private static final String JSON_TYPE = "application/json";
   private static final String SSE_TYPE = "text/event-stream";
 
   private final McpSessions sessions;
   private final McpRequests requests;
+  private final StatelessMcp stateless;
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -52,6 +55,7 @@ public final class McpServer {
     this.sessions = sessions;
     this.capabilities = capabilities;
     this.requests = new McpRequests(new Dispatcher<>(new McpMethods().handlers()), sessions);
+    this.stateless = new StatelessMcp(requests, sessions, runtime, capabilities);
   }
 
   public McpSessions sessions() {
@@ -64,6 +68,7 @@ public final class McpServer {
    * URI.
    */
   public void publish(ModelChanges changes) {
+    stateless.publish(changes);
     ObjectNode empty = Json.NODES.objectNode();
     for (McpSession session : sessions.all()) {
       if (changes.toolsChanged()) {
@@ -86,6 +91,23 @@ public final class McpServer {
   }
 
   public HttpReply handle(HttpCall http) {
+    if (!http.method().equals("POST")
+        && http.headers()
+            .first(VERSION_HEADER)
+            .map(v -> ProtocolVersions.isStateless(v.strip()))
+            .orElse(false)) {
+      return new HttpReply.Body(
+          405,
+          Map.of("Allow", "POST"),
+          JSON_TYPE,
+          JsonRpcCodec.bytes(
+              JsonRpcCodec.error(
+                  Optional.empty(),
+                  JsonRpcError.of(
+                      ErrorCodes.INVALID_REQUEST,
+                      "Method not allowed: MCP 2026-07-28 has no GET stream and no session to"
+                          + " delete; POST subscriptions/listen for notifications"))));
+    }
     return switch (http.method()) {
       case "POST" -> post(http);
       case "GET" -> openStream(http);
@@ -117,6 +139,9 @@ public final class McpServer {
         return error(400, invalid.id(), invalid.error().code(), invalid.error().message());
       }
       case JsonRpcCodec.Message parsed -> message = parsed.message();
+    }
+    if (StatelessMcp.claims(message, http.headers().first(VERSION_HEADER))) {
+      return stateless.post(http, message, accept);
     }
     if (message instanceof JsonRpcMessage.Request request
         && request.method().equals("initialize")) {
@@ -172,7 +197,7 @@ public final class McpServer {
     InitializeResult result =
         new InitializeResult(
             version,
-            offered(version),
+            offered(capabilities, version),
             new InitializeResult.Implementation(
                 service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
@@ -186,7 +211,7 @@ public final class McpServer {
    * Tools, prompts, resources (with subscriptions), completions and logging: what the negotiated
    * revision has of them (completions only since 2025-03-26).
    */
-  private ServerCapabilities offered(String version) {
+  static ServerCapabilities offered(Capabilities capabilities, String version) {
     Optional<Boolean> listChanged = Optional.of(capabilities.listChanged());
     return new ServerCapabilities(
         Optional.of(new ServerCapabilities.Listing(listChanged)),
@@ -263,6 +288,7 @@ public final class McpServer {
   /** Ends every open server stream, so shutdown does not wait for them. */
   public void shutdown() {
     closing.countDown();
+    stateless.shutdown();
   }
 
   /**
@@ -303,14 +329,18 @@ public final class McpServer {
   }
 
   private static HttpReply error(int status, Optional<JsonNode> id, int code, String message) {
-    return json(status, Map.of(), JsonRpcCodec.error(id, JsonRpcError.of(code, message)));
+    return error(status, id, JsonRpcError.of(code, message));
+  }
+
+  static HttpReply error(int status, Optional<JsonNode> id, JsonRpcError error) {
+    return json(status, Map.of(), JsonRpcCodec.error(id, error));
   }
 
   private static HttpReply status(int status, String message) {
     return error(status, Optional.empty(), ErrorCodes.INVALID_REQUEST, message);
   }
 
-  private static HttpReply json(int status, Map<String, String> headers, ObjectNode body) {
+  static HttpReply json(int status, Map<String, String> headers, ObjectNode body) {
     return new HttpReply.Body(status, headers, JSON_TYPE, JsonRpcCodec.bytes(body));
   }
 

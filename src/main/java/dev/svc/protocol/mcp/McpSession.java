@@ -1,5 +1,6 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.json.Json;
 import dev.svc.log.Level;
 import dev.svc.protocol.EventSink;
 import java.util.Optional;
@@ -8,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What one instance knows of a session: its negotiated version, the log level the client asked for,
@@ -21,6 +23,7 @@ public final class McpSession {
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
   private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
+  private volatile ObjectNode clientCapabilities = Json.NODES.objectNode();
 
   /**
    * A request running on a thread of this instance; cancelling (by the client) or aborting (by the
@@ -83,6 +86,18 @@ public final class McpSession {
 
   void setLogLevel(Level level) {
     logLevel.set(Optional.of(level));
+  }
+
+  /**
+   * The capabilities the client declared: in {@code initialize} for a session, in the request's
+   * {@code _meta} under 2026-07-28; empty (none) when it declared none.
+   */
+  public ObjectNode clientCapabilities() {
+    return clientCapabilities;
+  }
+
+  void declareCapabilities(ObjectNode capabilities) {
+    clientCapabilities = capabilities;
   }
 
   public Set<String> subscriptions() {

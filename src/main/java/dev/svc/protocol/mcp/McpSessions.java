@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The sessions this instance has seen. Ids are signed tokens, so a valid id from another instance
@@ -30,6 +33,9 @@ public final class McpSessions {
           .maximumSize(100_000)
           .executor(Runnable::run)
           .build();
+
+  /** The requests of the stateless revision now running, each with a session of its own. */
+  private final Set<McpSession> stateless = ConcurrentHashMap.newKeySet();
 
   public McpSessions(SessionTokens tokens) {
     this.tokens = tokens;
@@ -64,5 +70,27 @@ public final class McpSessions {
 
   public Collection<McpSession> all() {
     return live.asMap().values();
+  }
+
+  /**
+   * A session for one request of a stateless revision (2026-07-28): it lives as long as the
+   * request, holds the log level the request asked for, and lets the server abort the request as it
+   * stops. {@link #endStateless} ends it.
+   */
+  McpSession startStateless(RequestMeta meta) {
+    McpSession session = new McpSession("", meta.protocolVersion());
+    meta.logLevel().ifPresent(session::setLogLevel);
+    session.declareCapabilities(meta.clientCapabilities());
+    stateless.add(session);
+    return session;
+  }
+
+  void endStateless(McpSession session) {
+    stateless.remove(session);
+  }
+
+  /** Every session with requests that may be running: the live ones and the stateless ones. */
+  Stream<McpSession> withRequests() {
+    return Stream.concat(live.asMap().values().stream(), stateless.stream());
   }
 }

@@ -35,7 +35,9 @@ final class McpTelemetry {
           "resources/subscribe",
           "resources/unsubscribe",
           "completion/complete",
-          "logging/setLevel");
+          "logging/setLevel",
+          "server/discover",
+          "subscriptions/listen");
 
   private McpTelemetry() {}
 
@@ -97,10 +99,12 @@ final class McpTelemetry {
             true);
     if (span.isRecording()) {
       span.set("mcp.method.name", method)
-          .set("mcp.session.id", session.id())
           .set("mcp.protocol.version", session.protocolVersion())
           .set("network.transport", "tcp")
           .set("network.protocol.name", "http");
+      if (!session.id().isEmpty()) {
+        span.set("mcp.session.id", session.id());
+      }
       JsonNode id = request.id();
       span.set("jsonrpc.request.id", id.isString() ? id.asString() : id.toString());
       if (method.equals("tools/call")) {

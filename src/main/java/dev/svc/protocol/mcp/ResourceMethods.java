@@ -71,7 +71,7 @@ final class ResourceMethods {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
     if (content.isEmpty()) {
-      throw notFound(uri);
+      throw call.stateless() ? notFoundStateless(uri) : notFound(uri);
     }
     return new ReadResourceResult(List.of(Contents.of(content.get()))).toJson();
   }
@@ -81,6 +81,17 @@ final class ResourceMethods {
     return JsonRpcException.withCode(
         ErrorCodes.RESOURCE_NOT_FOUND,
         "Resource not found",
+        Json.NODES.objectNode().put("uri", uri));
+  }
+
+  /**
+   * The same error under 2026-07-28, which moved it to {@code -32602} (still with {@code
+   * data.uri}).
+   */
+  static JsonRpcException notFoundStateless(String uri) {
+    return JsonRpcException.withCode(
+        ErrorCodes.INVALID_PARAMS,
+        "Resource not found: " + uri,
         Json.NODES.objectNode().put("uri", uri));
   }
 

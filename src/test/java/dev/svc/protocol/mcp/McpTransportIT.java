@@ -6,8 +6,10 @@ import dev.svc.cli.Instance;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
+import dev.svc.testing.StatelessMcpClient;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -329,15 +331,17 @@ class McpTransportIT {
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
                 .header("Origin", "http://127.0.0.1:3000")
                 .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "mcp-method, mcp-param-region, x-other")
                 .build());
     assertThat(preflight.status()).isEqualTo(204);
     assertThat(preflight.header("Access-Control-Allow-Headers").orElse(""))
-        .contains("Mcp-Session-Id");
+        .contains("Mcp-Session-Id", "Mcp-Method", "Mcp-Name", "mcp-param-region")
+        .doesNotContain("x-other");
   }
 
   @Test
-  void aSessionFromAnotherInstanceWithTheSameSecretIsAccepted(@TempDir Path other) {
-    Map<String, String> env = Map.of("SVC_SESSION_SECRET", "shared-secret-for-tests");
+  void aSessionSurvivesARestartAndServesOnEveryInstanceWithTheSameKey(@TempDir Path other) {
+    Map<String, String> key = Map.of("SVC_SESSION_KEY", "shared-key-for-tests");
     String project =
         """
         == .svc
@@ -350,14 +354,43 @@ class McpTransportIT {
         use: db
         statement: SELECT 1 AS one
         """;
-    try (Instance a = RunningProject.start(other.resolve("a"), project, env);
-        Instance b = RunningProject.start(other.resolve("b"), project, env)) {
+    String session;
+    try (Instance a = RunningProject.start(other.resolve("a"), project, key)) {
       McpHttpClient onA = new McpHttpClient(a.baseUrl());
       onA.initialize();
-      McpHttpClient onB = new McpHttpClient(b.baseUrl());
-      onB.useSession(onA.session().orElseThrow());
-      assertThat(onB.call("one", "{}").path("result").path("structuredContent").toString())
-          .isEqualTo("{\"rows\":[{\"one\":1}]}");
+      session = onA.session().orElseThrow();
+    }
+    try (Instance restarted = RunningProject.start(other.resolve("a2"), project, key);
+        Instance b = RunningProject.start(other.resolve("b"), project, key);
+        Instance oldName =
+            RunningProject.start(
+                other.resolve("c"),
+                project,
+                Map.of("SVC_SESSION_SECRET", "shared-key-for-tests"));
+        Instance stranger =
+            RunningProject.start(
+                other.resolve("d"), project, Map.of("SVC_SESSION_KEY", "another-key"))) {
+      for (Instance instance : List.of(restarted, b, oldName)) {
+        McpHttpClient client = new McpHttpClient(instance.baseUrl());
+        client.useSession(session);
+        assertThat(client.call("one", "{}").path("result").path("structuredContent").toString())
+            .isEqualTo("{\"rows\":[{\"one\":1}]}");
+      }
+      McpHttpClient refused = new McpHttpClient(stranger.baseUrl());
+      refused.useSession(session);
+      assertThat(refused.post(refused.requestBody("tools/list", "{}")).status()).isEqualTo(404);
+
+      // a 2026-07-28 request needs no session anywhere
+      for (Instance instance : List.of(b, stranger)) {
+        assertThat(
+                new StatelessMcpClient(instance.baseUrl())
+                    .post("tools/call", "{\"name\":\"one\",\"arguments\":{}}")
+                    .json()
+                    .path("result")
+                    .path("structuredContent")
+                    .toString())
+            .isEqualTo("{\"rows\":[{\"one\":1}]}");
+      }
     }
   }
 

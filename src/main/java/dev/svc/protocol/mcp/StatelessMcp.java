@@ -1,0 +1,350 @@
+package dev.svc.protocol.mcp;
+
+import dev.svc.SvcVersion;
+import dev.svc.call.Caller;
+import dev.svc.json.Json;
+import dev.svc.protocol.EventSink;
+import dev.svc.protocol.HttpCall;
+import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
+import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.runtime.ModelChanges;
+import dev.svc.runtime.ProjectRuntime;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * MCP 2026-07-28 on {@code POST /mcp}, beside the session revisions (docs/serving.md "MCP
+ * revisions"): no handshake and no session; each request carries its revision and the client's
+ * capabilities in {@code params._meta} and is answered on its own. {@link McpServer} hands a
+ * request here when it claims a stateless revision (in {@code _meta}, or in the {@code
+ * MCP-Protocol-Version} header).
+ *
+ * <p>Checks run in the order of the specification's reference classifier: the {@code _meta}
+ * envelope ({@code -32602}, 400), the method ({@code -32601}, 404), the headers that mirror the
+ * body ({@code -32020}, 400), then the revision ({@code -32022}, 400).
+ */
+final class StatelessMcp {
+  /** The methods of 2026-07-28: the schema's {@code ClientRequest} union. */
+  static final Set<String> METHODS =
+      Set.of(
+          "server/discover",
+          "completion/complete",
+          "prompts/get",
+          "prompts/list",
+          "resources/list",
+          "resources/templates/list",
+          "resources/read",
+          "subscriptions/listen",
+          "tools/call",
+          "tools/list");
+
+  /** Methods that name their target in {@code Mcp-Name}, and the parameter it mirrors. */
+  private static final Map<String, String> NAMED =
+      Map.of("tools/call", "name", "prompts/get", "name", "resources/read", "uri");
+
+  private final McpRequests requests;
+  private final McpSessions sessions;
+  private final Supplier<ProjectRuntime> runtime;
+  private final McpServer.Capabilities capabilities;
+  private final CacheHints cacheHints;
+  private final ListenStreams listens = new ListenStreams();
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private volatile ServerInfo serverInfo = new ServerInfo(null, Json.NODES.objectNode());
+
+  /** {@code _meta["io.modelcontextprotocol/serverInfo"]} of one runtime, built once. */
+  private record ServerInfo(ProjectRuntime runtime, ObjectNode json) {}
+
+  StatelessMcp(
+      McpRequests requests,
+      McpSessions sessions,
+      Supplier<ProjectRuntime> runtime,
+      McpServer.Capabilities capabilities) {
+    this.requests = requests;
+    this.sessions = sessions;
+    this.runtime = runtime;
+    this.capabilities = capabilities;
+    this.cacheHints = CacheHints.of(capabilities.listChanged());
+  }
+
+  /** Whether a message is for this revision: its body or its version header claims it. */
+  static boolean claims(JsonRpcMessage message, Optional<String> versionHeader) {
+    ObjectNode params =
+        switch (message) {
+          case JsonRpcMessage.Request request -> request.params();
+          case JsonRpcMessage.Notification notification -> notification.params();
+          case JsonRpcMessage.Response ignored -> null;
+        };
+    if (params != null && RequestMeta.claimedVersion(params).isPresent()) {
+      return true;
+    }
+    return versionHeader.map(v -> ProtocolVersions.isStateless(v.strip())).orElse(false);
+  }
+
+  HttpReply post(HttpCall http, JsonRpcMessage message, McpServer.Accept accept) {
+    if (!(message instanceof JsonRpcMessage.Request request)) {
+      // 2026-07-28 defines no client notification over HTTP (cancelling is closing the stream)
+      return new HttpReply.Empty(202, Map.of());
+    }
+    Optional<JsonNode> id = Optional.of(request.id());
+    RequestMeta meta;
+    try {
+      meta = RequestMeta.of(request.params());
+    } catch (JsonRpcException e) {
+      return McpServer.error(400, id, e.error());
+    }
+    if (!METHODS.contains(request.method())) {
+      return McpServer.error(
+          404,
+          id,
+          JsonRpcError.of(
+              ErrorCodes.METHOD_NOT_FOUND,
+              "Method not found: " + request.method() + " (not a method of MCP 2026-07-28)"));
+    }
+    Optional<String> mismatch = headerMismatch(http, request, meta);
+    if (mismatch.isPresent()) {
+      return McpServer.error(
+          400,
+          id,
+          JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
+    }
+    if (!ProtocolVersions.isStateless(meta.protocolVersion())) {
+      return McpServer.error(400, id, unsupported(meta.protocolVersion()));
+    }
+    return switch (request.method()) {
+      case "server/discover" -> McpServer.json(200, Map.of(), discover(request));
+      case "subscriptions/listen" -> listen(request, accept);
+      default -> serve(http, request, meta, accept);
+    };
+  }
+
+  /** Why the standard headers do not match the body, if they do not. */
+  private static Optional<String> headerMismatch(
+      HttpCall http, JsonRpcMessage.Request request, RequestMeta meta) {
+    Optional<String> version = http.headers().first(McpServer.VERSION_HEADER).map(String::strip);
+    if (version.isEmpty()) {
+      return Optional.of("the MCP-Protocol-Version header is required");
+    }
+    if (!version.get().equals(meta.protocolVersion())) {
+      return Optional.of(
+          "MCP-Protocol-Version is "
+              + version.get()
+              + " but params._meta names "
+              + meta.protocolVersion());
+    }
+    Optional<String> method = http.headers().first(McpServer.METHOD_HEADER);
+    if (method.isEmpty()) {
+      return Optional.of("the Mcp-Method header is required");
+    }
+    Optional<String> decodedMethod = McpHeaderValue.decode(method.get());
+    if (decodedMethod.isEmpty()) {
+      return Optional.of("Mcp-Method is not a valid header value");
+    }
+    if (!decodedMethod.get().equals(request.method())) {
+      return Optional.of(
+          "Mcp-Method is " + decodedMethod.get() + " but the body's method is " + request.method());
+    }
+    String field = NAMED.get(request.method());
+    if (field == null) {
+      return Optional.empty();
+    }
+    JsonNode body = request.params().get(field);
+    if (body == null || !body.isString()) {
+      return Optional.empty(); // the method's own validation names the missing parameter
+    }
+    Optional<String> name = http.headers().first(McpServer.NAME_HEADER);
+    if (name.isEmpty()) {
+      return Optional.of("the Mcp-Name header is required for " + request.method());
+    }
+    Optional<String> decodedName = McpHeaderValue.decode(name.get());
+    if (decodedName.isEmpty()) {
+      return Optional.of("Mcp-Name is not a valid header value");
+    }
+    if (!decodedName.get().equals(body.asString())) {
+      return Optional.of("Mcp-Name does not match params." + field);
+    }
+    return Optional.empty();
+  }
+
+  /** {@code -32022}: the revisions svc serves, and the one asked for. */
+  static JsonRpcError unsupported(String requested) {
+    ObjectNode data = Json.NODES.objectNode();
+    ArrayNode supported = data.putArray("supported");
+    ProtocolVersions.ALL.forEach(supported::add);
+    data.put("requested", requested);
+    String hint =
+        ProtocolVersions.SUPPORTED.contains(requested)
+            ? " (" + requested + " is served with sessions: send initialize without _meta)"
+            : "";
+    return new JsonRpcError(
+        ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version: " + requested + hint,
+        Optional.of(data));
+  }
+
+  private ObjectNode discover(JsonRpcMessage.Request request) {
+    ObjectNode result = Json.NODES.objectNode();
+    ArrayNode versions = result.putArray("supportedVersions");
+    ProtocolVersions.ALL.forEach(versions::add);
+    result.set(
+        "capabilities",
+        McpServer.offered(capabilities, ProtocolVersions.STATELESS.getFirst()).toJson());
+    return JsonRpcCodec.result(request.id(), complete("server/discover", result));
+  }
+
+  /**
+   * {@code subscriptions/listen}: an SSE stream that opens with the acknowledgement and then
+   * carries the notifications the client asked for, with keep-alive comments, until the client
+   * closes it or the server stops (then a final response ends it gracefully).
+   */
+  private HttpReply listen(JsonRpcMessage.Request request, McpServer.Accept accept) {
+    if (!accept.eventStream()) {
+      return McpServer.error(
+          406,
+          Optional.of(request.id()),
+          JsonRpcError.of(
+              ErrorCodes.INVALID_REQUEST,
+              "Not Acceptable: subscriptions/listen answers with text/event-stream"));
+    }
+    ListenStreams.Filter filter;
+    try {
+      filter = ListenStreams.Filter.of(request.params());
+    } catch (JsonRpcException e) {
+      return McpServer.error(400, Optional.of(request.id()), e.error());
+    }
+    return new HttpReply.Stream(200, Map.of(), sink -> listen(sink, request.id(), filter));
+  }
+
+  private void listen(EventSink sink, JsonNode subscriptionId, ListenStreams.Filter filter) {
+    ListenStreams.Listener listener = listens.open(sink, subscriptionId, filter);
+    try {
+      while (sink.isOpen() && sink.comment("keep-alive") && !closing.await(15, TimeUnit.SECONDS)) {
+        // notifications are sent by publish()
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      listens.close(listener);
+    }
+    if (closing.getCount() == 0 && sink.isOpen()) {
+      ObjectNode end = Json.NODES.objectNode();
+      end.put("resultType", "complete");
+      end.putObject("_meta").set(RequestMeta.SUBSCRIPTION_ID, subscriptionId);
+      sink.send(JsonRpcCodec.result(subscriptionId, end));
+    }
+  }
+
+  /** Tells the open listen streams what a reload changed. */
+  void publish(ModelChanges changes) {
+    listens.publish(changes);
+  }
+
+  /** Ends the open listen streams (each with its final response), so shutdown need not wait. */
+  void shutdown() {
+    closing.countDown();
+  }
+
+  /**
+   * Serves a request of the method set through the same handlers as sessions, with a session of its
+   * own that holds what its {@code _meta} said.
+   */
+  private HttpReply serve(
+      HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
+    ProjectRuntime current = runtime.get();
+    Caller caller = new Caller(http.requestId(), http.headers(), Optional.empty());
+    boolean streams =
+        accept.eventStream()
+            && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
+    if (!streams) {
+      ObjectNode response = respond(current, caller, request, meta, n -> {});
+      return McpServer.json(statusOf(response), Map.of(), response);
+    }
+    return new HttpReply.Stream(
+        200, Map.of(), sink -> sink.send(respond(current, caller, request, meta, sink::send)));
+  }
+
+  private ObjectNode respond(
+      ProjectRuntime current,
+      Caller caller,
+      JsonRpcMessage.Request request,
+      RequestMeta meta,
+      java.util.function.Consumer<JsonNode> notifier) {
+    McpSession session = sessions.startStateless(meta);
+    try {
+      ObjectNode response =
+          requests.respond(session, current, caller, request, meta.progressToken(), notifier);
+      JsonNode result = response.get("result");
+      if (result instanceof ObjectNode body) {
+        response.set("result", complete(request.method(), body));
+      }
+      return response;
+    } finally {
+      sessions.endStateless(session);
+    }
+  }
+
+  /**
+   * The HTTP status of a JSON answer: 404 for an unknown method, 400 for the transport's errors.
+   */
+  private static int statusOf(ObjectNode response) {
+    JsonNode error = response.get("error");
+    if (error == null) {
+      return 200;
+    }
+    return switch (error.path("code").asInt()) {
+      case ErrorCodes.METHOD_NOT_FOUND -> 404;
+      case ErrorCodes.HEADER_MISMATCH,
+          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
+          ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION ->
+          400;
+      default -> 200;
+    };
+  }
+
+  /**
+   * The result as 2026-07-28 writes it: {@code resultType} (kept when the handler set it, e.g.
+   * {@code input_required}), the server's identity in {@code _meta}, and cache hints on the results
+   * a client may cache. The handler's object is copied (shallowly), never changed: some are shared.
+   */
+  private ObjectNode complete(String method, ObjectNode result) {
+    ObjectNode out = Json.NODES.objectNode();
+    out.setAll(result);
+    if (!out.has("resultType")) {
+      out.put("resultType", "complete");
+    }
+    ObjectNode meta = Json.NODES.objectNode();
+    if (result.get("_meta") instanceof ObjectNode existing) {
+      meta.setAll(existing);
+    }
+    meta.set(RequestMeta.SERVER_INFO, serverInfo());
+    out.set("_meta", meta);
+    if (out.path("resultType").asString("").equals("complete")) {
+      cacheHints.of(method).ifPresent(hint -> hint.writeTo(out));
+    }
+    return out;
+  }
+
+  private ObjectNode serverInfo() {
+    ServerInfo known = serverInfo;
+    ProjectRuntime current = runtime.get();
+    if (known.runtime() == current) {
+      return known.json();
+    }
+    var service = current.model().service();
+    ObjectNode json = Json.NODES.objectNode();
+    json.put("name", service.name());
+    json.put("version", service.version().orElse(SvcVersion.current()));
+    serverInfo = new ServerInfo(current, json);
+    return json;
+  }
+}
