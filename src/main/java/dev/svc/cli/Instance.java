@@ -167,8 +167,7 @@ public final class Instance implements AutoCloseable {
       McpServer mcp =
           new McpServer(
               runtime::get,
-              new McpSessions(
-                  SessionTokens.create(sessionKey(options.environment()))),
+              new McpSessions(SessionTokens.create(sessionKey(options.environment()))),
               new McpServer.Capabilities(options.watch()));
       StartupTrace.mark("mcp server made");
       mcpRoute.set(mcp);
@@ -395,8 +394,8 @@ public final class Instance implements AutoCloseable {
   private static final Duration ABORT_GRACE = Duration.ofSeconds(3);
 
   /**
-   * The key that signs MCP session ids: {@code SVC_SESSION_KEY}, or {@code SVC_SESSION_SECRET},
-   * its earlier name (still read); unset, each process signs with a random key of its own.
+   * The key that signs MCP session ids: {@code SVC_SESSION_KEY}, or {@code SVC_SESSION_SECRET}, its
+   * earlier name (still read); unset, each process signs with a random key of its own.
    */
   private static Optional<String> sessionKey(Environment environment) {
     Optional<String> key = environment.get("SVC_SESSION_KEY").filter(k -> !k.isEmpty());

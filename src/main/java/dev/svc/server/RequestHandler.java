@@ -359,7 +359,8 @@ final class RequestHandler extends Handler.Abstract {
 
   /**
    * The {@code Mcp-Param-*} headers a preflight asks for (MCP 2026-07-28 mirrors tool arguments
-   * marked {@code x-mcp-header} into them), to allow beside the fixed ones; their names vary by tool.
+   * marked {@code x-mcp-header} into them), to allow beside the fixed ones; their names vary by
+   * tool.
    */
   private static String paramHeaders(String requested) {
     if (requested == null) {
@@ -378,6 +379,10 @@ final class RequestHandler extends Handler.Abstract {
   }
 
   private static boolean isTokenCharacter(int c) {
-    return c == '-' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return c == '-'
+        || c == '_'
+        || (c >= '0' && c <= '9')
+        || (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z');
   }
 }

@@ -158,8 +158,7 @@ class HotReloadIT {
   }
 
   @Test
-  void aStatelessListenStreamHearsOnlyTheChangesItAskedForEachTaggedWithItsId()
-      throws Exception {
+  void aStatelessListenStreamHearsOnlyTheChangesItAskedForEachTaggedWithItsId() throws Exception {
     try (Watched watched = watch(PROJECT)) {
       StatelessMcpClient client = new StatelessMcpClient(watched.instance().baseUrl());
       BlockingQueue<String> tools =

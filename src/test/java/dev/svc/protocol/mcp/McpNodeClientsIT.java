@@ -63,6 +63,47 @@ class McpNodeClientsIT {
     assertThat(requests(report)).doesNotContain("POST server/discover");
   }
 
+  @Test
+  void theVersionTwoClientInAutoModeDiscoversTheNewRevisionAndUsesEveryFeatureStatelessly() {
+    JsonNode report = run(Flavour.AUTO);
+
+    assertModernEra(report);
+    assertEveryFeatureWorks(report);
+    assertThat(requests(report)).first().isEqualTo("POST server/discover");
+  }
+
+  @Test
+  void theVersionTwoClientPinnedTo20260728UsesEveryFeatureStatelessly() {
+    JsonNode report = run(Flavour.PIN);
+
+    assertModernEra(report);
+    assertEveryFeatureWorks(report);
+  }
+
+  /** A 2026-07-28 client: no handshake, no session, no GET stream, and the revision's codes. */
+  static void assertModernEra(JsonNode report) {
+    JsonNode connect = report.path("connect");
+    assertThat(connect.path("era").asString()).as(report.toString()).isEqualTo("modern");
+    assertThat(connect.path("protocolVersion").asString()).isEqualTo("2026-07-28");
+    assertThat(requests(report))
+        .doesNotContain("POST initialize", "POST notifications/initialized", "GET", "DELETE");
+    assertThat(report.path("wire").valueStream().filter(w -> !w.path("session").isNull()))
+        .as("no reply names a session")
+        .isEmpty();
+    // the 2.x client reports a legacy -32002 as -32602 too, so the reply itself is read
+    assertThat(
+            report
+                .path("wire")
+                .valueStream()
+                .filter(w -> w.path("request").asString().equals("POST resources/read"))
+                .map(w -> w.path("body").asString())
+                .toList())
+        .as("resource not found is -32602 on 2026-07-28")
+        .last()
+        .asString()
+        .contains("\"code\":-32602");
+  }
+
   /** The requests the client posted, as {@code "POST method"}, in order. */
   static List<String> requests(JsonNode report) {
     return report.path("wire").valueStream().map(w -> w.path("request").asString()).toList();

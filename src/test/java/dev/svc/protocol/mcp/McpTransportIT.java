@@ -364,9 +364,7 @@ class McpTransportIT {
         Instance b = RunningProject.start(other.resolve("b"), project, key);
         Instance oldName =
             RunningProject.start(
-                other.resolve("c"),
-                project,
-                Map.of("SVC_SESSION_SECRET", "shared-key-for-tests"));
+                other.resolve("c"), project, Map.of("SVC_SESSION_SECRET", "shared-key-for-tests"));
         Instance stranger =
             RunningProject.start(
                 other.resolve("d"), project, Map.of("SVC_SESSION_KEY", "another-key"))) {
