@@ -3,6 +3,7 @@ package dev.svc.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Json;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 
@@ -50,10 +53,12 @@ public final class NodeMcpClients {
       if (!installed(dir, CLIENT) || !installed(dir, SDK)) {
         npmInstall(dir);
       }
-      // the script resolves the packages from where it lies, so it runs from the install folder
-      try (InputStream script =
-          NodeMcpClients.class.getResourceAsStream("/dev/svc/interop/client.mjs")) {
-        Files.copy(script, dir.resolve("client.mjs"), StandardCopyOption.REPLACE_EXISTING);
+      // a script resolves the packages from where it lies, so it runs from the install folder
+      for (String name : List.of("client.mjs", "listen.mjs")) {
+        try (InputStream script =
+            NodeMcpClients.class.getResourceAsStream("/dev/svc/interop/" + name)) {
+          Files.copy(script, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -85,6 +90,70 @@ public final class NodeMcpClients {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Starts {@code listen.mjs} as {@code flavour} ({@link Flavour#PIN} or {@link Flavour#LEGACY})
+   * against {@code mcpUrl}; its JSON lines are read one by one while the test acts in between.
+   */
+  public Lines listen(Flavour flavour, String mcpUrl) {
+    try {
+      Process node =
+          new ProcessBuilder(
+                  "node",
+                  dir.resolve("listen.mjs").toString(),
+                  flavour.name().toLowerCase(java.util.Locale.ROOT),
+                  mcpUrl)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .start();
+      return new Lines(node);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The output of a running script, a line at a time; closing it ends the script. */
+  public static final class Lines implements AutoCloseable {
+    private final Process process;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final StringBuilder transcript = new StringBuilder();
+
+    Lines(Process process) {
+      this.process = process;
+      Thread.ofVirtual()
+          .start(() -> {
+            try (BufferedReader reader = process.inputReader()) {
+              reader.lines().forEach(lines::add);
+            } catch (IOException | UncheckedIOException e) {
+              // the process ended; next() reports what it printed
+            }
+          });
+    }
+
+    /** The next line that is JSON (anything else the script prints is kept for messages). */
+    public JsonNode next() {
+      try {
+        while (true) {
+          String line = lines.poll(30, TimeUnit.SECONDS);
+          if (line == null) {
+            throw new AssertionError("the client printed nothing more for 30 s:\n" + transcript);
+          }
+          transcript.append(line).append('\n');
+          if (line.startsWith("{")) {
+            return Json.MAPPER.readTree(line);
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public void close() {
+      process.destroy();
     }
   }
 

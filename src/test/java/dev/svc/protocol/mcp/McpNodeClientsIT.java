@@ -3,17 +3,23 @@ package dev.svc.protocol.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
+import dev.svc.json.Json;
+import dev.svc.model.Model;
 import dev.svc.testing.InteropProject;
 import dev.svc.testing.NodeMcpClients;
 import dev.svc.testing.NodeMcpClients.Flavour;
+import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.RunningProject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The official MCP TypeScript clients ({@code @modelcontextprotocol/sdk} 1.x and {@code
@@ -78,6 +84,68 @@ class McpNodeClientsIT {
 
     assertModernEra(report);
     assertEveryFeatureWorks(report);
+  }
+
+  @Test
+  void aPinnedClientListeningForChangesHearsOfAReloadOnItsSubscription(@TempDir Path project) {
+    JsonNode heard = listenThroughAReload(project, Flavour.PIN);
+
+    assertThat(heard.path("listening").path("honored").toString())
+        .isEqualTo("{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"docs://guide\"]}");
+    assertThat(heard.path("done").path("seen").toString())
+        .isEqualTo("[\"notifications/resources/updated\",\"notifications/tools/list_changed\"]");
+    assertThat(heard.path("done").path("closed").asString()).isEqualTo("local");
+  }
+
+  @Test
+  void aLegacyClientSubscribedToAResourceHearsOfAReloadOnItsSessionStream(@TempDir Path project) {
+    JsonNode heard = listenThroughAReload(project, Flavour.LEGACY);
+
+    assertThat(heard.path("listening").path("getStreamOpen").asBoolean()).isTrue();
+    assertThat(heard.path("done").path("seen").toString())
+        .isEqualTo("[\"notifications/resources/updated\",\"notifications/tools/list_changed\"]");
+  }
+
+  /**
+   * Starts {@link InteropProject} in {@code project}, lets the {@code flavour} client listen,
+   * reloads the project with one more tool and a changed {@code docs://guide}, and returns what the
+   * client printed: its {@code listening} and {@code done} lines and the {@code notifications}.
+   */
+  static JsonNode listenThroughAReload(Path project, Flavour flavour) {
+    ObjectNode heard = Json.NODES.objectNode();
+    ArrayNode notifications = heard.putArray("notifications");
+    try (Instance served = RunningProject.start(project, InteropProject.FILES);
+        NodeMcpClients.Lines client = clients.listen(flavour, served.baseUrl() + "/mcp")) {
+      JsonNode listening = client.next();
+      assertThat(listening.path("event").asString())
+          .as(listening.toString())
+          .isEqualTo("listening");
+      heard.set("listening", listening);
+      Model changed =
+          ProjectFixture.model(
+              project,
+              """
+              == app/tools/double/config.terse
+              description: Doubles a number.
+              use: db
+              statement: SELECT {{ inputs.n }} * 2 AS doubled
+              inputs:
+                n: {type: int}
+              == app/resources/guide/guide.md
+              # Guide, second edition
+              """);
+      served.reload(
+          changed, Set.of("app/tools/double/config.terse", "app/resources/guide/guide.md"));
+      for (JsonNode line = client.next(); ; line = client.next()) {
+        if (line.path("event").asString().equals("done")) {
+          heard.set("done", line);
+          break;
+        }
+        notifications.add(line);
+      }
+    }
+    System.out.println(flavour + " heard: " + heard);
+    return heard;
   }
 
   /** A 2026-07-28 client: no handshake, no session, no GET stream, and the revision's codes. */
