@@ -3,7 +3,8 @@
 //   node listen.mjs <flavour> <url>, flavour `pin` (2026-07-28: subscriptions/listen) or
 //   `legacy` (2025-11-25: resources/subscribe, and the session's GET stream)
 // Lines: {"event":"listening",...} once it listens, {"event":"notification",...} per notification,
-// then {"event":"done",...} when both kinds arrived or after 20 seconds.
+// {"event":"heard",...} when both kinds arrived (or after 20 seconds), then {"event":"done",...}:
+// on 2026-07-28 once svc, stopped by the test, has ended the subscription, with how it ended.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const [flavour, url] = process.argv.slice(2);
@@ -44,10 +45,16 @@ if (client.getProtocolEra() === 'modern') {
   say({ event: 'listening', era: 'legacy', getStreamOpen });
 }
 await Promise.race([both, new Promise((r) => setTimeout(r, 20_000))]);
+say({ event: 'heard', seen: [...seen].sort() });
 let closed = null;
 if (subscription) {
-  await subscription.close();
-  closed = await subscription.closed;
+  // the test now stops svc, which ends the subscription with the listen request's response
+  closed = await Promise.race([
+    subscription.closed,
+    new Promise((r) => setTimeout(() => r('still open after 20 s'), 20_000)),
+  ]);
+} else {
+  await client.close();
 }
-await client.close();
-say({ event: 'done', seen: [...seen].sort(), closed });
+say({ event: 'done', closed });
+process.exit(0);

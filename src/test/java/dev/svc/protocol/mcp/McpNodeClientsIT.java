@@ -87,14 +87,25 @@ class McpNodeClientsIT {
   }
 
   @Test
-  void aPinnedClientListeningForChangesHearsOfAReloadOnItsSubscription(@TempDir Path project) {
+  void aPinnedClientListeningForChangesHearsOfAReloadAndOfTheServerStopping(@TempDir Path project) {
     JsonNode heard = listenThroughAReload(project, Flavour.PIN);
 
     assertThat(heard.path("listening").path("honored").toString())
         .isEqualTo("{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"docs://guide\"]}");
-    assertThat(heard.path("done").path("seen").toString())
+    assertThat(heard.path("heard").path("seen").toString())
         .isEqualTo("[\"notifications/resources/updated\",\"notifications/tools/list_changed\"]");
-    assertThat(heard.path("done").path("closed").asString()).isEqualTo("local");
+    assertThat(heard.path("notifications").valueStream())
+        .allSatisfy(n ->
+            assertThat(
+                    n.path("params")
+                        .path("_meta")
+                        .path("io.modelcontextprotocol/subscriptionId")
+                        .isMissingNode())
+                .as("tagged with the subscription: " + n)
+                .isFalse());
+    assertThat(heard.path("done").path("closed").asString())
+        .as("svc stopping answers the listen request before it closes the stream")
+        .isEqualTo("graceful");
   }
 
   @Test
@@ -102,20 +113,22 @@ class McpNodeClientsIT {
     JsonNode heard = listenThroughAReload(project, Flavour.LEGACY);
 
     assertThat(heard.path("listening").path("getStreamOpen").asBoolean()).isTrue();
-    assertThat(heard.path("done").path("seen").toString())
+    assertThat(heard.path("heard").path("seen").toString())
         .isEqualTo("[\"notifications/resources/updated\",\"notifications/tools/list_changed\"]");
   }
 
   /**
    * Starts {@link InteropProject} in {@code project}, lets the {@code flavour} client listen,
-   * reloads the project with one more tool and a changed {@code docs://guide}, and returns what the
-   * client printed: its {@code listening} and {@code done} lines and the {@code notifications}.
+   * reloads the project with one more tool and a changed {@code docs://guide}, then (for a 2026
+   * client) stops svc, and returns what the client printed: its {@code listening}, {@code heard}
+   * and {@code done} lines and the {@code notifications}.
    */
   static JsonNode listenThroughAReload(Path project, Flavour flavour) {
     ObjectNode heard = Json.NODES.objectNode();
     ArrayNode notifications = heard.putArray("notifications");
-    try (Instance served = RunningProject.start(project, InteropProject.FILES);
-        NodeMcpClients.Lines client = clients.listen(flavour, served.baseUrl() + "/mcp")) {
+    Instance served = RunningProject.start(project, InteropProject.FILES);
+    boolean stopped = false;
+    try (NodeMcpClients.Lines client = clients.listen(flavour, served.baseUrl() + "/mcp")) {
       JsonNode listening = client.next();
       assertThat(listening.path("event").asString())
           .as(listening.toString())
@@ -137,11 +150,23 @@ class McpNodeClientsIT {
       served.reload(
           changed, Set.of("app/tools/double/config.terse", "app/resources/guide/guide.md"));
       for (JsonNode line = client.next(); ; line = client.next()) {
-        if (line.path("event").asString().equals("done")) {
-          heard.set("done", line);
+        String event = line.path("event").asString();
+        if (event.equals("notification")) {
+          notifications.add(line);
+          continue;
+        }
+        heard.set(event, line);
+        if (event.equals("done")) {
           break;
         }
-        notifications.add(line);
+        if (event.equals("heard") && flavour == Flavour.PIN) {
+          served.close();
+          stopped = true;
+        }
+      }
+    } finally {
+      if (!stopped) {
+        served.close();
       }
     }
     System.out.println(flavour + " heard: " + heard);
