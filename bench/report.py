@@ -137,8 +137,33 @@ def main():
             if s and h:
                 ratio = paired(s, h, "rps", lambda x, y: x / y)
                 lines.append(f"\n{db} tool call / heartbeat at c={c}: {100 * ratio:.0f}%")
+    lines += stateless(levels)
     lines += scripts(levels)
     print("\n".join(lines))
+
+
+def stateless(levels):
+    """MCP 2026-07-28 (no session) against the 2025-11-25 session path and Toolbox, same rounds."""
+    rows = []
+    for c in sorted({key[2] for key in levels if key[:2] == ("sqlite", "stateless")}):
+        m, s, t = (levels.get(("sqlite", target, c)) for target in ["stateless", "svc", "toolbox"])
+        if m is None or s is None:
+            continue
+        vs_session = [x / y for x, y in zip(m.per_round("rps"), s.per_round("rps"))]
+        row = (f"| {c} | {m.median('rps'):.0f} | {m.median('p50_ms'):.2f} / {m.median('p99_ms'):.2f} |"
+               f" {s.median('rps'):.0f} | **{statistics.median(vs_session):.2f}×** ({spread(vs_session)}) |")
+        if t:
+            vs_toolbox = [x / y for x, y in zip(m.per_round("rps"), t.per_round("rps"))]
+            row += f" {statistics.median(vs_toolbox):.2f}× ({spread(vs_toolbox)}) |"
+        else:
+            row += " – |"
+        rows.append(row)
+    if not rows:
+        return []
+    return ["", "MCP 2026-07-28 (stateless: revision and capabilities in every request, no session)"
+            " against the 2025-11-25 session path, SQLite tool, same rounds:", "",
+            "| c | stateless rps | p50 / p99 ms | session rps | stateless/session | stateless/Toolbox |",
+            "|---|---|---|---|---|---|"] + rows
 
 
 def scripts(levels):

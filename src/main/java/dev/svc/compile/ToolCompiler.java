@@ -24,8 +24,10 @@ import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +39,9 @@ import java.util.regex.Pattern;
  * annotations and declared output schema.
  */
 final class ToolCompiler {
+  /** An RFC 9110 token: the characters an HTTP header name may have. */
+  private static final Pattern HEADER_TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
   static final String RESERVED_SEARCH = "search";
 
   private final Diagnostics diagnostics;
@@ -276,6 +281,7 @@ final class ToolCompiler {
 
   private List<Input> inputs(List<InputDefinition> definitions) {
     List<Input> inputs = new ArrayList<>();
+    Map<String, String> headers = new HashMap<>(); // lower-case header -> input
     for (InputDefinition d : definitions) {
       String name = d.name().value();
       if (!Pattern.matches(Shapes.PARAMETER_NAME, name)) {
@@ -315,6 +321,7 @@ final class ToolCompiler {
         }
       }
       boolean required = !optional && d.defaultValue().isEmpty();
+      d.header().ifPresent(h -> checkHeader(h, name, type, headers));
       inputs.add(
           new Input(
               name,
@@ -322,9 +329,45 @@ final class ToolCompiler {
               d.description().map(Located::value),
               required,
               defaultValue,
-              d.redact().map(Located::value).orElse(true)));
+              d.redact().map(Located::value).orElse(true),
+              d.header().map(Located::value)));
     }
     return inputs;
+  }
+
+  /**
+   * The rules MCP 2026-07-28 sets for an {@code x-mcp-header} (clients drop a tool that breaks
+   * them): a non-empty RFC 9110 token, unique in the tool ignoring case, on a string, integer or
+   * boolean value (not a number: its text form is not unique).
+   */
+  private void checkHeader(
+      Located<String> header, String input, InputType type, Map<String, String> headers) {
+    String value = header.value();
+    if (!HEADER_TOKEN.matcher(value).matches()) {
+      diagnostics.error(
+          "invalid-input-header",
+          header.origin(),
+          value.isEmpty()
+              ? "the `header` of input `" + input + "` is empty"
+              : "the `header` `" + value + "` of input `" + input + "` is not an HTTP header name",
+          "use letters, digits and `-` (an RFC 9110 token), e.g. `header: Region`; clients send"
+              + " it as `Mcp-Param-<header>`");
+    } else if (type == InputType.FLOAT) {
+      diagnostics.error(
+          "invalid-input-header",
+          header.origin(),
+          "input `" + input + "` is a `float`, which MCP does not allow in a header",
+          "use `int`, `string`, `boolean` or `datetime`, or remove `header`");
+    } else {
+      String other = headers.putIfAbsent(value.toLowerCase(Locale.ROOT), input);
+      if (other != null) {
+        diagnostics.error(
+            "duplicate-input-header",
+            header.origin(),
+            "inputs `" + other + "` and `" + input + "` both use the header `" + value + "`",
+            "header names ignore case; give each input its own");
+      }
+    }
   }
 
   private static String defaultHint(InputType type) {

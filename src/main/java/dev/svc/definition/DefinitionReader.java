@@ -125,7 +125,8 @@ public final class DefinitionReader {
                     e.value().bool("optional"),
                     e.value().bool("required"),
                     e.value().text("default"),
-                    e.value().bool("redact")))
+                    e.value().bool("redact"),
+                    e.value().text("header")))
             .toList(),
         f.object("auth")
             .map(a -> new AuthDefinition(a.origin(), a.text("plugin"), namedValues(a, "policy"))),

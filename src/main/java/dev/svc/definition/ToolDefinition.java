@@ -56,7 +56,8 @@ public record ToolDefinition(
       Optional<Located<Boolean>> optional,
       Optional<Located<Boolean>> required,
       Optional<Located<String>> defaultValue,
-      Optional<Located<Boolean>> redact) {}
+      Optional<Located<Boolean>> redact,
+      Optional<Located<String>> header) {}
 
   /** The {@code auth} block. */
   public record AuthDefinition(

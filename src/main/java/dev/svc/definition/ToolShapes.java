@@ -35,7 +35,12 @@ final class ToolShapes {
           optional(
               "redact",
               new FieldType.Bool(),
-              "Hide the value in audit lines (default true); `false` shows it."));
+              "Hide the value in audit lines (default true); `false` shows it."),
+          optional(
+              "header",
+              FieldType.text(),
+              "HTTP header `Mcp-Param-<header>` that 2026-07-28 clients copy the value into"
+                  + " (MCP `x-mcp-header`); not on `float` inputs."));
 
   static final Shape MAPPERS =
       Shapes.shape(

@@ -124,7 +124,8 @@ record ModelReader(DataInputStream in, int version) {
         optional(this::string),
         in.readBoolean(),
         optional(this::scalar),
-        version < 2 || in.readBoolean());
+        version < 2 || in.readBoolean(),
+        version >= 7 ? optional(this::string) : Optional.empty());
   }
 
   Object scalar() throws IOException {

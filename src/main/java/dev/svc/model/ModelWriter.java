@@ -103,6 +103,9 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeBoolean(i.required());
     optional(i.defaultValue(), this::scalar);
     out.writeBoolean(i.redacted());
+    if (version >= 7) {
+      optional(i.header(), this::string);
+    }
   }
 
   void scalar(Object value) throws IOException {

@@ -26,6 +26,7 @@ public final class InputSchemas {
         property.put("format", "date-time");
       }
       input.description().ifPresent(d -> property.put("description", d));
+      input.header().ifPresent(h -> property.put("x-mcp-header", h));
       input
           .defaultValue()
           .ifPresent(value -> {

@@ -248,6 +248,67 @@ class ToolDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "an input header that is not an HTTP header name is rejected",
+            """
+            == app/tools/find/config.terse
+            description: Finds.
+            inputs:
+              region: {header: "Cloud Region"}
+            == app/tools/find/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/find/config.terse:3:20: error[invalid-input-header]: the `header` `Cloud Region` of input `region` is not an HTTP header name
+              hint: use letters, digits and `-` (an RFC 9110 token), e.g. `header: Region`; clients send it as `Mcp-Param-<header>`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an empty input header is rejected",
+            """
+            == app/tools/find/config.terse
+            description: Finds.
+            inputs:
+              region: {header: ""}
+            == app/tools/find/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/find/config.terse:3:20: error[invalid-input-header]: the `header` of input `region` is empty
+              hint: use letters, digits and `-` (an RFC 9110 token), e.g. `header: Region`; clients send it as `Mcp-Param-<header>`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a header on a float input is rejected",
+            """
+            == app/tools/find/config.terse
+            description: Finds.
+            inputs:
+              ratio: {type: float, header: Ratio}
+            == app/tools/find/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/find/config.terse:3:32: error[invalid-input-header]: input `ratio` is a `float`, which MCP does not allow in a header
+              hint: use `int`, `string`, `boolean` or `datetime`, or remove `header`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "two inputs with the same header, ignoring case, are rejected",
+            """
+            == app/tools/find/config.terse
+            description: Finds.
+            inputs:
+              region: {header: Region}
+              zone: {header: region}
+            == app/tools/find/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/find/config.terse:4:18: error[duplicate-input-header]: inputs `region` and `zone` both use the header `region`
+              hint: header names ignore case; give each input its own
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "a datetime default that is not RFC 3339 is rejected",
             """
             == app/tools/list/config.terse

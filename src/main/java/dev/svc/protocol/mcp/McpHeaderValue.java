@@ -27,11 +27,13 @@ final class McpHeaderValue {
   static Optional<String> decode(String raw) {
     String value = raw.strip();
     if (value.startsWith(PREFIX) && value.endsWith(SUFFIX) && value.length() >= 11) {
+      String encoded = value.substring(PREFIX.length(), value.length() - SUFFIX.length());
+      if (encoded.length() % 4 != 0) {
+        return Optional.empty(); // padding is required (Java's decoder would accept it missing)
+      }
       byte[] bytes;
       try {
-        bytes =
-            Base64.getDecoder()
-                .decode(value.substring(PREFIX.length(), value.length() - SUFFIX.length()));
+        bytes = Base64.getDecoder().decode(encoded);
       } catch (IllegalArgumentException e) {
         return Optional.empty();
       }

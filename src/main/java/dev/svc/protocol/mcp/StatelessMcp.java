@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -62,7 +63,7 @@ final class StatelessMcp {
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile ServerInfo serverInfo = new ServerInfo(null, Json.NODES.objectNode());
 
-  /** {@code _meta["io.modelcontextprotocol/serverInfo"]} of one runtime, built once. */
+  /** {@code _meta} naming the server ({@code io.modelcontextprotocol/serverInfo}) of one runtime. */
   private record ServerInfo(ProjectRuntime runtime, ObjectNode json) {}
 
   StatelessMcp(
@@ -199,7 +200,7 @@ final class StatelessMcp {
     result.set(
         "capabilities",
         McpServer.offered(capabilities, ProtocolVersions.STATELESS.getFirst()).toJson());
-    return JsonRpcCodec.result(request.id(), complete("server/discover", result));
+    return JsonRpcCodec.result(request.id(), complete("server/discover", result, runtime.get()));
   }
 
   /**
@@ -261,6 +262,20 @@ final class StatelessMcp {
   private HttpReply serve(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
     ProjectRuntime current = runtime.get();
+    if (request.method().equals("tools/call")) {
+      Optional<String> mismatch =
+          current
+              .model()
+              .tool(request.params().path("name").asString(""))
+              .flatMap(tool ->
+                  ParamHeaders.mismatch(http.headers(), tool, request.params().get("arguments")));
+      if (mismatch.isPresent()) {
+        return McpServer.error(
+            400,
+            Optional.of(request.id()),
+            JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
+      }
+    }
     Caller caller = new Caller(http.requestId(), http.headers(), Optional.empty());
     boolean streams =
         accept.eventStream()
@@ -278,14 +293,14 @@ final class StatelessMcp {
       Caller caller,
       JsonRpcMessage.Request request,
       RequestMeta meta,
-      java.util.function.Consumer<JsonNode> notifier) {
+      Consumer<JsonNode> notifier) {
     McpSession session = sessions.startStateless(meta);
     try {
       ObjectNode response =
           requests.respond(session, current, caller, request, meta.progressToken(), notifier);
       JsonNode result = response.get("result");
       if (result instanceof ObjectNode body) {
-        response.set("result", complete(request.method(), body));
+        response.set("result", complete(request.method(), body, current));
       }
       return response;
     } finally {
@@ -314,37 +329,50 @@ final class StatelessMcp {
   /**
    * The result as 2026-07-28 writes it: {@code resultType} (kept when the handler set it, e.g.
    * {@code input_required}), the server's identity in {@code _meta}, and cache hints on the results
-   * a client may cache. The handler's object is copied (shallowly), never changed: some are shared.
+   * a client may cache. Those are copied (shallowly) first, as some are built once and shared; the
+   * others are made for this request and completed in place.
    */
-  private ObjectNode complete(String method, ObjectNode result) {
-    ObjectNode out = Json.NODES.objectNode();
-    out.setAll(result);
-    if (!out.has("resultType")) {
+  private ObjectNode complete(String method, ObjectNode result, ProjectRuntime current) {
+    Optional<CacheHints.Hint> hint = cacheHints.of(method);
+    ObjectNode out = result;
+    if (hint.isPresent()) {
+      out = Json.NODES.objectNode();
+      out.setAll(result);
+    }
+    JsonNode resultType = out.get("resultType");
+    if (resultType == null) {
       out.put("resultType", "complete");
     }
-    ObjectNode meta = Json.NODES.objectNode();
-    if (result.get("_meta") instanceof ObjectNode existing) {
-      meta.setAll(existing);
+    ObjectNode identity = serverMeta(current);
+    if (out.get("_meta") instanceof ObjectNode own) {
+      ObjectNode meta = Json.NODES.objectNode();
+      meta.setAll(own);
+      meta.setAll(identity);
+      out.set("_meta", meta);
+    } else {
+      out.set("_meta", identity);
     }
-    meta.set(RequestMeta.SERVER_INFO, serverInfo());
-    out.set("_meta", meta);
-    if (out.path("resultType").asString("").equals("complete")) {
-      cacheHints.of(method).ifPresent(hint -> hint.writeTo(out));
+    if (hint.isPresent() && (resultType == null || resultType.asString("").equals("complete"))) {
+      hint.get().writeTo(out);
     }
     return out;
   }
 
-  private ObjectNode serverInfo() {
+  /**
+   * {@code {"io.modelcontextprotocol/serverInfo": {name, version}}} of a runtime, built once and
+   * shared by every result (never changed after it is built).
+   */
+  private ObjectNode serverMeta(ProjectRuntime current) {
     ServerInfo known = serverInfo;
-    ProjectRuntime current = runtime.get();
     if (known.runtime() == current) {
       return known.json();
     }
     var service = current.model().service();
-    ObjectNode json = Json.NODES.objectNode();
-    json.put("name", service.name());
-    json.put("version", service.version().orElse(SvcVersion.current()));
-    serverInfo = new ServerInfo(current, json);
-    return json;
+    ObjectNode meta = Json.NODES.objectNode();
+    meta.putObject(RequestMeta.SERVER_INFO)
+        .put("name", service.name())
+        .put("version", service.version().orElse(SvcVersion.current()));
+    serverInfo = new ServerInfo(current, meta);
+    return meta;
   }
 }

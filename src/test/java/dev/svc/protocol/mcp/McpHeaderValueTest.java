@@ -25,7 +25,15 @@ class McpHeaderValueTest {
     assertThat(McpHeaderValue.decode("a\u0001b")).isEmpty();
     assertThat(McpHeaderValue.decode("grüße")).isEmpty();
     assertThat(McpHeaderValue.decode("=?base64?***?=")).isEmpty();
+    assertThat(McpHeaderValue.decode("=?base64?SGVsbG8?=")).as("padding missing").isEmpty();
+    assertThat(McpHeaderValue.decode("=?base64?SGVs!!!bG8=?=")).isEmpty();
     assertThat(McpHeaderValue.decode("=?base64?/w==?=")).as("0xFF is not UTF-8").isEmpty();
+  }
+
+  @Test
+  void aValueWithOnlyOneOfTheMarkersIsLiteral() {
+    assertThat(McpHeaderValue.decode("=?base64?SGVsbG8=")).contains("=?base64?SGVsbG8=");
+    assertThat(McpHeaderValue.decode("SGVsbG8=")).contains("SGVsbG8=");
   }
 
   @Test

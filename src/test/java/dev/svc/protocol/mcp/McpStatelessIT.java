@@ -48,6 +48,13 @@ class McpStatelessIT {
             statement: SELECT {{ inputs.n }} AS n
             inputs:
               n: {type: int, description: A number}
+            == app/tools/regional/config.terse
+            description: Echoes its region and count.
+            use: db
+            statement: SELECT {{ inputs.region }} AS region, {{ inputs.count }} AS count
+            inputs:
+              region: {type: string, header: Region}
+              count: {type: int, header: Count, required: false}
             == app/tools/chatty/config.terse
             description: Logs while it works.
             handler: handler.ts
@@ -133,7 +140,7 @@ class McpStatelessIT {
     Reply reply = client.post("tools/list", "{\"_meta\":" + meta + "}");
 
     assertThat(reply.status()).isEqualTo(200);
-    assertThat(reply.json().path("result").path("tools").size()).isEqualTo(3);
+    assertThat(reply.json().path("result").path("tools").size()).isEqualTo(4);
   }
 
   @Test
@@ -212,6 +219,49 @@ class McpStatelessIT {
   }
 
   @Test
+  void anArgumentMarkedForAHeaderMustBeMirroredInItsMcpParamHeader() {
+    String call = "{\"name\":\"regional\",\"arguments\":{\"region\":\"eu-west\",\"count\":7}}";
+
+    assertThat(client.post("tools/call", call, "Mcp-Param-Region", "eu-west", "Mcp-Param-Count", "7").status())
+        .isEqualTo(200);
+    assertThat(
+            client
+                .post(
+                    "tools/call",
+                    call,
+                    "mcp-param-region",
+                    "=?base64?" + base64("eu-west") + "?=",
+                    "Mcp-Param-Count",
+                    "007")
+                .json()
+                .path("result")
+                .path("structuredContent")
+                .toString())
+        .isEqualTo("{\"rows\":[{\"region\":\"eu-west\",\"count\":7}]}");
+    for (String[] wrong :
+        List.of(
+            new String[] {"Mcp-Param-Count", "7"},
+            new String[] {"Mcp-Param-Region", "us-east", "Mcp-Param-Count", "7"},
+            new String[] {"Mcp-Param-Region", "eu-west", "Mcp-Param-Count", "8"},
+            new String[] {"Mcp-Param-Region", "=?base64?ZXUtd2VzdA?=", "Mcp-Param-Count", "7"})) {
+      Reply reply = client.post("tools/call", call, wrong);
+
+      assertThat(reply.status()).as(String.join(" ", wrong)).isEqualTo(400);
+      assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32020);
+    }
+    // an argument without a value needs no header
+    assertThat(
+            client
+                .post(
+                    "tools/call",
+                    "{\"name\":\"regional\",\"arguments\":{\"region\":\"eu\"}}",
+                    "Mcp-Param-Region",
+                    "eu")
+                .status())
+        .isEqualTo(200);
+  }
+
+  @Test
   void removedAndUnknownMethodsGet404MethodNotFoundWithTheirId() {
     for (String method :
         List.of(
@@ -263,7 +313,7 @@ class McpStatelessIT {
     List<String> first = names(client.post("tools/list", "{}").json());
     List<String> second = names(client.post("tools/list", "{}").json());
 
-    assertThat(first).containsExactly("chatty", "get_number", "search").isEqualTo(second);
+    assertThat(first).containsExactly("chatty", "get_number", "regional", "search").isEqualTo(second);
   }
 
   @Test
