@@ -2,7 +2,8 @@ package dev.svc.testing;
 
 /**
  * The project official MCP clients are tested against: a database tool that answers ({@code add}),
- * one that fails ({@code broken}), a script tool that logs ({@code greet}), a prompt with a
+ * one that fails ({@code broken}), a script tool that logs ({@code greet}), one whose inputs
+ * 2026-07-28 clients copy into {@code Mcp-Param-*} headers ({@code in_region}), a prompt with a
  * completable argument ({@code review}) and a file resource ({@code docs://guide}).
  */
 public final class InteropProject {
@@ -37,6 +38,13 @@ public final class InteropProject {
         console.debug("a detail");
         return { greeting: `Hello ${inputs.name}` };
       };
+      == app/tools/in_region/config.terse
+      description: Echoes where it runs; gateways route on its headers.
+      use: db
+      statement: SELECT {{ inputs.region }} AS region, {{ inputs.zone }} AS zone
+      inputs:
+        region: {type: string, header: Region}
+        zone: {type: int, header: Zone}
       == app/prompts/review.terse
       description: Ask for a review.
       arguments:

@@ -9,7 +9,7 @@ const [flavour, url] = process.argv.slice(2);
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 
 // every HTTP exchange the client makes: the method it posted, the status, whether the reply named a
-// session, and the start of the body
+// session, the request's Mcp-* headers, and the start of the body
 const wire = [];
 const recordingFetch = async (input, init) => {
   let method = init?.method ?? 'GET';
@@ -25,7 +25,12 @@ const recordingFetch = async (input, init) => {
     peek = (await response.clone().text()).slice(0, 400);
   }
   const session = response.headers.get('mcp-session-id');
-  wire.push({ request: method, status: response.status, type, session, body: peek });
+  // the 2026-07-28 request headers a client adds: Mcp-Method, Mcp-Name, Mcp-Param-*
+  const headers = {};
+  new Headers(init?.headers ?? {}).forEach((value, name) => {
+    if (name.startsWith('mcp-') && name !== 'mcp-session-id') headers[name] = value;
+  });
+  wire.push({ request: method, status: response.status, type, session, headers, body: peek });
   return response;
 };
 
@@ -91,6 +96,14 @@ if (report.connect.error === undefined) {
   await step('unknownTool', async () => {
     const r = await client.callTool({ name: 'no_such_tool', arguments: {} });
     return { isError: r.isError ?? false, text: text(r) };
+  });
+  await step('inRegion', async () => {
+    const places = [];
+    for (const region of ['us-west1', 'Zürich']) {
+      const r = await client.callTool({ name: 'in_region', arguments: { region, zone: 3 } });
+      places.push({ isError: r.isError ?? false, structured: r.structuredContent ?? null, text: text(r) });
+    }
+    return places;
   });
   await step('logsWithoutLevel', async () => {
     notifications = [];

@@ -9,8 +9,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The {@code Mcp-Param-*} headers of a 2026-07-28 {@code tools/call}: an input with {@code header:}
- * (MCP {@code x-mcp-header}) has its value copied into {@code Mcp-Param-<header>} by the client,
- * so that gateways can route on it without reading the body. svc checks that the header is there
+ * (MCP {@code x-mcp-header}) has its value copied into {@code Mcp-Param-<header>} by the client, so
+ * that gateways can route on it without reading the body. svc checks that the header is there
  * whenever the argument has a value, and that it says the same (integers compared as numbers,
  * booleans as {@code true}/{@code false}).
  */

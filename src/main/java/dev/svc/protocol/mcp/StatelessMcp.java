@@ -63,7 +63,9 @@ final class StatelessMcp {
   private final CountDownLatch closing = new CountDownLatch(1);
   private volatile ServerInfo serverInfo = new ServerInfo(null, Json.NODES.objectNode());
 
-  /** {@code _meta} naming the server ({@code io.modelcontextprotocol/serverInfo}) of one runtime. */
+  /**
+   * {@code _meta} naming the server ({@code io.modelcontextprotocol/serverInfo}) of one runtime.
+   */
   private record ServerInfo(ProjectRuntime runtime, ObjectNode json) {}
 
   StatelessMcp(

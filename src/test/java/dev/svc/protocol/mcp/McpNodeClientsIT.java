@@ -183,6 +183,18 @@ class McpNodeClientsIT {
     assertThat(report.path("wire").valueStream().filter(w -> !w.path("session").isNull()))
         .as("no reply names a session")
         .isEmpty();
+    assertThat(
+            report
+                .path("wire")
+                .valueStream()
+                .filter(w -> w.path("headers").path("mcp-name").asString("").equals("in_region"))
+                .map(w ->
+                    w.path("headers").path("mcp-param-region").asString()
+                        + " "
+                        + w.path("headers").path("mcp-param-zone").asString())
+                .toList())
+        .as("the inputs declared with header: travel as Mcp-Param-* headers too")
+        .containsExactly("us-west1 3", "=?base64?WsO8cmljaA==?= 3");
     // the 2.x client reports a legacy -32002 as -32602 too, so the reply itself is read
     assertThat(
             report
@@ -209,7 +221,7 @@ class McpNodeClientsIT {
         .isEqualTo("interop");
     assertThat(report.path("tools").valueStream().map(JsonNode::asString))
         .as("tools/list in a deterministic order")
-        .containsExactly("add", "broken", "greet", "search");
+        .containsExactly("add", "broken", "greet", "in_region", "search");
 
     JsonNode add = report.path("add");
     assertThat(add.path("isError").asBoolean()).as(add.toString()).isFalse();
@@ -222,6 +234,14 @@ class McpNodeClientsIT {
     assertThat(report.path("unknownTool").path("code").asInt())
         .as(report.path("unknownTool").toString())
         .isEqualTo(-32602);
+
+    assertThat(report.path("inRegion").valueStream().map(r -> r.path("structured").toString()))
+        .as(
+            "values a 2026 client also sends as headers, plain or base64: "
+                + report.path("inRegion"))
+        .containsExactly(
+            "{\"rows\":[{\"region\":\"us-west1\",\"zone\":3}]}",
+            "{\"rows\":[{\"region\":\"Zürich\",\"zone\":3}]}");
 
     JsonNode quiet = report.path("logsWithoutLevel");
     assertThat(quiet.isArray() && quiet.isEmpty()).as("no level asked, no logs: " + quiet).isTrue();

@@ -65,7 +65,7 @@ class McpSdkClientIT {
   void theOfficialClientListsAndCallsTools() {
     assertThat(client.listTools().tools())
         .extracting(McpSchema.Tool::name)
-        .containsExactly("add", "broken", "greet", "search");
+        .containsExactly("add", "broken", "greet", "in_region", "search");
 
     McpSchema.CallToolResult sum =
         client.callTool(

@@ -222,7 +222,10 @@ class McpStatelessIT {
   void anArgumentMarkedForAHeaderMustBeMirroredInItsMcpParamHeader() {
     String call = "{\"name\":\"regional\",\"arguments\":{\"region\":\"eu-west\",\"count\":7}}";
 
-    assertThat(client.post("tools/call", call, "Mcp-Param-Region", "eu-west", "Mcp-Param-Count", "7").status())
+    assertThat(
+            client
+                .post("tools/call", call, "Mcp-Param-Region", "eu-west", "Mcp-Param-Count", "7")
+                .status())
         .isEqualTo(200);
     assertThat(
             client
@@ -313,7 +316,9 @@ class McpStatelessIT {
     List<String> first = names(client.post("tools/list", "{}").json());
     List<String> second = names(client.post("tools/list", "{}").json());
 
-    assertThat(first).containsExactly("chatty", "get_number", "regional", "search").isEqualTo(second);
+    assertThat(first)
+        .containsExactly("chatty", "get_number", "regional", "search")
+        .isEqualTo(second);
   }
 
   @Test
