@@ -3,8 +3,9 @@ package dev.svc.testing;
 /**
  * The project official MCP clients are tested against: a database tool that answers ({@code add}),
  * one that fails ({@code broken}), a script tool that logs ({@code greet}), one whose inputs
- * 2026-07-28 clients copy into {@code Mcp-Param-*} headers ({@code in_region}), a prompt with a
- * completable argument ({@code review}) and a file resource ({@code docs://guide}).
+ * 2026-07-28 clients copy into {@code Mcp-Param-*} headers ({@code in_region}), one that needs the
+ * API key {@code letmein} ({@code secret}), a prompt with a completable argument ({@code review})
+ * and a file resource ({@code docs://guide}).
  */
 public final class InteropProject {
   private InteropProject() {}
@@ -45,6 +46,14 @@ public final class InteropProject {
       inputs:
         region: {type: string, header: Region}
         zone: {type: int, header: Zone}
+      == app/tools/secret/config.terse
+      description: Tells a secret to callers with the key.
+      use: db
+      statement: SELECT 'classified' AS secret
+      auth:
+        plugin: api_key
+        policy:
+          value: letmein
       == app/prompts/review.terse
       description: Ask for a review.
       arguments:

@@ -34,31 +34,41 @@ const recordingFetch = async (input, init) => {
   return response;
 };
 
-let client;
-let transport;
 let notifications = [];
-if (flavour === 'sdk1') {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StreamableHTTPClientTransport } = await import(
-    '@modelcontextprotocol/sdk/client/streamableHttp.js'
-  );
-  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-  client = new Client({ name: 'svc-interop-sdk1', version: '1.0.0' });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
-    notifications.push(n.params)
-  );
-  transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
-} else {
+// a client of this flavour and its transport, sending `headers` with every request
+const open = async (headers) => {
+  const requestInit = { headers };
+  if (flavour === 'sdk1') {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client({ name: 'svc-interop-sdk1', version: '1.0.0' });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+      notifications.push(n.params)
+    );
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      fetch: recordingFetch,
+      requestInit,
+    });
+    return { client, transport };
+  }
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const mode = { legacy: 'legacy', auto: 'auto', pin: { pin: '2026-07-28' } }[flavour];
   if (mode === undefined) throw new Error(`unknown flavour ${flavour}`);
-  client = new Client(
+  const client = new Client(
     { name: `svc-interop-${flavour}`, version: '2.0.0' },
     { versionNegotiation: { mode } }
   );
   client.setNotificationHandler('notifications/message', (n) => notifications.push(n.params));
-  transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
-}
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: recordingFetch,
+    requestInit,
+  });
+  return { client, transport };
+};
+const { client, transport } = await open({});
 
 const report = { flavour };
 const step = async (name, run) => {
@@ -104,6 +114,18 @@ if (report.connect.error === undefined) {
       places.push({ isError: r.isError ?? false, structured: r.structuredContent ?? null, text: text(r) });
     }
     return places;
+  });
+  await step('secret', async () => {
+    // the key travels in a header of the caller's own request, on either revision
+    const keyed = await open({ 'X-API-Key': 'letmein' });
+    await keyed.client.connect(keyed.transport);
+    const calls = [];
+    for (const caller of [client, keyed.client]) {
+      const r = await caller.callTool({ name: 'secret', arguments: {} });
+      calls.push({ isError: r.isError ?? false, text: text(r) });
+    }
+    await keyed.client.close();
+    return calls;
   });
   await step('logsWithoutLevel', async () => {
     notifications = [];

@@ -221,7 +221,7 @@ class McpNodeClientsIT {
         .isEqualTo("interop");
     assertThat(report.path("tools").valueStream().map(JsonNode::asString))
         .as("tools/list in a deterministic order")
-        .containsExactly("add", "broken", "greet", "in_region", "search");
+        .containsExactly("add", "broken", "greet", "in_region", "secret", "search");
 
     JsonNode add = report.path("add");
     assertThat(add.path("isError").asBoolean()).as(add.toString()).isFalse();
@@ -242,6 +242,13 @@ class McpNodeClientsIT {
         .containsExactly(
             "{\"rows\":[{\"region\":\"us-west1\",\"zone\":3}]}",
             "{\"rows\":[{\"region\":\"Zürich\",\"zone\":3}]}");
+
+    assertThat(report.path("secret").toString())
+        .as("the caller's X-API-Key reaches the tool's auth")
+        .isEqualTo(
+            "[{\"isError\":true,\"text\":\"authentication failed: missing API key: send it in"
+                + " the X-API-Key header\"},"
+                + "{\"isError\":false,\"text\":\"[{\\\"secret\\\":\\\"classified\\\"}]\"}]");
 
     JsonNode quiet = report.path("logsWithoutLevel");
     assertThat(quiet.isArray() && quiet.isEmpty()).as("no level asked, no logs: " + quiet).isTrue();

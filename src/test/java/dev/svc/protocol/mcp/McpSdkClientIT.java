@@ -65,7 +65,7 @@ class McpSdkClientIT {
   void theOfficialClientListsAndCallsTools() {
     assertThat(client.listTools().tools())
         .extracting(McpSchema.Tool::name)
-        .containsExactly("add", "broken", "greet", "in_region", "search");
+        .containsExactly("add", "broken", "greet", "in_region", "secret", "search");
 
     McpSchema.CallToolResult sum =
         client.callTool(
