@@ -26,6 +26,7 @@ import tools.jackson.databind.JsonNode;
 public final class NodeMcpClients {
   public static final String CLIENT = "@modelcontextprotocol/client@2.4.0";
   public static final String SDK = "@modelcontextprotocol/sdk@1.32.2";
+  private static final String INSTALLED = "installed";
 
   /** What the script runs as: the 1.x SDK, or the 2.x client in one negotiation mode. */
   public enum Flavour {
@@ -164,7 +165,9 @@ public final class NodeMcpClients {
   private static boolean installed(Path dir, String spec) throws IOException {
     String name = spec.substring(0, spec.lastIndexOf('@'));
     Path manifest = dir.resolve("node_modules").resolve(name).resolve("package.json");
-    return Files.isRegularFile(manifest)
+    // written after npm succeeded, so an interrupted install is redone
+    return Files.isRegularFile(dir.resolve(INSTALLED))
+        && Files.isRegularFile(manifest)
         && Json.MAPPER
             .readTree(manifest.toFile())
             .path("version")
@@ -207,5 +210,6 @@ public final class NodeMcpClients {
     assertThat(npm.exitValue())
         .as("npm install " + CLIENT + " " + SDK + " failed:\n" + out)
         .isZero();
+    Files.writeString(dir.resolve(INSTALLED), CLIENT + " " + SDK + "\n");
   }
 }

@@ -11,6 +11,7 @@ const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 // every HTTP exchange the client makes: the method it posted, the status, whether the reply named a
 // session, the request's Mcp-* headers, and the start of the body
 const wire = [];
+const reading = [];
 const recordingFetch = async (input, init) => {
   let method = init?.method ?? 'GET';
   try {
@@ -19,18 +20,25 @@ const recordingFetch = async (input, init) => {
   } catch {}
   const response = await fetch(input, init);
   const type = response.headers.get('content-type') ?? '';
-  let peek = '';
-  // a POST's event stream ends with its response; the GET stream never ends, so it is not read
-  if (type.includes('application/json') || (method !== 'GET' && type.includes('event-stream'))) {
-    peek = (await response.clone().text()).slice(0, 400);
-  }
   const session = response.headers.get('mcp-session-id');
   // the 2026-07-28 request headers a client adds: Mcp-Method, Mcp-Name, Mcp-Param-*
   const headers = {};
   new Headers(init?.headers ?? {}).forEach((value, name) => {
     if (name.startsWith('mcp-') && name !== 'mcp-session-id') headers[name] = value;
   });
-  wire.push({ request: method, status: response.status, type, session, headers, body: peek });
+  const exchange = { request: method, status: response.status, type, session, headers, body: '' };
+  wire.push(exchange);
+  // read beside the client, so that an event stream still reaches it as it comes; a POST's stream
+  // ends with its response, the GET stream never ends, so it is not read
+  if (type.includes('application/json') || (method !== 'GET' && type.includes('event-stream'))) {
+    reading.push(
+      response
+        .clone()
+        .text()
+        .then((text) => (exchange.body = text.slice(0, 400)))
+        .catch(() => {})
+    );
+  }
   return response;
 };
 
@@ -179,5 +187,6 @@ if (report.connect.error === undefined) {
     return 'closed';
   });
 }
+await Promise.all(reading);
 report.wire = wire;
 process.stdout.write(JSON.stringify(report) + '\n');
