@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param clientLog where messages for the client go (script console output, …)
  * @param progress where progress of the request goes
  * @param via what the call came through, for audit lines: {@code mcp} or {@code agent:<name>}
+ * @param client how the call asks its client something (elicitation, sampling, roots); {@link
+ *     ClientRequests#NONE} when there is no client to ask
  */
 public record Caller(
     String requestId,
@@ -25,9 +27,10 @@ public record Caller(
     Optional<String> sessionId,
     ClientLog clientLog,
     Progress progress,
-    String via) {
+    String via,
+    ClientRequests client) {
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
-    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE, "mcp");
+    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE, "mcp", ClientRequests.NONE);
   }
 
   public static Caller internal(String requestId) {
@@ -35,15 +38,20 @@ public record Caller(
   }
 
   public Caller withClientLog(ClientLog log) {
-    return new Caller(requestId, headers, sessionId, log, progress, via);
+    return new Caller(requestId, headers, sessionId, log, progress, via, client);
   }
 
   public Caller withProgress(Progress reporter) {
-    return new Caller(requestId, headers, sessionId, clientLog, reporter, via);
+    return new Caller(requestId, headers, sessionId, clientLog, reporter, via, client);
   }
 
   /** This caller, coming through {@code channel} ({@code agent:<name>}). */
   public Caller via(String channel) {
-    return new Caller(requestId, headers, sessionId, clientLog, progress, channel);
+    return new Caller(requestId, headers, sessionId, clientLog, progress, channel, client);
+  }
+
+  /** This caller, asking its client through {@code requests}. */
+  public Caller withClientRequests(ClientRequests requests) {
+    return new Caller(requestId, headers, sessionId, clientLog, progress, via, requests);
   }
 }

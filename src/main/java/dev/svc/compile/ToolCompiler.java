@@ -13,6 +13,7 @@ import dev.svc.diagnostic.Suggestions;
 import dev.svc.model.Adapter;
 import dev.svc.model.AuthPolicy;
 import dev.svc.model.CachePolicy;
+import dev.svc.model.Confirmation;
 import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
@@ -132,6 +133,7 @@ final class ToolCompiler {
     ResultCaps caps = caps(defaultCaps, tool.maxRows(), tool.maxBytes());
     boolean readOnly = hints.readOnly(tool, execution);
     Optional<String> outputSchema = outputSchemas.compile(tool.outputSchema());
+    Optional<Confirmation> confirm = ConfirmCompiler.compile(tool, inputs, diagnostics);
 
     if (errorCount() > errorsBefore || execution.isEmpty()) {
       return Optional.empty();
@@ -153,7 +155,8 @@ final class ToolCompiler {
             caps,
             readOnly,
             ToolHintsCompiler.annotations(readOnly, execution, tool.annotations()),
-            outputSchema));
+            outputSchema,
+            confirm));
   }
 
   private Optional<Execution> execution(

@@ -136,7 +136,9 @@ public final class DefinitionReader {
         f.integer("max_bytes"),
         f.bool("read_only"),
         f.object("annotations").map(DefinitionReader::annotations),
-        f.node("output_schema"));
+        f.node("output_schema"),
+        f.text("confirm"),
+        f.text("confirm_fallback"));
   }
 
   private static AnnotationsDefinition annotations(Fields f) {

@@ -34,6 +34,7 @@ public final class Shapes {
       List.of("postgres", "mysql", "sqlite", "mongodb", "redis");
   public static final List<String> INPUT_TYPES =
       List.of("string", "int", "float", "boolean", "datetime");
+  public static final List<String> CONFIRM_FALLBACKS = List.of("refuse", "allow");
   public static final List<String> ROOT_ACCESS_MODES =
       List.of("allow_all", "allow_none", "allow_list");
   public static final List<String> AGENT_ACCESS_MODES =

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param maxRows {@code max_rows}, overriding {@code tools.max_rows}
  * @param maxBytes {@code max_bytes}, overriding {@code tools.max_bytes}
  * @param outputSchema the {@code output_schema} mapping as written, checked by the compiler
+ * @param confirm the {@code confirm} message template
+ * @param confirmFallback {@code confirm_fallback}: {@code allow} or {@code refuse}
  */
 public record ToolDefinition(
     Origin origin,
@@ -34,7 +36,9 @@ public record ToolDefinition(
     Optional<Located<Long>> maxBytes,
     Optional<Located<Boolean>> readOnly,
     Optional<AnnotationsDefinition> annotations,
-    Optional<YamlNode> outputSchema) {
+    Optional<YamlNode> outputSchema,
+    Optional<Located<String>> confirm,
+    Optional<Located<String>> confirmFallback) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }

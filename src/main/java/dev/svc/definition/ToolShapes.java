@@ -127,5 +127,16 @@ final class ToolShapes {
           optional(
               "output_schema",
               new FieldType.Document(),
-              "JSON Schema (in YAML) of the tool's `structuredContent`; its root is `type: object`."));
+              "JSON Schema (in YAML) of the tool's `structuredContent`; its root is `type: object`."),
+          optional(
+              "confirm",
+              FieldType.text(),
+              "Ask the user before the tool runs (MCP elicitation), e.g. `Delete order {{ inputs.id"
+                  + " }}?`; declined or cancelled, the tool does not run."),
+          optional(
+                  "confirm_fallback",
+                  new FieldType.Text(Optional.empty(), Shapes.CONFIRM_FALLBACKS),
+                  "When the client cannot be asked (no elicitation capability): `refuse` the call"
+                      + " (default) or `allow` it without asking.")
+              .reportedAs("invalid-confirm-fallback"));
 }

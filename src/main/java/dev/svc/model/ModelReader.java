@@ -105,7 +105,12 @@ record ModelReader(DataInputStream in, int version) {
         caps(),
         in.readBoolean(),
         annotations(),
-        optional(this::string));
+        optional(this::string),
+        version >= 8 ? optional(this::confirmation) : Optional.empty());
+  }
+
+  Confirmation confirmation() throws IOException {
+    return new Confirmation(string(), in.readBoolean());
   }
 
   ToolAnnotations annotations() throws IOException {

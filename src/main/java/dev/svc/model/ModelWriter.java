@@ -86,6 +86,15 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeBoolean(t.readOnly());
     annotations(t.annotations());
     optional(t.outputSchema(), this::string);
+    if (version < 8) {
+      return;
+    }
+    optional(t.confirm(), this::confirmation);
+  }
+
+  void confirmation(Confirmation c) throws IOException {
+    string(c.message());
+    out.writeBoolean(c.runWithoutAsking());
   }
 
   void annotations(ToolAnnotations a) throws IOException {

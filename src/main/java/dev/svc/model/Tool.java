@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param annotations the MCP hints sent in {@code tools/list}, derived and overridden
  * @param outputSchema the JSON Schema (JSON text) the tool declares for its {@code
  *     structuredContent}; a statement tool without one gets a schema derived at start
+ * @param confirm the question asked the user before the tool runs ({@code confirm})
  */
 public record Tool(
     String name,
@@ -28,7 +29,8 @@ public record Tool(
     ResultCaps caps,
     boolean readOnly,
     ToolAnnotations annotations,
-    Optional<String> outputSchema) {
+    Optional<String> outputSchema,
+    Optional<Confirmation> confirm) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
@@ -59,6 +61,39 @@ public record Tool(
         ResultCaps.DEFAULTS,
         false,
         ToolAnnotations.NONE,
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  /** A tool without {@code confirm}: what tools were before format 8. */
+  public Tool(
+      String name,
+      String description,
+      List<Input> inputs,
+      Execution execution,
+      Optional<ScriptRef> inputMapper,
+      Optional<ScriptRef> outputMapper,
+      Optional<AuthPolicy> auth,
+      CachePolicy cache,
+      Duration timeout,
+      ResultCaps caps,
+      boolean readOnly,
+      ToolAnnotations annotations,
+      Optional<String> outputSchema) {
+    this(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        caps,
+        readOnly,
+        annotations,
+        outputSchema,
         Optional.empty());
   }
 

@@ -55,6 +55,11 @@ public final class ToolInvoker {
     return model;
   }
 
+  /** The project's tool of this name (the built-in {@code search} is not one). */
+  public Optional<Tool> tool(String name) {
+    return callable.getOrDefault(name, Optional.empty());
+  }
+
   /** Whether the project has a tool of this name (the built-in {@code search} is not one). */
   public boolean has(String name) {
     return callable.getOrDefault(name, Optional.empty()).isPresent();

@@ -5,6 +5,7 @@ import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
+import dev.svc.call.InputRequiredException;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
@@ -18,6 +19,7 @@ import dev.svc.runtime.ScriptTelemetry.Stage;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
+import dev.svc.script.ScriptWaitsForClientException;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.Telemetry;
@@ -32,9 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one tool pipeline, one straight method in the order of the spec ({@link #run}): auth →
- * validate and defaults → input transform → cache lookup → handler or statement → output transform
- * → caps → cache store. Each stage but the caps has its own span. It returns what happened and for
- * whom; observing the call as a whole is {@link ToolInvoker}'s.
+ * validate and defaults → confirm → input transform → cache lookup → handler or statement → output
+ * transform → caps → cache store. Each stage but the caps has its own span. It returns what
+ * happened and for whom; observing the call as a whole is {@link ToolInvoker}'s.
  *
  * <p>Caps and cursors (docs/results.md): a statement is asked for the rows after a cursor's
  * position, at most {@code max_rows + 1} of them (the probe row tells a cut result from one of
@@ -140,6 +142,11 @@ final class ToolPipeline {
       }
     }
     try {
+      // 2b. confirm: ask the user before anything of the tool runs
+      Optional<String> refused = ConfirmStep.check(tool, inputs, caller, call.deadline());
+      if (refused.isPresent()) {
+        return failed(refused.get(), identity);
+      }
       // 3. input transform
       JsonNode finalInputs = inputs;
       if (tool.inputMapper().isPresent()) {
@@ -234,6 +241,10 @@ final class ToolPipeline {
               principal(identity));
         }
       }
+    } catch (InputRequiredException e) {
+      throw e; // not an ending: the call goes on with the retried request (2026-07-28)
+    } catch (ScriptWaitsForClientException e) {
+      throw new InputRequiredException();
     } catch (ScriptTimeoutException e) {
       return failed(e.messageFor(tool.timeout()), identity);
     } catch (StatementFailedException | ScriptFailedException e) {

@@ -1,15 +1,18 @@
 package dev.svc.script;
 
 import dev.svc.call.Caller;
+import dev.svc.call.ClientRequest;
+import dev.svc.call.ClientRequests;
 import dev.svc.call.Deadline;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What one call's {@code console} and {@code fetch} reach: the structured log (tag {@code
- * script:<tool>}), the client's log when the caller set a level, and the server's HTTP client under
- * the call's deadline. Touched only by the thread running the call.
+ * What one call's {@code console}, {@code fetch} and client requests reach: the caller's {@link
+ * ClientRequests}, the structured log (tag {@code script:<tool>}), the client's log when the caller
+ * set a level, and the server's HTTP client under the call's deadline. Touched only by the thread
+ * running the call.
  */
 final class CallHost implements ScriptHost {
   private static final Log LOG = Log.tagged("script");
@@ -78,6 +81,11 @@ final class CallHost implements ScriptHost {
   @Override
   public CompletableFuture<String> fetch(String request) {
     return http.start(request, deadline.remaining());
+  }
+
+  @Override
+  public ClientRequests.Answer ask(ClientRequest request) {
+    return caller.client().ask(request);
   }
 
   @Override

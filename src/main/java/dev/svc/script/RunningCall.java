@@ -1,11 +1,17 @@
 package dev.svc.script;
 
+import dev.svc.call.ClientRequest;
+import dev.svc.call.ClientRequestException;
+import dev.svc.call.ClientRequests;
+import dev.svc.json.Jackson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The call an isolate is running and the fetches it has in flight. A fetch starts on the isolate's
@@ -16,6 +22,8 @@ final class RunningCall {
   /** Fetches one call may have in flight at once. */
   static final int MAX_FETCHES_IN_FLIGHT = 64;
 
+  private static final JsonMapper JSON = Jackson.MAPPER;
+
   /** A fetch that finished: its id in the sandbox and its JSON answer. */
   record Finished(int id, String json) {
     /** Put in the queue instead of a fetch when the call is interrupted. */
@@ -24,8 +32,9 @@ final class RunningCall {
 
   private final ScriptCall call;
   private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
-  private final List<CompletableFuture<String>> requests = new ArrayList<>();
+  private final List<CompletableFuture<?>> requests = new ArrayList<>();
   private int inFlight; // the isolate's thread only
+  private int nextRound; // questions whose answers come with the retried call (2026-07-28)
 
   RunningCall(ScriptCall call) {
     this.call = call;
@@ -52,9 +61,72 @@ final class RunningCall {
     response.thenAccept(json -> finished.add(new Finished(id, json)));
   }
 
-  /** Whether no fetch is in flight: then nothing can settle the call's promise. */
+  /**
+   * Sends request {@code id} of the sandbox to the call's client: {@code kind} is {@code elicit},
+   * {@code sample} or {@code roots}, {@code argument} the JSON the script passed. The answer is
+   * settled like a fetch's: JSON {@code {result}} or {@code {error}}. A question that goes out with
+   * an {@code input_required} result is never settled in this run.
+   */
+  void ask(int id, String kind, String argument) {
+    inFlight++;
+    if (inFlight > MAX_FETCHES_IN_FLIGHT) {
+      finished.add(
+          new Finished(id, error("more than " + MAX_FETCHES_IN_FLIGHT + " requests at once")));
+      return;
+    }
+    ClientRequest request;
+    try {
+      request = ClientRequest.of(kind, JSON.readTree(argument));
+    } catch (IllegalArgumentException | JacksonException e) {
+      finished.add(new Finished(id, error(e.getMessage())));
+      return;
+    }
+    switch (call.host().ask(request)) {
+      case ClientRequests.Answer.NextRound next -> {
+        inFlight--;
+        nextRound++;
+      }
+      case ClientRequests.Answer.Coming coming -> {
+        requests.add(coming.result());
+        coming
+            .result()
+            .whenComplete((result, failure) ->
+                finished.add(
+                    new Finished(
+                        id,
+                        failure == null
+                            ? "{\"result\":" + JSON.writeValueAsString(result) + "}"
+                            : error(reason(failure)))));
+      }
+    }
+  }
+
+  private static String reason(Throwable failure) {
+    Throwable cause =
+        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return cause instanceof ClientRequestException refused
+        ? refused.getMessage()
+        : cause instanceof java.util.concurrent.CancellationException
+            ? "the request to the client was cancelled"
+            : "asking the client failed";
+  }
+
+  private static String error(String message) {
+    return "{\"error\":" + JSON.writeValueAsString(message) + "}";
+  }
+
+  /**
+   * Whether no fetch or client request is in flight: then nothing can settle the call's promise.
+   */
   boolean awaitsNothing() {
     return inFlight == 0;
+  }
+
+  /** Whether the script asked questions whose answers come with the retried call. */
+  boolean waitsForNextRound() {
+    return nextRound > 0;
   }
 
   /**
@@ -79,7 +151,7 @@ final class RunningCall {
 
   /** Cancels the requests still running: nobody will read their answers. */
   void abandon() {
-    for (CompletableFuture<String> request : requests) {
+    for (CompletableFuture<?> request : requests) {
       request.cancel(true);
     }
   }

@@ -1,9 +1,14 @@
 package dev.svc.script;
 
+import dev.svc.call.ClientRequest;
+import dev.svc.call.ClientRequests;
 import dev.svc.log.Level;
 import java.util.concurrent.CompletableFuture;
 
-/** The host functions behind a call's {@code console} and {@code fetch}. */
+/**
+ * The host functions behind a call's {@code console}, {@code fetch} and {@code mcp.elicit}, {@code
+ * mcp.sample}, {@code mcp.listRoots}.
+ */
 public interface ScriptHost {
 
   /** A line the script wrote with {@code console.*}. */
@@ -21,4 +26,9 @@ public interface ScriptHost {
    * waits it uses no CPU, which the pool takes into account when it sizes itself.
    */
   default void waiting(boolean waiting) {}
+
+  /** Asks the call's client something (the script's {@code mcp.elicit}, …); never throws. */
+  default ClientRequests.Answer ask(ClientRequest request) {
+    return ClientRequests.NONE.ask(request);
+  }
 }

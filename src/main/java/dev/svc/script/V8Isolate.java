@@ -131,11 +131,13 @@ final class V8Isolate implements ScriptIsolate {
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
     V8ValueFunction log = hostFunction("log", this::log);
     V8ValueFunction fetch = hostFunction("fetch", this::fetch);
+    V8ValueFunction ask = hostFunction("ask", this::ask);
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
       host.set("log", log);
       host.set("fetch", fetch);
+      host.set("ask", ask);
       V8Value vendor =
           scripts.vendor().isPresent()
               ? own(compile("svc:vendor.js", scripts.vendor().get()))
@@ -199,6 +201,9 @@ final class V8Isolate implements ScriptIsolate {
             break;
           }
           if (current.awaitsNothing()) {
+            if (current.waitsForNextRound()) {
+              throw new ScriptWaitsForClientException();
+            }
             throw new ScriptFailedException(
                 "the script's promise never settled: it waits for something that never happens");
           }
@@ -330,6 +335,18 @@ final class V8Isolate implements ScriptIsolate {
       return;
     }
     current.fetch(id.getValue(), args[1] instanceof V8ValueString s ? s.getValue() : "{}");
+  }
+
+  private void ask(V8Value... args) {
+    RunningCall current = running;
+    if (current == null
+        || args.length < 3
+        || !(args[0] instanceof V8ValueInteger id)
+        || !(args[1] instanceof V8ValueString kind)) {
+      return;
+    }
+    current.ask(
+        id.getValue(), kind.getValue(), args[2] instanceof V8ValueString s ? s.getValue() : "{}");
   }
 
   private long nearHeapLimit(long current, long initial) {

@@ -93,6 +93,24 @@
     }
     return { "mcp:content": list };
   };
+  // Requests to the MCP client of the call (docs/scripts.md): each returns a promise of the
+  // client's result, and rejects when the client cannot or does not answer.
+  const ask = (kind, argument) =>
+    new PromiseCtor((resolve, reject) => {
+      const json = stringify(argument === undefined ? {} : argument);
+      const id = nextId++;
+      pending.set(id, { resolve, reject, ask: true });
+      host.ask(id, kind, json);
+    });
+  mcp.elicit = (request) => {
+    if (request === null || typeof request !== "object") {
+      return PromiseCtor.reject(new TypeErrorCtor("mcp.elicit: pass {message, schema}"));
+    }
+    const schema = request.schema !== undefined ? request.schema : request.requestedSchema;
+    return ask("elicit", { message: request.message, requestedSchema: schema });
+  };
+  mcp.sample = (params) => ask("sample", params);
+  mcp.listRoots = () => ask("roots", {});
   define("mcp", freeze(mcp));
 
   // --- fetch ---------------------------------------------------------------------------------
@@ -190,12 +208,21 @@
   define("Headers", Headers);
   define("Response", Response);
 
-  // Called by the host when a fetch finished: {error} or {status, statusText, url, headers, body}.
+  // Called by the host when a fetch finished: {error} or {status, statusText, url, headers, body};
+  // or when the client answered a request: {error} or {result}.
   const settle = (id, json) => {
     const waiter = pending.get(id);
     if (waiter === undefined) return;
     pending.delete(id);
     const answer = parse(json);
+    if (waiter.ask) {
+      if (answer.error !== undefined) {
+        waiter.reject(new ErrorCtor(answer.error));
+      } else {
+        waiter.resolve(answer.result);
+      }
+      return;
+    }
     if (answer.error !== undefined) {
       waiter.reject(new TypeErrorCtor("fetch failed: " + answer.error));
     } else {

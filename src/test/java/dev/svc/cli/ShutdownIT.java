@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.RawHttp;
 import dev.svc.testing.RunningProject;
+import dev.svc.testing.StatelessMcpClient;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,37 @@ class ShutdownIT {
     assertThat(error.path("data").path("requestId").asString()).isNotBlank();
     closed.get(15, TimeUnit.SECONDS);
     assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(8));
+  }
+
+  @Test
+  void aStatelessCallAtTheDrainLimitIsAnsweredAndAListenStreamEndsWithItsFinalResponse()
+      throws Exception {
+    Instance instance = start(1);
+    StatelessMcpClient client = new StatelessMcpClient(instance.baseUrl());
+    BlockingQueue<String> listening = client.listen("{\"toolsListChanged\":true}");
+    CompletableFuture<JsonNode> spinning =
+        CompletableFuture.supplyAsync(
+            () -> client.post("tools/call", "{\"name\":\"spin\",\"arguments\":{}}").json());
+    Thread.sleep(500);
+    CompletableFuture<Void> closed = CompletableFuture.runAsync(instance::close);
+
+    JsonNode error = spinning.get(15, TimeUnit.SECONDS).path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(-32603);
+    assertThat(error.path("message").asString()).startsWith("server shutting down");
+    StringBuilder stream = new StringBuilder();
+    long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (System.nanoTime() < end && !stream.toString().contains("closed:")) {
+      String line = listening.poll(200, TimeUnit.MILLISECONDS);
+      if (line != null) {
+        stream.append(line).append('\n');
+      }
+    }
+    assertThat(stream.toString())
+        .contains("notifications/subscriptions/acknowledged")
+        .containsPattern(
+            "\"result\":\\{\"resultType\":\"complete\",\"_meta\":\\{\"io.modelcontextprotocol/subscriptionId\":\\d+}}")
+        .contains("closed:");
+    closed.get(15, TimeUnit.SECONDS);
   }
 
   @Test

@@ -636,6 +636,68 @@ class ToolDiagnosticsTest {
             app/tools/hello/config.terse:1:14: warning[env-not-substituted]: `{{ env.… }}` is not substituted in `description`; it is served as written
               hint: env placeholders work in connection_string, adapter options, auth policy values and model options
             0 errors, 1 warning
+            """),
+        argumentSet(
+            "a confirm placeholder must name a declared input",
+            """
+            == app/tools/drop/config.terse
+            description: Drops an order.
+            confirm: "Drop order {{ inputs.idd }} of {{ input.owner }}?"
+            inputs:
+              id: {type: int}
+            == app/tools/drop/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/drop/config.terse:2:10: error[invalid-placeholder]: `{{ input.owner }}` in `confirm` is not an input placeholder
+              hint: write `{{ inputs.<name> }}` with the name of a declared input
+            app/tools/drop/config.terse:2:10: error[unknown-input]: `confirm` uses `{{ inputs.idd }}`, but the tool has no input `idd`
+              hint: did you mean `id`?
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "an unclosed confirm placeholder and an empty confirm are errors",
+            """
+            == app/tools/drop/config.terse
+            description: Drops an order.
+            confirm: "Drop order {{ inputs.id"
+            inputs:
+              id: {type: int}
+            == app/tools/drop/handler.ts
+            export default () => 1;
+            == app/tools/keep/config.terse
+            description: Keeps an order.
+            confirm: " "
+            == app/tools/keep/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/drop/config.terse:2:10: error[invalid-placeholder]: a placeholder in `confirm` opened with `{{` is never closed with `}}`
+            app/tools/keep/config.terse:2:10: error[missing-field]: the tool's `confirm` is empty
+              hint: write the question to ask, e.g. `confirm: "Delete order {{ inputs.id }}?"`
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "confirm_fallback is allow or refuse, and means nothing without confirm",
+            """
+            == app/tools/drop/config.terse
+            description: Drops an order.
+            confirm: Drop it?
+            confirm_fallback: alow
+            == app/tools/drop/handler.ts
+            export default () => 1;
+            == app/tools/keep/config.terse
+            description: Keeps an order.
+            confirm_fallback: allow
+            == app/tools/keep/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/drop/config.terse:3:19: error[invalid-confirm-fallback]: `confirm_fallback` is `alow`, which is not supported
+              hint: did you mean `allow`?
+            app/tools/keep/config.terse:2:19: warning[confirm-fallback-without-confirm]: `confirm_fallback` has no effect: the tool has no `confirm` question
+              hint: add `confirm: "…?"`, or remove `confirm_fallback`
+            1 error, 1 warning
             """));
   }
 

@@ -63,6 +63,8 @@ class ModelCodecTest {
       max_rows: 10
       read_only: true
       annotations: {title: Get an item, open_world_hint: true}
+      confirm: "Read item {{ inputs.id }}?"
+      confirm_fallback: allow
       == app/tools/find_docs/config.terse
       description: Find documents.
       use: docs
@@ -204,7 +206,8 @@ class ModelCodecTest {
             "tools.caps",
             "tools.readOnly",
             "tools.annotations",
-            "tools.outputSchema")
+            "tools.outputSchema",
+            "tools.confirm")
         .isEqualTo(ModelCodec.decode(current));
   }
 
@@ -302,6 +305,20 @@ class ModelCodecTest {
           assertThat(tool.annotations()).isEqualTo(ToolAnnotations.NONE);
           assertThat(tool.outputSchema()).isEmpty();
         });
+  }
+
+  @Test
+  void confirmationsSurviveTheRoundTripAndAFormatSevenFileReadsToolsWithoutThem() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Tool getItem =
+        ModelCodec.decode(ModelCodec.encode(model)).tools().stream()
+            .filter(t -> t.name().equals("get_item"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(getItem.confirm()).contains(new Confirmation("Read item {{ inputs.id }}?", true));
+
+    Model formatSeven = ModelCodec.decode(olderFormat(model, 7));
+    assertThat(formatSeven.tools()).allSatisfy(tool -> assertThat(tool.confirm()).isEmpty());
   }
 
   @Test

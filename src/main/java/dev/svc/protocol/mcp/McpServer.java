@@ -179,7 +179,10 @@ public final class McpServer {
         requests.notified(session.get(), notification);
         yield new HttpReply.Empty(202, Map.of());
       }
-      case JsonRpcMessage.Response ignored -> new HttpReply.Empty(202, Map.of());
+      case JsonRpcMessage.Response response -> {
+        session.get().pending().answer(response); // an answer no call waits for is dropped
+        yield new HttpReply.Empty(202, Map.of());
+      }
       case JsonRpcMessage.Request request ->
           request(
               session.get(),
@@ -192,7 +195,8 @@ public final class McpServer {
   private HttpReply initialize(JsonRpcMessage.Request request) {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
-    McpSession session = sessions.create(version);
+    McpSession session =
+        sessions.create(version, ClientCapabilities.of(request.params().get("capabilities")));
     var service = runtime.get().model().service();
     InitializeResult result =
         new InitializeResult(
@@ -225,8 +229,9 @@ public final class McpServer {
 
   /**
    * Answers a request with JSON, or with an SSE stream that carries the notifications about it
-   * first when the client accepts one and has asked for progress or logs (or accepts only SSE). The
-   * runtime is read here, once: the whole request is served by the project current now.
+   * first when the client accepts one and has asked for progress or logs (or accepts only SSE), or
+   * when the call may ask the client something (elicitation, sampling, roots: sent on that stream).
+   * The runtime is read here, once: the whole request is served by the project current now.
    */
   private HttpReply request(
       McpSession session, Caller caller, JsonRpcMessage.Request request, Accept accept) {
@@ -235,18 +240,25 @@ public final class McpServer {
     Optional<JsonNode> progressToken = Optional.ofNullable(meta.get("progressToken"));
     boolean streams =
         accept.eventStream()
-            && (!accept.json() || progressToken.isPresent() || session.logLevel().isPresent());
+            && (!accept.json()
+                || progressToken.isPresent()
+                || session.logLevel().isPresent()
+                || SessionClientRequests.mayAsk(session, current, request));
     if (!streams) {
+      Caller plain =
+          caller.withClientRequests(new SessionClientRequests(session, Optional.empty()));
       ObjectNode response =
-          requests.respond(session, current, caller, request, progressToken, n -> {});
+          requests.respond(session, current, plain, request, progressToken, n -> {});
       return json(200, Map.of(), response);
     }
     return new HttpReply.Stream(
         200,
         Map.of(),
-        sink ->
-            sink.send(
-                requests.respond(session, current, caller, request, progressToken, sink::send)));
+        sink -> {
+          Caller asking =
+              caller.withClientRequests(new SessionClientRequests(session, Optional.of(sink)));
+          sink.send(requests.respond(session, current, asking, request, progressToken, sink::send));
+        });
   }
 
   private HttpReply openStream(HttpCall http) {

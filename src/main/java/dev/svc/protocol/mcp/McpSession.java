@@ -12,13 +12,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What one instance knows of a session: its negotiated version, the log level the client asked for,
- * its resource subscriptions, its open streams and its requests in flight. Created on first sight
- * of a valid session id, so a session started on another instance works here too.
+ * What one instance knows of a session: its negotiated version, what its client can be asked, the
+ * log level the client asked for, its resource subscriptions, its open streams, its requests in
+ * flight and the requests it sent the client. Created on first sight of a valid session id, so a
+ * session started on another instance works here too.
  */
 public final class McpSession {
   private final String id;
   private final String protocolVersion;
+  private volatile ClientCapabilities client;
+  private final PendingClientRequests pending = new PendingClientRequests();
   private final AtomicReference<Optional<Level>> logLevel = new AtomicReference<>(Optional.empty());
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
@@ -67,8 +70,23 @@ public final class McpSession {
   }
 
   McpSession(String id, String protocolVersion) {
+    this(id, protocolVersion, ClientCapabilities.NONE);
+  }
+
+  McpSession(String id, String protocolVersion, ClientCapabilities client) {
     this.id = id;
     this.protocolVersion = protocolVersion;
+    this.client = client;
+  }
+
+  /** What the client declared it can be asked (elicitation, sampling, roots). */
+  public ClientCapabilities client() {
+    return client;
+  }
+
+  /** The requests sent to the client that wait for its answer on this instance. */
+  PendingClientRequests pending() {
+    return pending;
   }
 
   public String id() {
@@ -98,6 +116,7 @@ public final class McpSession {
 
   void declareCapabilities(ObjectNode capabilities) {
     clientCapabilities = capabilities;
+    client = ClientCapabilities.of(capabilities);
   }
 
   public Set<String> subscriptions() {
@@ -154,6 +173,7 @@ public final class McpSession {
 
   void closeStreams() {
     streams.clear();
+    pending.abandonAll();
     inFlight.values().forEach(InFlight::cancel);
     inFlight.clear();
   }

@@ -42,8 +42,13 @@ public final class McpSessions {
   }
 
   public McpSession create(String protocolVersion) {
-    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond());
-    McpSession session = new McpSession(id, protocolVersion);
+    return create(protocolVersion, ClientCapabilities.NONE);
+  }
+
+  /** A new session whose client declared {@code client} in {@code initialize}. */
+  public McpSession create(String protocolVersion, ClientCapabilities client) {
+    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond(), client);
+    McpSession session = new McpSession(id, protocolVersion, client);
     live.put(id, session);
     return session;
   }
@@ -59,7 +64,8 @@ public final class McpSessions {
     }
     return tokens
         .verify(id)
-        .map(claims -> live.get(id, k -> new McpSession(k, claims.protocolVersion())));
+        .map(claims ->
+            live.get(id, k -> new McpSession(k, claims.protocolVersion(), claims.client())));
   }
 
   public void end(McpSession session) {

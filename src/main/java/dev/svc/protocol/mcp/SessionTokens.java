@@ -12,8 +12,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * MCP session ids that any instance accepts: a self-describing payload (protocol version, issue
- * time, a random nonce) signed with HMAC-SHA256. Instances that share {@code SVC_SESSION_SECRET}
- * accept each other's sessions, so no session store is needed behind a load balancer.
+ * time, the client capabilities that let the server ask it something, a random nonce) signed with
+ * HMAC-SHA256. Tokens of the first layout (no capabilities) stay valid: their sessions declared
+ * none. Instances that share {@code SVC_SESSION_SECRET} accept each other's sessions, so no session
+ * store is needed behind a load balancer.
  */
 public final class SessionTokens {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -40,14 +42,30 @@ public final class SessionTokens {
     return new SessionTokens(random);
   }
 
-  /** What a token says. */
-  public record Claims(String protocolVersion, long issuedAtSeconds) {}
+  /**
+   * What a token says.
+   *
+   * @param clientCapabilities the capabilities among {@link ClientCapabilities#ASKABLE} the client
+   *     declared in {@code initialize}
+   */
+  public record Claims(String protocolVersion, long issuedAtSeconds, ClientCapabilities client) {}
 
   public String issue(String protocolVersion, long nowSeconds) {
+    return issue(protocolVersion, nowSeconds, ClientCapabilities.NONE);
+  }
+
+  public String issue(String protocolVersion, long nowSeconds, ClientCapabilities client) {
     byte[] nonce = new byte[9];
     Random.INSTANCE.nextBytes(nonce);
     String payload =
-        "1." + protocolVersion + "." + nowSeconds + "." + ENCODER.encodeToString(nonce);
+        "2."
+            + protocolVersion
+            + "."
+            + nowSeconds
+            + "."
+            + client.flags()
+            + "."
+            + ENCODER.encodeToString(nonce);
     String body = ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
     return body + "." + ENCODER.encodeToString(sign(body));
   }
@@ -74,13 +92,33 @@ public final class SessionTokens {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-    if (parts.length != 4 || !parts[0].equals("1")) {
+    boolean first = parts.length == 4 && parts[0].equals("1");
+    if (!first && !(parts.length == 5 && parts[0].equals("2"))) {
       return Optional.empty();
     }
     try {
-      return Optional.of(new Claims(parts[1], Long.parseLong(parts[2])));
+      return Optional.of(
+          new Claims(
+              parts[1],
+              Long.parseLong(parts[2]),
+              first ? ClientCapabilities.NONE : ClientCapabilities.ofFlags(parts[3])));
     } catch (NumberFormatException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The signer of MRTR {@code requestState} (2026-07-28), with a key derived from this one's for
+   * that purpose alone: instances that share the session key accept each other's states.
+   */
+  public RequestStates requestStates() {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      return new RequestStates(
+          mac.doFinal("svc request state".getBytes(StandardCharsets.US_ASCII)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -1,0 +1,67 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Signed session ids: what they carry, and that ids of the first layout stay valid. */
+class SessionTokensTest {
+  private final SessionTokens tokens = SessionTokens.create(Optional.of("shared-key"));
+
+  @Test
+  void aSessionIdCarriesTheClientsAskableCapabilitiesToEveryInstanceWithTheKey() {
+    String id =
+        tokens.issue("2025-11-25", 1_000, new ClientCapabilities(Set.of("elicitation", "roots")));
+
+    SessionTokens.Claims claims =
+        SessionTokens.create(Optional.of("shared-key")).verify(id).orElseThrow();
+    assertThat(claims.protocolVersion()).isEqualTo("2025-11-25");
+    assertThat(claims.issuedAtSeconds()).isEqualTo(1_000);
+    assertThat(claims.client().declared()).containsExactlyInAnyOrder("elicitation", "roots");
+    assertThat(SessionTokens.create(Optional.of("other-key")).verify(id)).isEmpty();
+  }
+
+  @Test
+  void aSessionIdWithoutCapabilitiesDeclaresNone() {
+    String id = tokens.issue("2025-06-18", 5);
+    assertThat(tokens.verify(id).orElseThrow().client()).isEqualTo(ClientCapabilities.NONE);
+  }
+
+  @Test
+  void anIdOfTheFirstLayoutIsStillValidAndDeclaresNothing() throws Exception {
+    // layout 1: "1.<version>.<issued>.<nonce>", as svc issued ids before capabilities
+    Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+    String body =
+        encoder.encodeToString("1.2025-11-25.42.AAAAAAAAAAAA".getBytes(StandardCharsets.UTF_8));
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec("shared-key".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    byte[] signature =
+        java.util.Arrays.copyOf(mac.doFinal(body.getBytes(StandardCharsets.US_ASCII)), 16);
+    String id = body + "." + encoder.encodeToString(signature);
+
+    SessionTokens.Claims claims = tokens.verify(id).orElseThrow();
+    assertThat(claims.protocolVersion()).isEqualTo("2025-11-25");
+    assertThat(claims.issuedAtSeconds()).isEqualTo(42);
+    assertThat(claims.client()).isEqualTo(ClientCapabilities.NONE);
+  }
+
+  @Test
+  void onlyObjectValuedAskableCapabilitiesCount() {
+    ClientCapabilities caps =
+        ClientCapabilities.of(
+            JsonMapper.builder()
+                .build()
+                .readTree(
+                    "{\"elicitation\":{\"form\":{}},\"sampling\":true,\"roots\":{\"listChanged\":true},"
+                        + "\"experimental\":{}}"));
+    assertThat(caps.declared()).containsExactlyInAnyOrder("elicitation", "roots");
+    assertThat(ClientCapabilities.of(null)).isEqualTo(ClientCapabilities.NONE);
+  }
+}
