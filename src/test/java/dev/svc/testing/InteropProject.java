@@ -54,6 +54,23 @@ public final class InteropProject {
         plugin: api_key
         policy:
           value: letmein
+      == app/tools/forget/config.terse
+      description: Forgets someone, once the user agreed.
+      use: db
+      statement: SELECT {{ inputs.name }} AS forgotten
+      confirm: "Forget {{ inputs.name }}?"
+      inputs:
+        name: {type: string}
+      == app/tools/rename/config.terse
+      description: Asks the user for a new name.
+      == app/tools/rename/handler.ts
+      export default async () => {
+        const answer = await mcp.elicit({
+          message: "New name?",
+          schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        });
+        return { action: answer.action, name: answer.content?.name ?? null };
+      };
       == app/prompts/review.terse
       description: Ask for a review.
       arguments:

@@ -43,16 +43,28 @@ const recordingFetch = async (input, init) => {
 };
 
 let notifications = [];
-// a client of this flavour and its transport, sending `headers` with every request
-const open = async (headers) => {
+// what the user answers the next question (elicitation/create), and the questions asked
+let answer = { action: 'accept', content: {} };
+const asked = [];
+const answerQuestion = (request) => {
+  asked.push({ message: request.params.message, fields: Object.keys(request.params.requestedSchema?.properties ?? {}) });
+  return answer;
+};
+// a client of this flavour and its transport, sending `headers` with every request; one that
+// `canBeAsked` declares the elicitation capability and answers with `answer`
+const open = async (headers, canBeAsked = true) => {
   const requestInit = { headers };
+  const capabilities = canBeAsked ? { elicitation: {} } : {};
   if (flavour === 'sdk1') {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    const client = new Client({ name: 'svc-interop-sdk1', version: '1.0.0' });
+    const { LoggingMessageNotificationSchema, ElicitRequestSchema } = await import(
+      '@modelcontextprotocol/sdk/types.js'
+    );
+    const client = new Client({ name: 'svc-interop-sdk1', version: '1.0.0' }, { capabilities });
+    if (canBeAsked) client.setRequestHandler(ElicitRequestSchema, answerQuestion);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
       notifications.push(n.params)
     );
@@ -67,8 +79,9 @@ const open = async (headers) => {
   if (mode === undefined) throw new Error(`unknown flavour ${flavour}`);
   const client = new Client(
     { name: `svc-interop-${flavour}`, version: '2.0.0' },
-    { versionNegotiation: { mode } }
+    { versionNegotiation: { mode }, capabilities }
   );
+  if (canBeAsked) client.setRequestHandler('elicitation/create', answerQuestion);
   client.setNotificationHandler('notifications/message', (n) => notifications.push(n.params));
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: recordingFetch,
@@ -134,6 +147,34 @@ if (report.connect.error === undefined) {
     }
     await keyed.client.close();
     return calls;
+  });
+  await step('confirm', async () => {
+    // svc asks before the tool runs: on 2025-11-25 on the call's stream, on 2026-07-28 in an
+    // input_required result that the client answers by calling again
+    const outcomes = {};
+    for (const action of ['accept', 'decline', 'cancel']) {
+      answer = action === 'accept' ? { action, content: {} } : { action };
+      asked.length = 0;
+      const r = await client.callTool({ name: 'forget', arguments: { name: 'Bob' } });
+      outcomes[action] = { isError: r.isError ?? false, text: text(r), asked: [...asked] };
+    }
+    // a client that cannot be asked: an isError result on 2025-11-25, -32021 on 2026-07-28
+    const mute = await open({}, false);
+    await mute.client.connect(mute.transport);
+    try {
+      const r = await mute.client.callTool({ name: 'forget', arguments: { name: 'Bob' } });
+      outcomes.cannotBeAsked = { isError: r.isError ?? false, text: text(r) };
+    } catch (e) {
+      outcomes.cannotBeAsked = { error: e.message, code: e.code };
+    }
+    await mute.client.close();
+    return outcomes;
+  });
+  await step('elicit', async () => {
+    answer = { action: 'accept', content: { name: 'Ada' } };
+    asked.length = 0;
+    const r = await client.callTool({ name: 'rename', arguments: {} });
+    return { structured: r.structuredContent ?? null, isError: r.isError ?? false, asked: [...asked] };
   });
   await step('logsWithoutLevel', async () => {
     notifications = [];

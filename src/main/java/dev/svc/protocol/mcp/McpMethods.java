@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.call.InputRequiredException;
 import dev.svc.json.Json;
 import dev.svc.log.Level;
 import dev.svc.model.Tool;
@@ -93,16 +94,25 @@ final class McpMethods {
       throw JsonRpcException.invalidParams("`arguments` must be an object");
     }
     call.progress(0, 1, "calling " + name.asString());
+    // on 2026-07-28 the questions a call asks go out in its result (StatelessMcp opens the round)
+    Optional<InputRounds> rounds =
+        call.caller().client() instanceof InputRounds round ? Optional.of(round) : Optional.empty();
     ToolOutcome outcome;
     try {
       outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());
     } catch (UnknownToolException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (InputRequiredException e) {
+      if (rounds.isEmpty()) {
+        throw e;
+      }
+      return rounds.get().inputRequired();
     }
     if (outcome instanceof ToolOutcome.Failure failure) {
       call.log(Level.WARN, "svc", "tool `" + name.asString() + "` failed: " + failure.message());
     }
     call.progress(1, 1, "done");
-    return ToolResults.of(outcome).toJson();
+    JsonNode result = ToolResults.of(outcome).toJson();
+    return rounds.isPresent() ? rounds.get().complete(result) : result;
   }
 }

@@ -78,6 +78,11 @@ public final class McpSessions {
     return live.asMap().values();
   }
 
+  /** Seals and opens the {@code requestState} of 2026-07-28 input rounds, with this key. */
+  RequestStates requestStates() {
+    return tokens.requestStates();
+  }
+
   /**
    * A session for one request of a stateless revision (2026-07-28): it lives as long as the
    * request, holds the log level the request asked for, and lets the server abort the request as it

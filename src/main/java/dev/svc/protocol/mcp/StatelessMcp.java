@@ -1,7 +1,9 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
+import dev.svc.call.ClientRequests;
 import dev.svc.json.Json;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.HttpCall;
@@ -13,6 +15,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -278,7 +281,14 @@ final class StatelessMcp {
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
     }
-    Caller caller = new Caller(http.requestId(), http.headers(), Optional.empty());
+    ClientRequests asking;
+    try {
+      asking = clientRequests(http, request, meta);
+    } catch (JsonRpcException e) {
+      return McpServer.error(200, Optional.of(request.id()), e.error());
+    }
+    Caller caller =
+        new Caller(http.requestId(), http.headers(), Optional.empty()).withClientRequests(asking);
     boolean streams =
         accept.eventStream()
             && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
@@ -288,6 +298,27 @@ final class StatelessMcp {
     }
     return new HttpReply.Stream(
         200, Map.of(), sink -> sink.send(respond(current, caller, request, meta, sink::send)));
+  }
+
+  /**
+   * How a request may ask its client something: a {@code tools/call} in input rounds, its questions
+   * (confirm, a script's {@code mcp.elicit}) going out in an {@code input_required} result and
+   * their answers coming back with the retried call (docs/scripts.md "Retries"); nothing else asks.
+   *
+   * @throws JsonRpcException {@code -32602} for a malformed, altered, expired or foreign {@code
+   *     requestState}
+   */
+  private ClientRequests clientRequests(
+      HttpCall http, JsonRpcMessage.Request request, RequestMeta meta) {
+    if (!request.method().equals("tools/call")) {
+      return ClientRequests.NONE;
+    }
+    return InputRounds.open(
+        sessions.requestStates(),
+        request.params(),
+        Principal.fromCredentials(http.headers()),
+        ClientCapabilities.of(meta.clientCapabilities()),
+        Instant.now());
   }
 
   private ObjectNode respond(

@@ -56,6 +56,7 @@ class McpNodeClientsIT {
     assertThat(report.path("connect").path("protocolVersion").asString()).isEqualTo("2025-11-25");
     assertEveryFeatureWorks(report);
     assertThat(report.path("missingResource").path("code").asInt()).isEqualTo(-32002);
+    assertRefusedWithoutTheElicitationCapability(report);
     assertThat(requests(report)).first().isEqualTo("POST initialize");
   }
 
@@ -67,6 +68,7 @@ class McpNodeClientsIT {
     assertThat(report.path("connect").path("protocolVersion").asString()).isEqualTo("2025-11-25");
     assertEveryFeatureWorks(report);
     assertThat(requests(report)).doesNotContain("POST server/discover");
+    assertRefusedWithoutTheElicitationCapability(report);
   }
 
   @Test
@@ -195,6 +197,11 @@ class McpNodeClientsIT {
                 .toList())
         .as("the inputs declared with header: travel as Mcp-Param-* headers too")
         .containsExactly("us-west1 3", "=?base64?WsO8cmljaA==?= 3");
+    JsonNode refused = report.path("confirm").path("cannotBeAsked");
+    assertThat(refused.path("code").asInt())
+        .as("a client that cannot be asked gets -32021: " + refused)
+        .isEqualTo(-32021);
+    assertThat(refused.path("error").asString()).contains("elicitation");
     // the 2.x client reports a legacy -32002 as -32602 too, so the reply itself is read
     assertThat(
             report
@@ -209,6 +216,16 @@ class McpNodeClientsIT {
         .contains("\"code\":-32602");
   }
 
+  /** On a session revision, a tool that must be confirmed tells a client that cannot be asked. */
+  static void assertRefusedWithoutTheElicitationCapability(JsonNode report) {
+    JsonNode refused = report.path("confirm").path("cannotBeAsked");
+    assertThat(refused.path("isError").asBoolean()).as(refused.toString()).isTrue();
+    assertThat(refused.path("text").asString())
+        .startsWith(
+            "tool `forget` must be confirmed by the user, but the client did not declare the"
+                + " `elicitation` capability");
+  }
+
   /** The requests the client posted, as {@code "POST method"}, in order. */
   static List<String> requests(JsonNode report) {
     return report.path("wire").valueStream().map(w -> w.path("request").asString()).toList();
@@ -221,7 +238,8 @@ class McpNodeClientsIT {
         .isEqualTo("interop");
     assertThat(report.path("tools").valueStream().map(JsonNode::asString))
         .as("tools/list in a deterministic order")
-        .containsExactly("add", "broken", "greet", "in_region", "secret", "search");
+        .containsExactly(
+            "add", "broken", "forget", "greet", "in_region", "rename", "secret", "search");
 
     JsonNode add = report.path("add");
     assertThat(add.path("isError").asBoolean()).as(add.toString()).isFalse();
@@ -249,6 +267,25 @@ class McpNodeClientsIT {
             "[{\"isError\":true,\"text\":\"authentication failed: missing API key: send it in"
                 + " the X-API-Key header\"},"
                 + "{\"isError\":false,\"text\":\"[{\\\"secret\\\":\\\"classified\\\"}]\"}]");
+
+    JsonNode confirm = report.path("confirm");
+    assertThat(confirm.path("accept").toString())
+        .as("accepted, the tool runs")
+        .isEqualTo(
+            "{\"isError\":false,\"text\":\"[{\\\"forgotten\\\":\\\"Bob\\\"}]\","
+                + "\"asked\":[{\"message\":\"Forget Bob?\",\"fields\":[]}]}");
+    assertThat(confirm.path("decline").path("isError").asBoolean()).as(confirm.toString()).isTrue();
+    assertThat(confirm.path("decline").path("text").asString())
+        .isEqualTo("the user declined to run tool `forget` (asked: Forget Bob?); it did not run");
+    assertThat(confirm.path("cancel").path("isError").asBoolean()).isTrue();
+    assertThat(confirm.path("cancel").path("text").asString())
+        .startsWith("the user cancelled the confirmation of tool `forget`");
+    JsonNode elicit = report.path("elicit");
+    assertThat(elicit.path("structured").toString())
+        .as("the script gets the user's answer: " + elicit)
+        .isEqualTo("{\"action\":\"accept\",\"name\":\"Ada\"}");
+    assertThat(elicit.path("asked").toString())
+        .isEqualTo("[{\"message\":\"New name?\",\"fields\":[\"name\"]}]");
 
     JsonNode quiet = report.path("logsWithoutLevel");
     assertThat(quiet.isArray() && quiet.isEmpty()).as("no level asked, no logs: " + quiet).isTrue();

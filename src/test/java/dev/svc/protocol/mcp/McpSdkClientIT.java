@@ -65,7 +65,8 @@ class McpSdkClientIT {
   void theOfficialClientListsAndCallsTools() {
     assertThat(client.listTools().tools())
         .extracting(McpSchema.Tool::name)
-        .containsExactly("add", "broken", "greet", "in_region", "secret", "search");
+        .containsExactly(
+            "add", "broken", "forget", "greet", "in_region", "rename", "secret", "search");
 
     McpSchema.CallToolResult sum =
         client.callTool(
