@@ -29,6 +29,9 @@ class McpSdkClientIT {
   static Instance instance;
   final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
   final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+  final List<String> asked = new CopyOnWriteArrayList<>();
+  volatile McpSchema.ElicitResult answer =
+      new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of());
   McpSyncClient client;
 
   @BeforeAll
@@ -50,6 +53,11 @@ class McpSdkClientIT {
             .requestTimeout(Duration.ofSeconds(10))
             .loggingConsumer(logs::add)
             .progressConsumer(progress::add)
+            .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+            .elicitation(request -> {
+              asked.add(request.message());
+              return answer;
+            })
             .build();
     McpSchema.InitializeResult init = client.initialize();
     assertThat(init.serverInfo().name()).isEqualTo("interop");
@@ -178,6 +186,38 @@ class McpSdkClientIT {
                     new McpSchema.CompleteRequest.CompleteArgument("language", "ja"))
                 .build());
     assertThat(completion.completion().values()).containsExactly("java", "javascript");
+  }
+
+  @Test
+  void aToolThatMustBeConfirmedAsksTheUserAndRunsOnlyWhenAccepted() {
+    McpSchema.CallToolRequest forget =
+        McpSchema.CallToolRequest.builder("forget").arguments(Map.of("name", "Bob")).build();
+
+    McpSchema.CallToolResult accepted = client.callTool(forget);
+    assertThat(accepted.isError()).isFalse();
+    assertThat(((McpSchema.TextContent) accepted.content().getFirst()).text())
+        .isEqualTo("[{\"forgotten\":\"Bob\"}]");
+
+    answer = new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+    McpSchema.CallToolResult declined = client.callTool(forget);
+    assertThat(declined.isError()).isTrue();
+    assertThat(((McpSchema.TextContent) declined.content().getFirst()).text())
+        .isEqualTo("the user declined to run tool `forget` (asked: Forget Bob?); it did not run");
+
+    assertThat(asked).containsExactly("Forget Bob?", "Forget Bob?");
+  }
+
+  @Test
+  void aScriptGetsTheValueTheUserEntered() {
+    answer =
+        new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of("name", "Ada"));
+
+    McpSchema.CallToolResult renamed =
+        client.callTool(McpSchema.CallToolRequest.builder("rename").arguments(Map.of()).build());
+
+    assertThat(renamed.isError()).isFalse();
+    assertThat(renamed.structuredContent()).isEqualTo(Map.of("action", "accept", "name", "Ada"));
+    assertThat(asked).containsExactly("New name?");
   }
 
   /** Waits up to five seconds for {@code list} to hold {@code size} elements. */
