@@ -1,5 +1,6 @@
 package dev.svc.call;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import tools.jackson.databind.JsonNode;
 
@@ -22,6 +23,15 @@ public interface ClientRequests {
 
   /** Sends {@code request}; never throws. */
   Answer ask(ClientRequest request);
+
+  /**
+   * Sends {@code request} under a name the caller chose: on 2026-07-28 the key of the request in
+   * the call's {@code inputRequests} (and of its answer in {@code inputResponses}); ignored where
+   * requests are not named (a 2025-11-25 session numbers them itself).
+   */
+  default Answer ask(ClientRequest request, Optional<String> key) {
+    return ask(request);
+  }
 
   /** What asking gave. */
   sealed interface Answer {

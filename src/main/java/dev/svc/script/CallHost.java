@@ -6,6 +6,7 @@ import dev.svc.call.ClientRequests;
 import dev.svc.call.Deadline;
 import dev.svc.log.Level;
 import dev.svc.log.Log;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -84,8 +85,8 @@ final class CallHost implements ScriptHost {
   }
 
   @Override
-  public ClientRequests.Answer ask(ClientRequest request) {
-    return caller.client().ask(request);
+  public ClientRequests.Answer ask(ClientRequest request, Optional<String> key) {
+    return caller.client().ask(request, key);
   }
 
   @Override

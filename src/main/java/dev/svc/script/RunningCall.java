@@ -67,7 +67,7 @@ final class RunningCall {
    * settled like a fetch's: JSON {@code {result}} or {@code {error}}. A question that goes out with
    * an {@code input_required} result is never settled in this run.
    */
-  void ask(int id, String kind, String argument) {
+  void ask(int id, String kind, String argument, Optional<String> key) {
     inFlight++;
     if (inFlight > MAX_FETCHES_IN_FLIGHT) {
       finished.add(
@@ -81,7 +81,7 @@ final class RunningCall {
       finished.add(new Finished(id, error(e.getMessage())));
       return;
     }
-    switch (call.host().ask(request)) {
+    switch (call.host().ask(request, key)) {
       case ClientRequests.Answer.NextRound next -> {
         inFlight--;
         nextRound++;

@@ -1,5 +1,7 @@
 package dev.svc.script;
 
+import java.util.Optional;
+
 import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequests;
 import dev.svc.log.Level;
@@ -28,7 +30,7 @@ public interface ScriptHost {
   default void waiting(boolean waiting) {}
 
   /** Asks the call's client something (the script's {@code mcp.elicit}, …); never throws. */
-  default ClientRequests.Answer ask(ClientRequest request) {
+  default ClientRequests.Answer ask(ClientRequest request, Optional<String> key) {
     return ClientRequests.NONE.ask(request);
   }
 }

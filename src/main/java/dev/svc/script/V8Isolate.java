@@ -346,7 +346,12 @@ final class V8Isolate implements ScriptIsolate {
       return;
     }
     current.ask(
-        id.getValue(), kind.getValue(), args[2] instanceof V8ValueString s ? s.getValue() : "{}");
+        id.getValue(),
+        kind.getValue(),
+        args[2] instanceof V8ValueString s ? s.getValue() : "{}",
+        args.length > 3 && args[3] instanceof V8ValueString key
+            ? Optional.of(key.getValue())
+            : Optional.empty());
   }
 
   private long nearHeapLimit(long current, long initial) {

@@ -95,22 +95,25 @@
   };
   // Requests to the MCP client of the call (docs/scripts.md): each returns a promise of the
   // client's result, and rejects when the client cannot or does not answer.
-  const ask = (kind, argument) =>
+  // `key` names the request under MCP 2026-07-28 (its key in inputRequests/inputResponses).
+  const ask = (kind, argument, key) =>
     new PromiseCtor((resolve, reject) => {
       const json = stringify(argument === undefined ? {} : argument);
       const id = nextId++;
       pending.set(id, { resolve, reject, ask: true });
-      host.ask(id, kind, json);
+      host.ask(id, kind, json, key === undefined || key === null ? null : "" + key);
     });
+  const keyOf = (options) =>
+    options !== null && typeof options === "object" ? options.key : undefined;
   mcp.elicit = (request) => {
     if (request === null || typeof request !== "object") {
       return PromiseCtor.reject(new TypeErrorCtor("mcp.elicit: pass {message, schema}"));
     }
     const schema = request.schema !== undefined ? request.schema : request.requestedSchema;
-    return ask("elicit", { message: request.message, requestedSchema: schema });
+    return ask("elicit", { message: request.message, requestedSchema: schema }, request.key);
   };
-  mcp.sample = (params) => ask("sample", params);
-  mcp.listRoots = () => ask("roots", {});
+  mcp.sample = (params, options) => ask("sample", params, keyOf(options));
+  mcp.listRoots = (options) => ask("roots", {}, keyOf(options));
   define("mcp", freeze(mcp));
 
   // --- fetch ---------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import tools.jackson.databind.JsonNode;
@@ -41,6 +43,7 @@ public final class InputRounds implements ClientRequests {
   public static final Duration LIFETIME = Duration.ofMinutes(10);
 
   private static final String KEY_PREFIX = "input-";
+  private static final Pattern VALID_KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final RequestStates states;
   private final Binding binding;
@@ -159,8 +162,24 @@ public final class InputRounds implements ClientRequests {
   }
 
   @Override
-  public synchronized Answer ask(ClientRequest request) {
-    String key = KEY_PREFIX + (++asked);
+  public Answer ask(ClientRequest request) {
+    return ask(request, Optional.empty());
+  }
+
+  /**
+   * Asks under the caller's {@code key} when it gives one (a script's {@code mcp.elicit({key})}),
+   * else under the next number ({@code input-1}, …).
+   */
+  @Override
+  public synchronized Answer ask(ClientRequest request, Optional<String> named) {
+    ++asked;
+    if (named.isPresent() && !VALID_KEY.matcher(named.get()).matches()) {
+      return failed(
+          "the request key `"
+              + named.get()
+              + "` is not valid: use 1 to 64 letters, digits, `_`, `-` or `.`");
+    }
+    String key = named.orElse(KEY_PREFIX + asked);
     if (!declares(request.capability())) {
       missing.add(request.capability());
       return failed(

@@ -2,8 +2,8 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
-import dev.svc.call.InputRequiredException;
 import dev.svc.json.Json;
+import dev.svc.call.InputRequiredException;
 import dev.svc.log.Level;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAnnotations;
@@ -94,25 +94,23 @@ final class McpMethods {
       throw JsonRpcException.invalidParams("`arguments` must be an object");
     }
     call.progress(0, 1, "calling " + name.asString());
-    // on 2026-07-28 the questions a call asks go out in its result (StatelessMcp opens the round)
-    Optional<InputRounds> rounds =
-        call.caller().client() instanceof InputRounds round ? Optional.of(round) : Optional.empty();
     ToolOutcome outcome;
     try {
       outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());
     } catch (UnknownToolException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
     } catch (InputRequiredException e) {
-      if (rounds.isEmpty()) {
-        throw e;
+      if (call.caller().client() instanceof InputRounds rounds) {
+        return rounds.inputRequired(); // 2026-07-28: the client answers by retrying the call
       }
-      return rounds.get().inputRequired();
+      throw e;
     }
     if (outcome instanceof ToolOutcome.Failure failure) {
       call.log(Level.WARN, "svc", "tool `" + name.asString() + "` failed: " + failure.message());
     }
     call.progress(1, 1, "done");
     JsonNode result = ToolResults.of(outcome).toJson();
-    return rounds.isPresent() ? rounds.get().complete(result) : result;
+    // under 2026-07-28, a call that needed a capability the request did not declare is -32021
+    return call.caller().client() instanceof InputRounds rounds ? rounds.complete(result) : result;
   }
 }

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  */
 public final class McpSessions {
   private final SessionTokens tokens;
+  private final RequestStates requestStates;
   private final Cache<String, McpSession> live =
       Caffeine.newBuilder()
           .expireAfterAccess(Duration.ofHours(24))
@@ -39,6 +40,7 @@ public final class McpSessions {
 
   public McpSessions(SessionTokens tokens) {
     this.tokens = tokens;
+    this.requestStates = tokens.requestStates();
   }
 
   public McpSession create(String protocolVersion) {
@@ -78,11 +80,6 @@ public final class McpSessions {
     return live.asMap().values();
   }
 
-  /** Seals and opens the {@code requestState} of 2026-07-28 input rounds, with this key. */
-  RequestStates requestStates() {
-    return tokens.requestStates();
-  }
-
   /**
    * A session for one request of a stateless revision (2026-07-28): it lives as long as the
    * request, holds the log level the request asked for, and lets the server abort the request as it
@@ -103,5 +100,10 @@ public final class McpSessions {
   /** Every session with requests that may be running: the live ones and the stateless ones. */
   Stream<McpSession> withRequests() {
     return Stream.concat(live.asMap().values().stream(), stateless.stream());
+  }
+
+  /** The signer of 2026-07-28 {@code requestState}s, keyed like the session ids. */
+  RequestStates requestStates() {
+    return requestStates;
   }
 }

@@ -3,7 +3,6 @@ package dev.svc.protocol.mcp;
 import dev.svc.SvcVersion;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
-import dev.svc.call.ClientRequests;
 import dev.svc.json.Json;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.HttpCall;
@@ -281,44 +280,35 @@ final class StatelessMcp {
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
     }
-    ClientRequests asking;
-    try {
-      asking = clientRequests(http, request, meta);
-    } catch (JsonRpcException e) {
-      return McpServer.error(200, Optional.of(request.id()), e.error());
+    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty());
+    Caller caller = plain;
+    if (request.method().equals("tools/call")) {
+      // the call may ask its client: the questions go out with an input_required result and their
+      // answers come with the retried call (MRTR)
+      try {
+        caller =
+            plain.withClientRequests(
+                InputRounds.open(
+                    sessions.requestStates(),
+                    request.params(),
+                    Principal.fromCredentials(http.headers()),
+                    ClientCapabilities.of(meta.clientCapabilities()),
+                    Instant.now()));
+      } catch (JsonRpcException e) {
+        return McpServer.json(
+            200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+      }
     }
-    Caller caller =
-        new Caller(http.requestId(), http.headers(), Optional.empty()).withClientRequests(asking);
+    Caller served = caller;
     boolean streams =
         accept.eventStream()
             && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = respond(current, caller, request, meta, n -> {});
+      ObjectNode response = respond(current, served, request, meta, n -> {});
       return McpServer.json(statusOf(response), Map.of(), response);
     }
     return new HttpReply.Stream(
-        200, Map.of(), sink -> sink.send(respond(current, caller, request, meta, sink::send)));
-  }
-
-  /**
-   * How a request may ask its client something: a {@code tools/call} in input rounds, its questions
-   * (confirm, a script's {@code mcp.elicit}) going out in an {@code input_required} result and
-   * their answers coming back with the retried call (docs/scripts.md "Retries"); nothing else asks.
-   *
-   * @throws JsonRpcException {@code -32602} for a malformed, altered, expired or foreign {@code
-   *     requestState}
-   */
-  private ClientRequests clientRequests(
-      HttpCall http, JsonRpcMessage.Request request, RequestMeta meta) {
-    if (!request.method().equals("tools/call")) {
-      return ClientRequests.NONE;
-    }
-    return InputRounds.open(
-        sessions.requestStates(),
-        request.params(),
-        Principal.fromCredentials(http.headers()),
-        ClientCapabilities.of(meta.clientCapabilities()),
-        Instant.now());
+        200, Map.of(), sink -> sink.send(respond(current, served, request, meta, sink::send)));
   }
 
   private ObjectNode respond(
