@@ -1,10 +1,9 @@
 package dev.svc.script;
 
-import java.util.Optional;
-
 import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequests;
 import dev.svc.log.Level;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**

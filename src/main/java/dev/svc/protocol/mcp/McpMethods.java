@@ -2,8 +2,8 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
-import dev.svc.json.Json;
 import dev.svc.call.InputRequiredException;
+import dev.svc.json.Json;
 import dev.svc.log.Level;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAnnotations;

@@ -114,7 +114,8 @@ class McpInputRequiredIT {
         retry("delete_order", "{\"id\":42}", "{\"input-1\":{\"action\":\"accept\"}}", first);
     assertThat(done.path("resultType").asString()).isEqualTo("complete");
     assertThat(done.path("isError").asBoolean()).isFalse();
-    assertThat(done.path("structuredContent").toString()).isEqualTo("{\"rows\":[{\"deleted\":42}]}");
+    assertThat(done.path("structuredContent").toString())
+        .isEqualTo("{\"rows\":[{\"deleted\":42}]}");
 
     JsonNode declined =
         retry("delete_order", "{\"id\":42}", "{\"input-1\":{\"action\":\"decline\"}}", first);
@@ -133,11 +134,14 @@ class McpInputRequiredIT {
   void aRetryWithoutTheAnswerIsAskedAgain() {
     JsonNode first =
         client
-            .post("tools/call", withElicitation("{\"name\":\"delete_order\",\"arguments\":{\"id\":1}}"))
+            .post(
+                "tools/call",
+                withElicitation("{\"name\":\"delete_order\",\"arguments\":{\"id\":1}}"))
             .json()
             .path("result");
 
-    JsonNode again = retry("delete_order", "{\"id\":1}", "{\"unrelated\":{\"action\":\"accept\"}}", first);
+    JsonNode again =
+        retry("delete_order", "{\"id\":1}", "{\"unrelated\":{\"action\":\"accept\"}}", first);
 
     assertThat(again.path("resultType").asString()).isEqualTo("input_required");
     assertThat(again.path("inputRequests").has("input-1")).isTrue();
@@ -147,14 +151,18 @@ class McpInputRequiredIT {
   void aStateThatWasAlteredOrMadeForOtherArgumentsIsRefused() {
     JsonNode first =
         client
-            .post("tools/call", withElicitation("{\"name\":\"delete_order\",\"arguments\":{\"id\":5}}"))
+            .post(
+                "tools/call",
+                withElicitation("{\"name\":\"delete_order\",\"arguments\":{\"id\":5}}"))
             .json()
             .path("result");
     String state = first.path("requestState").asString();
     String tampered = state.substring(0, state.length() - 2) + (state.endsWith("A") ? "BB" : "AA");
 
     for (String[] call :
-        new String[][] {{"{\"id\":5}", "\"" + tampered + "\""}, {"{\"id\":6}", "\"" + state + "\""}}) {
+        new String[][] {
+          {"{\"id\":5}", "\"" + tampered + "\""}, {"{\"id\":6}", "\"" + state + "\""}
+        }) {
       JsonNode error =
           client
               .post(
@@ -200,7 +208,8 @@ class McpInputRequiredIT {
             .json()
             .path("result");
 
-    assertThat(first.path("inputRequests").path("user_name").path("params").path("message").asString())
+    assertThat(
+            first.path("inputRequests").path("user_name").path("params").path("message").asString())
         .isEqualTo("Your name?");
 
     JsonNode done =
