@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -46,7 +47,10 @@ public final class InputRounds implements ClientRequests {
   private static final Pattern VALID_KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final RequestStates states;
-  private final Binding binding;
+
+  /** What the call's state is bound to; worked out when first needed (most calls never ask). */
+  private final Supplier<Binding> binding;
+
   private final ClientCapabilities declared;
   private final Instant now;
 
@@ -66,7 +70,7 @@ public final class InputRounds implements ClientRequests {
 
   private InputRounds(
       RequestStates states,
-      Binding binding,
+      Supplier<Binding> binding,
       ClientCapabilities declared,
       Instant now,
       Map<String, Answered> answers) {
@@ -93,12 +97,7 @@ public final class InputRounds implements ClientRequests {
       Principal principal,
       ClientCapabilities declared,
       Instant now) {
-    JsonNode arguments = params.get("arguments");
-    Binding binding =
-        new Binding(
-            params.path("name").asString(""),
-            sha256(Json.canonical(arguments == null ? Json.NODES.objectNode() : arguments)),
-            principal.id());
+    Supplier<Binding> binding = bindingOf(params, principal);
     Map<String, Answered> answers = new LinkedHashMap<>();
     JsonNode stateNode = params.get("requestState");
     JsonNode responses = params.get("inputResponses");
@@ -122,9 +121,10 @@ public final class InputRounds implements ClientRequests {
                 + LIFETIME.toMinutes()
                 + " minutes); call the tool again without it");
       }
-      if (!state.path("tool").asString("").equals(binding.tool())
-          || !state.path("args").asString("").equals(binding.argumentsDigest())
-          || !state.path("principal").asString("").equals(binding.principal())) {
+      Binding bound = binding.get();
+      if (!state.path("tool").asString("").equals(bound.tool())
+          || !state.path("args").asString("").equals(bound.argumentsDigest())
+          || !state.path("principal").asString("").equals(bound.principal())) {
         throw JsonRpcException.invalidParams(
             "`requestState` belongs to another call (its tool, arguments or caller differ); call"
                 + " the tool again without it");
@@ -154,6 +154,29 @@ public final class InputRounds implements ClientRequests {
       }
     }
     return new InputRounds(states, binding, declared, now, answers);
+  }
+
+  /**
+   * The binding of a call, computed once when first asked for: hashing the canonical arguments
+   * costs more than the rest of a quick call, and only a call that asks or answers needs it.
+   */
+  private static Supplier<Binding> bindingOf(ObjectNode params, Principal principal) {
+    return new Supplier<>() {
+      private Binding computed;
+
+      @Override
+      public synchronized Binding get() {
+        if (computed == null) {
+          JsonNode arguments = params.get("arguments");
+          computed =
+              new Binding(
+                  params.path("name").asString(""),
+                  sha256(Json.canonical(arguments == null ? Json.NODES.objectNode() : arguments)),
+                  principal.id());
+        }
+        return computed;
+      }
+    };
   }
 
   @Override
@@ -236,9 +259,10 @@ public final class InputRounds implements ClientRequests {
     ObjectNode requests = result.putObject("inputRequests");
     ObjectNode state = Json.NODES.objectNode();
     state.put("v", 1);
-    state.put("tool", binding.tool());
-    state.put("args", binding.argumentsDigest());
-    state.put("principal", binding.principal());
+    Binding bound = binding.get();
+    state.put("tool", bound.tool());
+    state.put("args", bound.argumentsDigest());
+    state.put("principal", bound.principal());
     state.put("exp", now.plus(LIFETIME).getEpochSecond());
     ObjectNode keptAnswers = state.putObject("answers");
     answers.forEach((key, answer) -> {

@@ -34,8 +34,9 @@ public final class McpServer {
 
   public static final String SESSION_HEADER = "Mcp-Session-Id";
   public static final String VERSION_HEADER = "MCP-Protocol-Version";
-  static final String METHOD_HEADER = "Mcp-Method";
-  static final String NAME_HEADER = "Mcp-Name";
+  // read on every 2026-07-28 request: lower case, as Headers looks names up
+  static final String METHOD_HEADER = "mcp-method";
+  static final String NAME_HEADER = "mcp-name";
   private static final String JSON_TYPE = "application/json";
   private static final String SSE_TYPE = "text/event-stream";
 
