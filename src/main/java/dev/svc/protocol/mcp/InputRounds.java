@@ -47,8 +47,10 @@ public final class InputRounds implements ClientRequests {
   private static final Pattern VALID_KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final RequestStates states;
+
   /** What the call's state is bound to; worked out when first needed (most calls never ask). */
   private final Supplier<Binding> binding;
+
   private final ClientCapabilities declared;
   private final Instant now;
 
