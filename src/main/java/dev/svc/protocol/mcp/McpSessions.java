@@ -83,13 +83,15 @@ public final class McpSessions {
   /**
    * A session for one request of a stateless revision (2026-07-28): it lives as long as the
    * request, holds the log level the request asked for, and lets the server abort the request as it
-   * stops. {@link #endStateless} ends it.
+   * stops ({@code abortable}: a tool call). {@link #endStateless} ends it.
    */
-  McpSession startStateless(RequestMeta meta) {
+  McpSession startStateless(RequestMeta meta, boolean abortable) {
     McpSession session = new McpSession("", meta.protocolVersion());
     meta.logLevel().ifPresent(session::setLogLevel);
     session.declareCapabilities(meta.clientCapabilities());
-    stateless.add(session);
+    if (abortable) {
+      stateless.add(session);
+    }
     return session;
   }
 

@@ -64,11 +64,14 @@ final class SessionClientRequests implements ClientRequests {
       return false;
     }
     String name = request.params().path("name").asString("");
-    Optional<Tool> tool = runtime.tools().tool(name);
-    return tool.isPresent()
-        && (tool.get().confirm().isPresent()
-            || tool.get().execution() instanceof Execution.Handler
-            || tool.get().inputMapper().isPresent()
-            || tool.get().outputMapper().isPresent());
+    return runtime.tools().tool(name).map(SessionClientRequests::mayAsk).orElse(false);
+  }
+
+  /** Whether a call of {@code tool} may ask its client: it has {@code confirm} or a script. */
+  static boolean mayAsk(Tool tool) {
+    return tool.confirm().isPresent()
+        || tool.execution() instanceof Execution.Handler
+        || tool.inputMapper().isPresent()
+        || tool.outputMapper().isPresent();
   }
 }

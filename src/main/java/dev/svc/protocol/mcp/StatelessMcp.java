@@ -4,6 +4,7 @@ import dev.svc.SvcVersion;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
+import dev.svc.model.Tool;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
@@ -266,37 +267,35 @@ final class StatelessMcp {
   private HttpReply serve(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
     ProjectRuntime current = runtime.get();
+    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty());
+    Caller caller = plain;
     if (request.method().equals("tools/call")) {
+      Optional<Tool> tool = current.tools().tool(request.params().path("name").asString(""));
       Optional<String> mismatch =
-          current
-              .model()
-              .tool(request.params().path("name").asString(""))
-              .flatMap(tool ->
-                  ParamHeaders.mismatch(http.headers(), tool, request.params().get("arguments")));
+          tool.flatMap(
+              t -> ParamHeaders.mismatch(http.headers(), t, request.params().get("arguments")));
       if (mismatch.isPresent()) {
         return McpServer.error(
             400,
             Optional.of(request.id()),
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
-    }
-    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty());
-    Caller caller = plain;
-    if (request.method().equals("tools/call")) {
-      // the call may ask its client: the questions go out with an input_required result and their
-      // answers come with the retried call (MRTR)
-      try {
-        caller =
-            plain.withClientRequests(
-                InputRounds.open(
-                    sessions.requestStates(),
-                    request.params(),
-                    Principal.fromCredentials(http.headers()),
-                    ClientCapabilities.of(meta.clientCapabilities()),
-                    Instant.now()));
-      } catch (JsonRpcException e) {
-        return McpServer.json(
-            200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+      if (tool.isPresent() && SessionClientRequests.mayAsk(tool.get())) {
+        // the call may ask its client: the questions go out with an input_required result and
+        // their answers come with the retried call (MRTR)
+        try {
+          caller =
+              plain.withClientRequests(
+                  InputRounds.open(
+                      sessions.requestStates(),
+                      request.params(),
+                      Principal.fromCredentials(http.headers()),
+                      ClientCapabilities.of(meta.clientCapabilities()),
+                      Instant.now()));
+        } catch (JsonRpcException e) {
+          return McpServer.json(
+              200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+        }
       }
     }
     Caller served = caller;
@@ -317,7 +316,8 @@ final class StatelessMcp {
       JsonRpcMessage.Request request,
       RequestMeta meta,
       Consumer<JsonNode> notifier) {
-    McpSession session = sessions.startStateless(meta);
+    // only tool calls run long enough to be aborted as the server stops
+    McpSession session = sessions.startStateless(meta, request.method().equals("tools/call"));
     try {
       ObjectNode response =
           requests.respond(session, current, caller, request, meta.progressToken(), notifier);
