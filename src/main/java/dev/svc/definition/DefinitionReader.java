@@ -136,7 +136,8 @@ public final class DefinitionReader {
         f.integer("max_bytes"),
         f.bool("read_only"),
         f.object("annotations").map(DefinitionReader::annotations),
-        f.node("output_schema"));
+        f.node("output_schema"),
+        f.node("input_schema"));
   }
 
   private static AnnotationsDefinition annotations(Fields f) {

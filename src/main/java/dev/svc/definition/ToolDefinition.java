@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param maxRows {@code max_rows}, overriding {@code tools.max_rows}
  * @param maxBytes {@code max_bytes}, overriding {@code tools.max_bytes}
  * @param outputSchema the {@code output_schema} mapping as written, checked by the compiler
+ * @param inputSchema the {@code input_schema} mapping as written, checked by the compiler
  */
 public record ToolDefinition(
     Origin origin,
@@ -34,7 +35,8 @@ public record ToolDefinition(
     Optional<Located<Long>> maxBytes,
     Optional<Located<Boolean>> readOnly,
     Optional<AnnotationsDefinition> annotations,
-    Optional<YamlNode> outputSchema) {
+    Optional<YamlNode> outputSchema,
+    Optional<YamlNode> inputSchema) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }

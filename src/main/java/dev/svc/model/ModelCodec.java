@@ -31,10 +31,11 @@ public final class ModelCodec {
    * content kinds (image, embedded resource); 4 ends with a CRC-32C instead of a SHA-256; 5 added
    * {@code server.limits} and {@code agents.push_notifications}; 6 added result caps ({@code
    * max_rows}, {@code max_bytes}: global and per tool) and tools' {@code read_only}, annotations
-   * and declared output schema; 7 added inputs' {@code header}. Older files still read (with the
-   * added fields at their defaults, and prompt messages as text).
+   * and declared output schema; 7 added inputs' {@code header}; 8 added tools' declared input
+   * schema ({@code input_schema}). Older files still read (with the added fields at their defaults,
+   * and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 7;
+  public static final int FORMAT_VERSION = 8;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;

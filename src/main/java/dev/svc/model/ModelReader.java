@@ -105,7 +105,8 @@ record ModelReader(DataInputStream in, int version) {
         caps(),
         in.readBoolean(),
         annotations(),
-        optional(this::string));
+        optional(this::string),
+        version >= 8 ? optional(this::string) : Optional.empty());
   }
 
   ToolAnnotations annotations() throws IOException {

@@ -86,6 +86,9 @@ record ModelWriter(DataOutputStream out, int version) {
     out.writeBoolean(t.readOnly());
     annotations(t.annotations());
     optional(t.outputSchema(), this::string);
+    if (version >= 8) {
+      optional(t.inputSchema(), this::string);
+    }
   }
 
   void annotations(ToolAnnotations a) throws IOException {

@@ -14,6 +14,9 @@ import java.util.Optional;
  * @param annotations the MCP hints sent in {@code tools/list}, derived and overridden
  * @param outputSchema the JSON Schema (JSON text) the tool declares for its {@code
  *     structuredContent}; a statement tool without one gets a schema derived at start
+ * @param inputSchema the JSON Schema 2020-12 (JSON text) the tool declares for its arguments
+ *     ({@code input_schema}), sent as its {@code inputSchema} and checked on every call; a tool
+ *     with one has no {@code inputs} (its arguments are passed on as they come)
  */
 public record Tool(
     String name,
@@ -28,11 +31,47 @@ public record Tool(
     ResultCaps caps,
     boolean readOnly,
     ToolAnnotations annotations,
-    Optional<String> outputSchema) {
+    Optional<String> outputSchema,
+    Optional<String> inputSchema) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
     inputs = List.copyOf(inputs);
+  }
+
+  /**
+   * A tool as format 6 of the model artifact held it, and as every tool whose arguments are its
+   * {@code inputs}: no declared input schema.
+   */
+  public Tool(
+      String name,
+      String description,
+      List<Input> inputs,
+      Execution execution,
+      Optional<ScriptRef> inputMapper,
+      Optional<ScriptRef> outputMapper,
+      Optional<AuthPolicy> auth,
+      CachePolicy cache,
+      Duration timeout,
+      ResultCaps caps,
+      boolean readOnly,
+      ToolAnnotations annotations,
+      Optional<String> outputSchema) {
+    this(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        caps,
+        readOnly,
+        annotations,
+        outputSchema,
+        Optional.empty());
   }
 
   /** A tool with the default caps that may write, with no annotations and no output schema. */
@@ -59,6 +98,7 @@ public record Tool(
         ResultCaps.DEFAULTS,
         false,
         ToolAnnotations.NONE,
+        Optional.empty(),
         Optional.empty());
   }
 
