@@ -5,9 +5,13 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.regex.RegularExpression;
+import com.networknt.schema.regex.RegularExpressions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -58,7 +62,71 @@ public final class JsonSchema {
     static final SchemaRegistry REGISTRY =
         SchemaRegistry.withDefaultDialect(
             SpecificationVersion.DRAFT_2020_12,
-            builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
+            builder ->
+                builder
+                    .schemaLoader(loader -> loader.fetchRemoteResources(false))
+                    .schemaRegistryConfig(
+                        SchemaRegistryConfig.builder()
+                            .regularExpressionFactory(BoundedPattern::of)
+                            .build()));
+  }
+
+  /**
+   * Most steps one {@code pattern} may take on one value: a pattern like {@code ^(a+)+$} backtracks
+   * exponentially on a crafted string, and a value is the caller's to craft. Past the budget the
+   * match stops and the value is refused; ordinary patterns on ordinary values take far fewer.
+   */
+  static final long PATTERN_BUDGET = 5_000_000;
+
+  /** Thrown out of a match that ran out of steps, caught where the value is checked. */
+  private static final class PatternBudgetExceeded extends RuntimeException {
+    PatternBudgetExceeded() {
+      super("a pattern took too long to match", null, false, false);
+    }
+  }
+
+  /**
+   * A JDK regular expression, read as the library's own default reads ECMA-262 patterns, that
+   * counts the characters it reads (the steps of a backtracking match).
+   */
+  private record BoundedPattern(Pattern pattern) implements RegularExpression {
+    static BoundedPattern of(String regex) {
+      return new BoundedPattern(
+          Pattern.compile(
+              RegularExpressions.replaceLongformCharacterProperties(
+                  RegularExpressions.replaceDollarAnchors(regex))));
+    }
+
+    @Override
+    public boolean matches(String value) {
+      return pattern.matcher(new Counted(value, new long[] {PATTERN_BUDGET})).find();
+    }
+  }
+
+  /** A string whose reads are counted against a budget shared by its sub-sequences. */
+  private record Counted(String text, long[] budget) implements CharSequence {
+    @Override
+    public char charAt(int index) {
+      if (--budget[0] < 0) {
+        throw new PatternBudgetExceeded();
+      }
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new Counted(text.substring(start, end), budget);
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
   }
 
   private static final class Metaschema {
@@ -100,6 +168,10 @@ public final class JsonSchema {
     }
     try {
       return problems(schema, value);
+    } catch (PatternBudgetExceeded e) {
+      return List.of(
+          new Problem(
+              "", "pattern", "", "a value takes too long to match a `pattern` of the schema"));
     } catch (StackOverflowError e) {
       // a schema whose every level recurses many times: refuse the value, keep the thread
       return List.of(new Problem("", "", "", "the value is nested too deeply to be checked"));

@@ -106,7 +106,7 @@ final class InputValidator {
           (problem.location().isEmpty() ? "arguments" : "`" + problem.location() + "`")
               + ": "
               + problem.message()
-              + (problem.keyword().isEmpty()
+              + (problem.schemaPath().isEmpty()
                   ? ""
                   : " (keyword `" + problem.keyword() + "` at `" + problem.schemaPath() + "`)"));
     }
