@@ -3,6 +3,7 @@ package dev.svc.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 class JsonSchemaTest {
@@ -51,5 +52,17 @@ class JsonSchemaTest {
     assertThat(
             JsonSchema.compile(Json.MAPPER.readTree("{\"$ref\":\"https://example.com/s.json\"}")))
         .isInstanceOf(JsonSchema.Refused.class);
+  }
+
+  @Test
+  void aSchemaCompiledAgainWithTheSameIdsGetsItsOwnDefinitionsNotTheFirstOnes() {
+    String template =
+        "{\"type\":\"object\",\"$defs\":{\"n\":{\"$id\":\"https://example.com/n\","
+            + "\"type\":\"%s\"}},\"properties\":{\"v\":{\"$ref\":\"https://example.com/n\"}}}";
+    JsonSchema before = compile(template.formatted("string"));
+    JsonSchema after = compile(template.formatted("integer")); // the project reloaded
+    JsonNode text = Json.MAPPER.readTree("{\"v\":\"x\"}");
+    assertThat(before.problems(text)).isEmpty();
+    assertThat(after.problems(text)).hasSize(1);
   }
 }
