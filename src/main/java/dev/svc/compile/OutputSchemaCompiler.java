@@ -3,12 +3,8 @@ package dev.svc.compile;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.json.Json;
 import dev.svc.project.YamlNode;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A tool's {@code output_schema}: the JSON Schema of its {@code structuredContent}, written in
@@ -46,70 +42,9 @@ final class OutputSchemaCompiler {
           "write `type: object`; a list result is sent as `{\"result\": [...]}`, so describe it"
               + " under `properties: {result: {type: array}}`");
     }
-    JsonNode json = json(root);
+    JsonNode json = new YamlJson(diagnostics, "output_schema", "invalid-output-schema").json(root);
     return diagnostics.errorCount() > errorsBefore
         ? Optional.empty()
         : Optional.of(Json.MAPPER.writeValueAsString(json)); // keys in the order written
-  }
-
-  private JsonNode json(YamlNode node) {
-    return switch (node) {
-      case YamlNode.Mapping mapping -> {
-        ObjectNode object = Json.NODES.objectNode();
-        for (YamlNode.Entry entry : mapping.entries()) {
-          object.set(entry.key().text(), json(entry.value()));
-        }
-        yield object;
-      }
-      case YamlNode.Sequence sequence -> {
-        ArrayNode array = Json.NODES.arrayNode(sequence.items().size());
-        sequence.items().forEach(item -> array.add(json(item)));
-        yield array;
-      }
-      case YamlNode.Scalar scalar -> scalar(scalar);
-    };
-  }
-
-  private JsonNode scalar(YamlNode.Scalar scalar) {
-    String text = scalar.text();
-    return switch (scalar.kind()) {
-      case NULL -> Json.NODES.nullNode();
-      case BOOLEAN -> Json.NODES.booleanNode(Boolean.parseBoolean(text.toLowerCase()));
-      case STRING -> Json.NODES.stringNode(text);
-      case INTEGER -> {
-        try {
-          yield Json.NODES.numberNode(integer(text.replace("_", "")));
-        } catch (NumberFormatException e) {
-          yield notJson(scalar);
-        }
-      }
-      case FLOAT -> {
-        try {
-          yield Json.NODES.numberNode(new BigDecimal(text.replace("_", "")));
-        } catch (NumberFormatException e) {
-          yield notJson(scalar); // .inf, .nan
-        }
-      }
-    };
-  }
-
-  private static BigInteger integer(String text) {
-    String digits = text.startsWith("+") ? text.substring(1) : text;
-    if (digits.startsWith("0x")) {
-      return new BigInteger(digits.substring(2), 16);
-    }
-    if (digits.startsWith("0o")) {
-      return new BigInteger(digits.substring(2), 8);
-    }
-    return new BigInteger(digits);
-  }
-
-  private JsonNode notJson(YamlNode.Scalar scalar) {
-    diagnostics.error(
-        "invalid-output-schema",
-        scalar.origin(),
-        "`" + scalar.text() + "` in the `output_schema` is not a JSON number",
-        "write a finite number, or quote it to make it a string");
-    return Json.NODES.nullNode();
   }
 }

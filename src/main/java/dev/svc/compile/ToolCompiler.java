@@ -10,6 +10,7 @@ import dev.svc.definition.ToolDefinition.InputDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
 import dev.svc.diagnostic.Suggestions;
+import dev.svc.json.Json;
 import dev.svc.model.Adapter;
 import dev.svc.model.AuthPolicy;
 import dev.svc.model.CachePolicy;
@@ -34,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Compiles tool definitions: backend, scripts, inputs, statement, auth, cache, read-only, MCP
@@ -51,6 +53,7 @@ final class ToolCompiler {
   private final StatementCompiler statements;
   private final ToolHintsCompiler hints;
   private final OutputSchemaCompiler outputSchemas;
+  private final InputSchemaCompiler inputSchemas;
   private final EnvStrings env;
   private final Environment environment;
 
@@ -66,6 +69,7 @@ final class ToolCompiler {
     this.statements = new StatementCompiler(diagnostics);
     this.hints = new ToolHintsCompiler(diagnostics);
     this.outputSchemas = new OutputSchemaCompiler(diagnostics);
+    this.inputSchemas = new InputSchemaCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
   }
@@ -104,6 +108,11 @@ final class ToolCompiler {
     env.notSubstituted(tool.description(), "description");
 
     List<Input> inputs = inputs(tool.inputs());
+    Optional<ObjectNode> inputSchema = inputSchemas.compile(tool.inputSchema(), tool.inputs());
+    List<String> argumentNames =
+        inputSchema.isPresent()
+            ? inputSchema.get().path("properties").propertyNames().stream().toList()
+            : inputs.stream().map(Input::name).toList();
     Optional<ScriptRef> inputMapper =
         tool.inputMapper()
             .map(ref -> scripts.resolve(ref, tool.directory(), "input transform"))
@@ -125,7 +134,8 @@ final class ToolCompiler {
                     tool.origin(),
                     "output transform"));
     Optional<Execution> execution =
-        execution(tool, adapters, brokenAdapters, inputs, inputMapper.isPresent());
+        execution(
+            tool, adapters, brokenAdapters, argumentNames, inputSchema.isPresent(), inputMapper);
     Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
@@ -156,15 +166,17 @@ final class ToolCompiler {
             readOnly,
             ToolHintsCompiler.annotations(readOnly, execution, tool.annotations()),
             outputSchema,
-            confirm));
+            confirm,
+            inputSchema.map(Json.MAPPER::writeValueAsString))); // keys in the order written
   }
 
   private Optional<Execution> execution(
       ToolDefinition tool,
       Map<String, Adapter> adapters,
       Set<String> brokenAdapters,
-      List<Input> inputs,
-      boolean hasInputMapper) {
+      List<String> argumentNames,
+      boolean declaredSchema,
+      Optional<ScriptRef> inputMapper) {
     if (tool.use().isPresent() && tool.handler().isPresent()) {
       diagnostics.error(
           "conflicting-backend",
@@ -215,7 +227,10 @@ final class ToolCompiler {
       Located<String> source = tool.statement().get();
       Optional<Statement> statement =
           statements.compile(source.value(), adapter.connector(), source.origin());
-      statement.ifPresent(s -> checkPlaceholders(s, inputs, hasInputMapper, source.origin()));
+      if (inputMapper.isEmpty()) {
+        statement.ifPresent(
+            s -> checkPlaceholders(s, argumentNames, declaredSchema, source.origin()));
+      }
       return statement.map(s -> new Execution.OnAdapter(adapter.name(), adapter.connector(), s));
     }
     tool.statement()
@@ -262,22 +277,28 @@ final class ToolCompiler {
     }
   }
 
+  /**
+   * Without an input transform, a statement's placeholders name the tool's inputs, or the
+   * properties at the root of its {@code input_schema}.
+   */
   private void checkPlaceholders(
-      Statement statement, List<Input> inputs, boolean hasInputMapper, Origin origin) {
-    List<String> declared = inputs.stream().map(Input::name).toList();
-    if (!hasInputMapper) {
-      for (String used : statement.inputNames()) {
-        if (!declared.contains(used)) {
-          diagnostics.error(
-              "unknown-input",
-              origin,
-              "the statement uses `{{ inputs."
-                  + used
-                  + " }}`, but the tool has no input `"
-                  + used
-                  + "`",
-              Suggestions.didYouMean(used, declared).orElse("declare it under `inputs:`"));
-        }
+      Statement statement, List<String> declared, boolean declaredSchema, Origin origin) {
+    for (String used : statement.inputNames()) {
+      if (!declared.contains(used)) {
+        diagnostics.error(
+            "unknown-input",
+            origin,
+            "the statement uses `{{ inputs."
+                + used
+                + " }}`, but the tool has no "
+                + (declaredSchema
+                    ? "property `" + used + "` in its `input_schema`"
+                    : "input `" + used + "`"),
+            Suggestions.didYouMean(used, declared)
+                .orElse(
+                    declaredSchema
+                        ? "describe it under `input_schema: {properties: {" + used + ": ...}}`"
+                        : "declare it under `inputs:`"));
       }
     }
   }

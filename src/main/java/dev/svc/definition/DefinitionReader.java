@@ -138,7 +138,8 @@ public final class DefinitionReader {
         f.object("annotations").map(DefinitionReader::annotations),
         f.node("output_schema"),
         f.text("confirm"),
-        f.text("confirm_fallback"));
+        f.text("confirm_fallback"),
+        f.node("input_schema"));
   }
 
   private static AnnotationsDefinition annotations(Fields f) {

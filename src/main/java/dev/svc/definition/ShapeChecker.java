@@ -116,7 +116,10 @@ final class ShapeChecker {
       case FieldType.ScalarMap ignored -> checkScalarMap(name, value);
       case FieldType.Document ignored -> {
         if (!(value instanceof Mapping)) {
-          wrongType(name, "a mapping", value);
+          diagnostics.error(
+              field.code().orElse("invalid-type"),
+              value.origin(),
+              name + " must be a mapping, found " + value.describe());
         }
       }
       case FieldType.Object object -> checkMapping(value, object.shape(), nested(what, name));

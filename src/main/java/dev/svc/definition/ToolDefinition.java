@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param outputSchema the {@code output_schema} mapping as written, checked by the compiler
  * @param confirm the {@code confirm} message template
  * @param confirmFallback {@code confirm_fallback}: {@code allow} or {@code refuse}
+ * @param inputSchema the {@code input_schema} mapping as written, checked by the compiler
  */
 public record ToolDefinition(
     Origin origin,
@@ -38,7 +39,8 @@ public record ToolDefinition(
     Optional<AnnotationsDefinition> annotations,
     Optional<YamlNode> outputSchema,
     Optional<Located<String>> confirm,
-    Optional<Located<String>> confirmFallback) {
+    Optional<Located<String>> confirmFallback,
+    Optional<YamlNode> inputSchema) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }

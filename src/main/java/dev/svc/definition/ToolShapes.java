@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * A tool's {@code config.terse}: its backend, inputs, transforms, auth, cache, result caps,
- * read-only mode, annotations and output schema. Part of {@link Shapes}, kept apart for its length.
+ * read-only mode, annotations, and declared input and output schemas. Part of {@link Shapes}, kept
+ * apart for its length.
  */
 final class ToolShapes {
   private ToolShapes() {}
@@ -109,6 +110,12 @@ final class ToolShapes {
           optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
           optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
           optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
+          optional(
+                  "input_schema",
+                  new FieldType.Document(),
+                  "JSON Schema 2020-12 (in YAML) of the tool's arguments, instead of `inputs`; its root"
+                      + " is `type: object`.")
+              .reportedAs("invalid-input-schema"),
           optional("auth", new FieldType.Object(AUTH), "Authentication plugin and policy."),
           optional("cache", new FieldType.Object(Shapes.cache(false)), "Per-tool cache settings."),
           optional(

@@ -106,7 +106,8 @@ record ModelReader(DataInputStream in, int version) {
         in.readBoolean(),
         annotations(),
         optional(this::string),
-        version >= 8 ? optional(this::confirmation) : Optional.empty());
+        version >= 8 ? optional(this::confirmation) : Optional.empty(),
+        version >= 9 ? optional(this::string) : Optional.empty());
   }
 
   Confirmation confirmation() throws IOException {

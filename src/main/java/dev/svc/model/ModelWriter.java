@@ -90,6 +90,9 @@ record ModelWriter(DataOutputStream out, int version) {
       return;
     }
     optional(t.confirm(), this::confirmation);
+    if (version >= 9) {
+      optional(t.inputSchema(), this::string);
+    }
   }
 
   void confirmation(Confirmation c) throws IOException {

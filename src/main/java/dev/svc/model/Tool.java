@@ -15,6 +15,9 @@ import java.util.Optional;
  * @param outputSchema the JSON Schema (JSON text) the tool declares for its {@code
  *     structuredContent}; a statement tool without one gets a schema derived at start
  * @param confirm the question asked the user before the tool runs ({@code confirm})
+ * @param inputSchema the JSON Schema 2020-12 (JSON text) the tool declares for its arguments
+ *     ({@code input_schema}), sent as its {@code inputSchema} and checked on every call; a tool
+ *     with one has no {@code inputs} (its arguments are passed on as they come)
  */
 public record Tool(
     String name,
@@ -30,11 +33,46 @@ public record Tool(
     boolean readOnly,
     ToolAnnotations annotations,
     Optional<String> outputSchema,
-    Optional<Confirmation> confirm) {
+    Optional<Confirmation> confirm,
+    Optional<String> inputSchema) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
     inputs = List.copyOf(inputs);
+  }
+
+  /** A tool whose arguments are its {@code inputs}: no declared input schema (before format 9). */
+  public Tool(
+      String name,
+      String description,
+      List<Input> inputs,
+      Execution execution,
+      Optional<ScriptRef> inputMapper,
+      Optional<ScriptRef> outputMapper,
+      Optional<AuthPolicy> auth,
+      CachePolicy cache,
+      Duration timeout,
+      ResultCaps caps,
+      boolean readOnly,
+      ToolAnnotations annotations,
+      Optional<String> outputSchema,
+      Optional<Confirmation> confirm) {
+    this(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        cache,
+        timeout,
+        caps,
+        readOnly,
+        annotations,
+        outputSchema,
+        confirm,
+        Optional.empty());
   }
 
   /** A tool with the default caps that may write, with no annotations and no output schema. */

@@ -9,12 +9,17 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The JSON Schema of a tool's inputs, as {@code tools/list} shows it (docs/decisions.md "Tools"),
- * with the optional {@code cursor} of tools that offer continuation (docs/results.md).
+ * with the optional {@code cursor} of tools that offer continuation (docs/results.md); or the
+ * schema the tool declares ({@code input_schema}), as written.
  */
 public final class InputSchemas {
   private InputSchemas() {}
 
   public static ObjectNode of(Tool tool) {
+    if (tool.inputSchema().isPresent()) {
+      // a fresh copy on every call: callers may change what they get
+      return (ObjectNode) Json.MAPPER.readTree(tool.inputSchema().get());
+    }
     ObjectNode schema = Json.NODES.objectNode();
     schema.put("type", "object");
     ObjectNode properties = schema.putObject("properties");

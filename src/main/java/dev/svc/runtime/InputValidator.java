@@ -1,6 +1,7 @@
 package dev.svc.runtime;
 
 import dev.svc.json.Json;
+import dev.svc.json.JsonSchema;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
 import dev.svc.model.Tool;
@@ -14,8 +15,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Checks a call's arguments against a tool's inputs (docs/decisions.md "Tools"): required inputs
- * present, no undeclared keys, values converted to their declared type, defaults filled in. Every
- * problem is reported in one line.
+ * present, no undeclared keys, values converted to their declared type, defaults filled in; or, for
+ * a tool that declares an {@code input_schema}, against that schema, the arguments passed on as
+ * sent. Every problem is reported in one line.
  */
 final class InputValidator {
   private InputValidator() {}
@@ -77,6 +79,41 @@ final class InputValidator {
     return problems.isEmpty()
         ? new Valid(inputs, cursor)
         : new Invalid("invalid arguments: " + String.join("; ", problems));
+  }
+
+  /** Most schema problems one message lists; the rest are counted. */
+  static final int MAX_LISTED = 5;
+
+  /**
+   * Checks arguments against a tool's declared input schema: valid arguments are the inputs as sent
+   * (absent ones are {@code {}}), a problem names where in the arguments it is and which keyword of
+   * the schema it breaks.
+   */
+  static Result validate(JsonSchema schema, JsonNode arguments) {
+    if (arguments == null || arguments.isNull() || arguments.isMissingNode()) {
+      arguments = Json.NODES.objectNode();
+    }
+    if (!(arguments instanceof ObjectNode object)) {
+      return new Invalid("invalid arguments: expected an object");
+    }
+    List<JsonSchema.Problem> problems = schema.problems(object);
+    if (problems.isEmpty()) {
+      return new Valid(object);
+    }
+    List<String> lines = new ArrayList<>();
+    for (JsonSchema.Problem problem : problems.subList(0, Math.min(MAX_LISTED, problems.size()))) {
+      lines.add(
+          (problem.location().isEmpty() ? "arguments" : "`" + problem.location() + "`")
+              + ": "
+              + problem.message()
+              + (problem.schemaPath().isEmpty()
+                  ? ""
+                  : " (keyword `" + problem.keyword() + "` at `" + problem.schemaPath() + "`)"));
+    }
+    if (problems.size() > MAX_LISTED) {
+      lines.add("and " + (problems.size() - MAX_LISTED) + " more");
+    }
+    return new Invalid("invalid arguments: " + String.join("; ", lines));
   }
 
   private static String known(Tool tool) {

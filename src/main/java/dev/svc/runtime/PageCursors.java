@@ -71,13 +71,15 @@ public final class PageCursors {
   /**
    * Whether a tool offers cursors: a capped statement that reads rows in order of a result set
    * (SQL; MongoDB {@code find} and {@code aggregate}), with no output transform (whose result is
-   * not the statement's rows), and no input of its own named {@code cursor} (which wins).
+   * not the statement's rows), no input of its own named {@code cursor} (which wins), and no
+   * declared {@code input_schema} (which is sent as written, so it cannot offer a {@code cursor}).
    */
   public static boolean offeredBy(Tool tool) {
     if (!(tool.execution() instanceof Execution.OnAdapter on)
         || tool.outputMapper().isPresent()
         || !tool.caps().any()
         || tool.input(INPUT).isPresent()
+        || tool.inputSchema().isPresent()
         || !reads(tool)) {
       return false;
     }

@@ -11,6 +11,7 @@ import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
 import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
+import dev.svc.json.JsonSchema;
 import dev.svc.log.Log;
 import dev.svc.model.Execution;
 import dev.svc.model.ScriptRef;
@@ -54,6 +55,9 @@ final class ToolPipeline {
   /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
   private final Map<String, List<String>> boundInputs;
 
+  /** Per tool that declares an {@code input_schema}: that schema, compiled once. */
+  private final Map<String, JsonSchema> argumentSchemas;
+
   /** The tools that offer continuation cursors ({@link PageCursors#offeredBy}). */
   private final Set<String> continuable;
 
@@ -75,7 +79,10 @@ final class ToolPipeline {
       PageCursors cursors) {
     Map<String, List<String>> bound = new HashMap<>();
     Set<String> continued = new HashSet<>();
+    Map<String, JsonSchema> schemas = new HashMap<>();
     for (Tool tool : tools) {
+      tool.inputSchema()
+          .ifPresent(schema -> schemas.put(tool.name(), argumentSchema(tool, schema)));
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
       }
@@ -84,6 +91,7 @@ final class ToolPipeline {
       }
     }
     this.boundInputs = Map.copyOf(bound);
+    this.argumentSchemas = Map.copyOf(schemas);
     this.continuable = Set.copyOf(continued);
     this.cursors = cursors;
     this.connectors = Map.copyOf(connectors);
@@ -333,9 +341,29 @@ final class ToolPipeline {
     }
   }
 
-  private static InputValidator.Result validate(Tool tool, JsonNode arguments) {
+  /**
+   * A tool's declared input schema, compiled. The compiler compiled it too before accepting it, so
+   * failing here means a model the compiler did not check: a bug, not a user's mistake.
+   */
+  private static JsonSchema argumentSchema(Tool tool, String schema) {
+    return switch (JsonSchema.compile(Json.MAPPER.readTree(schema))) {
+      case JsonSchema.Valid valid -> valid.schema();
+      case JsonSchema.Refused refused ->
+          throw new IllegalStateException(
+              "the input_schema of tool `"
+                  + tool.name()
+                  + "` does not compile: "
+                  + refused.message());
+    };
+  }
+
+  private InputValidator.Result validate(Tool tool, JsonNode arguments) {
     Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "validate");
-    InputValidator.Result validated = InputValidator.validate(tool, arguments);
+    JsonSchema schema = argumentSchemas.get(tool.name());
+    InputValidator.Result validated =
+        schema == null
+            ? InputValidator.validate(tool, arguments)
+            : InputValidator.validate(schema, arguments);
     if (validated instanceof InputValidator.Invalid) {
       stage.fail("invalid_input", "invalid arguments"); // before end(), as for auth
     }

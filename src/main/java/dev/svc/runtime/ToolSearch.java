@@ -91,10 +91,7 @@ public final class ToolSearch {
       double score =
           0.30 * coverage(words, words(tool.name()))
               + 0.25 * coverage(words, words(statementText(tool)))
-              + 0.18
-                  * coverage(
-                      words,
-                      words(String.join(" ", tool.inputs().stream().map(Input::name).toList())))
+              + 0.18 * coverage(words, words(inputNames(tool)))
               + 0.14 * coverage(words, words(tool.description()))
               + 0.08 * coverage(words, words(inputDescriptions(tool)))
               + 0.15
@@ -118,8 +115,26 @@ public final class ToolSearch {
     return tool.execution() instanceof Execution.OnAdapter on ? on.statement().source() : "";
   }
 
+  private static String inputNames(Tool tool) {
+    if (tool.inputSchema().isPresent()) {
+      return String.join(" ", declaredProperties(tool).propertyNames());
+    }
+    return String.join(" ", tool.inputs().stream().map(Input::name).toList());
+  }
+
   private static String inputDescriptions(Tool tool) {
+    if (tool.inputSchema().isPresent()) {
+      List<String> descriptions = new ArrayList<>();
+      declaredProperties(tool)
+          .forEach(property -> descriptions.add(property.path("description").asString("")));
+      return String.join(" ", descriptions);
+    }
     return String.join(" ", tool.inputs().stream().map(i -> i.description().orElse("")).toList());
+  }
+
+  /** The root {@code properties} of a declared input schema: the arguments it names. */
+  private static JsonNode declaredProperties(Tool tool) {
+    return InputSchemas.of(tool).path("properties");
   }
 
   /** Fraction of query words that start some word of the field. */

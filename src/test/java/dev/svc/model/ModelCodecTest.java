@@ -90,6 +90,20 @@ class ModelCodecTest {
       export function hello({ inputs }: { inputs: Record<string, unknown> }) {
         return { greeting: "hello" };
       }
+      == app/tools/contact/config.terse
+      description: Records a contact.
+      input_schema:
+        $schema: https://json-schema.org/draft/2020-12/schema
+        type: object
+        $defs:
+          address: {$anchor: addressDef, type: object}
+        properties:
+          name: {type: string}
+          address: {$ref: "#/$defs/address"}
+        required: [name]
+        additionalProperties: false
+      == app/tools/contact/handler.ts
+      export default ({ inputs }: { inputs: Record<string, unknown> }) => inputs;
       == app/prompts/review.terse
       title: Review
       arguments:
@@ -207,7 +221,8 @@ class ModelCodecTest {
             "tools.readOnly",
             "tools.annotations",
             "tools.outputSchema",
-            "tools.confirm")
+            "tools.confirm",
+            "tools.inputSchema")
         .isEqualTo(ModelCodec.decode(current));
   }
 
@@ -319,6 +334,24 @@ class ModelCodecTest {
 
     Model formatSeven = ModelCodec.decode(olderFormat(model, 7));
     assertThat(formatSeven.tools()).allSatisfy(tool -> assertThat(tool.confirm()).isEmpty());
+  }
+
+  @Test
+  void declaredInputSchemasSurviveTheRoundTripAndAFormatEightFileReadsWithoutThem() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Tool contact = ModelCodec.decode(ModelCodec.encode(model)).tool("contact").orElseThrow();
+    assertThat(contact.inputSchema())
+        .contains(
+            "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\","
+                + "\"$defs\":{\"address\":{\"$anchor\":\"addressDef\",\"type\":\"object\"}},"
+                + "\"properties\":{\"name\":{\"type\":\"string\"},"
+                + "\"address\":{\"$ref\":\"#/$defs/address\"}},"
+                + "\"required\":[\"name\"],\"additionalProperties\":false}");
+
+    Model formatEight = ModelCodec.decode(olderFormat(model, 8));
+    assertThat(formatEight.tools()).allSatisfy(tool -> assertThat(tool.inputSchema()).isEmpty());
+    assertThat(formatEight.tool("get_item").orElseThrow())
+        .isEqualTo(model.tool("get_item").orElseThrow());
   }
 
   @Test

@@ -1,0 +1,215 @@
+package dev.svc.json;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.regex.RegularExpression;
+import com.networknt.schema.regex.RegularExpressions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A compiled JSON Schema 2020-12, checking values against itself. Done by networknt's
+ * json-schema-validator (a maintained implementation of the specification, passing its test suite,
+ * built on the same Jackson 3 as svc): writing a validator of our own would repeat its work and its
+ * bugs. One registry for the whole process: it never fetches anything over the network (a {@code
+ * $ref} to another document fails to compile), and the 2020-12 metaschema comes from the library's
+ * own jar. A compiled schema is safe to use from many threads.
+ */
+public final class JsonSchema {
+  /** The only dialect svc accepts, also the default of a schema without {@code $schema}. */
+  public static final String DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+  /**
+   * Deeper values than this are refused unchecked: the validator recurses once per level (or more),
+   * and a value that deep is no honest argument. Jackson refuses to read deeper ones anyway (500).
+   */
+  public static final int MAX_DEPTH = 500;
+
+  private final Schema schema;
+
+  private JsonSchema(Schema schema) {
+    this.schema = schema;
+  }
+
+  /** The outcome of {@link #compile}. */
+  public sealed interface Compiled {}
+
+  public record Valid(JsonSchema schema) implements Compiled {}
+
+  /**
+   * The schema cannot be used: a reference that resolves to nothing, a pattern that is no regex.
+   */
+  public record Refused(String message) implements Compiled {}
+
+  /**
+   * One way a value breaks a schema.
+   *
+   * @param location JSON Pointer of the offending part of the value ({@code ""} for all of it)
+   * @param keyword the schema keyword it breaks, such as {@code type} or {@code required}
+   * @param schemaPath JSON Pointer of that keyword in the schema, through any {@code $ref}
+   * @param message what is wrong, in the library's words (English)
+   */
+  public record Problem(String location, String keyword, String schemaPath, String message) {}
+
+  private static final class Registry {
+    static final SchemaRegistry REGISTRY =
+        SchemaRegistry.withDefaultDialect(
+            SpecificationVersion.DRAFT_2020_12,
+            builder ->
+                builder
+                    .schemaLoader(loader -> loader.fetchRemoteResources(false))
+                    .schemaRegistryConfig(
+                        SchemaRegistryConfig.builder()
+                            .regularExpressionFactory(BoundedPattern::of)
+                            .build()));
+  }
+
+  /**
+   * Most steps one {@code pattern} may take on one value: a pattern like {@code ^(a+)+$} backtracks
+   * exponentially on a crafted string, and a value is the caller's to craft. Past the budget the
+   * match stops and the value is refused; ordinary patterns on ordinary values take far fewer.
+   */
+  static final long PATTERN_BUDGET = 5_000_000;
+
+  /** Thrown out of a match that ran out of steps, caught where the value is checked. */
+  private static final class PatternBudgetExceeded extends RuntimeException {
+    PatternBudgetExceeded() {
+      super("a pattern took too long to match", null, false, false);
+    }
+  }
+
+  /**
+   * A JDK regular expression, read as the library's own default reads ECMA-262 patterns, that
+   * counts the characters it reads (the steps of a backtracking match).
+   */
+  private record BoundedPattern(Pattern pattern) implements RegularExpression {
+    static BoundedPattern of(String regex) {
+      return new BoundedPattern(
+          Pattern.compile(
+              RegularExpressions.replaceLongformCharacterProperties(
+                  RegularExpressions.replaceDollarAnchors(regex))));
+    }
+
+    @Override
+    public boolean matches(String value) {
+      return pattern.matcher(new Counted(value, new long[] {PATTERN_BUDGET})).find();
+    }
+  }
+
+  /** A string whose reads are counted against a budget shared by its sub-sequences. */
+  private record Counted(String text, long[] budget) implements CharSequence {
+    @Override
+    public char charAt(int index) {
+      if (--budget[0] < 0) {
+        throw new PatternBudgetExceeded();
+      }
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new Counted(text.substring(start, end), budget);
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  private static final class Metaschema {
+    static final Schema METASCHEMA = metaschema();
+
+    private static Schema metaschema() {
+      Schema schema = Registry.REGISTRY.getSchema(SchemaLocation.of(DIALECT));
+      schema.initializeValidators();
+      return schema;
+    }
+  }
+
+  /** Compiles {@code schema} with every reference resolved now, not at the first value checked. */
+  public static Compiled compile(JsonNode schema) {
+    try {
+      Schema compiled = Registry.REGISTRY.getSchema(schema);
+      compiled.initializeValidators();
+      return new Valid(new JsonSchema(compiled));
+    } catch (SchemaException | IllegalArgumentException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e; // e.g. a PatternSyntaxException
+      String message = String.valueOf(cause.getMessage());
+      return new Refused(message.lines().findFirst().orElse(message));
+    }
+  }
+
+  /**
+   * How {@code schema} breaks the JSON Schema 2020-12 metaschema (a keyword with a value of the
+   * wrong kind, a {@code type} that is no JSON type); empty when it is a valid schema.
+   */
+  public static List<Problem> metaschemaProblems(JsonNode schema) {
+    return problems(Metaschema.METASCHEMA, schema);
+  }
+
+  /** How {@code value} breaks this schema; empty when it conforms. */
+  public List<Problem> problems(JsonNode value) {
+    if (depth(value) > MAX_DEPTH) {
+      return List.of(
+          new Problem("", "", "", "the value is nested deeper than " + MAX_DEPTH + " levels"));
+    }
+    try {
+      return problems(schema, value);
+    } catch (PatternBudgetExceeded e) {
+      return List.of(
+          new Problem(
+              "", "pattern", "", "a value takes too long to match a `pattern` of the schema"));
+    } catch (StackOverflowError e) {
+      // a schema whose every level recurses many times: refuse the value, keep the thread
+      return List.of(new Problem("", "", "", "the value is nested too deeply to be checked"));
+    }
+  }
+
+  private static List<Problem> problems(Schema schema, JsonNode value) {
+    List<Problem> problems = new ArrayList<>();
+    for (Error error : schema.validate(value)) {
+      problems.add(
+          new Problem(
+              error.getInstanceLocation().toString(),
+              error.getKeyword() == null ? "" : error.getKeyword(),
+              error.getEvaluationPath().toString(),
+              error.getMessage()));
+    }
+    return problems;
+  }
+
+  /** How deep {@code value} nests (a scalar 0, {@code {}} 1), counted without recursion. */
+  static int depth(JsonNode value) {
+    int deepest = 0;
+    List<JsonNode> level = List.of(value);
+    while (deepest <= MAX_DEPTH) {
+      List<JsonNode> next = new ArrayList<>();
+      boolean containers = false;
+      for (JsonNode node : level) {
+        if (node.isContainer()) {
+          containers = true;
+          node.forEach(next::add);
+        }
+      }
+      if (!containers) {
+        break;
+      }
+      deepest++;
+      level = next;
+    }
+    return deepest;
+  }
+}

@@ -1,0 +1,68 @@
+package dev.svc.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class JsonSchemaTest {
+  private static JsonSchema compile(String schema) {
+    return switch (JsonSchema.compile(Json.MAPPER.readTree(schema))) {
+      case JsonSchema.Valid valid -> valid.schema();
+      case JsonSchema.Refused refused -> throw new AssertionError(refused.message());
+    };
+  }
+
+  @Test
+  void aValueNestedDeeperThanJsonReadingAllowsIsRefusedWithoutRecursing() {
+    JsonSchema schema = compile("{\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#\"}}}");
+    ObjectNode root = Json.NODES.objectNode();
+    ObjectNode level = root;
+    for (int i = 0; i < 100_000; i++) { // only code builds such a value: the reader stops at 500
+      level = level.putObject("n");
+    }
+    assertThat(schema.problems(root))
+        .containsExactly(
+            new JsonSchema.Problem("", "", "", "the value is nested deeper than 500 levels"));
+    assertThat(JsonSchema.depth(Json.MAPPER.readTree("{\"a\":[{}]}"))).isEqualTo(3);
+    assertThat(JsonSchema.depth(Json.NODES.stringNode("x"))).isZero();
+  }
+
+  @Test
+  void aPatternThatBacktracksForeverIsStoppedAndTheValueRefused() {
+    JsonSchema schema = compile("{\"type\":\"string\",\"pattern\":\"^(.*a){12}$\"}");
+    assertThat(schema.problems(Json.NODES.stringNode("a".repeat(60) + "!")))
+        .extracting(JsonSchema.Problem::message)
+        .containsExactly("a value takes too long to match a `pattern` of the schema");
+    assertThat(schema.problems(Json.NODES.stringNode("a".repeat(12)))).isEmpty();
+  }
+
+  @Test
+  void patternsAreUnanchoredAsInEcmaScript() {
+    JsonSchema schema = compile("{\"type\":\"string\",\"pattern\":\"b+\"}");
+    assertThat(schema.problems(Json.NODES.stringNode("abbc"))).isEmpty();
+    assertThat(schema.problems(Json.NODES.stringNode("ac"))).hasSize(1);
+  }
+
+  @Test
+  void aSchemaThatCannotCompileIsRefusedWithTheReason() {
+    assertThat(JsonSchema.compile(Json.MAPPER.readTree("{\"$ref\":\"#/$defs/missing\"}")))
+        .isInstanceOf(JsonSchema.Refused.class);
+    assertThat(
+            JsonSchema.compile(Json.MAPPER.readTree("{\"$ref\":\"https://example.com/s.json\"}")))
+        .isInstanceOf(JsonSchema.Refused.class);
+  }
+
+  @Test
+  void aSchemaCompiledAgainWithTheSameIdsGetsItsOwnDefinitionsNotTheFirstOnes() {
+    String template =
+        "{\"type\":\"object\",\"$defs\":{\"n\":{\"$id\":\"https://example.com/n\","
+            + "\"type\":\"%s\"}},\"properties\":{\"v\":{\"$ref\":\"https://example.com/n\"}}}";
+    JsonSchema before = compile(template.formatted("string"));
+    JsonSchema after = compile(template.formatted("integer")); // the project reloaded
+    JsonNode text = Json.MAPPER.readTree("{\"v\":\"x\"}");
+    assertThat(before.problems(text)).isEmpty();
+    assertThat(after.problems(text)).hasSize(1);
+  }
+}
