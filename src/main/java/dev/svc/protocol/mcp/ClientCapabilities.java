@@ -22,8 +22,11 @@ public record ClientCapabilities(Set<String> declared) {
 
   /** Those of {@code capabilities} (a {@code ClientCapabilities} object) that svc may use. */
   public static ClientCapabilities of(JsonNode capabilities) {
+    if (capabilities == null || capabilities.isEmpty()) {
+      return NONE; // the common case of a 2026-07-28 request: nothing to build
+    }
     Set<String> found = new TreeSet<>();
-    if (capabilities != null && capabilities.isObject()) {
+    if (capabilities.isObject()) {
       for (String name : ASKABLE) {
         JsonNode value = capabilities.get(name);
         if (value != null && value.isObject()) {
