@@ -27,6 +27,7 @@ public final class McpSession {
   private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
   private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
   private volatile ObjectNode clientCapabilities = Json.NODES.objectNode();
+  private long registration;
 
   /**
    * A request running on a thread of this instance; cancelling (by the client) or aborting (by the
@@ -77,6 +78,15 @@ public final class McpSession {
     this.id = id;
     this.protocolVersion = protocolVersion;
     this.client = client;
+  }
+
+  /** The number a stateless request's session is registered under while it runs; 0 when none. */
+  long registration() {
+    return registration;
+  }
+
+  void registeredAs(long number) {
+    registration = number;
   }
 
   /** What the client declared it can be asked (elicitation, sampling, roots). */
