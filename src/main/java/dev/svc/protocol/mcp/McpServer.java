@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
@@ -187,7 +188,8 @@ public final class McpServer {
       case JsonRpcMessage.Request request ->
           request(
               session.get(),
-              new Caller(http.requestId(), http.headers(), sessionId),
+              new Caller(
+                  http.requestId(), http.headers(), sessionId, http.verified().map(Principal::id)),
               request,
               accept);
     };
