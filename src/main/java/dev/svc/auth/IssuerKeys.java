@@ -69,7 +69,10 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
         URL location = policy.jwksUri().isPresent() ? url(policy.jwksUri().get()) : discover();
         keys =
             JWKSourceBuilder.<SecurityContext>create(location, retriever)
-                .cache(CACHE_TIME.toMillis(), TIMEOUT_MILLIS)
+                .cache(
+                    // Nimbus wants the refresh interval shorter than the cache time
+                    Math.max(CACHE_TIME.toMillis(), 2 * policy.refreshInterval().toMillis()),
+                    TIMEOUT_MILLIS)
                 .rateLimited(policy.refreshInterval().toMillis())
                 .refreshAheadCache(false)
                 .retrying(false)
