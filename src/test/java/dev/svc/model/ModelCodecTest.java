@@ -210,6 +210,7 @@ class ModelCodecTest {
         .ignoringFields(
             "service.pushNotifications",
             "service.defaultCaps",
+            "service.auth",
             "tools.caps",
             "tools.readOnly",
             "tools.annotations",
