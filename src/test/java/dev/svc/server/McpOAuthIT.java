@@ -3,17 +3,25 @@ package dev.svc.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
 import dev.svc.testing.KeycloakFixture;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RawHttp;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +45,20 @@ class McpOAuthIT {
       statement: SELECT {{ inputs.n }} AS n
       inputs:
         n: {type: int}
+      == app/tools/lucky/config.terse
+      description: A random number, cached for a minute per caller.
+      use: db
+      statement: SELECT random() AS r
+      cache: {enabled: true, ttl: 60}
+      == app/tools/token_free/config.terse
+      description: Served only when the caller's token did not reach the auth plugin.
+      use: db
+      statement: SELECT 1 AS ok
+      auth:
+        plugin: no_token
+      == app/plugins/no_token.ts
+      export default ({ headers }: { headers: Record<string, string> }) =>
+        !("authorization" in headers);
       """;
 
   private static final String AUTH =
@@ -159,6 +181,55 @@ class McpOAuthIT {
         .contains("error=\"insufficient_scope\"")
         .contains("scope=\"profile\"");
     assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(403);
+  }
+
+  @Test
+  void theTokenReachesNeitherScriptsNorPluginsOnlyItsSubjectDoes() {
+    McpHttpClient client = new McpHttpClient(base).bearer(goodToken());
+    client.initialize();
+    JsonNode result = client.call("token_free", "{}");
+    assertThat(result.path("result").path("isError").asBoolean()).as(result.toString()).isFalse();
+  }
+
+  @Test
+  void cachedResultsAreKeptApartPerSubject() {
+    StatelessMcpClient first = new StatelessMcpClient(base).bearer(goodToken());
+    StatelessMcpClient again = new StatelessMcpClient(base).bearer(goodToken());
+    StatelessMcpClient second =
+        new StatelessMcpClient(base).bearer(keycloak.token("second-client", "second-secret"));
+    String call = "{\"name\":\"lucky\",\"arguments\":{}}";
+    String mine = content(first.post("tools/call", call));
+    assertThat(mine).as("a result, not an error").contains("\"text\"").doesNotContain("isError");
+    assertThat(content(again.post("tools/call", call)))
+        .as("the same subject with a new token gets its cached result")
+        .isEqualTo(mine);
+    assertThat(content(second.post("tools/call", call)))
+        .as("another subject does not see it")
+        .isNotEqualTo(mine);
+  }
+
+  private static String content(Reply reply) {
+    return reply.json().path("result").path("content").toString();
+  }
+
+  @Test
+  void aRefusalIsLoggedWithItsReasonButNeverTheToken() {
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    LogSink.configure(
+        Level.DEBUG,
+        LogFormat.TEXT,
+        TagFilter.ALL,
+        new PrintStream(log, true, StandardCharsets.UTF_8),
+        Optional.empty());
+    String token = keycloak.token("other-client", "other-secret");
+    try {
+      new StatelessMcpClient(base).bearer(token).post("tools/call", ECHO);
+    } finally {
+      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    }
+    String text = log.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("request refused").contains("the token is not for this server");
+    assertThat(text).doesNotContain(token).doesNotContain(token.split("\\.")[2]);
   }
 
   @Test
