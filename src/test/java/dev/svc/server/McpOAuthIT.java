@@ -159,6 +159,26 @@ class McpOAuthIT {
   }
 
   @Test
+  void aSessionBelongsToTheSubjectThatBeganIt() {
+    McpHttpClient alice = new McpHttpClient(base).bearer(goodToken());
+    assertThat(alice.initialize().status()).isEqualTo(200);
+    String session = alice.session().orElseThrow();
+
+    McpHttpClient refreshed = new McpHttpClient(base).bearer(goodToken());
+    refreshed.useSession(session);
+    assertThat(refreshed.call("echo", "{\"n\":1}").path("result").path("isError").asBoolean())
+        .as("the same subject with a new token keeps its session")
+        .isFalse();
+
+    McpHttpClient other =
+        new McpHttpClient(base).bearer(keycloak.token("second-client", "second-secret"));
+    other.useSession(session);
+    Reply hijack = other.post(other.requestBody("tools/list", "{}"));
+    assertThat(hijack.status()).as("another subject cannot use it").isEqualTo(404);
+    assertThat(hijack.json().path("error").path("code").asInt()).isEqualTo(-32001);
+  }
+
+  @Test
   void aTokenForAnotherAudienceIsRefused() {
     Reply reply =
         new StatelessMcpClient(base)
