@@ -14,26 +14,32 @@ import java.util.Optional;
  * reduced to their SHA-256, so a store that keeps ids (in memory, or shared in a database) holds
  * nothing a caller could present.
  *
- * <p>{@link #fromCredentials} is the one place a request's principal is decided today. The OAuth
- * resource server replaces it with the verified token's issuer and subject (an id such as {@code
- * oauth:<issuer>#<subject>}); nothing else needs to change, because everything downstream only
- * compares ids.
+ * <p>With {@code server.auth} on, a request's principal is the verified token's subject ({@link
+ * #ofSubject}: {@code oauth:<sub>}; one issuer per server, so the subject alone is unique), and
+ * every request has one. Without it, {@link #fromCredentials} decides it from the credentials the
+ * request carries, unchecked. Everything downstream only compares ids.
  *
- * @param id stable and comparable: {@code anonymous}, or {@code <kind>:<64 hex digits>} where kind
- *     says which credentials the request carried ({@code key}, {@code bearer}, {@code
- *     authorization}, {@code credentials} for an {@code Authorization} header and an API key
- *     together)
+ * @param id stable and comparable: {@code anonymous}, {@code oauth:<subject>}, or {@code <kind>:<64
+ *     hex digits>} where kind says which credentials the request carried ({@code key}, {@code
+ *     bearer}, {@code authorization}, {@code credentials} for an {@code Authorization} header and
+ *     an API key together)
  */
 public record Principal(String id) {
   /** Every caller without credentials: they share one principal, so they share their tasks. */
   public static final Principal ANONYMOUS = new Principal("anonymous");
 
   private static final int LABEL_HEX_DIGITS = 12;
+  private static final String OAUTH = "oauth:";
 
   public Principal {
     if (id.isBlank()) {
       throw new IllegalArgumentException("a principal id must not be blank");
     }
+  }
+
+  /** The principal of a verified access token: {@code oauth:<subject>}. */
+  public static Principal ofSubject(String subject) {
+    return new Principal(OAUTH + subject);
   }
 
   public boolean isAnonymous() {
@@ -42,9 +48,13 @@ public record Principal(String id) {
 
   /**
    * A short form for logs and audit lines: the kind and the first 12 hex digits (for an API key
-   * alone, {@code key:<12 hex>}, the same label the {@code api_key} auth plugin gives the key).
+   * alone, {@code key:<12 hex>}, the same label the {@code api_key} auth plugin gives the key); a
+   * subject in full.
    */
   public String label() {
+    if (id.startsWith(OAUTH)) {
+      return id;
+    }
     int colon = id.indexOf(':');
     return colon < 0 || id.length() <= colon + 1 + LABEL_HEX_DIGITS
         ? id

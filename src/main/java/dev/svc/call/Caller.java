@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param via what the call came through, for audit lines: {@code mcp} or {@code agent:<name>}
  * @param client how the call asks its client something (elicitation, sampling, roots); {@link
  *     ClientRequests#NONE} when there is no client to ask
+ * @param verified the id of the principal ({@code oauth:<subject>}) whose access token {@code
+ *     server.auth} verified; empty without {@code server.auth}
  */
 public record Caller(
     String requestId,
@@ -28,9 +30,23 @@ public record Caller(
     ClientLog clientLog,
     Progress progress,
     String via,
-    ClientRequests client) {
+    ClientRequests client,
+    Optional<String> verified) {
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
-    this(requestId, headers, sessionId, ClientLog.NONE, Progress.NONE, "mcp", ClientRequests.NONE);
+    this(requestId, headers, sessionId, Optional.empty());
+  }
+
+  public Caller(
+      String requestId, Headers headers, Optional<String> sessionId, Optional<String> verified) {
+    this(
+        requestId,
+        headers,
+        sessionId,
+        ClientLog.NONE,
+        Progress.NONE,
+        "mcp",
+        ClientRequests.NONE,
+        verified);
   }
 
   public static Caller internal(String requestId) {
@@ -38,20 +54,21 @@ public record Caller(
   }
 
   public Caller withClientLog(ClientLog log) {
-    return new Caller(requestId, headers, sessionId, log, progress, via, client);
+    return new Caller(requestId, headers, sessionId, log, progress, via, client, verified);
   }
 
   public Caller withProgress(Progress reporter) {
-    return new Caller(requestId, headers, sessionId, clientLog, reporter, via, client);
+    return new Caller(requestId, headers, sessionId, clientLog, reporter, via, client, verified);
   }
 
   /** This caller, coming through {@code channel} ({@code agent:<name>}). */
   public Caller via(String channel) {
-    return new Caller(requestId, headers, sessionId, clientLog, progress, channel, client);
+    return new Caller(
+        requestId, headers, sessionId, clientLog, progress, channel, client, verified);
   }
 
   /** This caller, asking its client through {@code requests}. */
   public Caller withClientRequests(ClientRequests requests) {
-    return new Caller(requestId, headers, sessionId, clientLog, progress, via, requests);
+    return new Caller(requestId, headers, sessionId, clientLog, progress, via, requests, verified);
   }
 }

@@ -49,6 +49,18 @@ public final class Headers {
     return Optional.empty();
   }
 
+  /** These headers without any sent under {@code name} (any case). */
+  public Headers without(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    Builder kept = new Builder(size);
+    for (int i = 0; i < size; i++) {
+      if (!names[i].equals(lower)) {
+        kept.add(names[i], values[i]);
+      }
+    }
+    return kept.build();
+  }
+
   /** Every value per lower-case name, names sorted, values in arrival order. */
   public Map<String, List<String>> values() {
     Map<String, List<String>> map = new TreeMap<>();

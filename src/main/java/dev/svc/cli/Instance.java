@@ -12,6 +12,7 @@ import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.project.Environment;
+import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
@@ -134,13 +135,16 @@ public final class Instance implements AutoCloseable {
                 model.service().limits().bodyTimeout(),
                 model.service().limits().connectionsPerClient(),
                 model.service().limits().drainTimeout()));
+    Optional<EndpointAuth> endpointAuth =
+        model.service().auth().map(a -> EndpointAuth.of(a, options.environment()::get));
     CompletableFuture<HttpServer> preparing =
         CompletableFuture.supplyAsync(
             () ->
                 HttpServer.prepare(
                     serverSettings,
                     call -> mcpRoute.get().handle(call),
-                    call -> agentRoute.get().handle(call)),
+                    call -> agentRoute.get().handle(call),
+                    endpointAuth),
             command -> Thread.ofPlatform().name("svc-http-start").start(command));
     ScriptMemory scriptMemory = scriptMemory(options.environment());
     PooledScriptRunner scripts = scripts(model, options.environment(), scriptMemory);

@@ -129,6 +129,14 @@ final class StartCommand implements Callable<Integer> {
       }
       context.out().println("svc: metrics at " + base + "/metrics");
     }
+    if (model.service().auth().isPresent()) {
+      context
+          .out()
+          .println(
+              "svc: OAuth access tokens required on /mcp and /agent/* (metadata at "
+                  + instance.baseUrl()
+                  + "/.well-known/oauth-protected-resource/mcp)");
+    }
     if (options.audit() instanceof AuditFile file) {
       context.out().println("svc: audit trail in " + file.path());
     }

@@ -3,10 +3,14 @@ package dev.svc.compile;
 import dev.svc.definition.Located;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
+import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.CachePolicy;
+import dev.svc.model.EnvString;
 import dev.svc.model.IpNetwork;
+import dev.svc.model.OAuthUrls;
 import dev.svc.model.ResultCaps;
+import dev.svc.model.ServerAuth;
 import dev.svc.model.Service;
 import dev.svc.model.ToolAccess;
 import java.time.Duration;
@@ -48,7 +52,88 @@ final class ServiceCompiler {
                 root.server().auditPath().map(Located::value).filter(p -> !p.isBlank())),
             limits(root.server().limits()),
             pushNotifications(root.pushNotifications()),
-            ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes())));
+            ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
+            root.server().auth().flatMap(this::auth)));
+  }
+
+  /**
+   * {@code server.auth}; a missing plugin, policy, issuer or audience and an unknown plugin were
+   * reported by the shape check. URLs are checked here unless they hold env placeholders (then at
+   * start, with their values).
+   */
+  private Optional<ServerAuth> auth(ServerAuthDefinition written) {
+    if (written.plugin().isEmpty()
+        || !written.plugin().get().value().equals(ServerAuth.OAUTH)
+        || written.issuer().isEmpty()
+        || written.audience().isEmpty()) {
+      return Optional.empty();
+    }
+    EnvStrings env = new EnvStrings(diagnostics);
+    Located<String> issuer = written.issuer().get();
+    Located<String> audience = written.audience().get();
+    authUrl(issuer, "issuer");
+    written.jwksUri().ifPresent(uri -> authUrl(uri, "jwks_uri"));
+    if (audience.value().isBlank()) {
+      diagnostics.error(
+          "invalid-auth-audience",
+          audience.origin(),
+          "`server.auth.policy.audience` is empty",
+          "write this server's identifier as the authorization server puts it in `aud`, e.g."
+              + " `https://svc.example.com/mcp`");
+    }
+    List<String> scopes = new ArrayList<>();
+    for (Located<String> scope : written.scopes()) {
+      if (!OAuthUrls.isScopeToken(scope.value())) {
+        diagnostics.error(
+            "invalid-auth-scope",
+            scope.origin(),
+            "`" + scope.value() + "` is not a scope",
+            "a scope is one word of printable ASCII without spaces, quotes or backslashes, e.g."
+                + " `mcp:tools`");
+      } else if (scope.value().equals("offline_access")) {
+        diagnostics.warning(
+            "offline-access-scope",
+            scope.origin(),
+            "`offline_access` is not a resource's scope; tokens are not required to carry it",
+            "remove it: MCP 2026-07-28 says servers should not ask for it");
+      } else if (!scopes.contains(scope.value())) {
+        scopes.add(scope.value());
+      }
+    }
+    return Optional.of(
+        new ServerAuth(
+            ServerAuth.OAUTH,
+            env.substituted(issuer),
+            env.substituted(audience),
+            scopes,
+            written.jwksUri().map(env::substituted)));
+  }
+
+  /**
+   * An issuer or JWKS URL: absolute https (http only to this machine, with a warning elsewhere).
+   */
+  private void authUrl(Located<String> url, String field) {
+    if (EnvString.ATTEMPT.matcher(url.value()).find()) {
+      return; // checked at start, when its value is known
+    }
+    switch (OAuthUrls.check(url.value())) {
+      case OAuthUrls.Check.Valid valid -> {}
+      case OAuthUrls.Check.Insecure insecure ->
+          diagnostics.warning(
+              "insecure-auth-url",
+              url.origin(),
+              "`server.auth.policy."
+                  + field
+                  + "` uses plain http to another machine: "
+                  + url.value(),
+              "use https: tokens and keys must not travel in the clear");
+      case OAuthUrls.Check.Invalid invalid ->
+          diagnostics.error(
+              "invalid-auth-url",
+              url.origin(),
+              "`server.auth.policy." + field + "` is not a usable URL: " + invalid.reason(),
+              "write an absolute https URL, e.g. `https://auth.example.com/realms/shop`");
+    }
   }
 
   /** {@code server.limits}; values out of range were reported by the shape check. */

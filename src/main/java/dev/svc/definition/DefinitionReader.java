@@ -66,7 +66,8 @@ public final class DefinitionReader {
             server.flatMap(s -> s.object("metrics")).flatMap(m -> m.integer("port")),
             server.flatMap(s -> s.object("audit")).flatMap(a -> a.bool("enabled")),
             server.flatMap(s -> s.object("audit")).flatMap(a -> a.text("path")),
-            limits(server.flatMap(s -> s.object("limits")))),
+            limits(server.flatMap(s -> s.object("limits"))),
+            server.flatMap(s -> s.object("auth")).map(DefinitionReader::serverAuth)),
         new BuildDefinition(
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
             build.flatMap(b -> b.bool("clean_dir"))),
@@ -81,6 +82,18 @@ public final class DefinitionReader {
         limits.flatMap(l -> l.integer("body_timeout")),
         limits.flatMap(l -> l.integer("connections_per_client")),
         limits.flatMap(l -> l.integer("drain_timeout")));
+  }
+
+  private static RootDefinition.ServerAuthDefinition serverAuth(Fields auth) {
+    Optional<Fields> policy = auth.object("policy");
+    return new RootDefinition.ServerAuthDefinition(
+        auth.origin(),
+        auth.text("plugin"),
+        policy.map(Fields::origin).orElse(auth.origin()),
+        policy.flatMap(p -> p.text("issuer")),
+        policy.flatMap(p -> p.text("audience")),
+        policy.flatMap(p -> p.textList("scopes")).map(Located::value).orElse(List.of()),
+        policy.flatMap(p -> p.text("jwks_uri")));
   }
 
   private static PushNotificationsDefinition pushNotifications(Optional<Fields> push) {

@@ -56,7 +56,27 @@ public record RootDefinition(
       Optional<Located<Long>> metricsPort,
       Optional<Located<Boolean>> auditEnabled,
       Optional<Located<String>> auditPath,
-      LimitsDefinition limits) {}
+      LimitsDefinition limits,
+      Optional<ServerAuthDefinition> auth) {}
+
+  /**
+   * The {@code server.auth} section.
+   *
+   * @param origin where {@code auth:} was written
+   * @param policyOrigin where {@code policy:} was written (the section's when absent)
+   */
+  public record ServerAuthDefinition(
+      Origin origin,
+      Optional<Located<String>> plugin,
+      Origin policyOrigin,
+      Optional<Located<String>> issuer,
+      Optional<Located<String>> audience,
+      List<Located<String>> scopes,
+      Optional<Located<String>> jwksUri) {
+    public ServerAuthDefinition {
+      scopes = List.copyOf(scopes);
+    }
+  }
 
   /** The {@code server.limits} section; each field absent when not written. */
   public record LimitsDefinition(

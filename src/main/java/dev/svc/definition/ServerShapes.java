@@ -1,6 +1,7 @@
 package dev.svc.definition;
 
 import static dev.svc.definition.Field.optional;
+import static dev.svc.definition.Field.required;
 
 import java.util.List;
 
@@ -96,7 +97,54 @@ final class ServerShapes {
                           "path",
                           FieldType.text(),
                           "The file, relative to the project (default `audit.jsonl`)."))),
-              "The audit trail: one JSON line per tool call and agent task."));
+              "The audit trail: one JSON line per tool call and agent task."),
+          optional(
+              "auth",
+              new FieldType.Object(
+                  strict(
+                      "server-auth",
+                      "Whole-endpoint authentication of `/mcp` and `/agent/*` (beside each tool's"
+                          + " own `auth`).",
+                      required(
+                              "plugin",
+                              FieldType.choice("oauth"),
+                              "`oauth`: svc is an OAuth 2.1 resource server accepting JWT access"
+                                  + " tokens.")
+                          .reportedAs("unknown-server-auth-plugin"),
+                      required(
+                          "policy",
+                          new FieldType.Object(
+                              strict(
+                                  "server-auth-policy",
+                                  "What a token must be to be accepted.",
+                                  required(
+                                      "issuer",
+                                      FieldType.text(),
+                                      "The authorization server's issuer URL (the tokens' `iss`);"
+                                          + " `{{ env.NAME }}` allowed."),
+                                  required(
+                                      "audience",
+                                      FieldType.text(),
+                                      "What the tokens' `aud` must contain: this server's"
+                                          + " identifier (RFC 8707); `{{ env.NAME }}` allowed."),
+                                  optional(
+                                      "scopes",
+                                      new FieldType.TextList(),
+                                      "Scopes every token must carry (advertised in the"
+                                          + " protected-resource metadata)."),
+                                  optional(
+                                      "jwks_uri",
+                                      FieldType.text(),
+                                      "The issuer's signing keys (JWKS), when not discovered from"
+                                          + " `{issuer}/.well-known/openid-configuration`."))),
+                          "What a token must be to be accepted."))),
+              "Whole-endpoint authentication of `/mcp` and `/agent/*` (beside each tool's own"
+                  + " `auth`)."));
+
+  /** A shape where an unknown key is an error: a typo in security settings must not pass. */
+  private static Shape strict(String id, String description, Field... fields) {
+    return new Shape(id, description, List.of(fields), true);
+  }
 
   /** A shape of the root file: an unknown key there is a warning, not an error. */
   private static Shape section(String id, String description, Field... fields) {

@@ -32,10 +32,11 @@ public final class ModelCodec {
    * {@code server.limits} and {@code agents.push_notifications}; 6 added result caps ({@code
    * max_rows}, {@code max_bytes}: global and per tool) and tools' {@code read_only}, annotations
    * and declared output schema; 7 added inputs' {@code header}; 8 added tools' {@code confirm} and
-   * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}). Older
-   * files still read (with the added fields at their defaults, and prompt messages as text).
+   * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}); 10 added
+   * {@code server.auth}. Older files still read (with the added fields at their defaults, and
+   * prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 9;
+  public static final int FORMAT_VERSION = 10;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;

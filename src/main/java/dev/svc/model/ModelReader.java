@@ -58,7 +58,12 @@ record ModelReader(DataInputStream in, int version) {
         version >= 5
             ? new Service.PushNotifications(in.readBoolean(), list(this::network))
             : Service.PushNotifications.DEFAULT,
-        version >= 6 ? caps() : ResultCaps.DEFAULTS);
+        version >= 6 ? caps() : ResultCaps.DEFAULTS,
+        version >= 10 ? optional(this::serverAuth) : Optional.empty());
+  }
+
+  ServerAuth serverAuth() throws IOException {
+    return new ServerAuth(string(), env(), env(), list(this::string), optional(this::env));
   }
 
   IpNetwork network() throws IOException {

@@ -49,6 +49,17 @@ record ModelWriter(DataOutputStream out, int version) {
     if (version >= 6) {
       caps(s.defaultCaps());
     }
+    if (version >= 10) {
+      optional(s.auth(), this::serverAuth);
+    }
+  }
+
+  void serverAuth(ServerAuth a) throws IOException {
+    string(a.plugin());
+    env(a.issuer());
+    env(a.audience());
+    list(a.scopes(), this::string);
+    optional(a.jwksUri(), this::env);
   }
 
   void adapter(Adapter a) throws IOException {

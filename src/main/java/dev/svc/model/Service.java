@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param pushNotifications {@code agents.push_notifications}
  * @param defaultCaps {@code tools.max_rows} and {@code tools.max_bytes}: what tools without their
  *     own caps use
+ * @param auth {@code server.auth}: whole-endpoint authentication, when configured
  */
 public record Service(
     String name,
@@ -36,12 +37,51 @@ public record Service(
     Audit audit,
     Limits limits,
     PushNotifications pushNotifications,
-    ResultCaps defaultCaps) {
+    ResultCaps defaultCaps,
+    Optional<ServerAuth> auth) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
     allowedHosts = List.copyOf(allowedHosts);
     allowedOrigins = List.copyOf(allowedOrigins);
+  }
+
+  /** Settings without {@code server.auth}. */
+  public Service(
+      String name,
+      Optional<String> version,
+      Optional<Integer> port,
+      Optional<Integer> logLevel,
+      List<String> allowedHosts,
+      List<String> allowedOrigins,
+      CachePolicy defaultCache,
+      int searchLimit,
+      ToolAccess agentToolAccess,
+      Optional<String> buildOut,
+      boolean buildCleanDir,
+      Metrics metrics,
+      Audit audit,
+      Limits limits,
+      PushNotifications pushNotifications,
+      ResultCaps defaultCaps) {
+    this(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        limits,
+        pushNotifications,
+        defaultCaps,
+        Optional.empty());
   }
 
   /** Settings with the defaults of {@code server.metrics} and {@code server.audit}. */

@@ -1,5 +1,6 @@
 package dev.svc.protocol;
 
+import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,8 @@ import java.util.function.Supplier;
  *     X-Forwarded-*}) when asked: most requests never need them
  * @param requestId the id svc gave this request (in logs and server-fault errors)
  * @param query the raw query string without {@code ?}; empty when the URL has none
+ * @param verified the principal of the access token {@code server.auth} verified; empty without
+ *     {@code server.auth} (then the request's {@code Authorization} header is passed on as sent)
  */
 public record HttpCall(
     String method,
@@ -23,7 +26,43 @@ public record HttpCall(
     byte[] body,
     Supplier<String> baseUrlOf,
     String requestId,
-    String query) {
+    String query,
+    Optional<Principal> verified) {
+
+  public HttpCall(
+      String method,
+      String path,
+      Headers headers,
+      byte[] body,
+      Supplier<String> baseUrlOf,
+      String requestId,
+      String query) {
+    this(method, path, headers, body, baseUrlOf, requestId, query, Optional.empty());
+  }
+
+  /**
+   * This call, made by {@code principal} after its access token was verified: the token leaves the
+   * headers here, so nothing downstream (tools, scripts, auth plugins, logs) ever sees it.
+   */
+  public HttpCall authenticated(Principal principal) {
+    return new HttpCall(
+        method,
+        path,
+        headers.without("authorization"),
+        body,
+        baseUrlOf,
+        requestId,
+        query,
+        Optional.of(principal));
+  }
+
+  /**
+   * Who the request acts for: the verified principal, or else the one its credentials make ({@link
+   * Principal#fromCredentials}).
+   */
+  public Principal principal() {
+    return verified.orElseGet(() -> Principal.fromCredentials(headers));
+  }
 
   /** Scheme, host and port the client used, e.g. {@code https://svc.example.com}. */
   public String baseUrl() {

@@ -126,15 +126,16 @@ final class ToolPipeline {
    */
   Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
     Call call = new Call(tool, Deadline.after(tool.timeout()), caller);
-    // 1. auth
-    Optional<String> identity = Optional.empty();
+    // 1. auth: who calls is the principal server.auth verified, if any, and whoever the tool's
+    // own plugin lets in (both, when both are there: cached results stay apart per user)
+    Optional<String> identity = caller.verified();
     AuthPlugin plugin = auth.get(tool.name());
     if (plugin != null) {
       switch (authorize(plugin, caller)) {
         case AuthDecision.Deny deny -> {
           return failed("authentication failed: " + deny.reason(), identity);
         }
-        case AuthDecision.Allow allow -> identity = Optional.of(allow.identity());
+        case AuthDecision.Allow allow -> identity = Optional.of(identity(identity, allow));
       }
     }
     // 2. validate, defaults
@@ -301,6 +302,15 @@ final class ToolPipeline {
                             position + payload.size()))
                     : Optional.empty()));
     return new ToolOutcome.Success(payload, envelope, truncation, json);
+  }
+
+  private static String identity(Optional<String> verified, AuthDecision.Allow allow) {
+    if (verified.isEmpty()) {
+      return allow.identity();
+    }
+    return allow.identity().equals(ANONYMOUS)
+        ? verified.get()
+        : verified.get() + " " + allow.identity();
   }
 
   private static Ran failed(String message, Optional<String> identity) {

@@ -2,6 +2,7 @@ package dev.svc.server;
 
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
+import dev.svc.protocol.EndpointAuth;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -81,6 +82,15 @@ public final class HttpServer implements AutoCloseable {
    * start-up) can run while adapters open; {@link #open()} then binds the port.
    */
   public static HttpServer prepare(ServerSettings settings, Route mcp, Route agents) {
+    return prepare(settings, mcp, agents, Optional.empty());
+  }
+
+  /**
+   * {@link #prepare(ServerSettings, Route, Route)}, with {@code auth} (when present) guarding
+   * {@code /mcp} and {@code /agent/*} and serving the protected-resource metadata.
+   */
+  public static HttpServer prepare(
+      ServerSettings settings, Route mcp, Route agents, Optional<EndpointAuth> auth) {
     StartupTrace.mark("http prepare begins");
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("svc-http");
@@ -122,7 +132,7 @@ public final class HttpServer implements AutoCloseable {
     // no Jetty GracefulHandler: it answers requests that arrive while draining with its own 503;
     // Drain serves them (closing their connections) and refuses only after the drain limit
     server.setHandler(
-        new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain));
+        new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain, auth));
     StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {

@@ -3,6 +3,7 @@ package dev.svc.server;
 import dev.svc.call.Headers;
 import dev.svc.call.RequestIds;
 import dev.svc.log.Log;
+import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
@@ -51,6 +52,7 @@ final class RequestHandler extends Handler.Abstract {
   private final Route agents;
   private final BooleanSupplier ready;
   private final Drain drain;
+  private final Optional<EndpointAuth> auth;
 
   RequestHandler(
       ServerSettings settings,
@@ -58,7 +60,8 @@ final class RequestHandler extends Handler.Abstract {
       Route mcp,
       Route agents,
       BooleanSupplier ready,
-      Drain drain) {
+      Drain drain,
+      Optional<EndpointAuth> auth) {
     super(InvocationType.BLOCKING);
     this.settings = settings;
     this.policy = policy;
@@ -66,6 +69,7 @@ final class RequestHandler extends Handler.Abstract {
     this.agents = agents;
     this.ready = ready;
     this.drain = drain;
+    this.auth = auth;
   }
 
   @Override
@@ -152,6 +156,20 @@ final class RequestHandler extends Handler.Abstract {
         }
         return;
       }
+      if (auth.isPresent() && EndpointAuth.isMetadataPath(path)) {
+        if (method.equals("OPTIONS")) {
+          response.getHeaders().put("Access-Control-Allow-Origin", "*");
+          response.getHeaders().put("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+          response.setStatus(204);
+          response.write(true, null, callback);
+          return;
+        }
+        write(
+            auth.get().metadata(call(request, path, method, headers, new byte[0])),
+            response,
+            callback);
+        return;
+      }
       boolean isMcp = path.equals("/mcp") || path.equals("/mcp/");
       // the host root's well-known agent card (A2A v1 §8.2) is the agents' route too
       boolean isAgent = path.startsWith("/agent/") || path.equals(ROOT_AGENT_CARD);
@@ -226,15 +244,16 @@ final class RequestHandler extends Handler.Abstract {
           return;
         }
       }
-      HttpCall call =
-          new HttpCall(
-              method,
-              path,
-              headers,
-              body,
-              () -> baseUrl(request, headers),
-              RequestIds.next(),
-              Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
+      HttpCall call = call(request, path, method, headers, body);
+      if (auth.isPresent() && !isAgentCard(path)) {
+        switch (auth.get().admit(call)) {
+          case EndpointAuth.Admission.Refused refused -> {
+            write(refused.reply(), response, callback);
+            return;
+          }
+          case EndpointAuth.Admission.Admitted admitted -> call = admitted.call();
+        }
+      }
       HttpReply reply = (isMcp ? mcp : agents).handle(call);
       write(reply, response, callback);
     } catch (Throwable e) {
@@ -245,6 +264,27 @@ final class RequestHandler extends Handler.Abstract {
         callback.failed(e);
       }
     }
+  }
+
+  private static HttpCall call(
+      Request request, String path, String method, Headers headers, byte[] body) {
+    return new HttpCall(
+        method,
+        path,
+        headers,
+        body,
+        () -> baseUrl(request, headers),
+        RequestIds.next(),
+        Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
+  }
+
+  /**
+   * Agent cards stay public with {@code server.auth}: clients read them to learn how to call (and
+   * authenticate to) the agent.
+   */
+  private static boolean isAgentCard(String path) {
+    return path.equals(ROOT_AGENT_CARD)
+        || (path.startsWith("/agent/") && path.endsWith(ROOT_AGENT_CARD));
   }
 
   /** {@code GET /metrics}: every metric in the Prometheus text format. */
@@ -270,7 +310,9 @@ final class RequestHandler extends Handler.Abstract {
         .getHeaders()
         .put(
             "Access-Control-Expose-Headers",
-            isMcp ? "Mcp-Session-Id, MCP-Protocol-Version" : "A2A-Version");
+            isMcp
+                ? "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"
+                : "A2A-Version, WWW-Authenticate");
   }
 
   private void write(HttpReply reply, Response response, Callback callback) {

@@ -361,6 +361,56 @@ class RootDiagnosticsTest {
             """
             .svc:2:10: error[invalid-type]: `prompts` must be a mapping or a list, found a string
             1 error, 0 warnings
+            """),
+        argumentSet(
+            "server.auth needs an issuer and an audience, and knows only the oauth plugin",
+            """
+            == .svc
+            name: shop
+            server:
+              auth:
+                plugin: oidc
+                policy:
+                  scopes: [mcp]
+            """
+                + HELLO,
+            """
+            .svc:4:13: error[unknown-server-auth-plugin]: `plugin` is `oidc`, which is not supported
+              hint: use one of: oauth
+            .svc:6:7: error[missing-field]: `audience` is missing from the root configuration `server.auth.policy`
+              hint: add `audience:` (what the tokens' `aud` must contain: this server's identifier (RFC 8707); `{{ env.NAME }}` allowed)
+            .svc:6:7: error[missing-field]: `issuer` is missing from the root configuration `server.auth.policy`
+              hint: add `issuer:` (the authorization server's issuer URL (the tokens' `iss`); `{{ env.NAME }}` allowed)
+            3 errors, 0 warnings
+            """),
+        argumentSet(
+            "server.auth URLs must be URLs, scopes must be scope tokens, and keys are checked",
+            """
+            == .svc
+            name: shop
+            server:
+              auth:
+                plugin: oauth
+                policy:
+                  issuer: auth.example.com
+                  audiance: https://shop.example.com/mcp
+                  audience: https://shop.example.com/mcp
+                  scopes: ["mcp tools", offline_access]
+                  jwks_uri: http://auth.example.com/keys
+            """
+                + HELLO,
+            """
+            .svc:6:15: error[invalid-auth-url]: `server.auth.policy.issuer` is not a usable URL: it must start with https://
+              hint: write an absolute https URL, e.g. `https://auth.example.com/realms/shop`
+            .svc:7:7: error[unknown-key]: unknown key `audiance` in the root configuration `server.auth.policy`
+              hint: did you mean `audience`?
+            .svc:9:16: error[invalid-auth-scope]: `mcp tools` is not a scope
+              hint: a scope is one word of printable ASCII without spaces, quotes or backslashes, e.g. `mcp:tools`
+            .svc:9:29: warning[offline-access-scope]: `offline_access` is not a resource's scope; tokens are not required to carry it
+              hint: remove it: MCP 2026-07-28 says servers should not ask for it
+            .svc:10:17: warning[insecure-auth-url]: `server.auth.policy.jwks_uri` uses plain http to another machine: http://auth.example.com/keys
+              hint: use https: tokens and keys must not travel in the clear
+            3 errors, 2 warnings
             """));
   }
 

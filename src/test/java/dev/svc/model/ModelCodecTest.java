@@ -27,6 +27,13 @@ class ModelCodecTest {
         port: 9000
         log_level: 2
         allowed_hosts: [api.example.com]
+        auth:
+          plugin: oauth
+          policy:
+            issuer: "{{ env.OIDC_ISSUER }}"
+            audience: https://api.example.com/mcp
+            scopes: [mcp:tools, mcp:read]
+            jwks_uri: https://auth.example.com/keys
       agents:
         tool_access: {mode: allow_list, tools: [get_item]}
         push_notifications: {allow_private_networks: true, allowed_networks: [10.1.0.0/16, "fd00::1"]}
@@ -217,6 +224,7 @@ class ModelCodecTest {
         .ignoringFields(
             "service.pushNotifications",
             "service.defaultCaps",
+            "service.auth",
             "tools.caps",
             "tools.readOnly",
             "tools.annotations",
@@ -248,6 +256,18 @@ class ModelCodecTest {
     assertThat(push.allowedNetworks())
         .extracting(IpNetwork::toString)
         .containsExactly("10.1.0.0/16", "fd00:0:0:0:0:0:0:1/128");
+  }
+
+  @Test
+  void serverAuthSurvivesTheRoundTripWithItsPlaceholdersAndAFormatNineFileReadsWithoutIt() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    ServerAuth auth = ModelCodec.decode(ModelCodec.encode(model)).service().auth().orElseThrow();
+    assertThat(auth.plugin()).isEqualTo("oauth");
+    assertThat(auth.issuer().template()).isEqualTo("{{ env.OIDC_ISSUER }}");
+    assertThat(auth.audience().template()).isEqualTo("https://api.example.com/mcp");
+    assertThat(auth.scopes()).containsExactly("mcp:tools", "mcp:read");
+    assertThat(auth.jwksUri().orElseThrow().template()).isEqualTo("https://auth.example.com/keys");
+    assertThat(ModelCodec.decode(olderFormat(model, 9)).service().auth()).isEmpty();
   }
 
   @Test

@@ -23,6 +23,7 @@ public final class McpHttpClient {
   private final URI uri;
   private final AtomicInteger ids = new AtomicInteger();
   private Optional<String> session = Optional.empty();
+  private Optional<String> bearer = Optional.empty();
 
   public McpHttpClient(String baseUrl) {
     this.uri = URI.create(baseUrl + "/mcp");
@@ -62,6 +63,12 @@ public final class McpHttpClient {
     session = reply.header("Mcp-Session-Id");
     post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     return reply;
+  }
+
+  /** Sends {@code Authorization: Bearer <token>} with every request from now on. */
+  public McpHttpClient bearer(String token) {
+    bearer = Optional.of(token);
+    return this;
   }
 
   public Optional<String> session() {
@@ -104,6 +111,7 @@ public final class McpHttpClient {
             .header("Accept", "application/json, text/event-stream")
             .POST(HttpRequest.BodyPublishers.ofString(body));
     session.ifPresent(s -> builder.header("Mcp-Session-Id", s));
+    bearer.ifPresent(t -> builder.header("Authorization", "Bearer " + t));
     for (int i = 0; i + 1 < headers.length; i += 2) {
       builder.setHeader(headers[i], headers[i + 1]);
     }

@@ -30,6 +30,12 @@ public final class StatelessMcpClient {
     this.http = new McpHttpClient(baseUrl);
   }
 
+  /** Sends {@code Authorization: Bearer <token>} with every request from now on. */
+  public StatelessMcpClient bearer(String token) {
+    http.bearer(token);
+    return this;
+  }
+
   /** The {@code _meta} of a plain request: this revision, no capabilities, a client name. */
   public static ObjectNode meta() {
     ObjectNode meta = JSON.createObjectNode();

@@ -163,15 +163,16 @@ public final class A2aServer implements AutoCloseable {
   }
 
   private static Caller caller(HttpCall http) {
-    return new Caller(http.requestId(), http.headers(), Optional.empty());
+    return new Caller(
+        http.requestId(), http.headers(), Optional.empty(), http.verified().map(Principal::id));
   }
 
   /**
-   * Whose tasks the request sees. The one place it is decided: today from the credentials the
-   * request carries; the OAuth resource server will put the verified token's principal here.
+   * Whose tasks the request sees: the verified token's subject with {@code server.auth}, else the
+   * principal its credentials make.
    */
   private static Principal principal(HttpCall http) {
-    return Principal.fromCredentials(http.headers());
+    return http.principal();
   }
 
   private HttpReply post(HttpCall http, A2aCall call) {

@@ -13,6 +13,19 @@ public final class ErrorCodes {
   /** A request the client cancelled with {@code notifications/cancelled}. */
   public static final int REQUEST_CANCELLED = -32800;
 
+  /**
+   * {@code server.auth}: the request has no acceptable access token (HTTP 401). Auth codes are the
+   * HTTP statuses: outside the range JSON-RPC and MCP 2026-07-28 reserve, legal in every protocol
+   * version (ToolHive does the same for 429).
+   */
+  public static final int UNAUTHORIZED = 401;
+
+  /** {@code server.auth}: the access token lacks a required scope (HTTP 403). */
+  public static final int INSUFFICIENT_SCOPE = 403;
+
+  /** {@code server.auth}: the token cannot be checked now (the issuer's keys are out of reach). */
+  public static final int AUTHORIZATION_UNAVAILABLE = 503;
+
   /** MCP: no resource at the URI ({@code resources/read}). */
   public static final int RESOURCE_NOT_FOUND = -32002;
 

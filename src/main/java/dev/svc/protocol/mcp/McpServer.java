@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
@@ -146,7 +147,7 @@ public final class McpServer {
     }
     if (message instanceof JsonRpcMessage.Request request
         && request.method().equals("initialize")) {
-      return initialize(request);
+      return initialize(request, http.verified().map(Principal::id));
     }
     Optional<String> sessionId = http.headers().first(SESSION_HEADER);
     if (sessionId.isEmpty()) {
@@ -156,7 +157,8 @@ public final class McpServer {
           ErrorCodes.INVALID_REQUEST,
           "Bad Request: Mcp-Session-Id header is required (call initialize first)");
     }
-    Optional<McpSession> session = sessions.find(sessionId.get());
+    Optional<McpSession> session =
+        sessions.find(sessionId.get(), http.verified().map(Principal::id));
     if (session.isEmpty()) {
       return error(
           404,
@@ -187,17 +189,19 @@ public final class McpServer {
       case JsonRpcMessage.Request request ->
           request(
               session.get(),
-              new Caller(http.requestId(), http.headers(), sessionId),
+              new Caller(
+                  http.requestId(), http.headers(), sessionId, http.verified().map(Principal::id)),
               request,
               accept);
     };
   }
 
-  private HttpReply initialize(JsonRpcMessage.Request request) {
+  private HttpReply initialize(JsonRpcMessage.Request request, Optional<String> owner) {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
     McpSession session =
-        sessions.create(version, ClientCapabilities.of(request.params().get("capabilities")));
+        sessions.create(
+            version, ClientCapabilities.of(request.params().get("capabilities")), owner);
     var service = runtime.get().model().service();
     InitializeResult result =
         new InitializeResult(
@@ -291,7 +295,7 @@ public final class McpServer {
               "Bad Request: Mcp-Session-Id header is required"));
     }
     return sessions
-        .find(sessionId.get())
+        .find(sessionId.get(), http.verified().map(Principal::id))
         .<SessionLookup>map(SessionLookup.Found::new)
         .orElseGet(() ->
             new SessionLookup.Refused(

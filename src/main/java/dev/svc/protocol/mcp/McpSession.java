@@ -28,6 +28,7 @@ public final class McpSession {
   private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
   private volatile ObjectNode clientCapabilities = Json.NODES.objectNode();
   private long registration;
+  private final Optional<String> owner;
 
   /**
    * A request running on a thread of this instance; cancelling (by the client) or aborting (by the
@@ -75,9 +76,23 @@ public final class McpSession {
   }
 
   McpSession(String id, String protocolVersion, ClientCapabilities client) {
+    this(id, protocolVersion, client, Optional.empty());
+  }
+
+  /**
+   * @param owner the id of the principal {@code server.auth} verified when the session began; only
+   *     its requests may use the session
+   */
+  McpSession(String id, String protocolVersion, ClientCapabilities client, Optional<String> owner) {
     this.id = id;
     this.protocolVersion = protocolVersion;
     this.client = client;
+    this.owner = owner;
+  }
+
+  /** Whether a request of {@code principal} (empty without server.auth) may use this session. */
+  boolean belongsTo(Optional<String> principal) {
+    return owner.equals(principal);
   }
 
   /** The number a stateless request's session is registered under while it runs; 0 when none. */

@@ -53,25 +53,44 @@ public final class McpSessions {
 
   /** A new session whose client declared {@code client} in {@code initialize}. */
   public McpSession create(String protocolVersion, ClientCapabilities client) {
-    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond(), client);
-    McpSession session = new McpSession(id, protocolVersion, client);
+    return create(protocolVersion, client, Optional.empty());
+  }
+
+  /**
+   * A new session of {@code owner} (the principal {@code server.auth} verified; empty without it).
+   */
+  public McpSession create(
+      String protocolVersion, ClientCapabilities client, Optional<String> owner) {
+    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond(), client, owner);
+    McpSession session = new McpSession(id, protocolVersion, client, owner);
     live.put(id, session);
     return session;
   }
 
   /** The session with this id; empty when unknown, forged or ended. */
   public Optional<McpSession> find(String id) {
+    return find(id, Optional.empty());
+  }
+
+  /**
+   * The session with this id, for a request of {@code principal}; empty when unknown, forged,
+   * ended, or another principal's (the same answer, so ids cannot be probed).
+   */
+  public Optional<McpSession> find(String id, Optional<String> principal) {
     McpSession known = live.getIfPresent(id); // the common case: one lookup
     if (known != null) {
-      return Optional.of(known); // end() removes a session from `live` as it ends
+      // end() removes a session from `live` as it ends
+      return known.belongsTo(principal) ? Optional.of(known) : Optional.empty();
     }
     if (ended.getIfPresent(id) != null) {
       return Optional.empty();
     }
     return tokens
-        .verify(id)
+        .verify(id, principal)
         .map(claims ->
-            live.get(id, k -> new McpSession(k, claims.protocolVersion(), claims.client())));
+            live.get(
+                id, k -> new McpSession(k, claims.protocolVersion(), claims.client(), principal)))
+        .filter(session -> session.belongsTo(principal));
   }
 
   public void end(McpSession session) {

@@ -16,6 +16,11 @@ import javax.crypto.spec.SecretKeySpec;
  * HMAC-SHA256. Tokens of the first layout (no capabilities) stay valid: their sessions declared
  * none. Instances that share {@code SVC_SESSION_SECRET} accept each other's sessions, so no session
  * store is needed behind a load balancer.
+ *
+ * <p>With {@code server.auth}, a session belongs to the principal that initialized it: the owner's
+ * id is signed along with the payload (not written in it), so the id verifies only for requests of
+ * that principal, on any instance (MCP security best practices, "Session Hijacking": bind session
+ * ids to user-specific information).
  */
 public final class SessionTokens {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -55,6 +60,12 @@ public final class SessionTokens {
   }
 
   public String issue(String protocolVersion, long nowSeconds, ClientCapabilities client) {
+    return issue(protocolVersion, nowSeconds, client, Optional.empty());
+  }
+
+  /** A token that verifies only for {@code owner} (when given). */
+  public String issue(
+      String protocolVersion, long nowSeconds, ClientCapabilities client, Optional<String> owner) {
     byte[] nonce = new byte[9];
     Random.INSTANCE.nextBytes(nonce);
     String payload =
@@ -67,11 +78,19 @@ public final class SessionTokens {
             + "."
             + ENCODER.encodeToString(nonce);
     String body = ENCODER.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
-    return body + "." + ENCODER.encodeToString(sign(body));
+    return body + "." + ENCODER.encodeToString(sign(signed(body, owner)));
   }
 
   /** The claims of a token this (or a sibling) instance signed; empty when forged or garbled. */
   public Optional<Claims> verify(String token) {
+    return verify(token, Optional.empty());
+  }
+
+  /**
+   * The claims of a token signed for {@code owner}; empty when forged, garbled, or signed for
+   * another owner (or for none when one is given, and the other way round).
+   */
+  public Optional<Claims> verify(String token, Optional<String> owner) {
     int dot = token.lastIndexOf('.');
     if (dot <= 0 || token.length() > 512) {
       return Optional.empty();
@@ -83,7 +102,7 @@ public final class SessionTokens {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-    if (!MessageDigest.isEqual(signature, sign(body))) {
+    if (!MessageDigest.isEqual(signature, sign(signed(body, owner)))) {
       return Optional.empty();
     }
     String[] parts;
@@ -122,11 +141,16 @@ public final class SessionTokens {
     }
   }
 
+  /** What is signed: the body, and the owner after a line break (a body holds none). */
+  private static String signed(String body, Optional<String> owner) {
+    return owner.map(o -> body + "\n" + o).orElse(body);
+  }
+
   private byte[] sign(String body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      byte[] full = mac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
+      byte[] full = mac.doFinal(body.getBytes(StandardCharsets.UTF_8));
       return Arrays.copyOf(full, 16);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

@@ -267,7 +267,9 @@ final class StatelessMcp {
   private HttpReply serve(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
     ProjectRuntime current = runtime.get();
-    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty());
+    Caller plain =
+        new Caller(
+            http.requestId(), http.headers(), Optional.empty(), http.verified().map(Principal::id));
     Caller caller = plain;
     if (request.method().equals("tools/call")) {
       Optional<Tool> tool = current.tools().tool(request.params().path("name").asString(""));
@@ -289,7 +291,7 @@ final class StatelessMcp {
                   InputRounds.open(
                       sessions.requestStates(),
                       request.params(),
-                      Principal.fromCredentials(http.headers()),
+                      http.principal(),
                       ClientCapabilities.of(meta.clientCapabilities()),
                       Instant.now()));
         } catch (JsonRpcException e) {

@@ -29,6 +29,19 @@ class SessionTokensTest {
   }
 
   @Test
+  void anOwnedSessionIdVerifiesOnlyForItsOwnerOnEveryInstance() {
+    String id =
+        tokens.issue("2025-11-25", 1_000, ClientCapabilities.NONE, Optional.of("oauth:alice"));
+    SessionTokens sibling = SessionTokens.create(Optional.of("shared-key"));
+    assertThat(sibling.verify(id, Optional.of("oauth:alice"))).isPresent();
+    assertThat(sibling.verify(id, Optional.of("oauth:bob"))).isEmpty();
+    assertThat(sibling.verify(id)).as("nor without an owner").isEmpty();
+    String unowned = tokens.issue("2025-11-25", 1_000);
+    assertThat(sibling.verify(unowned, Optional.of("oauth:alice"))).isEmpty();
+    assertThat(sibling.verify(unowned)).isPresent();
+  }
+
+  @Test
   void aSessionIdWithoutCapabilitiesDeclaresNone() {
     String id = tokens.issue("2025-06-18", 5);
     assertThat(tokens.verify(id).orElseThrow().client()).isEqualTo(ClientCapabilities.NONE);

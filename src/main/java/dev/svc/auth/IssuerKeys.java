@@ -1,0 +1,142 @@
+package dev.svc.auth;
+
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSelector;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jose.util.ResourceRetriever;
+import dev.svc.json.Jackson;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The issuer's signing keys: where they are (given, or discovered once from {@code
+ * {issuer}/.well-known/openid-configuration}), fetched and cached by Nimbus (five minutes; a token
+ * with an unknown {@code kid} refreshes them, at most once per refresh interval). A failed fetch is
+ * a {@link KeySourceException}; a failed discovery is retried at most once per refresh interval.
+ */
+final class IssuerKeys implements JWKSource<SecurityContext> {
+  static final int TIMEOUT_MILLIS = 5_000;
+  static final int SIZE_LIMIT = 512 * 1024;
+  private static final Duration CACHE_TIME = Duration.ofMinutes(5);
+
+  private final OAuthPolicy policy;
+  private final Clock clock;
+  private final ResourceRetriever retriever =
+      new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT);
+  private volatile JWKSource<SecurityContext> keys;
+  private Optional<Instant> lastFailure = Optional.empty();
+  private String lastFailureReason = "";
+
+  IssuerKeys(OAuthPolicy policy, Clock clock) {
+    this.policy = policy;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<JWK> get(JWKSelector selector, SecurityContext context) throws KeySourceException {
+    return keys().get(selector, context);
+  }
+
+  private JWKSource<SecurityContext> keys() throws KeySourceException {
+    JWKSource<SecurityContext> known = keys;
+    if (known != null) {
+      return known;
+    }
+    synchronized (this) {
+      if (keys != null) {
+        return keys;
+      }
+      Instant now = clock.instant();
+      if (lastFailure.isPresent()
+          && now.isBefore(lastFailure.get().plus(policy.refreshInterval()))) {
+        throw new KeySourceException(lastFailureReason);
+      }
+      try {
+        URL location = policy.jwksUri().isPresent() ? url(policy.jwksUri().get()) : discover();
+        keys =
+            JWKSourceBuilder.<SecurityContext>create(location, retriever)
+                .cache(
+                    // Nimbus wants the refresh interval shorter than the cache time
+                    Math.max(CACHE_TIME.toMillis(), 2 * policy.refreshInterval().toMillis()),
+                    TIMEOUT_MILLIS)
+                .rateLimited(policy.refreshInterval().toMillis())
+                .refreshAheadCache(false)
+                .retrying(false)
+                .outageTolerant(false)
+                .build();
+        return keys;
+      } catch (KeySourceException e) {
+        lastFailure = Optional.of(now);
+        lastFailureReason = e.getMessage();
+        throw e;
+      }
+    }
+  }
+
+  /** OpenID Connect Discovery 1.0 §4: the document's {@code issuer} must be ours, exactly. */
+  private URL discover() throws KeySourceException {
+    String issuer = policy.issuer();
+    String address =
+        (issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer)
+            + "/.well-known/openid-configuration";
+    JsonNode document;
+    try {
+      String content = retriever.retrieveResource(url(URI.create(address))).getContent();
+      document = Jackson.MAPPER.readTree(content);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new KeySourceException(
+          "cannot read the authorization server's discovery document " + address + ": " + why(e),
+          e);
+    } catch (JacksonException e) {
+      throw new KeySourceException(
+          "the authorization server's discovery document " + address + " is not JSON", e);
+    }
+    String named = document.path("issuer").asString("");
+    if (!named.equals(issuer)) {
+      throw new KeySourceException(
+          "the discovery document "
+              + address
+              + " names the issuer `"
+              + named
+              + "`, not `"
+              + issuer
+              + "` (server.auth.policy.issuer must be written exactly as the server names itself)");
+    }
+    String jwks = document.path("jwks_uri").asString("");
+    if (jwks.isEmpty()) {
+      throw new KeySourceException("the discovery document " + address + " has no jwks_uri");
+    }
+    try {
+      return url(new URI(jwks));
+    } catch (URISyntaxException e) {
+      throw new KeySourceException("the discovery document's jwks_uri is not a URL: " + jwks, e);
+    }
+  }
+
+  private static URL url(URI uri) throws KeySourceException {
+    try {
+      return uri.toURL();
+    } catch (MalformedURLException | IllegalArgumentException e) {
+      throw new KeySourceException("not a URL: " + uri, e);
+    }
+  }
+
+  private static String why(Exception e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+  }
+}

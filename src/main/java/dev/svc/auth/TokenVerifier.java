@@ -1,0 +1,252 @@
+package dev.svc.auth;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.EncryptedJWT;
+import com.nimbusds.jwt.JWT;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.JWTParser;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Verifies OAuth access tokens as an OAuth 2.1 resource server (§5.2) with JWT access tokens (RFC
+ * 9068 §4): the signature with one of the issuer's keys and an allowed asymmetric algorithm, the
+ * type, {@code iss}, {@code aud} (RFC 8707), {@code exp} and {@code nbf} with {@link #LEEWAY}, and
+ * a {@code sub}. Scopes are not checked here: {@link VerifiedToken#scopes()} says what the token
+ * may do.
+ *
+ * <p>Tokens it verified are remembered by their SHA-256 until they expire (at most {@link
+ * #CACHE_SIZE} of them), so a client calling with the same token does not pay for a signature check
+ * each time. The token itself is never kept, logged or put in a message.
+ */
+public final class TokenVerifier {
+  public static final Duration LEEWAY = Duration.ofSeconds(60);
+  public static final int CACHE_SIZE = 10_000;
+
+  /** Longer tokens are refused unread (real ones are a few KiB). */
+  public static final int MAX_TOKEN_CHARS = 16 * 1024;
+
+  /**
+   * RSA, RSA-PSS and ECDSA. Never {@code none}, never HMAC (its key would be the issuer's public
+   * key, which anybody has). EdDSA is not listed: Nimbus verifies it only with Google Tink, which
+   * svc does not ship.
+   */
+  static final Set<JWSAlgorithm> ALGORITHMS =
+      Set.of(
+          JWSAlgorithm.RS256,
+          JWSAlgorithm.RS384,
+          JWSAlgorithm.RS512,
+          JWSAlgorithm.PS256,
+          JWSAlgorithm.PS384,
+          JWSAlgorithm.PS512,
+          JWSAlgorithm.ES256,
+          JWSAlgorithm.ES384,
+          JWSAlgorithm.ES512);
+
+  private final OAuthPolicy policy;
+  private final Clock clock;
+  private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+  private final Cache<String, VerifiedToken> verified;
+
+  public TokenVerifier(OAuthPolicy policy) {
+    this(policy, Clock.systemUTC());
+  }
+
+  TokenVerifier(OAuthPolicy policy, Clock clock) {
+    this(policy, clock, new IssuerKeys(policy, clock));
+  }
+
+  TokenVerifier(OAuthPolicy policy, Clock clock, JWKSource<SecurityContext> keys) {
+    this.policy = policy;
+    this.clock = clock;
+    // Keycloak writes typ JWT, RFC 9068 says at+jwt; typ is optional in JWTs (RFC 7519 §5.1)
+    processor.setJWSTypeVerifier(
+        new DefaultJOSEObjectTypeVerifier<>(
+            JOSEObjectType.JWT,
+            new JOSEObjectType("at+jwt"),
+            new JOSEObjectType("application/at+jwt"),
+            null));
+    processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
+    processor.setJWTClaimsSetVerifier((claims, context) -> {}); // checked below, with our clock
+    this.verified =
+        Caffeine.newBuilder()
+            .maximumSize(CACHE_SIZE)
+            .expireAfter(
+                Expiry.<String, VerifiedToken>creating((key, token) ->
+                    Duration.between(clock.instant(), token.expiresAt().plus(LEEWAY))))
+            .build();
+  }
+
+  /** Checks one token (the credentials of {@code Authorization: Bearer}). */
+  public TokenCheck verify(String token) {
+    if (token.length() > MAX_TOKEN_CHARS) {
+      return new TokenCheck.Rejected("the token is longer than " + MAX_TOKEN_CHARS + " characters");
+    }
+    String hash = sha256(token);
+    VerifiedToken known = verified.getIfPresent(hash);
+    Instant now = clock.instant();
+    if (known != null && now.isBefore(known.expiresAt().plus(LEEWAY))) {
+      return new TokenCheck.Verified(known);
+    }
+    TokenCheck check = check(token, now);
+    if (check instanceof TokenCheck.Verified(VerifiedToken token1)) {
+      verified.put(hash, token1);
+    }
+    return check;
+  }
+
+  private TokenCheck check(String token, Instant now) {
+    JWT jwt;
+    try {
+      jwt = JWTParser.parse(token);
+    } catch (ParseException e) {
+      return new TokenCheck.Rejected("the token is not a JWT");
+    }
+    SignedJWT signed;
+    switch (jwt) {
+      case PlainJWT plain -> {
+        return new TokenCheck.Rejected("the token is not signed (alg none)");
+      }
+      case EncryptedJWT encrypted -> {
+        return new TokenCheck.Rejected("encrypted tokens are not accepted");
+      }
+      case SignedJWT s -> signed = s;
+      default -> {
+        return new TokenCheck.Rejected("the token is not a JWT");
+      }
+    }
+    JWSAlgorithm algorithm = signed.getHeader().getAlgorithm();
+    if (!ALGORITHMS.contains(algorithm)) {
+      return new TokenCheck.Rejected(
+          "the token is signed with "
+              + algorithm
+              + (JWSAlgorithm.Family.HMAC_SHA.contains(algorithm) ? " (a shared secret)" : "")
+              + "; accepted: RS256/384/512, PS256/384/512, ES256/384/512");
+    }
+    JWTClaimsSet claims;
+    try {
+      claims = processor.process(signed, null);
+    } catch (BadJWSException e) {
+      return new TokenCheck.Rejected("the token's signature does not verify");
+    } catch (BadJOSEException e) {
+      String message = String.valueOf(e.getMessage());
+      if (message.contains("typ")) {
+        return new TokenCheck.Rejected(
+            "the token's type (typ) is "
+                + signed.getHeader().getType()
+                + "; accepted: JWT, at+jwt, application/at+jwt");
+      }
+      return new TokenCheck.Rejected(
+          "no key of the issuer matches the token"
+              + Optional.ofNullable(signed.getHeader().getKeyID())
+                  .map(kid -> " (kid `" + printable(kid) + "`)")
+                  .orElse(" (it names no kid)"));
+    } catch (RateLimitReachedException e) {
+      return new TokenCheck.Rejected(
+          "no key of the issuer matches the token (its keys were fetched moments ago)");
+    } catch (JOSEException e) {
+      return new TokenCheck.Unavailable(
+          "the authorization server's signing keys cannot be fetched: "
+              + String.valueOf(e.getMessage()));
+    }
+    return claims(claims, now);
+  }
+
+  private TokenCheck claims(JWTClaimsSet claims, Instant now) {
+    if (!policy.issuer().equals(claims.getIssuer())) {
+      return new TokenCheck.Rejected(
+          "the token was issued by "
+              + Optional.ofNullable(claims.getIssuer())
+                  .map(i -> "`" + printable(i) + "`")
+                  .orElse("nobody (no iss)")
+              + ", not by `"
+              + policy.issuer()
+              + "`");
+    }
+    List<String> audience = claims.getAudience();
+    if (!audience.contains(policy.audience())) {
+      return new TokenCheck.Rejected(
+          "the token is not for this server: its audience (aud) does not contain `"
+              + policy.audience()
+              + "`");
+    }
+    Date expiry = claims.getExpirationTime();
+    if (expiry == null) {
+      return new TokenCheck.Rejected("the token has no expiry (exp)");
+    }
+    if (!now.isBefore(expiry.toInstant().plus(LEEWAY))) {
+      return new TokenCheck.Rejected("the token expired at " + expiry.toInstant());
+    }
+    Date notBefore = claims.getNotBeforeTime();
+    if (notBefore != null && now.plus(LEEWAY).isBefore(notBefore.toInstant())) {
+      return new TokenCheck.Rejected("the token is not valid before " + notBefore.toInstant());
+    }
+    String subject = claims.getSubject();
+    if (subject == null || subject.isBlank()) {
+      return new TokenCheck.Rejected("the token names no subject (sub)");
+    }
+    return new TokenCheck.Verified(new VerifiedToken(subject, scopes(claims), expiry.toInstant()));
+  }
+
+  /** RFC 9068 §2.2.3 {@code scope} (space-separated), or the {@code scp} list some servers use. */
+  private static Set<String> scopes(JWTClaimsSet claims) {
+    Set<String> scopes = new LinkedHashSet<>();
+    Object scope = claims.getClaim("scope");
+    if (scope instanceof String text) {
+      for (String one : text.split(" ")) {
+        if (!one.isEmpty()) {
+          scopes.add(one);
+        }
+      }
+    }
+    Object scp = claims.getClaim("scp");
+    if (scp instanceof List<?> list) {
+      list.stream().filter(String.class::isInstance).map(String.class::cast).forEach(scopes::add);
+    } else if (scp instanceof String text) {
+      scopes.addAll(List.of(text.split(" ")));
+    }
+    return scopes;
+  }
+
+  /** Claim values in messages: at most 100 printable ASCII characters. */
+  private static String printable(String value) {
+    String cut = value.length() > 100 ? value.substring(0, 100) + "…" : value;
+    return cut.replaceAll("[^\\x20-\\x7E…]", "?");
+  }
+
+  static String sha256(String token) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,301 @@
+package dev.svc.protocol;
+
+import dev.svc.auth.OAuthPolicy;
+import dev.svc.auth.Principal;
+import dev.svc.auth.TokenCheck;
+import dev.svc.auth.TokenVerifier;
+import dev.svc.auth.VerifiedToken;
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.json.Jackson;
+import dev.svc.json.Json;
+import dev.svc.log.Log;
+import dev.svc.model.EnvString;
+import dev.svc.model.MissingVariableException;
+import dev.svc.model.OAuthUrls;
+import dev.svc.model.ServerAuth;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcCodec;
+import dev.svc.protocol.jsonrpc.JsonRpcError;
+import dev.svc.runtime.StartupException;
+import dev.svc.telemetry.SvcMetrics;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code server.auth}: svc as an OAuth 2.1 resource server in front of {@code /mcp} and {@code
+ * /agent/*} (MCP authorization, 2025-11-25 and 2026-07-28: "Authorization Server Discovery",
+ * "Access Token Usage", "Error Handling"). It serves the protected-resource metadata (RFC 9728) and
+ * admits a request only with a valid bearer token (RFC 6750 §2.1, header only), answering 401 with
+ * a challenge that points at the metadata, 403 {@code insufficient_scope}, or 503 when the issuer's
+ * keys are out of reach. Independent of the HTTP library: the server calls it.
+ */
+public final class EndpointAuth {
+  /** RFC 9728 §3: the root form; the path-suffixed form for {@code /mcp} adds {@code /mcp}. */
+  public static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+  private static final Log LOG = Log.tagged("auth");
+
+  /** RFC 6750 §2.1: {@code Bearer 1*SP b64token}; the scheme is case-insensitive. */
+  private static final Pattern BEARER = Pattern.compile("(?i:bearer) +([A-Za-z0-9._~+/-]+=*) *");
+
+  private final OAuthPolicy policy;
+  private final TokenVerifier verifier;
+
+  public EndpointAuth(OAuthPolicy policy, TokenVerifier verifier) {
+    this.policy = policy;
+    this.verifier = verifier;
+  }
+
+  public EndpointAuth(OAuthPolicy policy) {
+    this(policy, new TokenVerifier(policy));
+  }
+
+  /** What to do with a request to a protected route. */
+  public sealed interface Admission {
+    /** Serve it: the call now carries its principal, and no longer its token. */
+    record Admitted(HttpCall call) implements Admission {}
+
+    record Refused(HttpReply reply) implements Admission {}
+  }
+
+  /**
+   * The gate of {@code server.auth}, its env placeholders filled in from {@code environment}.
+   *
+   * @throws StartupException naming a missing variable, or a URL that is not one
+   */
+  public static EndpointAuth of(ServerAuth auth, Function<String, Optional<String>> environment) {
+    List<Diagnostic> problems = new ArrayList<>();
+    Optional<String> issuer = resolved(auth.issuer(), environment, problems);
+    Optional<String> audience = resolved(auth.audience(), environment, problems);
+    Optional<URI> jwks = Optional.empty();
+    for (EnvString written : auth.jwksUri().stream().toList()) {
+      jwks = resolved(written, environment, problems).flatMap(u -> url(u, written, problems));
+    }
+    issuer.ifPresent(i -> url(i, auth.issuer(), problems));
+    audience
+        .filter(String::isBlank)
+        .ifPresent(a ->
+            problems.add(
+                Diagnostic.error(
+                    "invalid-auth-audience",
+                    auth.audience().origin(),
+                    "`server.auth.policy.audience` is empty once its variables are filled in")));
+    if (!problems.isEmpty()) {
+      throw new StartupException(problems);
+    }
+    return new EndpointAuth(
+        new OAuthPolicy(issuer.orElseThrow(), audience.orElseThrow(), auth.scopes(), jwks));
+  }
+
+  private static Optional<String> resolved(
+      EnvString value, Function<String, Optional<String>> environment, List<Diagnostic> problems) {
+    try {
+      return Optional.of(value.resolve(environment).strip());
+    } catch (MissingVariableException e) {
+      problems.add(
+          Diagnostic.error(
+                  "missing-env", e.origin(), "environment variable " + e.variable() + " is not set")
+              .withHint("set it in the environment or in .env"));
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<URI> url(String text, EnvString written, List<Diagnostic> problems) {
+    return switch (OAuthUrls.check(text)) {
+      case OAuthUrls.Check.Valid valid -> Optional.of(valid.uri());
+      case OAuthUrls.Check.Insecure insecure -> {
+        LOG.warn(
+            "server.auth uses plain http to another machine: tokens and keys travel in the clear",
+            "url",
+            text);
+        yield Optional.of(insecure.uri());
+      }
+      case OAuthUrls.Check.Invalid invalid -> {
+        problems.add(
+            Diagnostic.error(
+                    "invalid-auth-url",
+                    written.origin(),
+                    "`" + text + "` in server.auth is not a usable URL: " + invalid.reason())
+                .withHint("write an absolute https URL"));
+        yield Optional.empty();
+      }
+    };
+  }
+
+  public static boolean isMetadataPath(String path) {
+    return path.equals(METADATA_PATH) || path.equals(METADATA_PATH + "/mcp");
+  }
+
+  /** The protected-resource metadata (RFC 9728 §2) of {@code /mcp}, at either well-known path. */
+  public HttpReply metadata(HttpCall call) {
+    if (!call.method().equals("GET") && !call.method().equals("HEAD")) {
+      return HttpReply.error(
+          405, Map.of("Allow", "GET, HEAD"), "Method not allowed: GET " + call.path());
+    }
+    ObjectNode document = Json.NODES.objectNode();
+    document.put("resource", call.baseUrl() + "/mcp");
+    document.putArray("authorization_servers").add(policy.issuer());
+    ArrayNode scopes = document.putArray("scopes_supported");
+    policy.scopes().forEach(scopes::add);
+    document.putArray("bearer_methods_supported").add("header");
+    return new HttpReply.Body(
+        200,
+        // any web page may read it: it is public, and browser-based clients discover with it
+        Map.of("Access-Control-Allow-Origin", "*", "Cache-Control", "max-age=300"),
+        "application/json",
+        JsonRpcCodec.bytes(document));
+  }
+
+  /** Admits {@code call} with a valid token, or says how it is refused. */
+  public Admission admit(HttpCall call) {
+    List<String> sent = call.headers().values().getOrDefault("authorization", List.of());
+    if (sent.isEmpty()) {
+      // RFC 6750 §3.1: no error code when the request carried no credentials
+      return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
+    }
+    if (sent.size() > 1) {
+      return refuse(
+          call,
+          400,
+          Optional.of("invalid_request"),
+          "the request has several Authorization headers");
+    }
+    String value = sent.getFirst().strip();
+    if (!value.regionMatches(true, 0, "bearer", 0, 6)) {
+      return refuse(
+          call,
+          401,
+          Optional.empty(),
+          "this server accepts only Bearer access tokens in the Authorization header");
+    }
+    var matcher = BEARER.matcher(value);
+    if (!matcher.matches()) {
+      return refuse(
+          call,
+          400,
+          Optional.of("invalid_request"),
+          "the Authorization header is malformed: write `Bearer <token>`");
+    }
+    switch (verifier.verify(matcher.group(1))) {
+      case TokenCheck.Rejected rejected -> {
+        return refuse(call, 401, Optional.of("invalid_token"), rejected.reason());
+      }
+      case TokenCheck.Unavailable unavailable -> {
+        SvcMetrics.HTTP_REFUSALS.increment("auth_unavailable");
+        LOG.warn(
+            "cannot check an access token", "path", call.path(), "reason", unavailable.reason());
+        return new Admission.Refused(
+            body(
+                call,
+                503,
+                Map.of("Retry-After", String.valueOf(policy.refreshInterval().toSeconds())),
+                ErrorCodes.AUTHORIZATION_UNAVAILABLE,
+                "the access token cannot be checked now: the authorization server's keys are out of"
+                    + " reach; retry later"));
+      }
+      case TokenCheck.Verified(VerifiedToken token) -> {
+        List<String> missing = new ArrayList<>(policy.scopes());
+        missing.removeAll(token.scopes());
+        if (!missing.isEmpty()) {
+          return refuse(
+              call,
+              403,
+              Optional.of("insufficient_scope"),
+              "the access token lacks the scope " + String.join(" ", missing));
+        }
+        Principal principal = token.principal();
+        return new Admission.Admitted(call.authenticated(principal));
+      }
+    }
+  }
+
+  private Admission refuse(HttpCall call, int status, Optional<String> error, String reason) {
+    SvcMetrics.HTTP_REFUSALS.increment(
+        status == 403 ? "forbidden" : status == 401 ? "unauthorized" : "bad_authorization");
+    LOG.info("request refused", "path", call.path(), "status", status, "reason", reason);
+    StringBuilder challenge = new StringBuilder("Bearer");
+    List<String> parameters = new ArrayList<>();
+    parameters.add("resource_metadata=" + quoted(metadataUrl(call)));
+    if (!policy.scopes().isEmpty()) {
+      // RFC 6750 §3 and MCP "Scope Selection Strategy": every scope the request needs
+      parameters.add("scope=" + quoted(String.join(" ", policy.scopes())));
+    }
+    error.ifPresent(e -> parameters.add("error=" + quoted(e)));
+    error.ifPresent(e -> parameters.add("error_description=" + quoted(reason)));
+    challenge.append(' ').append(String.join(", ", parameters));
+    int code =
+        switch (status) {
+          case 403 -> ErrorCodes.INSUFFICIENT_SCOPE;
+          case 400 -> ErrorCodes.INVALID_REQUEST;
+          default -> ErrorCodes.UNAUTHORIZED;
+        };
+    String message =
+        switch (status) {
+          case 403 -> "Forbidden: " + reason;
+          case 400 -> "Bad Request: " + reason;
+          default -> "Unauthorized: " + reason;
+        };
+    return new Admission.Refused(
+        body(call, status, Map.of("WWW-Authenticate", challenge.toString()), code, message));
+  }
+
+  /** The metadata of {@code /mcp} for MCP requests; the root form for agents' requests. */
+  private static String metadataUrl(HttpCall call) {
+    return call.baseUrl() + METADATA_PATH + (call.path().startsWith("/mcp") ? "/mcp" : "");
+  }
+
+  /**
+   * A JSON-RPC error (with the request's id) when the request is JSON-RPC: a POST to {@code /mcp},
+   * or a POST to an agent whose body says {@code jsonrpc}; else the plain {@code {"error": …}}.
+   */
+  private static HttpReply body(
+      HttpCall call, int status, Map<String, String> headers, int code, String message) {
+    if (call.method().equals("POST")
+        && (call.path().startsWith("/mcp") || isJsonRpc(call.body()))) {
+      return new HttpReply.Body(
+          status,
+          headers,
+          "application/json",
+          JsonRpcCodec.bytes(
+              JsonRpcCodec.error(JsonRpcCodec.idOf(call.body()), JsonRpcError.of(code, message))));
+    }
+    return HttpReply.error(status, headers, message);
+  }
+
+  private static boolean isJsonRpc(byte[] body) {
+    if (body.length == 0 || body[0] != '{') {
+      return false;
+    }
+    try {
+      JsonNode tree = Jackson.MAPPER.readTree(new String(body, StandardCharsets.UTF_8));
+      return tree.has("jsonrpc");
+    } catch (JacksonException e) {
+      return false;
+    }
+  }
+
+  /** An RFC 9110 quoted-string: {@code "} and {@code \} escaped, controls dropped. */
+  private static String quoted(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c >= 0x20 && c < 0x7f) {
+        out.append(c);
+      } else if (c > 0x7f) {
+        out.append('?');
+      }
+    }
+    return out.append('"').toString();
+  }
+}

@@ -1,0 +1,290 @@
+package dev.svc.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.PlainJWT;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The token checks of {@code server.auth} against a real (tiny) issuer over HTTP. */
+class TokenVerifierIT {
+  private static IssuerFixture issuer;
+  private final MovableClock clock = new MovableClock(Instant.now());
+
+  @BeforeAll
+  static void startIssuer() {
+    issuer = new IssuerFixture();
+  }
+
+  @AfterAll
+  static void stopIssuer() {
+    issuer.close();
+  }
+
+  private TokenVerifier verifier() {
+    return new TokenVerifier(issuer.policy(List.of("mcp:tools")), clock);
+  }
+
+  private static String reason(TokenCheck check) {
+    assertThat(check).isInstanceOf(TokenCheck.Rejected.class);
+    return ((TokenCheck.Rejected) check).reason();
+  }
+
+  @Test
+  void aGoodRsaTokenIsVerifiedWithItsSubjectScopesAndExpiry() {
+    String token = issuer.rsaToken(issuer.claims("alice", clock.instant()).build());
+    TokenCheck check = verifier().verify(token);
+    assertThat(check).isInstanceOf(TokenCheck.Verified.class);
+    VerifiedToken verified = ((TokenCheck.Verified) check).token();
+    assertThat(verified.subject()).isEqualTo("alice");
+    assertThat(verified.scopes()).containsExactlyInAnyOrder("mcp:tools", "profile");
+    assertThat(verified.principal().id()).isEqualTo("oauth:alice");
+    assertThat(verified.principal().label()).isEqualTo("oauth:alice");
+  }
+
+  @Test
+  void aGoodEcTokenWithTypeAtJwtAndScpListIsVerified() {
+    String token =
+        issuer.sign(
+            new JWSHeader.Builder(JWSAlgorithm.ES256)
+                .keyID("ec-1")
+                .type(new JOSEObjectType("at+jwt"))
+                .build(),
+            issuer
+                .claims("bob", clock.instant())
+                .claim("scope", null)
+                .claim("scp", List.of("mcp:tools"))
+                .build(),
+            issuer.ec);
+    TokenCheck check = verifier().verify(token);
+    assertThat(check).isInstanceOf(TokenCheck.Verified.class);
+    assertThat(((TokenCheck.Verified) check).token().scopes()).containsExactly("mcp:tools");
+  }
+
+  @Test
+  void anExpiredTokenIsRejectedButOneExpiredWithinTheLeewayIsNot() {
+    Instant now = clock.instant();
+    String expired =
+        issuer.rsaToken(
+            issuer.claims("alice", now).expirationTime(Date.from(now.minusSeconds(120))).build());
+    assertThat(reason(verifier().verify(expired))).startsWith("the token expired at ");
+    String justExpired =
+        issuer.rsaToken(
+            issuer.claims("alice", now).expirationTime(Date.from(now.minusSeconds(30))).build());
+    assertThat(verifier().verify(justExpired)).isInstanceOf(TokenCheck.Verified.class);
+  }
+
+  @Test
+  void aTokenNotYetValidIsRejected() {
+    Instant now = clock.instant();
+    String future =
+        issuer.rsaToken(
+            issuer.claims("alice", now).notBeforeTime(Date.from(now.plusSeconds(600))).build());
+    assertThat(reason(verifier().verify(future))).startsWith("the token is not valid before ");
+  }
+
+  @Test
+  void aTokenForAnotherAudienceIsRejected() {
+    String token =
+        issuer.rsaToken(
+            issuer.claims("alice", clock.instant()).audience("https://other.test/mcp").build());
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo(
+            "the token is not for this server: its audience (aud) does not contain `"
+                + IssuerFixture.AUDIENCE
+                + "`");
+  }
+
+  @Test
+  void aTokenFromAnotherIssuerIsRejected() {
+    String token =
+        issuer.rsaToken(
+            issuer.claims("alice", clock.instant()).issuer("https://evil.test").build());
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo("the token was issued by `https://evil.test`, not by `" + issuer.issuer() + "`");
+  }
+
+  @Test
+  void aTokenSignedByAnUnknownKeyIsRejectedNamingItsKid() throws JOSEException {
+    RSAKey stranger = new RSAKeyGenerator(2048).keyID("stranger").generate();
+    String token =
+        issuer.sign(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("stranger").build(),
+            issuer.claims("alice", clock.instant()).build(),
+            stranger);
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo("no key of the issuer matches the token (kid `stranger`)");
+  }
+
+  @Test
+  void aTamperedTokenIsRejected() {
+    String token = issuer.rsaToken(issuer.claims("alice", clock.instant()).build());
+    String forged = IssuerFixture.tampered(token, json -> json.replace("alice", "admin"));
+    assertThat(reason(verifier().verify(forged)))
+        .isEqualTo("the token's signature does not verify");
+  }
+
+  @Test
+  void anUnsignedTokenIsRejected() {
+    String none = new PlainJWT(issuer.claims("alice", clock.instant()).build()).serialize();
+    assertThat(reason(verifier().verify(none))).isEqualTo("the token is not signed (alg none)");
+  }
+
+  @Test
+  void anHmacTokenIsRejectedEvenWhenKeyedWithThePublicKey() throws JOSEException {
+    byte[] publicKey = issuer.rsa.toRSAPublicKey().getEncoded();
+    String token =
+        IssuerFixture.hmacToken(issuer.claims("alice", clock.instant()).build(), publicKey);
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo(
+            "the token is signed with HS256 (a shared secret); accepted: RS256/384/512,"
+                + " PS256/384/512, ES256/384/512");
+  }
+
+  @Test
+  void aTokenOfAnotherTypeIsRejected() {
+    String token =
+        issuer.sign(
+            new JWSHeader.Builder(JWSAlgorithm.RS256)
+                .keyID("rsa-1")
+                .type(new JOSEObjectType("dpop+jwt"))
+                .build(),
+            issuer.claims("alice", clock.instant()).build(),
+            issuer.rsa);
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo("the token's type (typ) is dpop+jwt; accepted: JWT, at+jwt, application/at+jwt");
+  }
+
+  @Test
+  void garbageHugeAndSubjectlessTokensAreRejected() {
+    assertThat(reason(verifier().verify("abc.def"))).isEqualTo("the token is not a JWT");
+    assertThat(reason(verifier().verify("a".repeat(TokenVerifier.MAX_TOKEN_CHARS + 1))))
+        .isEqualTo("the token is longer than 16384 characters");
+    String noSubject =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).subject(null).build());
+    assertThat(reason(verifier().verify(noSubject))).isEqualTo("the token names no subject (sub)");
+  }
+
+  @Test
+  void anUnreachableIssuerMakesTheTokenUncheckableNotInvalid() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    String nowhere = "http://127.0.0.1:" + closed;
+    TokenVerifier verifier =
+        new TokenVerifier(
+            new OAuthPolicy(nowhere, IssuerFixture.AUDIENCE, List.of(), Optional.empty()), clock);
+    String token = issuer.rsaToken(issuer.claims("alice", clock.instant()).issuer(nowhere).build());
+    TokenCheck check = verifier.verify(token);
+    assertThat(check).isInstanceOf(TokenCheck.Unavailable.class);
+    assertThat(((TokenCheck.Unavailable) check).reason())
+        .startsWith(
+            "the authorization server's signing keys cannot be fetched: cannot read the"
+                + " authorization server's discovery document "
+                + nowhere);
+    // a JWKS location that does not answer is the same
+    TokenVerifier direct =
+        new TokenVerifier(
+            new OAuthPolicy(
+                nowhere,
+                IssuerFixture.AUDIENCE,
+                List.of(),
+                Optional.of(URI.create(nowhere + "/jwks"))),
+            clock);
+    assertThat(direct.verify(token)).isInstanceOf(TokenCheck.Unavailable.class);
+  }
+
+  @Test
+  void aNewKeyIsFetchedOnItsFirstTokenAndUnknownKidsRefreshAtMostOncePerInterval()
+      throws JOSEException {
+    TokenVerifier verifier =
+        new TokenVerifier(
+            new OAuthPolicy(
+                issuer.issuer(),
+                IssuerFixture.AUDIENCE,
+                List.of(),
+                Optional.empty(),
+                Duration.ofMinutes(10)),
+            clock);
+    assertThat(verifier.verify(issuer.rsaToken(issuer.claims("a", clock.instant()).build())))
+        .isInstanceOf(TokenCheck.Verified.class);
+    int fetches = issuer.keyFetches();
+    RSAKey rotated = new RSAKeyGenerator(2048).keyID("rsa-2").generate();
+    issuer.publish(rotated);
+    String newToken =
+        issuer.sign(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("rsa-2").build(),
+            issuer.claims("a", clock.instant()).build(),
+            rotated);
+    assertThat(verifier.verify(newToken)).isInstanceOf(TokenCheck.Verified.class);
+    assertThat(issuer.keyFetches()).isEqualTo(fetches + 1);
+    RSAKey stranger = new RSAKeyGenerator(2048).keyID("stranger-2").generate();
+    for (int i = 0; i < 5; i++) {
+      String unknown =
+          issuer.sign(
+              new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("stranger-2").build(),
+              issuer.claims("a" + i, clock.instant()).build(),
+              stranger);
+      assertThat(verifier.verify(unknown)).isInstanceOf(TokenCheck.Rejected.class);
+    }
+    assertThat(issuer.keyFetches())
+        .as("unknown kids do not make the issuer's keys be fetched again and again")
+        .isLessThanOrEqualTo(fetches + 3);
+  }
+
+  @Test
+  void aRememberedTokenStillExpires() {
+    String token = issuer.rsaToken(issuer.claims("alice", clock.instant()).build());
+    TokenVerifier verifier = verifier();
+    assertThat(verifier.verify(token)).isInstanceOf(TokenCheck.Verified.class);
+    assertThat(verifier.verify(token)).isInstanceOf(TokenCheck.Verified.class);
+    clock.advance(Duration.ofMinutes(10));
+    assertThat(reason(verifier.verify(token))).startsWith("the token expired at ");
+  }
+
+  /** A clock tests move. */
+  static final class MovableClock extends Clock {
+    private volatile Instant now;
+
+    MovableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration by) {
+      now = now.plus(by);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}
