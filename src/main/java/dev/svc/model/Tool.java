@@ -41,41 +41,10 @@ public record Tool(
     inputs = List.copyOf(inputs);
   }
 
-  /** A tool whose arguments are its {@code inputs}: no declared input schema (before format 9). */
-  public Tool(
-      String name,
-      String description,
-      List<Input> inputs,
-      Execution execution,
-      Optional<ScriptRef> inputMapper,
-      Optional<ScriptRef> outputMapper,
-      Optional<AuthPolicy> auth,
-      CachePolicy cache,
-      Duration timeout,
-      ResultCaps caps,
-      boolean readOnly,
-      ToolAnnotations annotations,
-      Optional<String> outputSchema,
-      Optional<Confirmation> confirm) {
-    this(
-        name,
-        description,
-        inputs,
-        execution,
-        inputMapper,
-        outputMapper,
-        auth,
-        cache,
-        timeout,
-        caps,
-        readOnly,
-        annotations,
-        outputSchema,
-        confirm,
-        Optional.empty());
-  }
-
-  /** A tool with the default caps that may write, with no annotations and no output schema. */
+  /**
+   * A tool with the default caps that may write, with no annotations, no output schema, no
+   * confirmation and no declared input schema: what tools were before format 6.
+   */
   public Tool(
       String name,
       String description,
@@ -100,38 +69,7 @@ public record Tool(
         false,
         ToolAnnotations.NONE,
         Optional.empty(),
-        Optional.empty());
-  }
-
-  /** A tool without {@code confirm}: what tools were before format 8. */
-  public Tool(
-      String name,
-      String description,
-      List<Input> inputs,
-      Execution execution,
-      Optional<ScriptRef> inputMapper,
-      Optional<ScriptRef> outputMapper,
-      Optional<AuthPolicy> auth,
-      CachePolicy cache,
-      Duration timeout,
-      ResultCaps caps,
-      boolean readOnly,
-      ToolAnnotations annotations,
-      Optional<String> outputSchema) {
-    this(
-        name,
-        description,
-        inputs,
-        execution,
-        inputMapper,
-        outputMapper,
-        auth,
-        cache,
-        timeout,
-        caps,
-        readOnly,
-        annotations,
-        outputSchema,
+        Optional.empty(),
         Optional.empty());
   }
 
