@@ -1,6 +1,5 @@
 package dev.svc.protocol.mcp;
 
-import dev.svc.SvcVersion;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
@@ -53,23 +52,13 @@ final class StatelessMcp {
           "tools/call",
           "tools/list");
 
-  /** Methods that name their target in {@code Mcp-Name}, and the parameter it mirrors. */
-  private static final Map<String, String> NAMED =
-      Map.of("tools/call", "name", "prompts/get", "name", "resources/read", "uri");
-
   private final McpRequests requests;
   private final McpSessions sessions;
   private final Supplier<ProjectRuntime> runtime;
   private final McpServer.Capabilities capabilities;
-  private final CacheHints cacheHints;
+  private final StatelessResults results;
   private final ListenStreams listens = new ListenStreams();
   private final CountDownLatch closing = new CountDownLatch(1);
-  private volatile ServerInfo serverInfo = new ServerInfo(null, Json.NODES.objectNode());
-
-  /**
-   * {@code _meta} naming the server ({@code io.modelcontextprotocol/serverInfo}) of one runtime.
-   */
-  private record ServerInfo(ProjectRuntime runtime, ObjectNode json) {}
 
   StatelessMcp(
       McpRequests requests,
@@ -80,7 +69,7 @@ final class StatelessMcp {
     this.sessions = sessions;
     this.runtime = runtime;
     this.capabilities = capabilities;
-    this.cacheHints = CacheHints.of(capabilities.listChanged());
+    this.results = new StatelessResults(CacheHints.of(capabilities.listChanged()));
   }
 
   /** Whether a message is for this revision: its body or its version header claims it. */
@@ -117,7 +106,7 @@ final class StatelessMcp {
               ErrorCodes.METHOD_NOT_FOUND,
               "Method not found: " + request.method() + " (not a method of MCP 2026-07-28)"));
     }
-    Optional<String> mismatch = headerMismatch(http, request, meta);
+    Optional<String> mismatch = StandardHeaders.mismatch(http, request, meta);
     if (mismatch.isPresent()) {
       return McpServer.error(
           400,
@@ -132,54 +121,6 @@ final class StatelessMcp {
       case "subscriptions/listen" -> listen(request, accept);
       default -> serve(http, request, meta, accept);
     };
-  }
-
-  /** Why the standard headers do not match the body, if they do not. */
-  private static Optional<String> headerMismatch(
-      HttpCall http, JsonRpcMessage.Request request, RequestMeta meta) {
-    Optional<String> version = http.headers().first(McpServer.VERSION_HEADER).map(String::strip);
-    if (version.isEmpty()) {
-      return Optional.of("the MCP-Protocol-Version header is required");
-    }
-    if (!version.get().equals(meta.protocolVersion())) {
-      return Optional.of(
-          "MCP-Protocol-Version is "
-              + version.get()
-              + " but params._meta names "
-              + meta.protocolVersion());
-    }
-    Optional<String> method = http.headers().first(McpServer.METHOD_HEADER);
-    if (method.isEmpty()) {
-      return Optional.of("the Mcp-Method header is required");
-    }
-    Optional<String> decodedMethod = McpHeaderValue.decode(method.get());
-    if (decodedMethod.isEmpty()) {
-      return Optional.of("Mcp-Method is not a valid header value");
-    }
-    if (!decodedMethod.get().equals(request.method())) {
-      return Optional.of(
-          "Mcp-Method is " + decodedMethod.get() + " but the body's method is " + request.method());
-    }
-    String field = NAMED.get(request.method());
-    if (field == null) {
-      return Optional.empty();
-    }
-    JsonNode body = request.params().get(field);
-    if (body == null || !body.isString()) {
-      return Optional.empty(); // the method's own validation names the missing parameter
-    }
-    Optional<String> name = http.headers().first(McpServer.NAME_HEADER);
-    if (name.isEmpty()) {
-      return Optional.of("the Mcp-Name header is required for " + request.method());
-    }
-    Optional<String> decodedName = McpHeaderValue.decode(name.get());
-    if (decodedName.isEmpty()) {
-      return Optional.of("Mcp-Name is not a valid header value");
-    }
-    if (!decodedName.get().equals(body.asString())) {
-      return Optional.of("Mcp-Name does not match params." + field);
-    }
-    return Optional.empty();
   }
 
   /** {@code -32022}: the revisions svc serves, and the one asked for. */
@@ -205,7 +146,8 @@ final class StatelessMcp {
     result.set(
         "capabilities",
         McpServer.offered(capabilities, ProtocolVersions.STATELESS.getFirst()).toJson());
-    return JsonRpcCodec.result(request.id(), complete("server/discover", result, runtime.get()));
+    return JsonRpcCodec.result(
+        request.id(), results.complete("server/discover", result, runtime.get()));
   }
 
   /**
@@ -325,7 +267,7 @@ final class StatelessMcp {
           requests.respond(session, current, caller, request, meta.progressToken(), notifier);
       JsonNode result = response.get("result");
       if (result instanceof ObjectNode body) {
-        response.set("result", complete(request.method(), body, current));
+        response.set("result", results.complete(request.method(), body, current));
       }
       return response;
     } finally {
@@ -349,55 +291,5 @@ final class StatelessMcp {
           400;
       default -> 200;
     };
-  }
-
-  /**
-   * The result as 2026-07-28 writes it: {@code resultType} (kept when the handler set it, e.g.
-   * {@code input_required}), the server's identity in {@code _meta}, and cache hints on the results
-   * a client may cache. Those are copied (shallowly) first, as some are built once and shared; the
-   * others are made for this request and completed in place.
-   */
-  private ObjectNode complete(String method, ObjectNode result, ProjectRuntime current) {
-    Optional<CacheHints.Hint> hint = cacheHints.of(method);
-    ObjectNode out = result;
-    if (hint.isPresent()) {
-      out = Json.NODES.objectNode();
-      out.setAll(result);
-    }
-    JsonNode resultType = out.get("resultType");
-    if (resultType == null) {
-      out.put("resultType", "complete");
-    }
-    ObjectNode identity = serverMeta(current);
-    if (out.get("_meta") instanceof ObjectNode own) {
-      ObjectNode meta = Json.NODES.objectNode();
-      meta.setAll(own);
-      meta.setAll(identity);
-      out.set("_meta", meta);
-    } else {
-      out.set("_meta", identity);
-    }
-    if (hint.isPresent() && (resultType == null || resultType.asString("").equals("complete"))) {
-      hint.get().writeTo(out);
-    }
-    return out;
-  }
-
-  /**
-   * {@code {"io.modelcontextprotocol/serverInfo": {name, version}}} of a runtime, built once and
-   * shared by every result (never changed after it is built).
-   */
-  private ObjectNode serverMeta(ProjectRuntime current) {
-    ServerInfo known = serverInfo;
-    if (known.runtime() == current) {
-      return known.json();
-    }
-    var service = current.model().service();
-    ObjectNode meta = Json.NODES.objectNode();
-    meta.putObject(RequestMeta.SERVER_INFO)
-        .put("name", service.name())
-        .put("version", service.version().orElse(SvcVersion.current()));
-    serverInfo = new ServerInfo(current, meta);
-    return meta;
   }
 }
