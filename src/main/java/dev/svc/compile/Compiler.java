@@ -15,6 +15,7 @@ import dev.svc.model.Agent;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
+import dev.svc.model.RateLimit;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
 import dev.svc.model.ResultCaps;
@@ -99,7 +100,10 @@ public final class Compiler {
       }
       ResultCaps defaultCaps =
           ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes());
-      List<Tool> tools = tools(adapters, brokenAdapters, defaultCache, defaultCaps);
+      Optional<RateLimit> defaultRateLimit =
+          RateLimitCompiler.compile(Optional.empty(), root.rateLimit(), diagnostics);
+      List<Tool> tools =
+          tools(adapters, brokenAdapters, defaultCache, defaultCaps, defaultRateLimit);
       Scripts bundled = scriptCompiler.compile(scripts.used());
       List<Prompt> prompts = prompts();
       List<Resource> resources = new ArrayList<>();
@@ -158,7 +162,8 @@ public final class Compiler {
         Map<String, Adapter> adapters,
         Set<String> brokenAdapters,
         CachePolicy defaultCache,
-        ResultCaps defaultCaps) {
+        ResultCaps defaultCaps,
+        Optional<RateLimit> defaultRateLimit) {
       Names.Registry registry = names.registry("duplicate-tool", "tool");
       List<Tool> tools = new ArrayList<>();
       for (ToolDefinition definition : definitions.tools()) {
@@ -173,7 +178,8 @@ public final class Compiler {
                 brokenAdapters,
                 definitions.plugins(),
                 defaultCache,
-                defaultCaps)
+                defaultCaps,
+                defaultRateLimit)
             .filter(t -> unique)
             .ifPresent(tools::add);
       }

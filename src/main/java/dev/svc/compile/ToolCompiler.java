@@ -19,6 +19,7 @@ import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
+import dev.svc.model.RateLimit;
 import dev.svc.model.ResultCaps;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Statement;
@@ -83,6 +84,7 @@ final class ToolCompiler {
    * @param plugins custom auth plugins by name (project-relative script paths)
    * @param defaultCache the global cache settings
    * @param defaultCaps the global result caps
+   * @param defaultRateLimit the global rate limit, if any
    */
   Optional<Tool> compile(
       ToolDefinition tool,
@@ -90,7 +92,8 @@ final class ToolCompiler {
       Set<String> brokenAdapters,
       Map<String, String> plugins,
       CachePolicy defaultCache,
-      ResultCaps defaultCaps) {
+      ResultCaps defaultCaps,
+      Optional<RateLimit> defaultRateLimit) {
     int errorsBefore = errorCount();
     String name =
         names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
@@ -141,6 +144,8 @@ final class ToolCompiler {
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
     ResultCaps caps = caps(defaultCaps, tool.maxRows(), tool.maxBytes());
+    Optional<RateLimit> rateLimit =
+        RateLimitCompiler.compile(defaultRateLimit, tool.rateLimit(), diagnostics);
     boolean readOnly = hints.readOnly(tool, execution);
     Optional<String> outputSchema = outputSchemas.compile(tool.outputSchema());
     Optional<Confirmation> confirm = ConfirmCompiler.compile(tool, inputs, diagnostics);
@@ -167,7 +172,8 @@ final class ToolCompiler {
             ToolHintsCompiler.annotations(readOnly, execution, tool.annotations()),
             outputSchema,
             confirm,
-            inputSchema.map(Json.MAPPER::writeValueAsString))); // keys in the order written
+            inputSchema.map(Json.MAPPER::writeValueAsString), // keys in the order written
+            rateLimit));
   }
 
   private Optional<Execution> execution(

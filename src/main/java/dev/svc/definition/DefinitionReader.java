@@ -72,7 +72,8 @@ public final class DefinitionReader {
             build.flatMap(b -> b.text("out")).or(() -> build.flatMap(b -> b.text("out_dir"))),
             build.flatMap(b -> b.bool("clean_dir"))),
         tools.flatMap(t -> t.integer("max_rows")),
-        tools.flatMap(t -> t.integer("max_bytes")));
+        tools.flatMap(t -> t.integer("max_bytes")),
+        tools.flatMap(t -> t.object("rate_limit")).map(DefinitionReader::rateLimit));
   }
 
   private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {
@@ -148,11 +149,17 @@ public final class DefinitionReader {
         f.integer("max_rows"),
         f.integer("max_bytes"),
         f.bool("read_only"),
+        f.object("rate_limit").map(DefinitionReader::rateLimit),
         f.object("annotations").map(DefinitionReader::annotations),
         f.node("output_schema"),
         f.text("confirm"),
         f.text("confirm_fallback"),
         f.node("input_schema"));
+  }
+
+  private static RateLimitDefinition rateLimit(Fields f) {
+    return new RateLimitDefinition(
+        f.origin(), f.bool("enabled"), f.integer("requests"), f.text("per"));
   }
 
   private static AnnotationsDefinition annotations(Fields f) {

@@ -9,6 +9,7 @@ import java.util.Optional;
  *
  * @param maxRows {@code tools.max_rows}
  * @param maxBytes {@code tools.max_bytes}
+ * @param rateLimit {@code tools.rate_limit}
  */
 public record RootDefinition(
     Origin origin,
@@ -30,7 +31,8 @@ public record RootDefinition(
     ServerDefinition server,
     BuildDefinition build,
     Optional<Located<Long>> maxRows,
-    Optional<Located<Long>> maxBytes) {
+    Optional<Located<Long>> maxBytes,
+    Optional<RateLimitDefinition> rateLimit) {
 
   public RootDefinition {
     inlinePrompts = List.copyOf(inlinePrompts);

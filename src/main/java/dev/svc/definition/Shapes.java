@@ -99,9 +99,40 @@ public final class Shapes {
                           FieldType.positive(),
                           "Most results one search returns (default 10)."))),
               "The built-in `search` tool."),
+          optional(
+              "rate_limit",
+              new FieldType.Object(rateLimit(true)),
+              "How often one caller may call each tool (default: no limit)."),
           maxRows("Most rows one tool call returns (default 1000; 0: no cap)."),
           maxBytes(
               "Most bytes of JSON one tool call returns (default 1048576, 1 MiB; 0: no cap)."));
+
+  /**
+   * A {@code rate_limit} block; {@code root} is the global one, lenient like the rest of the root
+   * file (an unknown key there is a warning).
+   */
+  static Shape rateLimit(boolean root) {
+    return shape(
+        root ? "root-rate-limit" : "rate-limit",
+        root
+            ? "Calls one caller (principal) may make to each tool per window."
+            : "Calls one caller (principal) may make to this tool per window; overrides what it"
+                + " sets of `tools.rate_limit`.",
+        !root,
+        optional(
+            "enabled",
+            new FieldType.Bool(),
+            root
+                ? "Whether the limit applies (default true)."
+                : "`false` exempts this tool from `tools.rate_limit` (default true)."),
+        optional("requests", FieldType.positive(), "Most calls in one window (at least 1).")
+            .reportedAs("invalid-rate-limit"),
+        optional(
+                "per",
+                new FieldType.IntOrText(),
+                "The window: seconds, or a number with `ms`, `s`, `m` or `h` (default `60s`).")
+            .reportedAs("invalid-rate-limit"));
+  }
 
   /** {@code max_rows}, global or per tool (docs/results.md). */
   static Field maxRows(String description) {

@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param directoryName the last segment of {@code directory}, the default name
  * @param maxRows {@code max_rows}, overriding {@code tools.max_rows}
  * @param maxBytes {@code max_bytes}, overriding {@code tools.max_bytes}
+ * @param rateLimit {@code rate_limit}, overriding {@code tools.rate_limit}
  * @param outputSchema the {@code output_schema} mapping as written, checked by the compiler
  * @param confirm the {@code confirm} message template
  * @param confirmFallback {@code confirm_fallback}: {@code allow} or {@code refuse}
@@ -36,6 +37,7 @@ public record ToolDefinition(
     Optional<Located<Long>> maxRows,
     Optional<Located<Long>> maxBytes,
     Optional<Located<Boolean>> readOnly,
+    Optional<RateLimitDefinition> rateLimit,
     Optional<AnnotationsDefinition> annotations,
     Optional<YamlNode> outputSchema,
     Optional<Located<String>> confirm,

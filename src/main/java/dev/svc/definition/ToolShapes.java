@@ -120,6 +120,10 @@ final class ToolShapes {
           optional("cache", new FieldType.Object(Shapes.cache(false)), "Per-tool cache settings."),
           optional(
               "timeout", FieldType.positive(), "Deadline of one call in seconds (default 30)."),
+          optional(
+              "rate_limit",
+              new FieldType.Object(Shapes.rateLimit(false)),
+              "How often one caller may call this tool; overrides `tools.rate_limit`."),
           Shapes.maxRows("Most rows one call returns; overrides `tools.max_rows` (0: no cap)."),
           Shapes.maxBytes(
               "Most bytes of JSON one call returns; overrides `tools.max_bytes` (0: no cap)."),

@@ -112,7 +112,12 @@ record ModelReader(DataInputStream in, int version) {
         annotations(),
         optional(this::string),
         version >= 8 ? optional(this::confirmation) : Optional.empty(),
-        version >= 9 ? optional(this::string) : Optional.empty());
+        version >= 9 ? optional(this::string) : Optional.empty(),
+        version >= 11 ? optional(this::rateLimit) : Optional.empty());
+  }
+
+  RateLimit rateLimit() throws IOException {
+    return new RateLimit(in.readLong(), Duration.ofMillis(in.readLong()));
   }
 
   Confirmation confirmation() throws IOException {

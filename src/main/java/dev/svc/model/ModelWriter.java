@@ -104,6 +104,14 @@ record ModelWriter(DataOutputStream out, int version) {
     if (version >= 9) {
       optional(t.inputSchema(), this::string);
     }
+    if (version >= 11) {
+      optional(t.rateLimit(), this::rateLimit);
+    }
+  }
+
+  void rateLimit(RateLimit r) throws IOException {
+    out.writeLong(r.requests());
+    out.writeLong(r.per().toMillis());
   }
 
   void confirmation(Confirmation c) throws IOException {

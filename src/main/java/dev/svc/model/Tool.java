@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param inputSchema the JSON Schema 2020-12 (JSON text) the tool declares for its arguments
  *     ({@code input_schema}), sent as its {@code inputSchema} and checked on every call; a tool
  *     with one has no {@code inputs} (its arguments are passed on as they come)
+ * @param rateLimit how often one principal may call the tool (its own {@code rate_limit}, else the
+ *     global one); empty: no limit
  */
 public record Tool(
     String name,
@@ -34,7 +36,8 @@ public record Tool(
     ToolAnnotations annotations,
     Optional<String> outputSchema,
     Optional<Confirmation> confirm,
-    Optional<String> inputSchema) {
+    Optional<String> inputSchema,
+    Optional<RateLimit> rateLimit) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   public Tool {
@@ -43,7 +46,7 @@ public record Tool(
 
   /**
    * A tool with the default caps that may write, with no annotations, no output schema, no
-   * confirmation and no declared input schema: what tools were before format 6.
+   * confirmation, no declared input schema and no rate limit: what tools were before format 6.
    */
   public Tool(
       String name,
@@ -68,6 +71,7 @@ public record Tool(
         ResultCaps.DEFAULTS,
         false,
         ToolAnnotations.NONE,
+        Optional.empty(),
         Optional.empty(),
         Optional.empty(),
         Optional.empty());

@@ -1,0 +1,18 @@
+package dev.svc.definition;
+
+import dev.svc.diagnostic.Origin;
+import java.util.Optional;
+
+/**
+ * A {@code rate_limit} block: global ({@code tools.rate_limit}) or per tool.
+ *
+ * @param origin where {@code rate_limit:} was written
+ * @param enabled {@code enabled}; {@code false} on a tool exempts it from the global limit
+ * @param requests {@code requests}: the most calls in one window
+ * @param per {@code per}: the window, an integer of seconds or a duration such as {@code 60s}
+ */
+public record RateLimitDefinition(
+    Origin origin,
+    Optional<Located<Boolean>> enabled,
+    Optional<Located<Long>> requests,
+    Optional<Located<String>> per) {}
