@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  * @param query the raw query string without {@code ?}; empty when the URL has none
  * @param verified the principal of the access token {@code server.auth} verified; empty without
  *     {@code server.auth} (then the request's {@code Authorization} header is passed on as sent)
+ * @param clientAddress the IP address of the connection's peer (not {@code X-Forwarded-For}, which
+ *     svc does not trust); empty when unknown
  */
 public record HttpCall(
     String method,
@@ -27,7 +29,20 @@ public record HttpCall(
     Supplier<String> baseUrlOf,
     String requestId,
     String query,
-    Optional<Principal> verified) {
+    Optional<Principal> verified,
+    String clientAddress) {
+
+  public HttpCall(
+      String method,
+      String path,
+      Headers headers,
+      byte[] body,
+      Supplier<String> baseUrlOf,
+      String requestId,
+      String query,
+      Optional<Principal> verified) {
+    this(method, path, headers, body, baseUrlOf, requestId, query, verified, "");
+  }
 
   public HttpCall(
       String method,
@@ -53,7 +68,19 @@ public record HttpCall(
         baseUrlOf,
         requestId,
         query,
-        Optional.of(principal));
+        Optional.of(principal),
+        clientAddress);
+  }
+
+  /**
+   * Whose calls a rate limit counts together: the {@link #principal()}, or for an anonymous caller
+   * its IP address ({@code ip:<address>}).
+   */
+  public String rateLimitKey() {
+    Principal principal = principal();
+    return principal.isAnonymous() && !clientAddress.isEmpty()
+        ? "ip:" + clientAddress
+        : principal.id();
   }
 
   /**

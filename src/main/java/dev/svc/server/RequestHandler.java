@@ -275,7 +275,9 @@ final class RequestHandler extends Handler.Abstract {
         body,
         () -> baseUrl(request, headers),
         RequestIds.next(),
-        Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""));
+        Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""),
+        Optional.empty(),
+        Objects.requireNonNullElse(Request.getRemoteAddr(request), ""));
   }
 
   /**

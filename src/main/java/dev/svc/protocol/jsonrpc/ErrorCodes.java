@@ -26,6 +26,12 @@ public final class ErrorCodes {
   /** {@code server.auth}: the token cannot be checked now (the issuer's keys are out of reach). */
   public static final int AUTHORIZATION_UNAVAILABLE = 503;
 
+  /**
+   * A tool's {@code rate_limit} refused the call (HTTP 429): the HTTP status, like the auth codes
+   * and ToolHive's; {@code data.retryAfterSeconds} says when to retry.
+   */
+  public static final int RATE_LIMITED = 429;
+
   /** MCP: no resource at the URI ({@code resources/read}). */
   public static final int RESOURCE_NOT_FOUND = -32002;
 

@@ -13,6 +13,9 @@ import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.ratelimit.InMemoryRateLimiter;
+import dev.svc.ratelimit.RateLimitDecision;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import java.util.Map;
@@ -47,17 +50,31 @@ public final class McpServer {
   private final Capabilities capabilities;
   private final Supplier<ProjectRuntime> runtime;
   private final CountDownLatch closing = new CountDownLatch(1);
+  private final ToolRateLimits rateLimits;
 
   /** What the server announces it can do; only what is really served. */
   public record Capabilities(boolean listChanged) {}
 
+  /** A server whose tool rate limits are counted by a limiter of its own, in memory. */
   public McpServer(
       Supplier<ProjectRuntime> runtime, McpSessions sessions, Capabilities capabilities) {
+    this(runtime, sessions, capabilities, new InMemoryRateLimiter());
+  }
+
+  /**
+   * @param limiter counts the calls of tools with a {@code rate_limit} (shared with A2A agents)
+   */
+  public McpServer(
+      Supplier<ProjectRuntime> runtime,
+      McpSessions sessions,
+      Capabilities capabilities,
+      RateLimiter limiter) {
     this.runtime = runtime;
+    this.rateLimits = new ToolRateLimits(limiter);
     this.sessions = sessions;
     this.capabilities = capabilities;
     this.requests = new McpRequests(new Dispatcher<>(new McpMethods().handlers()), sessions);
-    this.stateless = new StatelessMcp(requests, sessions, runtime, capabilities);
+    this.stateless = new StatelessMcp(requests, sessions, runtime, capabilities, rateLimits);
   }
 
   public McpSessions sessions() {
@@ -188,6 +205,7 @@ public final class McpServer {
       }
       case JsonRpcMessage.Request request ->
           request(
+              http,
               session.get(),
               new Caller(
                   http.requestId(), http.headers(), sessionId, http.verified().map(Principal::id)),
@@ -239,8 +257,21 @@ public final class McpServer {
    * The runtime is read here, once: the whole request is served by the project current now.
    */
   private HttpReply request(
-      McpSession session, Caller caller, JsonRpcMessage.Request request, Accept accept) {
+      HttpCall http,
+      McpSession session,
+      Caller caller,
+      JsonRpcMessage.Request request,
+      Accept accept) {
     ProjectRuntime current = runtime.get();
+    Map<String, String> headers = Map.of();
+    if (request.method().equals("tools/call")) {
+      String name = request.params().path("name").asString("");
+      Optional<RateLimitDecision> limited = rateLimits.take(http, current.tools().tool(name));
+      if (limited.isPresent() && !limited.get().allowed()) {
+        return ToolRateLimits.refused(request.id(), name, limited.get());
+      }
+      headers = ToolRateLimits.headers(limited, name);
+    }
     JsonNode meta = request.params().path("_meta");
     Optional<JsonNode> progressToken = Optional.ofNullable(meta.get("progressToken"));
     boolean streams =
@@ -254,11 +285,11 @@ public final class McpServer {
           caller.withClientRequests(new SessionClientRequests(session, Optional.empty()));
       ObjectNode response =
           requests.respond(session, current, plain, request, progressToken, n -> {});
-      return json(200, Map.of(), response);
+      return json(200, headers, response);
     }
     return new HttpReply.Stream(
         200,
-        Map.of(),
+        headers,
         sink -> {
           Caller asking =
               caller.withClientRequests(new SessionClientRequests(session, Optional.of(sink)));

@@ -12,6 +12,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
+import dev.svc.ratelimit.RateLimitDecision;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import java.time.Instant;
@@ -59,12 +60,15 @@ final class StatelessMcp {
   private final StatelessResults results;
   private final ListenStreams listens = new ListenStreams();
   private final CountDownLatch closing = new CountDownLatch(1);
+  private final ToolRateLimits rateLimits;
 
   StatelessMcp(
       McpRequests requests,
       McpSessions sessions,
       Supplier<ProjectRuntime> runtime,
-      McpServer.Capabilities capabilities) {
+      McpServer.Capabilities capabilities,
+      ToolRateLimits rateLimits) {
+    this.rateLimits = rateLimits;
     this.requests = requests;
     this.sessions = sessions;
     this.runtime = runtime;
@@ -213,8 +217,10 @@ final class StatelessMcp {
         new Caller(
             http.requestId(), http.headers(), Optional.empty(), http.verified().map(Principal::id));
     Caller caller = plain;
+    Map<String, String> headers = Map.of();
     if (request.method().equals("tools/call")) {
-      Optional<Tool> tool = current.tools().tool(request.params().path("name").asString(""));
+      String name = request.params().path("name").asString("");
+      Optional<Tool> tool = current.tools().tool(name);
       Optional<String> mismatch =
           tool.flatMap(
               t -> ParamHeaders.mismatch(http.headers(), t, request.params().get("arguments")));
@@ -224,6 +230,11 @@ final class StatelessMcp {
             Optional.of(request.id()),
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
+      Optional<RateLimitDecision> limited = rateLimits.take(http, tool);
+      if (limited.isPresent() && !limited.get().allowed()) {
+        return ToolRateLimits.refused(request.id(), name, limited.get());
+      }
+      headers = ToolRateLimits.headers(limited, name);
       if (tool.isPresent() && SessionClientRequests.mayAsk(tool.get())) {
         // the call may ask its client: the questions go out with an input_required result and
         // their answers come with the retried call (MRTR)
@@ -248,10 +259,10 @@ final class StatelessMcp {
             && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
     if (!streams) {
       ObjectNode response = respond(current, served, request, meta, n -> {});
-      return McpServer.json(statusOf(response), Map.of(), response);
+      return McpServer.json(statusOf(response), headers, response);
     }
     return new HttpReply.Stream(
-        200, Map.of(), sink -> sink.send(respond(current, served, request, meta, sink::send)));
+        200, headers, sink -> sink.send(respond(current, served, request, meta, sink::send)));
   }
 
   private ObjectNode respond(
