@@ -4,6 +4,8 @@ import dev.svc.call.Caller;
 import dev.svc.model.Agent;
 import dev.svc.model.MissingVariableException;
 import dev.svc.project.Environment;
+import dev.svc.ratelimit.InMemoryRateLimiter;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
 import java.util.List;
@@ -16,13 +18,24 @@ import java.util.function.Consumer;
  */
 public final class AgentRunner {
   private final Environment environment;
+  private final RateLimiter limiter;
 
   /**
    * @param environment what the model settings' placeholders ({@code {{ env.X }}}) and key
    *     fallbacks are read from
    */
   public AgentRunner(Environment environment) {
+    this(environment, new InMemoryRateLimiter());
+  }
+
+  /**
+   * @param environment what the model settings' placeholders ({@code {{ env.X }}}) and key
+   *     fallbacks are read from
+   * @param limiter counts the agents' calls of tools with a {@code rate_limit}
+   */
+  public AgentRunner(Environment environment, RateLimiter limiter) {
     this.environment = environment;
+    this.limiter = limiter;
   }
 
   /** How a run ended. */
@@ -62,7 +75,7 @@ public final class AgentRunner {
       ModelSettings settings = ModelSettings.of(agent.model(), environment);
       ModelClient client = ModelClients.create(settings, environment);
       AgentLoop loop =
-          new AgentLoop(agent, client, new AgentTools(agent, tools), settings.maxSteps());
+          new AgentLoop(agent, client, new AgentTools(agent, tools, limiter), settings.maxSteps());
       return new Outcome.Answered(loop.run(conversation, caller, streaming, chunks).text());
     } catch (ModelCallInterruptedException e) {
       return new Outcome.Stopped();

@@ -1,10 +1,15 @@
 package dev.svc.agent;
 
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.model.Agent;
+import dev.svc.model.RateLimit;
 import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
+import dev.svc.ratelimit.InMemoryRateLimiter;
+import dev.svc.ratelimit.RateLimitDecision;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.InputSchemas;
 import dev.svc.runtime.ServerFault;
 import dev.svc.runtime.ToolInvoker;
@@ -28,8 +33,18 @@ public final class AgentTools {
   private final ToolInvoker invoker;
   private final List<String> names;
   private final FunctionNames functions;
+  private final RateLimiter limiter;
 
   public AgentTools(Agent agent, ToolInvoker invoker) {
+    this(agent, invoker, new InMemoryRateLimiter());
+  }
+
+  /**
+   * @param limiter counts calls of tools with a {@code rate_limit}: per tool and per principal of
+   *     the request that started the run
+   */
+  public AgentTools(Agent agent, ToolInvoker invoker, RateLimiter limiter) {
+    this.limiter = limiter;
     this.agent = agent;
     this.invoker = invoker;
     this.names = offered(agent.toolAccess(), invoker.model().tools());
@@ -92,6 +107,21 @@ public final class AgentTools {
     if (!call.arguments().isObject()) {
       return failed(call, "the arguments must be a JSON object");
     }
+    Optional<RateLimitDecision> refused = refusal(tool.get(), caller);
+    if (refused.isPresent()) {
+      RateLimitDecision decision = refused.get();
+      return failed(
+          call,
+          "rate limit exceeded: tool `"
+              + tool.get()
+              + "` allows "
+              + decision.limit().requests()
+              + " calls per "
+              + decision.limit().per().toSeconds()
+              + " s; retry after "
+              + decision.retryAfterSeconds()
+              + " s");
+    }
     try {
       return switch (invoker.call(tool.get(), call.arguments(), caller)) {
         case ToolOutcome.Success success ->
@@ -103,6 +133,21 @@ public final class AgentTools {
     } catch (ToolServerException e) {
       return failed(call, new ServerFault(e.getMessage(), caller.requestId()).text());
     }
+  }
+
+  /**
+   * The refusal of a call by the tool's rate limit, counted for the principal of the request that
+   * started the run (an anonymous one: every anonymous caller together); empty when it may run.
+   */
+  private Optional<RateLimitDecision> refusal(String name, Caller caller) {
+    Optional<RateLimit> limit = invoker.model().tool(name).flatMap(Tool::rateLimit);
+    if (limit.isEmpty()) {
+      return Optional.empty();
+    }
+    String principal =
+        caller.verified().orElseGet(() -> Principal.fromCredentials(caller.headers()).id());
+    RateLimitDecision decision = limiter.acquire(name + "\n" + principal, limit.get());
+    return decision.allowed() ? Optional.empty() : Optional.of(decision);
   }
 
   private static Turn.ToolResult failed(ToolCall call, String message) {

@@ -17,6 +17,8 @@ import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
+import dev.svc.ratelimit.InMemoryRateLimiter;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.RuntimeMetrics;
@@ -166,13 +168,16 @@ public final class Instance implements AutoCloseable {
       if (!agentProblems.isEmpty()) {
         throw new StartupException(agentProblems);
       }
-      agents = new A2aServer(runtime::get, options.environment(), options.agents());
+      // one count per tool and principal, whichever protocol the call comes by
+      RateLimiter limiter = new InMemoryRateLimiter();
+      agents = new A2aServer(runtime::get, options.environment(), options.agents(), limiter);
       StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(
               runtime::get,
               new McpSessions(SessionTokens.create(sessionKey(options.environment()))),
-              new McpServer.Capabilities(options.watch()));
+              new McpServer.Capabilities(options.watch()),
+              limiter);
       StartupTrace.mark("mcp server made");
       mcpRoute.set(mcp);
       agentRoute.set(agents);

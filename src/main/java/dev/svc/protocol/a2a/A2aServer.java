@@ -17,6 +17,8 @@ import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.protocol.jsonrpc.MethodReply;
 import dev.svc.protocol.jsonrpc.ResultStream;
+import dev.svc.ratelimit.InMemoryRateLimiter;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
 import java.time.Clock;
@@ -77,13 +79,24 @@ public final class A2aServer implements AutoCloseable {
   }
 
   public A2aServer(Supplier<ProjectRuntime> runtime, Environment environment, Settings settings) {
+    this(runtime, environment, settings, new InMemoryRateLimiter());
+  }
+
+  /**
+   * @param limiter counts the agents' calls of tools with a {@code rate_limit} (shared with MCP)
+   */
+  public A2aServer(
+      Supplier<ProjectRuntime> runtime,
+      Environment environment,
+      Settings settings,
+      RateLimiter limiter) {
     this.runtime = runtime;
     // the current model's settings, so a reload applies to the next check and delivery
     PushDestinations destinations =
         new PushDestinations(
             () -> runtime.get().model().service().pushNotifications(), settings.hosts());
     this.push = new PushNotifier(settings.retry(), destinations);
-    this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock());
+    this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock(), limiter);
     this.dispatcher =
         new Dispatcher<>(new A2aMethods(tasks, destinations, settings.keepAlive()).handlers());
   }

@@ -8,6 +8,7 @@ import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
 import dev.svc.project.Environment;
+import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
 import dev.svc.telemetry.Span;
@@ -41,10 +42,15 @@ final class AgentTasks implements AutoCloseable {
   private final ConcurrentHashMap<String, TaskRun> running = new ConcurrentHashMap<>();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-  AgentTasks(TaskStore store, PushNotifier push, Environment environment, Clock clock) {
+  AgentTasks(
+      TaskStore store,
+      PushNotifier push,
+      Environment environment,
+      Clock clock,
+      RateLimiter limiter) {
     this.store = store;
     this.push = push;
-    this.runner = new AgentRunner(environment);
+    this.runner = new AgentRunner(environment, limiter);
     this.clock = clock;
   }
 
