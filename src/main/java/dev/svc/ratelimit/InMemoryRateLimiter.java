@@ -66,6 +66,16 @@ public final class InMemoryRateLimiter implements RateLimiter {
         allowed, limit, remaining, Duration.ofNanos(Math.max(0, window.end() - now)));
   }
 
+  /** How many windows are kept now (after {@link #cleanUp}: exactly). */
+  long size() {
+    return windows.estimatedSize();
+  }
+
+  /** Runs pending expiry and eviction now. */
+  void cleanUp() {
+    windows.cleanUp();
+  }
+
   /**
    * One key's window.
    *
