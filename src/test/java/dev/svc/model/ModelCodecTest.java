@@ -8,6 +8,7 @@ import dev.svc.testing.ProjectFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +80,7 @@ class ModelCodecTest {
       inputs:
         tag: {type: string}
         n: {type: int}
+      rate_limit: {requests: 5, per: 1500ms}
       == app/tools/get_key/config.terse
       description: Get a key.
       use: kv
@@ -230,7 +232,8 @@ class ModelCodecTest {
             "tools.annotations",
             "tools.outputSchema",
             "tools.confirm",
-            "tools.inputSchema")
+            "tools.inputSchema",
+            "tools.rateLimit")
         .isEqualTo(ModelCodec.decode(current));
   }
 
@@ -371,6 +374,20 @@ class ModelCodecTest {
     Model formatEight = ModelCodec.decode(olderFormat(model, 8));
     assertThat(formatEight.tools()).allSatisfy(tool -> assertThat(tool.inputSchema()).isEmpty());
     assertThat(formatEight.tool("get_item").orElseThrow())
+        .isEqualTo(model.tool("get_item").orElseThrow());
+  }
+
+  @Test
+  void rateLimitsSurviveTheRoundTripAndAFormatTenFileReadsToolsWithoutThem() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Model read = ModelCodec.decode(ModelCodec.encode(model));
+    assertThat(read.tool("find_docs").orElseThrow().rateLimit())
+        .contains(new RateLimit(5, Duration.ofMillis(1500)));
+    assertThat(read.tool("get_item").orElseThrow().rateLimit()).isEmpty();
+
+    Model formatTen = ModelCodec.decode(olderFormat(model, 10));
+    assertThat(formatTen.tools()).allSatisfy(tool -> assertThat(tool.rateLimit()).isEmpty());
+    assertThat(formatTen.tool("get_item").orElseThrow())
         .isEqualTo(model.tool("get_item").orElseThrow());
   }
 
