@@ -1,0 +1,187 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.RunningProject;
+import dev.svc.testing.StatelessMcpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Rate limits of {@code tools/call} over real HTTP, on both MCP revisions: 60 calls per minute per
+ * caller and tool, a tool with its own limit, and a tool exempt from it. Each test calls with API
+ * keys of its own, so that their windows do not meet.
+ */
+class RateLimitIT {
+  @TempDir static Path dir;
+
+  static Instance instance;
+  static McpHttpClient session;
+  static StatelessMcpClient stateless;
+
+  private static final String PROJECT =
+      """
+      == .svc
+      name: limits
+      tools:
+        rate_limit: {requests: 60, per: 60s}
+      == app/adapters/lite.terse
+      connector: sqlite
+      connection_string: "file:./lite.db"
+      == app/tools/hit/config.terse
+      description: Records a hit.
+      use: lite
+      statement: INSERT INTO hits DEFAULT VALUES
+      == app/tools/hits/config.terse
+      description: Counts the hits.
+      use: lite
+      statement: SELECT count(*) AS n FROM hits
+      rate_limit: {enabled: false}
+      == app/tools/scarce/config.terse
+      description: A tool two calls a minute.
+      use: lite
+      statement: SELECT 1 AS one
+      rate_limit: {requests: 2}
+      """;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path project = dir.resolve("project");
+    Files.createDirectories(project.resolve("app"));
+    try (Connection lite =
+            DriverManager.getConnection("jdbc:sqlite:" + project.resolve("lite.db"));
+        java.sql.Statement seed = lite.createStatement()) {
+      seed.executeUpdate("CREATE TABLE hits (id INTEGER PRIMARY KEY)");
+    }
+    instance = RunningProject.start(project, PROJECT);
+    session = new McpHttpClient(instance.baseUrl());
+    session.initialize();
+    stateless = new StatelessMcpClient(instance.baseUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (instance != null) {
+      instance.close();
+    }
+  }
+
+  private static McpHttpClient.Reply sessionCall(String tool, String key) {
+    return session.post(
+        session.requestBody("tools/call", "{\"name\":\"" + tool + "\",\"arguments\":{}}"),
+        "Accept",
+        "application/json",
+        "X-API-Key",
+        key);
+  }
+
+  private static McpHttpClient.Reply statelessCall(String tool, String key) {
+    return stateless.post(
+        "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":{}}", "X-API-Key", key);
+  }
+
+  private static long hits() {
+    McpHttpClient.Reply reply = statelessCall("hits", "counter");
+    assertThat(reply.status()).isEqualTo(200);
+    JsonNode n = reply.json().path("result").path("structuredContent").findValue("n");
+    assertThat(n).as("the count in %s", reply.body()).isNotNull();
+    return n.asLong();
+  }
+
+  /** 60 calls in a row pass; the 61st is refused with 429 and the headers; the tool did not run. */
+  private static void theSixtyFirstCallIsRefused(
+      Function<String, McpHttpClient.Reply> call, String key) {
+    long before = hits();
+    for (int i = 1; i <= 60; i++) {
+      McpHttpClient.Reply ok = call.apply(key);
+      assertThat(ok.status()).as("call %d", i).isEqualTo(200);
+      assertThat(ok.json().has("error")).as("call %d", i).isFalse();
+      assertThat(ok.header("RateLimit-Policy")).contains("\"hit\";q=60;w=60");
+      assertThat(ok.header("RateLimit").orElseThrow()).startsWith("\"hit\";r=" + (60 - i) + ";t=");
+      assertThat(ok.header("Retry-After")).isEmpty();
+    }
+    McpHttpClient.Reply refused = call.apply(key);
+    assertThat(refused.status()).isEqualTo(429);
+    long retryAfter = Long.parseLong(refused.header("Retry-After").orElseThrow());
+    assertThat(retryAfter).isBetween(1L, 60L);
+    assertThat(refused.header("RateLimit-Policy")).contains("\"hit\";q=60;w=60");
+    assertThat(refused.header("RateLimit")).contains("\"hit\";r=0;t=" + retryAfter);
+    JsonNode error = refused.json().path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(429);
+    assertThat(error.path("message").asString()).startsWith("Rate limit exceeded: tool `hit`");
+    assertThat(error.path("data").path("retryAfterSeconds").asLong()).isEqualTo(retryAfter);
+    assertThat(refused.json().path("id").isNumber()).isTrue();
+    assertThat(hits()).isEqualTo(before + 60);
+
+    McpHttpClient.Reply other = call.apply(key + "-other");
+    assertThat(other.status()).isEqualTo(200);
+    assertThat(other.header("RateLimit")).hasValueSatisfying(v -> assertThat(v).contains(";r=59;"));
+  }
+
+  @Test
+  void theSixtyFirstSessionCallInAMinuteGets429AndOtherCallersAreUnaffected() {
+    theSixtyFirstCallIsRefused(key -> sessionCall("hit", key), "session-alice");
+  }
+
+  @Test
+  void theSixtyFirstStatelessCallInAMinuteGets429AndOtherCallersAreUnaffected() {
+    theSixtyFirstCallIsRefused(key -> statelessCall("hit", key), "stateless-alice");
+  }
+
+  @Test
+  void aToolWithItsOwnLimitUsesIt() {
+    assertThat(statelessCall("scarce", "own-limit").status()).isEqualTo(200);
+    McpHttpClient.Reply second = sessionCall("scarce", "own-limit");
+    assertThat(second.status()).isEqualTo(200);
+    assertThat(second.header("RateLimit-Policy")).contains("\"scarce\";q=2;w=60");
+    assertThat(second.header("RateLimit").orElseThrow()).startsWith("\"scarce\";r=0;");
+    McpHttpClient.Reply third = statelessCall("scarce", "own-limit");
+    assertThat(third.status()).isEqualTo(429);
+    assertThat(third.json().path("error").path("data").path("retryAfterSeconds").asLong())
+        .isBetween(1L, 60L);
+  }
+
+  @Test
+  void anExemptToolHasNoLimitAndNoHeaders() {
+    for (int i = 0; i < 70; i++) {
+      assertThat(statelessCall("hits", "exempt").status()).isEqualTo(200);
+    }
+    assertThat(statelessCall("hits", "exempt").header("RateLimit")).isEmpty();
+  }
+
+  @Test
+  void aClientThatAcceptsOnlyAStreamIsStillToldWithA429() {
+    for (int i = 0; i < 2; i++) {
+      sessionCall("scarce", "stream-only");
+    }
+    McpHttpClient.Reply refused =
+        session.post(
+            session.requestBody("tools/call", "{\"name\":\"scarce\",\"arguments\":{}}"),
+            "Accept",
+            "text/event-stream",
+            "X-API-Key",
+            "stream-only");
+    assertThat(refused.status()).isEqualTo(429);
+    assertThat(refused.header("Retry-After")).isPresent();
+    assertThat(refused.json().path("error").path("code").asInt()).isEqualTo(429);
+  }
+
+  @Test
+  void anonymousCallersAreCountedByTheirAddressAndKeyedCallersApart() {
+    McpHttpClient.Reply first = statelessCall("scarce", "");
+    assertThat(first.status()).isEqualTo(200);
+    statelessCall("scarce", "");
+    assertThat(statelessCall("scarce", "").status()).isEqualTo(429);
+    assertThat(statelessCall("scarce", "keyed-after-anonymous").status()).isEqualTo(200);
+  }
+}
