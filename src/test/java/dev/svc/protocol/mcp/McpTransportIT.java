@@ -244,6 +244,9 @@ class McpTransportIT {
     var events = reply.events();
     assertThat(events.getFirst().path("method").asString()).isEqualTo("notifications/progress");
     assertThat(events.getFirst().path("params").path("progressToken").asString()).isEqualTo("p1");
+    assertThat(events.subList(0, events.size() - 1))
+        .extracting(e -> e.path("params").path("message").asString())
+        .containsExactly("calling get_number", "running get_number", "done");
     assertThat(events.getLast().path("result").path("isError").asBoolean()).isFalse();
   }
 
