@@ -46,45 +46,10 @@ public record Service(
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
-  /** Settings without {@code server.auth}. */
-  public Service(
-      String name,
-      Optional<String> version,
-      Optional<Integer> port,
-      Optional<Integer> logLevel,
-      List<String> allowedHosts,
-      List<String> allowedOrigins,
-      CachePolicy defaultCache,
-      int searchLimit,
-      ToolAccess agentToolAccess,
-      Optional<String> buildOut,
-      boolean buildCleanDir,
-      Metrics metrics,
-      Audit audit,
-      Limits limits,
-      PushNotifications pushNotifications,
-      ResultCaps defaultCaps) {
-    this(
-        name,
-        version,
-        port,
-        logLevel,
-        allowedHosts,
-        allowedOrigins,
-        defaultCache,
-        searchLimit,
-        agentToolAccess,
-        buildOut,
-        buildCleanDir,
-        metrics,
-        audit,
-        limits,
-        pushNotifications,
-        defaultCaps,
-        Optional.empty());
-  }
-
-  /** Settings with the defaults of {@code server.metrics} and {@code server.audit}. */
+  /**
+   * Settings with the defaults of {@code server.metrics}, {@code server.audit}, {@code
+   * server.limits}, push notifications and result caps, and no {@code server.auth}.
+   */
   public Service(
       String name,
       Optional<String> version,
@@ -113,7 +78,8 @@ public record Service(
         Audit.OFF,
         Limits.DEFAULTS,
         PushNotifications.DEFAULT,
-        ResultCaps.DEFAULTS);
+        ResultCaps.DEFAULTS,
+        Optional.empty());
   }
 
   /**
