@@ -2,25 +2,20 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
-import dev.svc.connector.Connectors;
 import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.Model;
-import dev.svc.project.Environment;
 import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ProjectRuntime;
-import dev.svc.script.UnavailableScriptRunner;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,15 +58,7 @@ class AgentRateLimitTest {
         java.sql.Statement seed = db.createStatement()) {
       seed.executeUpdate("CREATE TABLE hits (id INTEGER PRIMARY KEY)");
     }
-    runtime =
-        ProjectRuntime.start(
-            model,
-            new ProjectRuntime.Settings(
-                Environment.of(Map.of()),
-                directory,
-                Connectors::open,
-                new UnavailableScriptRunner(),
-                ResultCache.DEFAULT_MAX_BYTES));
+    runtime = ProjectFixture.runtimeWithoutScripts(model, directory);
   }
 
   @AfterEach

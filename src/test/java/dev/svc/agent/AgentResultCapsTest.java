@@ -2,23 +2,18 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
-import dev.svc.connector.Connectors;
 import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.Model;
-import dev.svc.project.Environment;
 import dev.svc.runtime.ProjectRuntime;
-import dev.svc.script.UnavailableScriptRunner;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,15 +60,7 @@ class AgentResultCapsTest {
       seed.executeUpdate("CREATE TABLE items (name TEXT, price REAL)");
       seed.executeUpdate("INSERT INTO items VALUES ('a', 1), ('b', 2), ('c', 3)");
     }
-    runtime =
-        ProjectRuntime.start(
-            model,
-            new ProjectRuntime.Settings(
-                Environment.of(Map.of()),
-                directory,
-                Connectors::open,
-                new UnavailableScriptRunner(),
-                ResultCache.DEFAULT_MAX_BYTES));
+    runtime = ProjectFixture.runtimeWithoutScripts(model, directory);
   }
 
   @AfterEach

@@ -1,13 +1,17 @@
 package dev.svc.testing;
 
+import dev.svc.cache.ResultCache;
 import dev.svc.compile.Compilation;
 import dev.svc.compile.Compiler;
+import dev.svc.connector.Connectors;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.project.ProjectLocator;
+import dev.svc.runtime.ProjectRuntime;
+import dev.svc.script.UnavailableScriptRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -78,6 +82,21 @@ public final class ProjectFixture {
         "expected a valid project, got:\n"
             + String.join(
                 "\n", compilation.diagnostics().stream().map(Diagnostic::render).toList()));
+  }
+
+  /**
+   * The runtime of a model compiled from {@code directory}: real connectors, no environment and no
+   * script engine (a script tool fails as when scripts are unavailable). The caller closes it.
+   */
+  public static ProjectRuntime runtimeWithoutScripts(Model model, Path directory) {
+    return ProjectRuntime.start(
+        model,
+        new ProjectRuntime.Settings(
+            Environment.of(Map.of()),
+            directory,
+            Connectors::open,
+            new UnavailableScriptRunner(),
+            ResultCache.DEFAULT_MAX_BYTES));
   }
 
   /** The root file a project gets from {@link #report} when the text block has none. */
