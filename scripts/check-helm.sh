@@ -172,16 +172,17 @@ expect_not_in() {
 }
 expect_in defaults "$work/defaults.yaml" "^  replicas: 1$" "path: /ready" "path: /heartbeat" \
   "readOnlyRootFilesystem: true" "runAsNonRoot: true" "type: RuntimeDefault" "- ALL" \
-  "seconds: 10" "terminationGracePeriodSeconds: 30" "mountPath: /tmp" "- serve" '- "0.0.0.0"' \
+  "seconds: 10" "terminationGracePeriodSeconds: 30" "mountPath: /tmp" "- --port" '- "8080"' \
   "kind: PodDisruptionBudget" "automountServiceAccountToken: false"
 expect_not_in defaults "$work/defaults.yaml" "kind: HorizontalPodAutoscaler" "kind: ServiceMonitor" \
-  "kind: ConfigMap" "SVC_SESSION_KEY"
+  "kind: ConfigMap" "SVC_SESSION_KEY" "command:" "- serve"
 expect_in scaled "$work/scaled.yaml" "kind: HorizontalPodAutoscaler" "kind: ServiceMonitor" \
   "name: SVC_SESSION_KEY" "name: SVC_CURSOR_SECRET" "name: shop-signing" "name: shop-database" \
   "port: metrics" "@sha256:0123456789abcdef" "minAvailable: 2" "release: prometheus"
 expect_not_in scaled "$work/scaled.yaml" "^  replicas:"
-expect_in configmap "$work/configmap.yaml" "kind: ConfigMap" "checksum/project:" "- start" \
-  'path: "app/tools/get_product/config.terse"' 'path: ".svc"' "mountPath: /srv/project"
+expect_in configmap "$work/configmap.yaml" "kind: ConfigMap" "checksum/project:" "command:" \
+  "- /app/lib/svc.jar" "- start" '- "0.0.0.0"' \
+  'path: "project/app/tools/get_product/config.terse"' 'path: "project/.svc"' "mountPath: /srv$"
 
 # empty files are carried too (as empty text or empty bytes)
 if helm template svc-check "$chart" --set project.source=configMap --set 'project.files[0].path=.svc' \
@@ -225,6 +226,8 @@ refused "a .env file in the ConfigMap" "is a .env file" --set project.source=con
   --set 'project.files[1].path=.env' --set 'project.files[1].content=KEY=secret'
 refused "a project file with both content and base64" "has both content and base64" --set project.source=configMap \
   --set 'project.files[0].path=.svc' --set 'project.files[0].content=name: x' --set 'project.files[0].base64=eA=='
+refused "a project mounted over the image's files" "would mount the project volume on /app" \
+  -f "$chart/ci/configmap-values.yaml" -f "$work/quickstart-project.yaml" --set project.mountPath=/app/project
 refused "files given while the project comes from the image" "project.source is \"image\"" \
   --set 'project.files[0].path=.svc' --set 'project.files[0].content=name: x'
 refused "a CPU target without a CPU request" "needs resources.requests.cpu" \

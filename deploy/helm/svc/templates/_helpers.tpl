@@ -81,7 +81,22 @@ of a hash of its path and its (sanitised) file name; the volume's items put it b
 {{- printf "f%s-%s" (sha256sum . | trunc 12) $base -}}
 {{- end }}
 
-{{/* The arguments of the svc command: serve the artifact in the image, or start the mounted project. */}}
+{{/*
+The container's command: command, else (configMap) project.startCommand, else none: the image's
+entrypoint, which `svc build --image` makes `java … -jar lib/svc.jar serve model.bin --address 0.0.0.0`.
+*/}}
+{{- define "svc.command" -}}
+{{- if .Values.command }}
+{{- toYaml .Values.command }}
+{{- else if eq .Values.project.source "configMap" }}
+{{- toYaml .Values.project.startCommand }}
+{{- end }}
+{{- end }}
+
+{{/*
+The container's arguments: args, else svc's flags, after the image's entrypoint (image) or after
+`start <mountPath> --address 0.0.0.0` (configMap).
+*/}}
 {{- define "svc.args" -}}
 {{- if .Values.args }}
 {{- toYaml .Values.args }}
@@ -89,12 +104,9 @@ of a hash of its path and its (sanitised) file name; the volume's items put it b
 {{- if eq .Values.project.source "configMap" }}
 - start
 - {{ .Values.project.mountPath | quote }}
-{{- else }}
-- serve
-- {{ .Values.project.imagePath | quote }}
-{{- end }}
 - --address
 - "0.0.0.0"
+{{- end }}
 - --port
 - {{ .Values.server.port | quote }}
 - --log-format

@@ -28,6 +28,10 @@ Checks across values that values.schema.json cannot express. Each failure says w
 
 {{- define "svc.validateProjectFiles" -}}
 {{- $files := .Values.project.files -}}
+{{- $parent := dir .Values.project.mountPath -}}
+{{- if regexMatch "^/(app|opt|tmp|etc|lib|lib64|usr|bin|sbin|proc|sys|dev|var/run)(/|$)" $parent }}
+{{- fail (printf "project.mountPath %q would mount the project volume on %s, which the image or the pod needs: choose a directory under a new parent, e.g. /srv/project" .Values.project.mountPath $parent) }}
+{{- end }}
 {{- if not $files }}
 {{- fail "project.source is configMap but project.files is empty: generate the values with deploy/helm/project-values.sh <project-dir> > project.yaml and pass -f project.yaml" }}
 {{- end }}
