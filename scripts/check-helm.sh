@@ -208,6 +208,7 @@ refused() { # description expected-message helm-args...
     cat "$work/refused.log" >&2
   fi
 }
+refused "Kubernetes older than 1.30 (no preStop sleep action)" "incompatible with Kubernetes v1.29" --kube-version 1.29.9
 refused "several pods without shared signing keys" "set signing.existingSecret" --set replicaCount=3
 refused "autoscaling without shared signing keys" "set signing.existingSecret" --set autoscaling.enabled=true
 refused "an unknown value" "additional properties 'replicas' not allowed" --set replicas=3
@@ -221,6 +222,8 @@ refused "a ConfigMap project without .svc" 'has no ".svc"' --set project.source=
 refused "a project file outside the project" "must be a relative path" --set project.source=configMap \
   --set 'project.files[0].path=.svc' --set 'project.files[0].content=name: x' \
   --set 'project.files[1].path=app/../../etc/passwd' --set 'project.files[1].content=x'
+printf 'project:\n  source: configMap\n  files:\n    - {path: .svc, content: "name: x"}\n    - {path: "a\\nkind: Secret", content: x}\n' >"$work/newline-path.yaml"
+refused "a project file name with a line break" "no control characters" -f "$work/newline-path.yaml"
 refused "a .env file in the ConfigMap" "is a .env file" --set project.source=configMap \
   --set 'project.files[0].path=.svc' --set 'project.files[0].content=name: x' \
   --set 'project.files[1].path=.env' --set 'project.files[1].content=KEY=secret'

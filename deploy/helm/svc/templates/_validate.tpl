@@ -40,8 +40,8 @@ Checks across values that values.schema.json cannot express. Each failure says w
 {{- $hasRoot := false -}}
 {{- range $files }}
 {{- $path := .path -}}
-{{- if or (not (regexMatch "^([^/]+/)*[^/]+$" $path)) (regexMatch "(^|/)\\.{1,2}(/|$)" $path) }}
-{{- fail (printf "project.files: %q must be a relative path to a file inside the project (no leading \"/\", no \".\" or \"..\" segments, no empty ones)" $path) }}
+{{- if or (not (regexMatch "^([^/]+/)*[^/]+$" $path)) (regexMatch "(^|/)\\.{1,2}(/|$)" $path) (regexMatch "[\\x00-\\x1f\\x7f]" $path) }}
+{{- fail (printf "project.files: %q must be a relative path to a file inside the project (no leading \"/\", no \".\" or \"..\" segments, no empty ones, no control characters)" $path) }}
 {{- end }}
 {{- if regexMatch "(^|/)\\.env(\\.[^/]*)?$" $path }}
 {{- fail (printf "project.files: %q is a .env file; it holds secrets, which do not belong in a ConfigMap: put the variables in a Secret and list it in envFrom.secrets" $path) }}
