@@ -128,6 +128,16 @@ for name in defaults scaled configmap; do
   fi
 done
 
+# the packaged chart (what a chart repository serves) lints too, without ci/
+if helm package "$chart" --destination "$work" >"$work/package.log" 2>&1 &&
+  helm lint --strict --quiet "$work/svc-"*.tgz >>"$work/package.log" 2>&1 &&
+  ! tar -tzf "$work/svc-"*.tgz | grep -q "/ci/"; then
+  pass "helm package, and lint of the package"
+else
+  problem "helm package:"
+  cat "$work/package.log" >&2
+fi
+
 if validate "${rendered[@]}" >"$work/validate.log" 2>&1; then
   pass "rendered objects match the Kubernetes API ($(tail -1 "$work/validate.log"))"
 else
