@@ -104,29 +104,27 @@ problem() {
 "$root/deploy/helm/project-values.sh" "$root/examples/quickstart" >"$work/quickstart-project.yaml" 2>"$work/project-values.log" ||
   fail "project-values.sh failed: $(cat "$work/project-values.log")"
 
-declare -A combos=(
-  [defaults]=""
-  [scaled]="-f $chart/ci/scaled-values.yaml"
-  [configmap]="-f $chart/ci/configmap-values.yaml -f $work/quickstart-project.yaml"
-)
 rendered=()
-for name in defaults scaled configmap; do
-  # shellcheck disable=SC2086 # the value-file options are words
-  if helm lint --strict --quiet "$chart" ${combos[$name]} >"$work/lint-$name.log" 2>&1; then
+check_combination() { # name helm-value-args...
+  local name="$1"
+  shift
+  if helm lint --strict --quiet "$chart" "$@" >"$work/lint-$name.log" 2>&1; then
     pass "helm lint --strict ($name)"
   else
     problem "helm lint --strict ($name):"
     cat "$work/lint-$name.log" >&2
   fi
-  # shellcheck disable=SC2086
-  if helm template svc-check "$chart" --namespace shop ${combos[$name]} >"$work/$name.yaml" 2>"$work/template-$name.log"; then
+  if helm template svc-check "$chart" --namespace shop "$@" >"$work/$name.yaml" 2>"$work/template-$name.log"; then
     pass "helm template ($name)"
     rendered+=("$work/$name.yaml")
   else
     problem "helm template ($name):"
     cat "$work/template-$name.log" >&2
   fi
-done
+}
+check_combination defaults
+check_combination scaled -f "$chart/ci/scaled-values.yaml"
+check_combination configmap -f "$chart/ci/configmap-values.yaml" -f "$work/quickstart-project.yaml"
 
 # the packaged chart (what a chart repository serves) lints too, without ci/
 if helm package "$chart" --destination "$work" >"$work/package.log" 2>&1 &&
