@@ -5,7 +5,8 @@
 #   deploy/helm/project-values.sh services/shop > shop-project.yaml
 #   helm upgrade --install shop deploy/helm/svc -f shop-project.yaml -f shop-prod.yaml
 #
-# Taken: `.svc` and every file that is not hidden, outside node_modules/, dist/ and target/.
+# Taken: `.svc` and every file that is not hidden, outside node_modules/, dist/ and target/
+# (symbolic links are followed: a linked file is carried as the file it points to).
 # Left out: `.env` files (secrets belong in a Secret, see envFrom.secrets), other hidden files and
 # directories (svc ignores them). Each file is carried as base64, so any bytes survive.
 # Exits 1 when the directory has no .svc, when a path cannot be carried, or when the files exceed
