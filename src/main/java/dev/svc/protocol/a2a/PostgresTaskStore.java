@@ -621,7 +621,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             """
             UPDATE svc_a2a_tasks SET state = ?, terminal = true, status_ms = ?, body = ?,
               lease_until = NULL, updated_at = now(),
-              seq = (SELECT coalesce(max(seq), 0) + 1 FROM svc_a2a_events WHERE task_id = ?)
+              seq = greatest(seq,
+                (SELECT coalesce(max(seq), 0) FROM svc_a2a_events WHERE task_id = ?)) + 1
             WHERE id = ? RETURNING seq\
             """)) {
       s.setString(1, status.state().name());

@@ -30,8 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Tasks in Redis, shared by every instance that names the same adapter in {@code
  * agents.tasks.store}. Keys start with {@value #PREFIX}; {@code svc:a2a:schema_version} holds the
- * layout's version, set on first use. Live events travel by pub/sub on the channel {@value
- * #CHANNEL} ({@code e <id>}: the task has new events; {@code c <id>}: cancel it); the events
+ * layout's version, set on first use. Live events travel by pub/sub on the channel {@code
+ * svc:a2a:notify} ({@code e <id>}: the task has new events; {@code c <id>}: cancel it); the events
  * themselves are in a list per task, so a subscriber that reconnects reads what it missed.
  *
  * <p>A task is a hash ({@code task:<id>}); its scope's tasks a sorted set by status time (listing
@@ -44,12 +44,17 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   private static final Log LOG = Log.tagged("a2a:tasks");
 
   public static final int SCHEMA_VERSION = 1;
-  static final String PREFIX = "svc:a2a:";
-  static final String CHANNEL = PREFIX + "notify";
-  private static final String VERSION_KEY = PREFIX + "schema_version";
-  private static final String LEASES = PREFIX + "leases";
-  private static final String FINISHED = PREFIX + "finished";
+
+  /** What every key starts with. */
+  public static final String PREFIX = "svc:a2a:";
+
   private static final int MAX_EVENTS = 1_000;
+
+  private final String prefix;
+  private final String channel;
+  private final String versionKey;
+  private final String leases;
+  private final String finished;
 
   private final Settings settings;
   private final String description;
@@ -69,6 +74,18 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
    * @throws TaskStoreException when Redis cannot be reached or holds a newer layout
    */
   public RedisTaskStore(ResolvedAdapter adapter, Settings settings) {
+    this(adapter, settings, PREFIX);
+  }
+
+  /**
+   * @param prefix what every key starts with (tests give each their own)
+   */
+  RedisTaskStore(ResolvedAdapter adapter, Settings settings, String prefix) {
+    this.prefix = prefix;
+    this.channel = prefix + "notify";
+    this.versionKey = prefix + "schema_version";
+    this.leases = prefix + "leases";
+    this.finished = prefix + "finished";
     this.settings = settings;
     this.description =
         "the task store (redis adapter `"
@@ -92,12 +109,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         call(
             "check its schema version",
             () -> {
-              redis.set(VERSION_KEY, String.valueOf(SCHEMA_VERSION), SetParams.setParams().nx());
-              return redis.get(VERSION_KEY);
+              redis.set(versionKey, String.valueOf(SCHEMA_VERSION), SetParams.setParams().nx());
+              return redis.get(versionKey);
             });
     if (version == null || !version.matches("[0-9]{1,6}")) {
       throw new TaskStoreException(
-          description + " holds `" + VERSION_KEY + "` = " + version + ", not a version number");
+          description + " holds `" + versionKey + "` = " + version + ", not a version number");
     }
     if (Integer.parseInt(version) > SCHEMA_VERSION) {
       throw new TaskStoreException(
@@ -122,35 +139,35 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   // ---- keys
 
-  private static String taskKey(String id) {
-    return PREFIX + "task:" + id;
+  private String taskKey(String id) {
+    return prefix + "task:" + id;
   }
 
-  private static String eventsKey(String id) {
-    return PREFIX + "events:" + id;
+  private String eventsKey(String id) {
+    return prefix + "events:" + id;
   }
 
-  private static String pushKey(String id) {
-    return PREFIX + "push:" + id;
+  private String pushKey(String id) {
+    return prefix + "push:" + id;
   }
 
-  private static String pushOrderKey(String id) {
-    return PREFIX + "push_order:" + id;
+  private String pushOrderKey(String id) {
+    return prefix + "push_order:" + id;
   }
 
   /** The scope as a digest: principal ids can be long, and keys need not show them. */
-  private static String scopeKey(String agent, String principal) {
+  private String scopeKey(String agent, String principal) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256")
               .digest((agent + "\u0000" + principal).getBytes(StandardCharsets.UTF_8));
-      return PREFIX + "scope:" + HexFormat.of().formatHex(digest, 0, 16);
+      return prefix + "scope:" + HexFormat.of().formatHex(digest, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  private static String scopeKey(Scope scope) {
+  private String scopeKey(Scope scope) {
     return scopeKey(scope.agent(), scope.principal().id());
   }
 
@@ -211,8 +228,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                         taskKey(task.id()),
                         scopeKey,
                         contextKey(scopeKey, task.contextId()),
-                        LEASES,
-                        FINISHED),
+                        leases,
+                        finished),
                     List.of(
                         task.id(),
                         scope.agent(),
@@ -258,7 +275,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     SNAPSHOT,
-                    List.of(taskKey(taskId), LEASES),
+                    List.of(taskKey(taskId), leases),
                     List.of(scope.agent(), scope.principal().id(), taskId)));
     if (!(reply instanceof List<?> fields) || fields.size() < 3) {
       return Optional.empty();
@@ -284,7 +301,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     if (ids.isEmpty()) {
       return List.of();
     }
-    Object reply = call("read tasks", () -> redis.eval(BODIES, List.of(PREFIX + "task:"), ids));
+    Object reply = call("read tasks", () -> redis.eval(BODIES, List.of(prefix + "task:"), ids));
     List<Task> tasks = new ArrayList<>();
     for (Object body : (List<?>) reply) {
       String text = String.valueOf(body);
@@ -327,7 +344,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     Object reply =
         call(
             "list tasks",
-            () -> redis.eval(FIELDS, List.of(scopeKey(scope)), List.of(PREFIX + "task:")));
+            () -> redis.eval(FIELDS, List.of(scopeKey(scope)), List.of(prefix + "task:")));
     List<?> flat = (List<?>) reply;
     List<String> matching = new ArrayList<>();
     List<Long> times = new ArrayList<>();
@@ -470,7 +487,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     call(
         "append an event of task " + taskId,
         () ->
-            redis.eval(APPEND, List.of(eventsKey(taskId)), List.of(entry, CHANNEL, "e " + taskId)));
+            redis.eval(APPEND, List.of(eventsKey(taskId)), List.of(entry, channel, "e " + taskId)));
   }
 
   @Override
@@ -506,7 +523,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void requestCancel(String taskId) {
-    call("send a cancel request", () -> redis.publish(CHANNEL, "c " + taskId));
+    call("send a cancel request", () -> redis.publish(channel, "c " + taskId));
   }
 
   @Override
@@ -532,7 +549,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
           };
       subscription = pubsub;
       try {
-        redis.subscribe(pubsub, CHANNEL);
+        redis.subscribe(pubsub, channel);
         backoff = 200;
       } catch (JedisException | IllegalStateException e) {
         if (closed) {
@@ -586,6 +603,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         if lease and tonumber(lease) > tonumber(ARGV[7]) then return 0 end
       end
       local seq = redis.call('RPUSH', KEYS[4], ARGV[6])
+      local saved = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+      while seq <= saved do
+        -- the task was saved with more events than its list holds (an append failed): the
+        -- terminal event must come after what any snapshot has seen
+        seq = redis.call('RPUSH', KEYS[4], ARGV[6])
+      end
       redis.call('HSET', KEYS[1], 'state', ARGV[3], 'terminal', '1', 'status_ms', ARGV[4],
         'body', ARGV[5], 'seq', seq, 'updated', ARGV[7])
       redis.call('ZREM', KEYS[2], ARGV[9])
@@ -612,7 +635,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     END,
-                    List.of(taskKey(taskId), LEASES, FINISHED, eventsKey(taskId), scopeKey(scope)),
+                    List.of(taskKey(taskId), leases, finished, eventsKey(taskId), scopeKey(scope)),
                     List.of(
                         scope.agent(),
                         scope.principal().id(),
@@ -623,7 +646,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                         String.valueOf(System.currentTimeMillis()),
                         onlyUnleased ? "1" : "0",
                         taskId,
-                        CHANNEL)));
+                        channel)));
     owned.remove(taskId);
     return reply instanceof Long seq && seq > 0 ? Optional.of(ended) : Optional.empty();
   }
@@ -631,13 +654,13 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   @Override
   public int failExpired() {
     List<String> expired =
-        call("find expired leases", () -> upTo(LEASES, System.currentTimeMillis(), 100));
+        call("find expired leases", () -> upTo(leases, System.currentTimeMillis(), 100));
     int failed = 0;
     for (String id : expired) {
       List<String> owner =
           call("read task " + id, () -> redis.hmget(taskKey(id), "agent", "principal", "context"));
       if (owner.get(0) == null) {
-        call("drop a lease", () -> redis.zrem(LEASES, id));
+        call("drop a lease", () -> redis.zrem(leases, id));
         continue;
       }
       Scope scope = new Scope(owner.get(0), new Principal(owner.get(1)));
@@ -657,8 +680,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   @Override
   public int deleteFinished() {
     long before = System.currentTimeMillis() - settings.retention().toMillis();
-    List<String> finished = call("find finished tasks", () -> upTo(FINISHED, before, 500));
-    for (String id : finished) {
+    List<String> expired = call("find finished tasks", () -> upTo(finished, before, 500));
+    for (String id : expired) {
       call(
           "delete task " + id,
           () -> {
@@ -669,10 +692,10 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
               redis.lrem(contextKey(scopeKey, t.get(2)), 0, id);
             }
             redis.del(taskKey(id), eventsKey(id), pushKey(id), pushOrderKey(id));
-            return redis.zrem(FINISHED, id);
+            return redis.zrem(finished, id);
           });
     }
-    return finished.size();
+    return expired.size();
   }
 
   /** The members of a sorted set by time with a score up to {@code millis}, at most {@code n}. */
@@ -692,7 +715,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     double until = System.currentTimeMillis() + settings.lease().toMillis();
     for (String id : owned) {
       // XX: a lease another instance ended (by failing or canceling the task) stays ended
-      call("renew leases", () -> redis.zadd(LEASES, until, id, ZAddParams.zAddParams().xx()));
+      call("renew leases", () -> redis.zadd(leases, until, id, ZAddParams.zAddParams().xx()));
     }
   }
 
