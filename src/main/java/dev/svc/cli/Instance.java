@@ -14,6 +14,7 @@ import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.a2a.A2aServer;
+import dev.svc.protocol.a2a.TaskStores;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
@@ -170,7 +171,12 @@ public final class Instance implements AutoCloseable {
       }
       // one count per tool and principal, whichever protocol the call comes by
       RateLimiter limiter = new InMemoryRateLimiter();
-      agents = new A2aServer(runtime::get, options.environment(), options.agents(), limiter);
+      A2aServer.Settings agentSettings =
+          TaskStores.open(model, options.environment(), options.projectDirectory())
+              .map(options.agents()::withStore)
+              .orElse(options.agents());
+      StartupTrace.mark("task store");
+      agents = new A2aServer(runtime::get, options.environment(), agentSettings, limiter);
       StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(

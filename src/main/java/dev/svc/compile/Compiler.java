@@ -131,7 +131,8 @@ public final class Compiler {
                 + "/tools/<name>/config.terse (`svc init` writes an example)");
       }
       Optional<Service> service =
-          new ServiceCompiler(diagnostics).compile(root, defaultCache, rootAccess);
+          new ServiceCompiler(diagnostics)
+              .compile(root, defaultCache, rootAccess, adapters, brokenAdapters);
       return service.map(s ->
           new Model(
               s,

@@ -5,7 +5,10 @@ import dev.svc.definition.RootDefinition;
 import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Suggestions;
+import dev.svc.model.Adapter;
 import dev.svc.model.CachePolicy;
+import dev.svc.model.ConnectorKind;
 import dev.svc.model.EnvString;
 import dev.svc.model.IpNetwork;
 import dev.svc.model.OAuthUrls;
@@ -16,7 +19,10 @@ import dev.svc.model.ToolAccess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Compiles the service-wide settings of the root configuration. */
 final class ServiceCompiler {
@@ -26,7 +32,16 @@ final class ServiceCompiler {
     this.diagnostics = diagnostics;
   }
 
-  Optional<Service> compile(RootDefinition root, CachePolicy defaultCache, ToolAccess agentAccess) {
+  /**
+   * @param adapters the project's adapters that compiled
+   * @param brokenAdapters adapters whose own errors are reported (not named again here)
+   */
+  Optional<Service> compile(
+      RootDefinition root,
+      CachePolicy defaultCache,
+      ToolAccess agentAccess,
+      Map<String, Adapter> adapters,
+      Set<String> brokenAdapters) {
     Optional<Integer> port = root.server().port().flatMap(this::port);
     if (root.name().isEmpty()) {
       return Optional.empty(); // reported by the shape check
@@ -53,7 +68,60 @@ final class ServiceCompiler {
             limits(root.server().limits()),
             pushNotifications(root.pushNotifications()),
             ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
-            root.server().auth().flatMap(this::auth)));
+            root.server().auth().flatMap(this::auth),
+            tasks(root.tasks(), adapters, brokenAdapters)));
+  }
+
+  /**
+   * {@code agents.tasks}: the store must name an adapter of a kind that can hold shared tasks
+   * (postgres or redis); ranges were checked by the shape.
+   */
+  private Service.Tasks tasks(
+      RootDefinition.TasksDefinition written,
+      Map<String, Adapter> adapters,
+      Set<String> brokenAdapters) {
+    Optional<String> store = Optional.empty();
+    if (written.store().isPresent()) {
+      Located<String> name = written.store().get();
+      Adapter adapter = adapters.get(name.value());
+      if (adapter == null && !brokenAdapters.contains(name.value())) {
+        diagnostics.error(
+            "unknown-adapter",
+            name.origin(),
+            "`agents.tasks.store` names no adapter: `" + name.value() + "`",
+            Suggestions.didYouMean(name.value(), adapters.keySet())
+                .orElse(
+                    adapters.isEmpty()
+                        ? "define a postgres or redis adapter in app/adapters/"
+                            + name.value()
+                            + ".terse"
+                        : "adapters: " + String.join(", ", new TreeSet<>(adapters.keySet()))));
+      } else if (adapter != null
+          && adapter.connector() != ConnectorKind.POSTGRES
+          && adapter.connector() != ConnectorKind.REDIS) {
+        diagnostics.error(
+            "unsupported-task-store",
+            name.origin(),
+            "adapter `"
+                + name.value()
+                + "` is a "
+                + adapter.connector().wireName()
+                + " adapter; `agents.tasks.store` needs a postgres or redis one",
+            "name a postgres or redis adapter, or remove `store` to keep tasks in memory");
+      } else if (adapter != null) {
+        store = Optional.of(adapter.name());
+      }
+    }
+    return new Service.Tasks(
+        store,
+        written
+            .leaseSeconds()
+            .map(s -> Duration.ofSeconds(s.value()))
+            .orElse(Service.Tasks.DEFAULT_LEASE),
+        written
+            .retentionHours()
+            .map(h -> Duration.ofHours(h.value()))
+            .orElse(Service.Tasks.DEFAULT_RETENTION));
   }
 
   /**

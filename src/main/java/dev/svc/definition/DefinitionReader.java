@@ -73,7 +73,15 @@ public final class DefinitionReader {
             build.flatMap(b -> b.bool("clean_dir"))),
         tools.flatMap(t -> t.integer("max_rows")),
         tools.flatMap(t -> t.integer("max_bytes")),
-        tools.flatMap(t -> t.object("rate_limit")).map(DefinitionReader::rateLimit));
+        tools.flatMap(t -> t.object("rate_limit")).map(DefinitionReader::rateLimit),
+        tasks(agents.flatMap(a -> a.object("tasks"))));
+  }
+
+  private static RootDefinition.TasksDefinition tasks(Optional<Fields> tasks) {
+    return new RootDefinition.TasksDefinition(
+        tasks.flatMap(t -> t.text("store")),
+        tasks.flatMap(t -> t.integer("lease_seconds")),
+        tasks.flatMap(t -> t.integer("retention_hours")));
   }
 
   private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {

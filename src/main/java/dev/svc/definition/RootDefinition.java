@@ -32,7 +32,8 @@ public record RootDefinition(
     BuildDefinition build,
     Optional<Located<Long>> maxRows,
     Optional<Located<Long>> maxBytes,
-    Optional<RateLimitDefinition> rateLimit) {
+    Optional<RateLimitDefinition> rateLimit,
+    TasksDefinition tasks) {
 
   public RootDefinition {
     inlinePrompts = List.copyOf(inlinePrompts);
@@ -47,6 +48,12 @@ public record RootDefinition(
       allowedNetworks = List.copyOf(allowedNetworks);
     }
   }
+
+  /** {@code agents.tasks}; each field absent when not written. */
+  public record TasksDefinition(
+      Optional<Located<String>> store,
+      Optional<Located<Long>> leaseSeconds,
+      Optional<Located<Long>> retentionHours) {}
 
   /** The {@code server} section. */
   public record ServerDefinition(

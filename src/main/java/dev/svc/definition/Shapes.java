@@ -188,10 +188,30 @@ public final class Shapes {
               new FieldType.TextList(),
               "Networks (CIDR, e.g. `10.20.0.0/16`) or addresses allowed whatever their kind."));
 
+  static final Shape TASKS =
+      shape(
+          "tasks",
+          "Where A2A tasks live: in memory (the default) or in a database several instances share.",
+          false,
+          optional(
+              "store",
+              FieldType.text(),
+              "An adapter (postgres or redis) whose database holds the tasks, their events and push"
+                  + " configs, shared by every instance that names it."),
+          optional(
+              "lease_seconds",
+              new FieldType.Int(1, 3600),
+              "With `store`: after this long without a renewal from the instance running a task,"
+                  + " another instance marks it failed (default 30)."),
+          optional(
+              "retention_hours",
+              new FieldType.Int(1, 87_600),
+              "How long finished tasks are kept (default 24)."));
+
   static final Shape AGENTS_SECTION =
       shape(
           "agents-section",
-          "Agent discovery, default tool access and push notifications.",
+          "Agent discovery, default tool access, push notifications and the task store.",
           false,
           optional(
               "directory",
@@ -201,7 +221,8 @@ public final class Shapes {
           optional(
               "push_notifications",
               new FieldType.Object(PUSH_NOTIFICATIONS),
-              "Where A2A push notifications may be sent besides public addresses."));
+              "Where A2A push notifications may be sent besides public addresses."),
+          optional("tasks", new FieldType.Object(TASKS), "Where A2A tasks live."));
 
   static final Shape BUILD =
       shape(

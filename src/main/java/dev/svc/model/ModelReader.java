@@ -59,7 +59,13 @@ record ModelReader(DataInputStream in, int version) {
             ? new Service.PushNotifications(in.readBoolean(), list(this::network))
             : Service.PushNotifications.DEFAULT,
         version >= 6 ? caps() : ResultCaps.DEFAULTS,
-        version >= 10 ? optional(this::serverAuth) : Optional.empty());
+        version >= 10 ? optional(this::serverAuth) : Optional.empty(),
+        version >= 12
+            ? new Service.Tasks(
+                optional(this::string),
+                Duration.ofMillis(in.readLong()),
+                Duration.ofMillis(in.readLong()))
+            : Service.Tasks.IN_MEMORY);
   }
 
   ServerAuth serverAuth() throws IOException {

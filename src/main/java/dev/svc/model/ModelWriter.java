@@ -52,6 +52,11 @@ record ModelWriter(DataOutputStream out, int version) {
     if (version >= 10) {
       optional(s.auth(), this::serverAuth);
     }
+    if (version >= 12) {
+      optional(s.tasks().store(), this::string);
+      out.writeLong(s.tasks().lease().toMillis());
+      out.writeLong(s.tasks().retention().toMillis());
+    }
   }
 
   void serverAuth(ServerAuth a) throws IOException {

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param defaultCaps {@code tools.max_rows} and {@code tools.max_bytes}: what tools without their
  *     own caps use
  * @param auth {@code server.auth}: whole-endpoint authentication, when configured
+ * @param tasks {@code agents.tasks}: where A2A tasks live
  */
 public record Service(
     String name,
@@ -38,7 +39,8 @@ public record Service(
     Limits limits,
     PushNotifications pushNotifications,
     ResultCaps defaultCaps,
-    Optional<ServerAuth> auth) {
+    Optional<ServerAuth> auth,
+    Tasks tasks) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -79,7 +81,8 @@ public record Service(
         Limits.DEFAULTS,
         PushNotifications.DEFAULT,
         ResultCaps.DEFAULTS,
-        Optional.empty());
+        Optional.empty(),
+        Tasks.IN_MEMORY);
   }
 
   /**
@@ -141,5 +144,21 @@ public record Service(
     public PushNotifications {
       allowedNetworks = List.copyOf(allowedNetworks);
     }
+  }
+
+  /**
+   * {@code agents.tasks}: where A2A tasks, their events and push configs live.
+   *
+   * @param store the adapter (postgres or redis) whose database several instances share; empty
+   *     keeps tasks in this process's memory
+   * @param lease how long a task stays owned by the instance running it without a renewal ({@code
+   *     lease_seconds}); once it passes, any instance marks the task failed
+   * @param retention how long finished tasks are kept ({@code retention_hours})
+   */
+  public record Tasks(Optional<String> store, Duration lease, Duration retention) {
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
+    public static final Tasks IN_MEMORY =
+        new Tasks(Optional.empty(), DEFAULT_LEASE, DEFAULT_RETENTION);
   }
 }

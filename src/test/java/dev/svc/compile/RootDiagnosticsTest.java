@@ -162,6 +162,44 @@ class RootDiagnosticsTest {
             2 errors, 0 warnings
             """),
         argumentSet(
+            "the task store must name a postgres or redis adapter",
+            """
+            == .svc
+            name: shop
+            agents:
+              tasks:
+                store: stat
+                lease_seconds: 0
+            == app/adapters/state.terse
+            connector: redis
+            connection_string: redis://127.0.0.1:6379/0
+            """
+                + HELLO,
+            """
+            .svc:4:12: error[unknown-adapter]: `agents.tasks.store` names no adapter: `stat`
+              hint: did you mean `state`?
+            .svc:5:20: error[invalid-value]: `lease_seconds` is 0; it must be between 1 and 3600
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "a task store on a sqlite adapter is rejected",
+            """
+            == .svc
+            name: shop
+            agents:
+              tasks:
+                store: local
+            == app/adapters/local.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            """
+                + HELLO,
+            """
+            .svc:4:12: error[unsupported-task-store]: adapter `local` is a sqlite adapter; `agents.tasks.store` needs a postgres or redis one
+              hint: name a postgres or redis adapter, or remove `store` to keep tasks in memory
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "a log level below 1 is rejected",
             """
             == .svc

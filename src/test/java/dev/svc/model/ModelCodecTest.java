@@ -274,6 +274,38 @@ class ModelCodecTest {
   }
 
   @Test
+  void theTaskStoreSurvivesTheRoundTripAndAFormatElevenFileKeepsTasksInMemory() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: shared
+            agents:
+              tasks:
+                store: state
+                lease_seconds: 12
+                retention_hours: 48
+            == app/adapters/state.terse
+            connector: redis
+            connection_string: "{{ env.REDIS_URL }}"
+            == app/tools/hello/config.terse
+            description: Says hello.
+            use: state
+            statement: PING
+            """);
+    Service.Tasks tasks = ModelCodec.decode(ModelCodec.encode(model)).service().tasks();
+    assertThat(tasks)
+        .isEqualTo(
+            new Service.Tasks(
+                java.util.Optional.of("state"),
+                java.time.Duration.ofSeconds(12),
+                java.time.Duration.ofHours(48)));
+    assertThat(ModelCodec.decode(olderFormat(model, 11)).service().tasks())
+        .isEqualTo(Service.Tasks.IN_MEMORY);
+  }
+
+  @Test
   void aFormatFourFileReadsWithTheDefaultServerLimits() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] formatFour = olderFormat(model, 4);

@@ -70,6 +70,25 @@ public final class A2aErrors {
             error.code(), error.message(), error.data().map(d -> Json.NODES.arrayNode().add(d))));
   }
 
+  /**
+   * The shared task store cannot be read or written: {@code -32603} with a message that says so
+   * (the store's name and error go to the log only) and, as details, the reason {@code
+   * TASK_STORE_UNAVAILABLE} and the request id.
+   */
+  public static JsonRpcException storeUnavailable(ServerFault fault) {
+    ArrayNode data = Json.NODES.arrayNode();
+    data.addObject()
+        .put("@type", ERROR_INFO)
+        .put("reason", "TASK_STORE_UNAVAILABLE")
+        .put("domain", DOMAIN);
+    JsonRpcError.internal(fault).data().ifPresent(data::add);
+    return JsonRpcException.withCode(
+        ErrorCodes.INTERNAL_ERROR,
+        "Internal error: the task store is unavailable; tasks cannot be read or saved right now,"
+            + " try again shortly",
+        data);
+  }
+
   private static JsonRpcException error(int code, String reason, String message) {
     ArrayNode data = Json.NODES.arrayNode();
     data.addObject().put("@type", ERROR_INFO).put("reason", reason).put("domain", DOMAIN);

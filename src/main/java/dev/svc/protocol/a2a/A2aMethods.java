@@ -134,6 +134,10 @@ final class A2aMethods {
               + task.status().state().wireName()
               + ") and cannot be subscribed to.");
     }
+    Optional<SharedTasks> shared = tasks.store().shared();
+    if (shared.isPresent()) {
+      return TaskStream.shared(shared.get(), scope, id, keepAlive); // run by another instance
+    }
     throw A2aErrors.unsupportedOperation(
         "Task " + id + " is not running in this server instance, so it cannot be subscribed to.");
   }

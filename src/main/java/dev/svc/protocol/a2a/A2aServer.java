@@ -50,6 +50,7 @@ public final class A2aServer implements AutoCloseable {
   private final Supplier<ProjectRuntime> runtime;
   private final AgentTasks tasks;
   private final PushNotifier push;
+  private final TaskStore store;
   private final Dispatcher<A2aCall> dispatcher;
 
   /**
@@ -67,6 +68,11 @@ public final class A2aServer implements AutoCloseable {
       HostResolver hosts) {
     public Settings(Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
       this(keepAlive, store, retry, clock, HostResolver.SYSTEM);
+    }
+
+    /** The same settings with another task store. */
+    public Settings withStore(TaskStore store) {
+      return new Settings(keepAlive, store, retry, clock, hosts);
     }
 
     public static Settings defaults() {
@@ -96,6 +102,7 @@ public final class A2aServer implements AutoCloseable {
         new PushDestinations(
             () -> runtime.get().model().service().pushNotifications(), settings.hosts());
     this.push = new PushNotifier(settings.retry(), destinations);
+    this.store = settings.store();
     this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock(), limiter);
     this.dispatcher =
         new Dispatcher<>(new A2aMethods(tasks, destinations, settings.keepAlive()).handlers());
@@ -237,6 +244,20 @@ public final class A2aServer implements AutoCloseable {
       };
     } catch (JsonRpcException e) {
       return error(200, id, e.error());
+    } catch (TaskStoreException e) {
+      LOG.error(
+          "A2A request failed: task store unavailable",
+          e,
+          "method",
+          request.method(),
+          "agent",
+          call.agent().name());
+      return error(
+          200,
+          id,
+          A2aErrors.storeUnavailable(
+                  new ServerFault("task store unavailable", call.http().requestId()))
+              .error());
     } catch (RuntimeException e) {
       LOG.error("A2A request failed", e, "method", request.method(), "agent", call.agent().name());
       return error(
@@ -280,10 +301,11 @@ public final class A2aServer implements AutoCloseable {
         status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
   }
 
-  /** Cancels running tasks and stops push deliveries. */
+  /** Cancels running tasks, stops push deliveries and closes the task store. */
   @Override
   public void close() {
     tasks.close();
     push.close();
+    store.close();
   }
 }

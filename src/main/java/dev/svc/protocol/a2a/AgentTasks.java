@@ -14,13 +14,16 @@ import dev.svc.runtime.ServerFault;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.Telemetry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,7 +38,11 @@ final class AgentTasks implements AutoCloseable {
   /** At most this many earlier messages of a conversation are sent to the model. */
   static final int MAX_EARLIER_MESSAGES = 50;
 
+  /** How long a cancel waits for the instance running the task to confirm it. */
+  static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
+
   private final TaskStore store;
+  private final Optional<SharedTasks> shared;
   private final PushNotifier push;
   private final Clock clock;
   private final AgentRunner runner;
@@ -49,9 +56,32 @@ final class AgentTasks implements AutoCloseable {
       Clock clock,
       RateLimiter limiter) {
     this.store = store;
+    this.shared = store.shared();
     this.push = push;
     this.runner = new AgentRunner(environment, limiter);
     this.clock = clock;
+    // another instance asks to cancel a task: the one of this instance that runs it ends
+    shared.ifPresent(s -> s.onCancelRequest(taskId -> threads.submit(() -> cancelHere(taskId))));
+  }
+
+  private void cancelHere(String taskId) {
+    for (TaskRun run : running.values()) {
+      if (run.id().equals(taskId)) {
+        run.cancel();
+      }
+    }
+  }
+
+  /**
+   * Saves the state of a task this instance runs; with a shared store also its event count and
+   * lease. False when another instance had ended it meanwhile.
+   */
+  private boolean save(TaskStore.Scope scope, Task task, long seq) {
+    if (shared.isPresent()) {
+      return shared.get().saveRun(scope, task, seq);
+    }
+    store.save(scope, task);
+    return true;
   }
 
   TaskStore store() {
@@ -103,7 +133,7 @@ final class AgentTasks implements AutoCloseable {
             List.of(),
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
-    store.save(scope, task);
+    save(scope, task, 0);
     configuration
         .pushConfig()
         .ifPresent(config ->
@@ -111,15 +141,7 @@ final class AgentTasks implements AutoCloseable {
                 scope,
                 config.withIds(
                     config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), taskId)));
-    TaskRun run =
-        new TaskRun(
-            agent.name(),
-            task,
-            clock,
-            changed -> {
-              store.save(scope, changed);
-              push.notify(store.pushConfigs(scope, changed.id()), changed);
-            });
+    TaskRun run = new TaskRun(agent.name(), task, clock, changes(scope, taskId));
     push.notify(store.pushConfigs(scope, taskId), task);
     running.put(key(scope, taskId), run);
     TaskRun.Subscription subscription = run.subscribe();
@@ -146,6 +168,49 @@ final class AgentTasks implements AutoCloseable {
                                 agentCaller,
                                 streaming)))));
     return new Started(run, subscription);
+  }
+
+  /**
+   * What a run does with its changes: saves each status and pushes it; with a shared store also
+   * appends every event, for streams on other instances. A store that fails is logged, not thrown
+   * into the run: the run goes on for its local callers, and with a shared store its lease, no
+   * longer renewed once it ended, makes another instance mark it failed.
+   */
+  private TaskRun.Changes changes(TaskStore.Scope scope, String taskId) {
+    return new TaskRun.Changes() {
+      @Override
+      public void statusChanged(Task changed, long seq) {
+        try {
+          if (!save(scope, changed, seq)) {
+            // another instance canceled it or marked it failed: stop running it here
+            threads.submit(() -> cancelHere(taskId));
+            return;
+          }
+          push.notify(store.pushConfigs(scope, changed.id()), changed);
+        } catch (TaskStoreException e) {
+          LOG.warn(
+              "task state not saved",
+              "task",
+              taskId,
+              "state",
+              changed.status().state().wireName(),
+              "error",
+              e.getMessage());
+        }
+      }
+
+      @Override
+      public void published(long seq, StreamResponse event) {
+        if (shared.isEmpty()) {
+          return;
+        }
+        try {
+          shared.get().append(taskId, seq, event);
+        } catch (TaskStoreException e) {
+          LOG.warn("task event not shared", "task", taskId, "error", e.getMessage());
+        }
+      }
+    };
   }
 
   /** Runs the task's agent and moves the task to the state its outcome calls for. */
@@ -226,6 +291,9 @@ final class AgentTasks implements AutoCloseable {
       }
       return run.task();
     }
+    if (shared.isPresent()) {
+      return cancelShared(shared.get(), scope, taskId);
+    }
     Task task = store.find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
     if (task.status().state().isTerminal()) {
       throw A2aErrors.taskNotCancelable(taskId, task.status().state());
@@ -236,6 +304,61 @@ final class AgentTasks implements AutoCloseable {
     store.save(scope, canceled);
     push.notify(store.pushConfigs(scope, taskId), canceled);
     return canceled;
+  }
+
+  /**
+   * Cancels a task of a shared store that this instance does not run: asks the instance holding its
+   * lease to cancel it and waits (at most {@link #CANCEL_WAIT}) until it is saved ended; a task
+   * nobody holds (its instance died), or whose instance does not answer in time, is ended here.
+   */
+  private Task cancelShared(SharedTasks shared, TaskStore.Scope scope, String taskId) {
+    SharedTasks.Snapshot snapshot =
+        shared.snapshot(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+    if (snapshot.task().status().state().isTerminal()) {
+      throw A2aErrors.taskNotCancelable(taskId, snapshot.task().status().state());
+    }
+    if (snapshot.leased()) {
+      BlockingQueue<Boolean> changed = new LinkedBlockingQueue<>();
+      SharedTasks.Listening listening = shared.listen(taskId, () -> changed.offer(true));
+      try {
+        shared.requestCancel(taskId);
+        long deadline = System.nanoTime() + CANCEL_WAIT.toNanos();
+        while (true) {
+          Task task = store.find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+          TaskState state = task.status().state();
+          if (state == TaskState.CANCELED) {
+            return task;
+          }
+          if (state.isTerminal()) {
+            throw A2aErrors.taskNotCancelable(taskId, state);
+          }
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            break;
+          }
+          changed.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(200)), TimeUnit.NANOSECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        listening.close();
+      }
+      LOG.warn(
+          "the instance running a task did not confirm its cancel; it is canceled here",
+          "task",
+          taskId);
+    }
+    Optional<Task> ended =
+        shared.end(scope, taskId, TaskStatus.of(TaskState.CANCELED, clock.instant()), false);
+    if (ended.isPresent()) {
+      push.notify(store.pushConfigs(scope, taskId), ended.get());
+      return ended.get();
+    }
+    Task task = store.find(scope, taskId).orElseThrow(() -> A2aErrors.taskNotFound(taskId));
+    if (task.status().state() == TaskState.CANCELED) {
+      return task;
+    }
+    throw A2aErrors.taskNotCancelable(taskId, task.status().state());
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.svc.protocol.a2a;
 
 import java.util.List;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -35,5 +36,17 @@ public record Artifact(
     parts.forEach(p -> array.add(p.toJson()));
     metadata.ifPresent(m -> out.set("metadata", m));
     return out;
+  }
+
+  public static Artifact fromJson(JsonNode json, String path) {
+    if (!json.isObject()) {
+      throw A2aErrors.invalidParams("`" + path + "` must be an object");
+    }
+    return new Artifact(
+        Wire.requiredString(json, "artifactId", path + ".artifactId"),
+        Wire.string(json, "name", path + ".name"),
+        Wire.string(json, "description", path + ".description"),
+        Wire.list(json, "parts", path + ".parts", Part::fromJson),
+        Wire.object(json, "metadata", path + ".metadata"));
   }
 }

@@ -2,6 +2,7 @@ package dev.svc.protocol.a2a;
 
 import java.util.List;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -61,5 +62,22 @@ public record Task(
     }
     metadata.ifPresent(m -> out.set("metadata", m));
     return out;
+  }
+
+  /** Reads a task as {@link #toJson} writes it (a stored task; a client never sends one). */
+  public static Task fromJson(JsonNode json, String path) {
+    if (!json.isObject()) {
+      throw A2aErrors.invalidParams("`" + path + "` must be an object");
+    }
+    return new Task(
+        Wire.requiredString(json, "id", path + ".id"),
+        Wire.requiredString(json, "contextId", path + ".contextId"),
+        TaskStatus.fromJson(
+            Wire.field(json, "status")
+                .orElseThrow(() -> A2aErrors.invalidParams("`" + path + ".status` is required")),
+            path + ".status"),
+        Wire.list(json, "artifacts", path + ".artifacts", Artifact::fromJson),
+        Wire.list(json, "history", path + ".history", Message::fromJson),
+        Wire.object(json, "metadata", path + ".metadata"));
   }
 }

@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.function.Consumer;
 
 /**
  * A task running in this process: its current state, the streams subscribed to it, and the thread
@@ -21,7 +20,7 @@ import java.util.function.Consumer;
 final class TaskRun {
   private final String agent;
   private final Clock clock;
-  private final Consumer<Task> onStatusChange;
+  private final Changes changes;
   private final List<BlockingQueue<StreamResponse>> subscribers = new CopyOnWriteArrayList<>();
   private final CountDownLatch finished = new CountDownLatch(1);
   private final String artifactId = UUID.randomUUID().toString();
@@ -30,16 +29,26 @@ final class TaskRun {
   private Future<?> thread;
   private String pendingChunk;
   private boolean chunkSent;
+  private long seq;
 
-  /**
-   * @param onStatusChange called (under the lock) with the task after each status change: saves it
-   *     and queues push notifications
-   */
-  TaskRun(String agent, Task task, Clock clock, Consumer<Task> onStatusChange) {
+  /** What a run tells its owner, under the run's lock, so in the order things happened. */
+  interface Changes {
+    /**
+     * After each status change: saves the task and queues push notifications.
+     *
+     * @param seq how many events the task has had, this change's included
+     */
+    void statusChanged(Task task, long seq);
+
+    /** Each event, numbered from 1 (a shared store appends it to the task's history). */
+    default void published(long seq, StreamResponse event) {}
+  }
+
+  TaskRun(String agent, Task task, Clock clock, Changes changes) {
     this.agent = agent;
     this.task = task;
     this.clock = clock;
-    this.onStatusChange = onStatusChange;
+    this.changes = changes;
   }
 
   String agent() {
@@ -90,7 +99,7 @@ final class TaskRun {
     }
     task = task.withStatus(status).withHistory(history);
     publish(new StreamResponse.StatusUpdate(task.id(), task.contextId(), status));
-    onStatusChange.accept(task);
+    changes.statusChanged(task, seq);
     if (state.isTerminal()) {
       subscribers.clear();
       finished.countDown();
@@ -142,9 +151,11 @@ final class TaskRun {
   }
 
   private void publish(StreamResponse event) {
+    seq++;
     for (BlockingQueue<StreamResponse> queue : subscribers) {
       queue.add(event);
     }
+    changes.published(seq, event);
   }
 
   /** Ends the task as canceled and interrupts its agent; false when it had already ended. */

@@ -10,9 +10,10 @@ import java.util.Optional;
  * InMemoryTaskStore}); an implementation over a shared database lets several instances serve the
  * same tasks. Every method is scoped to one agent and one principal ({@link Scope}): an agent never
  * sees another agent's tasks, and a caller never sees another principal's. A task outside the scope
- * is absent, exactly like one that never existed. Implementations are thread-safe.
+ * is absent, exactly like one that never existed. Implementations are thread-safe; a shared store
+ * that cannot be reached throws {@link TaskStoreException}.
  */
-public interface TaskStore {
+public interface TaskStore extends AutoCloseable {
 
   /**
    * Whose tasks a call sees: one agent's, started by one principal.
@@ -39,6 +40,15 @@ public interface TaskStore {
 
   /** Deletes a config; false when there was none. */
   boolean deletePushConfig(Scope scope, String taskId, String configId);
+
+  /** The shared part of a store several instances use; empty for a store of this process only. */
+  default Optional<SharedTasks> shared() {
+    return Optional.empty();
+  }
+
+  /** Releases the store's connections and threads. */
+  @Override
+  default void close() {}
 
   /**
    * A {@code ListTasks} query.

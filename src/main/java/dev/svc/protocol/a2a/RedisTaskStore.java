@@ -1,0 +1,794 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.auth.Principal;
+import dev.svc.connector.ResolvedAdapter;
+import dev.svc.connector.StateConnections;
+import dev.svc.log.Log;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.params.ZAddParams;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Tasks in Redis, shared by every instance that names the same adapter in {@code
+ * agents.tasks.store}. Keys start with {@value #PREFIX}; {@code svc:a2a:schema_version} holds the
+ * layout's version, set on first use. Live events travel by pub/sub on the channel {@code
+ * svc:a2a:notify} ({@code e <id>}: the task has new events; {@code c <id>}: cancel it); the events
+ * themselves are in a list per task, so a subscriber that reconnects reads what it missed.
+ *
+ * <p>A task is a hash ({@code task:<id>}); its scope's tasks a sorted set by status time (listing
+ * order: newest status first, then id descending, as Redis orders equal scores); a conversation a
+ * list of ids; leases and finished tasks sorted sets by time. Changes that must not race (saving
+ * over an ended task, ending a task) run as Lua scripts. Lease times come from each instance's
+ * clock: keep the instances' clocks in sync (NTP), as any lease needs.
+ */
+public final class RedisTaskStore implements TaskStore, SharedTasks {
+  private static final Log LOG = Log.tagged("a2a:tasks");
+
+  public static final int SCHEMA_VERSION = 1;
+
+  /** What every key starts with. */
+  public static final String PREFIX = "svc:a2a:";
+
+  private static final int MAX_EVENTS = 1_000;
+
+  private final String prefix;
+  private final String channel;
+  private final String versionKey;
+  private final String leases;
+  private final String finished;
+
+  private final Settings settings;
+  private final String description;
+  private final UnifiedJedis redis;
+  private final String instance = UUID.randomUUID().toString();
+  private final Set<String> owned = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+  private volatile Consumer<String> cancelHandler = id -> {};
+  private volatile boolean closed;
+  private volatile JedisPubSub subscription;
+  private final Thread listener;
+  private final Thread housekeeper;
+
+  /**
+   * Connects, sets or checks the layout's version, and starts listening.
+   *
+   * @throws TaskStoreException when Redis cannot be reached or holds a newer layout
+   */
+  public RedisTaskStore(ResolvedAdapter adapter, Settings settings) {
+    this(adapter, settings, PREFIX);
+  }
+
+  /**
+   * @param prefix what every key starts with (tests give each their own)
+   */
+  RedisTaskStore(ResolvedAdapter adapter, Settings settings, String prefix) {
+    this.prefix = prefix;
+    this.channel = prefix + "notify";
+    this.versionKey = prefix + "schema_version";
+    this.leases = prefix + "leases";
+    this.finished = prefix + "finished";
+    this.settings = settings;
+    this.description =
+        "the task store (redis adapter `"
+            + adapter.name()
+            + "` at "
+            + StateConnections.redisLocation(adapter)
+            + ")";
+    this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5));
+    try {
+      checkVersion();
+    } catch (RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+    this.listener = Thread.ofPlatform().daemon().name("svc-a2a-listen").start(this::listen);
+    this.housekeeper = Thread.ofPlatform().daemon().name("svc-a2a-leases").start(this::keepHouse);
+  }
+
+  private void checkVersion() {
+    String version =
+        call(
+            "check its schema version",
+            () -> {
+              redis.set(versionKey, String.valueOf(SCHEMA_VERSION), SetParams.setParams().nx());
+              return redis.get(versionKey);
+            });
+    if (version == null || !version.matches("[0-9]{1,6}")) {
+      throw new TaskStoreException(
+          description + " holds `" + versionKey + "` = " + version + ", not a version number");
+    }
+    if (Integer.parseInt(version) > SCHEMA_VERSION) {
+      throw new TaskStoreException(
+          description
+              + " holds tasks of schema version "
+              + version
+              + ", written by a newer svc; this one reads version "
+              + SCHEMA_VERSION
+              + ": upgrade every instance, or name another database");
+    }
+  }
+
+  @Override
+  public Optional<SharedTasks> shared() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public String instance() {
+    return instance;
+  }
+
+  // ---- keys
+
+  private String taskKey(String id) {
+    return prefix + "task:" + id;
+  }
+
+  private String eventsKey(String id) {
+    return prefix + "events:" + id;
+  }
+
+  private String pushKey(String id) {
+    return prefix + "push:" + id;
+  }
+
+  private String pushOrderKey(String id) {
+    return prefix + "push_order:" + id;
+  }
+
+  /** The scope as a digest: principal ids can be long, and keys need not show them. */
+  private String scopeKey(String agent, String principal) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest((agent + "\u0000" + principal).getBytes(StandardCharsets.UTF_8));
+      return prefix + "scope:" + HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private String scopeKey(Scope scope) {
+    return scopeKey(scope.agent(), scope.principal().id());
+  }
+
+  private static String contextKey(String scopeKey, String contextId) {
+    return scopeKey + ":context:" + contextId;
+  }
+
+  // ---- tasks
+
+  private static final String SAVE =
+      """
+      local cur = redis.call('HMGET', KEYS[1], 'terminal', 'agent', 'principal', 'seq')
+      if cur[1] then
+        if cur[1] == '1' or cur[2] ~= ARGV[2] or cur[3] ~= ARGV[3] then return 0 end
+      else
+        redis.call('RPUSH', KEYS[3], ARGV[1])
+        redis.call('HSET', KEYS[1], 'agent', ARGV[2], 'principal', ARGV[3], 'context', ARGV[4])
+      end
+      local seq = tonumber(ARGV[8])
+      if cur[4] and tonumber(cur[4]) > seq then seq = tonumber(cur[4]) end
+      redis.call('HSET', KEYS[1], 'state', ARGV[5], 'terminal', ARGV[6], 'status_ms', ARGV[7],
+        'seq', seq, 'body', ARGV[9], 'updated', ARGV[12])
+      if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'owner', ARGV[10]) end
+      redis.call('ZADD', KEYS[2], ARGV[7], ARGV[1])
+      if ARGV[6] == '1' then
+        redis.call('ZREM', KEYS[4], ARGV[1])
+        redis.call('ZADD', KEYS[5], ARGV[12], ARGV[1])
+      elseif ARGV[11] ~= '0' then
+        redis.call('ZADD', KEYS[4], ARGV[11], ARGV[1])
+      end
+      return 1\
+      """;
+
+  @Override
+  public void save(Scope scope, Task task) {
+    store(scope, task, 0, false);
+  }
+
+  @Override
+  public boolean saveRun(Scope scope, Task task, long seq) {
+    return store(scope, task, seq, true);
+  }
+
+  private boolean store(Scope scope, Task task, long seq, boolean run) {
+    boolean terminal = task.status().state().isTerminal();
+    if (run && terminal) {
+      owned.remove(task.id()); // ended here: its lease is not renewed even if this save fails
+    }
+    long now = System.currentTimeMillis();
+    String scopeKey = scopeKey(scope);
+    Object saved =
+        call(
+            "save task " + task.id(),
+            () ->
+                redis.eval(
+                    SAVE,
+                    List.of(
+                        taskKey(task.id()),
+                        scopeKey,
+                        contextKey(scopeKey, task.contextId()),
+                        leases,
+                        finished),
+                    List.of(
+                        task.id(),
+                        scope.agent(),
+                        scope.principal().id(),
+                        task.contextId(),
+                        task.status().state().name(),
+                        terminal ? "1" : "0",
+                        String.valueOf(task.status().timestamp().toEpochMilli()),
+                        String.valueOf(seq),
+                        PostgresTaskStore.json(task.toJson()),
+                        run ? instance : "",
+                        run && !terminal ? String.valueOf(now + settings.lease().toMillis()) : "0",
+                        String.valueOf(now))));
+    boolean ok = Long.valueOf(1).equals(saved);
+    if (run) {
+      if (ok && !terminal) {
+        owned.add(task.id());
+      } else {
+        owned.remove(task.id());
+      }
+    }
+    return ok;
+  }
+
+  private static final String SNAPSHOT =
+      """
+      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal', 'body', 'seq')
+      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return nil end
+      local lease = redis.call('ZSCORE', KEYS[2], ARGV[3])
+      return {t[3], t[4], lease or '0'}\
+      """;
+
+  @Override
+  public Optional<Task> find(Scope scope, String taskId) {
+    return snapshot(scope, taskId).map(Snapshot::task);
+  }
+
+  @Override
+  public Optional<Snapshot> snapshot(Scope scope, String taskId) {
+    Object reply =
+        call(
+            "read task " + taskId,
+            () ->
+                redis.eval(
+                    SNAPSHOT,
+                    List.of(taskKey(taskId), leases),
+                    List.of(scope.agent(), scope.principal().id(), taskId)));
+    if (!(reply instanceof List<?> fields) || fields.size() < 3) {
+      return Optional.empty();
+    }
+    long leaseUntil = (long) Double.parseDouble(String.valueOf(fields.get(2)));
+    return Optional.of(
+        new Snapshot(
+            PostgresTaskStore.task(String.valueOf(fields.get(0))),
+            Long.parseLong(String.valueOf(fields.get(1))),
+            leaseUntil > System.currentTimeMillis()));
+  }
+
+  private static final String BODIES =
+      """
+      local out = {}
+      for i, id in ipairs(ARGV) do
+        out[i] = redis.call('HGET', KEYS[1] .. id, 'body') or ''
+      end
+      return out\
+      """;
+
+  private List<Task> bodies(List<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Object reply = call("read tasks", () -> redis.eval(BODIES, List.of(prefix + "task:"), ids));
+    List<Task> tasks = new ArrayList<>();
+    for (Object body : (List<?>) reply) {
+      String text = String.valueOf(body);
+      if (!text.isEmpty()) {
+        tasks.add(PostgresTaskStore.task(text));
+      }
+    }
+    return tasks;
+  }
+
+  @Override
+  public List<Task> context(Scope scope, String contextId) {
+    List<String> ids =
+        call(
+            "read context " + contextId,
+            () -> redis.lrange(contextKey(scopeKey(scope), contextId), 0, -1));
+    return bodies(ids);
+  }
+
+  private static final String FIELDS =
+      """
+      local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '-inf')
+      local out = {}
+      for _, id in ipairs(ids) do
+        local f = redis.call('HMGET', ARGV[1] .. id, 'context', 'state', 'status_ms')
+        if f[1] then
+          table.insert(out, id); table.insert(out, f[1]); table.insert(out, f[2])
+          table.insert(out, f[3])
+        end
+      end
+      return out\
+      """;
+
+  /**
+   * Reads the scope's ids with their context, state and status time (one script), filters and pages
+   * them here, then reads the page's tasks.
+   */
+  @Override
+  public Page list(Scope scope, Query query) {
+    Object reply =
+        call(
+            "list tasks",
+            () -> redis.eval(FIELDS, List.of(scopeKey(scope)), List.of(prefix + "task:")));
+    List<?> flat = (List<?>) reply;
+    List<String> matching = new ArrayList<>();
+    List<Long> times = new ArrayList<>();
+    for (int i = 0; i + 3 < flat.size(); i += 4) {
+      String id = String.valueOf(flat.get(i));
+      String context = String.valueOf(flat.get(i + 1));
+      String state = String.valueOf(flat.get(i + 2));
+      long statusMs = Long.parseLong(String.valueOf(flat.get(i + 3)));
+      if (query.contextId().isPresent() && !query.contextId().get().equals(context)) {
+        continue;
+      }
+      if (query.state().isPresent() && !query.state().get().name().equals(state)) {
+        continue;
+      }
+      if (query.statusAfter().isPresent() && statusMs <= query.statusAfter().get().toEpochMilli()) {
+        continue;
+      }
+      matching.add(id);
+      times.add(statusMs);
+    }
+    int total = matching.size();
+    int start = 0;
+    if (query.after().isPresent()) {
+      Cursor cursor = query.after().get();
+      long at = cursor.timestamp().toEpochMilli();
+      while (start < matching.size()
+          && !(times.get(start) < at
+              || (times.get(start) == at && matching.get(start).compareTo(cursor.taskId()) < 0))) {
+        start++;
+      }
+    }
+    int end = Math.min(matching.size(), start + query.pageSize());
+    List<Task> page = bodies(matching.subList(start, end));
+    Optional<Cursor> next =
+        end < matching.size() && !page.isEmpty()
+            ? Optional.of(new Cursor(page.getLast().status().timestamp(), page.getLast().id()))
+            : Optional.empty();
+    return new Page(page, total, next);
+  }
+
+  // ---- push configs
+
+  private static final String SAVE_PUSH =
+      """
+      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
+      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return 0 end
+      if redis.call('HSET', KEYS[2], ARGV[3], ARGV[4]) == 1 then
+        redis.call('RPUSH', KEYS[3], ARGV[3])
+      end
+      return 1\
+      """;
+
+  @Override
+  public void savePushConfig(Scope scope, PushConfig config) {
+    call(
+        "save a push config of task " + config.taskId(),
+        () ->
+            redis.eval(
+                SAVE_PUSH,
+                List.of(
+                    taskKey(config.taskId()),
+                    pushKey(config.taskId()),
+                    pushOrderKey(config.taskId())),
+                List.of(
+                    scope.agent(),
+                    scope.principal().id(),
+                    config.id(),
+                    PostgresTaskStore.json(config.toJson()))));
+  }
+
+  private static final String PUSH_CONFIGS =
+      """
+      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
+      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return {} end
+      local out = {}
+      for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
+        local c = redis.call('HGET', KEYS[2], id)
+        if c then table.insert(out, c) end
+      end
+      return out\
+      """;
+
+  @Override
+  public List<PushConfig> pushConfigs(Scope scope, String taskId) {
+    Object reply =
+        call(
+            "read the push configs of task " + taskId,
+            () ->
+                redis.eval(
+                    PUSH_CONFIGS,
+                    List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
+                    List.of(scope.agent(), scope.principal().id())));
+    List<PushConfig> configs = new ArrayList<>();
+    for (Object json : (List<?>) reply) {
+      configs.add(
+          PushConfig.fromJson(PostgresTaskStore.parse(String.valueOf(json)), "stored push config"));
+    }
+    return configs;
+  }
+
+  private static final String DELETE_PUSH =
+      """
+      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
+      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return 0 end
+      redis.call('LREM', KEYS[3], 0, ARGV[3])
+      return redis.call('HDEL', KEYS[2], ARGV[3])\
+      """;
+
+  @Override
+  public boolean deletePushConfig(Scope scope, String taskId, String configId) {
+    Object reply =
+        call(
+            "delete a push config of task " + taskId,
+            () ->
+                redis.eval(
+                    DELETE_PUSH,
+                    List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
+                    List.of(scope.agent(), scope.principal().id(), configId)));
+    return Long.valueOf(1).equals(reply);
+  }
+
+  // ---- events
+
+  private static final String APPEND =
+      """
+      local n = redis.call('RPUSH', KEYS[1], ARGV[1])
+      redis.call('PUBLISH', ARGV[2], ARGV[3])
+      return n\
+      """;
+
+  /**
+   * Appends the event; its number is its place in the task's list, which matches {@code seq} while
+   * only the running instance appends.
+   */
+  @Override
+  public void append(String taskId, long seq, StreamResponse event) {
+    boolean terminal =
+        event instanceof StreamResponse.StatusUpdate update && update.status().state().isTerminal();
+    String entry = (terminal ? "1" : "0") + PostgresTaskStore.json(event.toJson());
+    call(
+        "append an event of task " + taskId,
+        () ->
+            redis.eval(APPEND, List.of(eventsKey(taskId)), List.of(entry, channel, "e " + taskId)));
+  }
+
+  @Override
+  public List<Event> events(String taskId, long after) {
+    List<String> entries =
+        call(
+            "read the events of task " + taskId,
+            () -> redis.lrange(eventsKey(taskId), after, after + MAX_EVENTS - 1));
+    List<Event> events = new ArrayList<>();
+    long seq = after;
+    for (String entry : entries) {
+      seq++;
+      events.add(
+          new Event(
+              seq,
+              (ObjectNode) PostgresTaskStore.parse(entry.substring(1)),
+              entry.charAt(0) == '1'));
+    }
+    return events;
+  }
+
+  @Override
+  public Listening listen(String taskId, Runnable changed) {
+    listeners.computeIfAbsent(taskId, id -> new CopyOnWriteArraySet<>()).add(changed);
+    return () ->
+        listeners.computeIfPresent(
+            taskId,
+            (id, set) -> {
+              set.remove(changed);
+              return set.isEmpty() ? null : set;
+            });
+  }
+
+  @Override
+  public void requestCancel(String taskId) {
+    call("send a cancel request", () -> redis.publish(channel, "c " + taskId));
+  }
+
+  @Override
+  public void onCancelRequest(Consumer<String> handler) {
+    this.cancelHandler = handler;
+  }
+
+  /** The subscription: on its own connection, reconnecting after a failure. */
+  private void listen() {
+    long backoff = 200;
+    while (!closed) {
+      JedisPubSub pubsub =
+          new JedisPubSub() {
+            @Override
+            public void onSubscribe(String channel, int count) {
+              wakeAll(); // anything sent while no connection listened is read again
+            }
+
+            @Override
+            public void onMessage(String channel, String message) {
+              dispatch(message);
+            }
+          };
+      subscription = pubsub;
+      try {
+        redis.subscribe(pubsub, channel);
+        backoff = 200;
+      } catch (JedisException | IllegalStateException e) {
+        if (closed) {
+          return;
+        }
+        LOG.warn(
+            "task store listener lost its connection; reconnecting",
+            "store",
+            description,
+            "error",
+            String.valueOf(e.getMessage()));
+        try {
+          Thread.sleep(backoff);
+        } catch (InterruptedException interrupted) {
+          return;
+        }
+        backoff = Math.min(backoff * 2, 5_000);
+      }
+    }
+  }
+
+  private void dispatch(String payload) {
+    if (payload.length() < 3) {
+      return;
+    }
+    String taskId = payload.substring(2);
+    switch (payload.charAt(0)) {
+      case 'e' -> {
+        Set<Runnable> set = listeners.get(taskId);
+        if (set != null) {
+          set.forEach(Runnable::run);
+        }
+      }
+      case 'c' -> cancelHandler.accept(taskId);
+      default -> {}
+    }
+  }
+
+  private void wakeAll() {
+    listeners.values().forEach(set -> set.forEach(Runnable::run));
+  }
+
+  // ---- leases and retention
+
+  private static final String END =
+      """
+      local t = redis.call('HMGET', KEYS[1], 'terminal', 'agent', 'principal')
+      if not t[1] or t[1] == '1' or t[2] ~= ARGV[1] or t[3] ~= ARGV[2] then return 0 end
+      if ARGV[8] == '1' then
+        local lease = redis.call('ZSCORE', KEYS[2], ARGV[9])
+        if lease and tonumber(lease) > tonumber(ARGV[7]) then return 0 end
+      end
+      local seq = redis.call('RPUSH', KEYS[4], ARGV[6])
+      local saved = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+      while seq <= saved do
+        -- the task was saved with more events than its list holds (an append failed): the
+        -- terminal event must come after what any snapshot has seen
+        seq = redis.call('RPUSH', KEYS[4], ARGV[6])
+      end
+      redis.call('HSET', KEYS[1], 'state', ARGV[3], 'terminal', '1', 'status_ms', ARGV[4],
+        'body', ARGV[5], 'seq', seq, 'updated', ARGV[7])
+      redis.call('ZREM', KEYS[2], ARGV[9])
+      redis.call('ZADD', KEYS[3], ARGV[7], ARGV[9])
+      redis.call('ZADD', KEYS[5], ARGV[4], ARGV[9])
+      redis.call('PUBLISH', ARGV[10], 'e ' .. ARGV[9])
+      return seq\
+      """;
+
+  @Override
+  public Optional<Task> end(Scope scope, String taskId, TaskStatus status, boolean onlyUnleased) {
+    Optional<Snapshot> current = snapshot(scope, taskId);
+    if (current.isEmpty() || current.get().task().status().state().isTerminal()) {
+      return Optional.empty();
+    }
+    Task ended = PostgresTaskStore.ended(current.get().task(), status);
+    String event =
+        "1"
+            + PostgresTaskStore.json(
+                new StreamResponse.StatusUpdate(taskId, ended.contextId(), status).toJson());
+    Object reply =
+        call(
+            "end task " + taskId,
+            () ->
+                redis.eval(
+                    END,
+                    List.of(taskKey(taskId), leases, finished, eventsKey(taskId), scopeKey(scope)),
+                    List.of(
+                        scope.agent(),
+                        scope.principal().id(),
+                        status.state().name(),
+                        String.valueOf(status.timestamp().toEpochMilli()),
+                        PostgresTaskStore.json(ended.toJson()),
+                        event,
+                        String.valueOf(System.currentTimeMillis()),
+                        onlyUnleased ? "1" : "0",
+                        taskId,
+                        channel)));
+    owned.remove(taskId);
+    return reply instanceof Long seq && seq > 0 ? Optional.of(ended) : Optional.empty();
+  }
+
+  @Override
+  public int failExpired() {
+    List<String> expired =
+        call("find expired leases", () -> upTo(leases, System.currentTimeMillis(), 100));
+    int failed = 0;
+    for (String id : expired) {
+      List<String> owner =
+          call("read task " + id, () -> redis.hmget(taskKey(id), "agent", "principal", "context"));
+      if (owner.get(0) == null) {
+        call("drop a lease", () -> redis.zrem(leases, id));
+        continue;
+      }
+      Scope scope = new Scope(owner.get(0), new Principal(owner.get(1)));
+      TaskStatus status =
+          new TaskStatus(
+              TaskState.FAILED,
+              Optional.of(Message.agent(SharedTasks.expiredMessage(), owner.get(2), id)),
+              Instant.now().truncatedTo(ChronoUnit.MILLIS));
+      if (end(scope, id, status, true).isPresent()) {
+        failed++;
+        LOG.warn("task failed: its instance stopped renewing its lease", "task", id);
+      }
+    }
+    return failed;
+  }
+
+  @Override
+  public int deleteFinished() {
+    long before = System.currentTimeMillis() - settings.retention().toMillis();
+    List<String> expired = call("find finished tasks", () -> upTo(finished, before, 500));
+    for (String id : expired) {
+      call(
+          "delete task " + id,
+          () -> {
+            List<String> t = redis.hmget(taskKey(id), "agent", "principal", "context");
+            if (t.get(0) != null) {
+              String scopeKey = scopeKey(t.get(0), t.get(1));
+              redis.zrem(scopeKey, id);
+              redis.lrem(contextKey(scopeKey, t.get(2)), 0, id);
+            }
+            redis.del(taskKey(id), eventsKey(id), pushKey(id), pushOrderKey(id));
+            return redis.zrem(finished, id);
+          });
+    }
+    return expired.size();
+  }
+
+  /** The members of a sorted set by time with a score up to {@code millis}, at most {@code n}. */
+  private List<String> upTo(String key, long millis, int n) {
+    Object reply =
+        redis.eval(
+            "return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])",
+            List.of(key),
+            List.of(String.valueOf(millis), String.valueOf(n)));
+    return ((List<?>) reply).stream().map(String::valueOf).toList();
+  }
+
+  private void renew() {
+    if (owned.isEmpty()) {
+      return;
+    }
+    double until = System.currentTimeMillis() + settings.lease().toMillis();
+    for (String id : owned) {
+      // XX: a lease another instance ended (by failing or canceling the task) stays ended
+      call("renew leases", () -> redis.zadd(leases, until, id, ZAddParams.zAddParams().xx()));
+    }
+  }
+
+  /** As {@link PostgresTaskStore}: renewals, expiry and retention on one thread. */
+  private void keepHouse() {
+    long renewEvery = Math.max(50, settings.lease().toMillis() / 3);
+    long cleanEvery = Math.clamp(settings.retention().toMillis() / 10, 1_000, 600_000);
+    long nextExpiry = 0;
+    long nextClean = System.currentTimeMillis() + Math.min(cleanEvery, 60_000);
+    while (!closed) {
+      try {
+        Thread.sleep(renewEvery);
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        renew();
+        long now = System.currentTimeMillis();
+        if (now >= nextExpiry) {
+          failExpired();
+          nextExpiry = now + settings.lease().toMillis() / 2;
+        }
+        if (now >= nextClean) {
+          int deleted = deleteFinished();
+          if (deleted > 0) {
+            LOG.info("finished tasks past their retention deleted", "tasks", deleted);
+          }
+          nextClean = now + cleanEvery;
+        }
+      } catch (RuntimeException e) {
+        if (!closed) {
+          LOG.warn("task leases not renewed", "store", description, "error", e.getMessage());
+        }
+      }
+    }
+  }
+
+  private <T> T call(String what, Supplier<T> work) {
+    if (closed) {
+      throw new TaskStoreException(description + " is closed");
+    }
+    try {
+      return work.get();
+    } catch (JedisException e) {
+      throw new TaskStoreException(
+          description + " could not " + what + ": " + firstLine(e.getMessage()), e);
+    }
+  }
+
+  private static String firstLine(String message) {
+    String text = String.valueOf(message);
+    int newline = text.indexOf('\n');
+    return newline < 0 ? text : text.substring(0, newline);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    JedisPubSub pubsub = subscription;
+    if (pubsub != null) {
+      try {
+        pubsub.unsubscribe();
+      } catch (RuntimeException e) {
+        // not subscribed (yet or any more)
+      }
+    }
+    listener.interrupt();
+    housekeeper.interrupt();
+    redis.close();
+  }
+
+  @Override
+  public String toString() {
+    return description;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.svc.protocol.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The task store contracts on a real PostgreSQL database, created for this class. */
+class PostgresTaskStoreIT extends SharedTaskStoreContract {
+  @RegisterExtension static final TestDatabase db = TestDatabase.postgres();
+
+  @Override
+  TaskStore open(SharedTasks.Settings settings) {
+    return new PostgresTaskStore(db.adapter(Map.of()), settings);
+  }
+
+  Connection admin() throws Exception {
+    return DriverManager.getConnection(
+        "jdbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name(), db.user(), "");
+  }
+
+  @BeforeEach
+  void emptyDatabase() throws Exception {
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "DROP TABLE IF EXISTS svc_a2a_events, svc_a2a_push_configs, svc_a2a_tasks,"
+              + " svc_a2a_schema CASCADE");
+    }
+  }
+
+  @Test
+  void theTablesAreMadeOnFirstUseAndTheirVersionIsRecorded() throws Exception {
+    store().find(WEATHER_ALICE, "x");
+    open(SharedTasks.Settings.DEFAULTS).close();
+    try (Connection c = admin();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version FROM svc_a2a_schema")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(PostgresTaskStore.SCHEMA_VERSION);
+      assertThat(rs.next()).as("one row, however many instances start").isFalse();
+    }
+  }
+
+  @Test
+  void tablesOfANewerSchemaAreRefusedWithAMessage() throws Exception {
+    store().close();
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      s.execute("UPDATE svc_a2a_schema SET version = 99");
+    }
+    assertThatThrownBy(() -> open(SharedTasks.Settings.DEFAULTS))
+        .isInstanceOf(TaskStoreException.class)
+        .hasMessageContaining("schema version 99")
+        .hasMessageContaining("newer svc")
+        .hasMessageContaining("postgres adapter `db`");
+  }
+}

@@ -1,0 +1,67 @@
+package dev.svc.protocol.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.testing.A2aFixture;
+import dev.svc.testing.OpenAiReplies;
+import dev.svc.testing.TestDatabase;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
+
+/** Two instances sharing tasks through PostgreSQL; and the database going away under them. */
+class PostgresTwoInstancesIT extends TwoInstancesContract {
+  @RegisterExtension static final TestDatabase db = TestDatabase.postgres();
+
+  @Override
+  String storeUrl() {
+    return db.connectionString();
+  }
+
+  @Override
+  String connector() {
+    return "postgres";
+  }
+
+  @Test
+  void aDatabaseThatGoesAwayIsAPreciseErrorAndServingGoesOnUntilItIsBack() throws Exception {
+    try (TcpProxy proxy = TcpProxy.to(db.host(), db.port())) {
+      String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
+      try (A2aFixture c =
+          A2aFixture.launch(
+              first.resolve("c"),
+              project("postgres"),
+              model.url(),
+              Map.of("STATE_URL", url),
+              A2aServerIT.settings())) {
+        model.json(OpenAiReplies.text("hello"));
+        String taskId =
+            c.result("chat", "SendMessage", A2aServerIT.userMessage("hi"))
+                .path("task")
+                .path("id")
+                .asString();
+
+        proxy.cut(); // every connection dropped, new ones refused
+
+        JsonNode failed = c.rpc("chat", "GetTask", id(taskId));
+        assertThat(failed.path("error").path("code").asInt()).isEqualTo(-32603);
+        assertThat(failed.path("error").path("message").asString())
+            .contains("task store is unavailable")
+            .doesNotContain(db.name());
+        assertThat(failed.path("error").path("data").get(0).path("reason").asString())
+            .isEqualTo("TASK_STORE_UNAVAILABLE");
+        assertThat(failed.path("error").path("data").get(1).has("requestId")).isTrue();
+        JsonNode send = c.rpc("chat", "SendMessage", A2aServerIT.userMessage("again"));
+        assertThat(send.path("error").path("code").asInt()).isEqualTo(-32603);
+        assertThat(c.get("/agent/chat/.well-known/agent-card.json").statusCode())
+            .as("the server still serves")
+            .isEqualTo(200);
+
+        proxy.resume();
+        assertThat(state(c.result("chat", "GetTask", id(taskId))))
+            .isEqualTo("TASK_STATE_COMPLETED");
+      }
+    }
+  }
+}

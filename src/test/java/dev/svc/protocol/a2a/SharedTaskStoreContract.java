@@ -1,0 +1,220 @@
+package dev.svc.protocol.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a store several instances share does beyond {@link TaskStoreContract}: each test opens two
+ * stores on the same database, as two instances would.
+ */
+abstract class SharedTaskStoreContract extends TaskStoreContract {
+  private TaskStore first;
+
+  /** Another instance's store on the same database as {@link #store()}. */
+  abstract TaskStore open(SharedTasks.Settings settings);
+
+  @Override
+  TaskStore store() {
+    if (first == null) {
+      first = open(SharedTasks.Settings.DEFAULTS);
+    }
+    return first;
+  }
+
+  @AfterEach
+  void closeFirst() {
+    if (first != null) {
+      first.close();
+      first = null;
+    }
+  }
+
+  static SharedTasks shared(TaskStore store) {
+    return store.shared().orElseThrow();
+  }
+
+  static StreamResponse.StatusUpdate status(Task task, TaskState state) {
+    return new StreamResponse.StatusUpdate(task.id(), task.contextId(), TaskStatus.of(state, T0));
+  }
+
+  @Test
+  void eventsAreReplayedInOrderAfterTheSnapshotTheyFollow() {
+    SharedTasks a = shared(store());
+    Task task = task(newId(), "ctx", TaskState.SUBMITTED, T0);
+    assertThat(a.saveRun(WEATHER_ALICE, task, 0)).isTrue();
+    a.append(task.id(), 1, status(task, TaskState.WORKING));
+    Task working = task.withStatus(TaskStatus.of(TaskState.WORKING, T0));
+    a.saveRun(WEATHER_ALICE, working, 1);
+    a.append(
+        task.id(),
+        2,
+        new StreamResponse.ArtifactUpdate(
+            task.id(), "ctx", Artifact.text("x", "answer", "Sun"), false, false));
+    a.append(task.id(), 3, status(task, TaskState.COMPLETED));
+
+    try (TaskStore other = open(SharedTasks.Settings.DEFAULTS)) {
+      SharedTasks b = shared(other);
+      SharedTasks.Snapshot snapshot = b.snapshot(WEATHER_ALICE, task.id()).orElseThrow();
+      assertThat(snapshot.task()).isEqualTo(working);
+      assertThat(snapshot.seq()).isEqualTo(1);
+      assertThat(snapshot.leased()).isTrue();
+      List<SharedTasks.Event> after = b.events(task.id(), snapshot.seq());
+      assertThat(after).extracting(SharedTasks.Event::seq).containsExactly(2L, 3L);
+      assertThat(after.get(0).json().path("artifactUpdate").path("artifact").toString())
+          .contains("Sun");
+      assertThat(after.get(1).terminal()).isTrue();
+      assertThat(b.snapshot(WEATHER_BOB, task.id())).isEmpty();
+    }
+  }
+
+  @Test
+  void aListenerOnAnotherInstanceIsWokenByEachNewEvent() throws Exception {
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    shared(store()).saveRun(WEATHER_ALICE, task, 0);
+    try (TaskStore other = open(SharedTasks.Settings.DEFAULTS)) {
+      BlockingQueue<String> woken = new ArrayBlockingQueue<>(100);
+      SharedTasks.Listening listening = shared(other).listen(task.id(), () -> woken.offer("e"));
+      try {
+        Thread.sleep(300); // the subscription is up
+        woken.clear();
+        shared(store()).append(task.id(), 1, status(task, TaskState.COMPLETED));
+        assertThat(woken.poll(5, TimeUnit.SECONDS)).isEqualTo("e");
+        assertThat(shared(other).events(task.id(), 0)).hasSize(1);
+      } finally {
+        listening.close();
+      }
+    }
+  }
+
+  @Test
+  void aCancelRequestReachesTheInstanceThatRunsTheTask() throws Exception {
+    BlockingQueue<String> requests = new ArrayBlockingQueue<>(10);
+    shared(store()).onCancelRequest(requests::offer);
+    try (TaskStore other = open(SharedTasks.Settings.DEFAULTS)) {
+      Thread.sleep(300);
+      shared(other).requestCancel("task-42");
+      assertThat(requests.poll(5, TimeUnit.SECONDS)).isEqualTo("task-42");
+    }
+  }
+
+  @Test
+  void aTaskEndedByAnotherInstanceIsNotOverwrittenByItsRunner() {
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    shared(store()).saveRun(WEATHER_ALICE, task, 1);
+    try (TaskStore other = open(SharedTasks.Settings.DEFAULTS)) {
+      Optional<Task> canceled =
+          shared(other).end(WEATHER_ALICE, task.id(), TaskStatus.of(TaskState.CANCELED, T0), false);
+      assertThat(canceled.orElseThrow().status().state()).isEqualTo(TaskState.CANCELED);
+      assertThat(
+              shared(other)
+                  .end(WEATHER_ALICE, task.id(), TaskStatus.of(TaskState.CANCELED, T0), false))
+          .as("ended once")
+          .isEmpty();
+    }
+    boolean saved =
+        shared(store())
+            .saveRun(
+                WEATHER_ALICE,
+                task.withStatus(TaskStatus.of(TaskState.COMPLETED, T0.plusSeconds(1))),
+                2);
+    assertThat(saved).isFalse();
+    assertThat(store().find(WEATHER_ALICE, task.id()).orElseThrow().status().state())
+        .isEqualTo(TaskState.CANCELED);
+    List<SharedTasks.Event> events = shared(store()).events(task.id(), 1);
+    assertThat(events).hasSize(1);
+    assertThat(events.getFirst().terminal()).isTrue();
+  }
+
+  @Test
+  void aLeasedTaskIsNotEndedAsUnleased() {
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    shared(store()).saveRun(WEATHER_ALICE, task, 0);
+    assertThat(
+            shared(store())
+                .end(WEATHER_ALICE, task.id(), TaskStatus.of(TaskState.FAILED, T0), true))
+        .isEmpty();
+    assertThat(shared(store()).failExpired()).isZero();
+  }
+
+  @Test
+  void aTaskWhoseInstanceStoppedIsMarkedFailedOnceItsLeaseExpires() throws Exception {
+    SharedTasks.Settings shortLease =
+        new SharedTasks.Settings(Duration.ofMillis(600), Duration.ofHours(1));
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    TaskStore dying = open(shortLease);
+    shared(dying).saveRun(WEATHER_ALICE, task, 3);
+    dying.close(); // like a killed process: nothing renews its lease
+
+    try (TaskStore survivor = open(shortLease)) {
+      Instant deadline = Instant.now().plusSeconds(10);
+      Task seen = survivor.find(WEATHER_ALICE, task.id()).orElseThrow();
+      while (!seen.status().state().isTerminal() && Instant.now().isBefore(deadline)) {
+        Thread.sleep(100); // the survivor's own housekeeping fails it
+        seen = survivor.find(WEATHER_ALICE, task.id()).orElseThrow();
+      }
+      assertThat(seen.status().state()).isEqualTo(TaskState.FAILED);
+      assertThat(MessageText.lenient(seen.status().message().orElseThrow()))
+          .contains("lease expired");
+      List<SharedTasks.Event> events = shared(survivor).events(task.id(), 0);
+      assertThat(events.getLast().terminal()).isTrue();
+      assertThat(
+              events.getLast().json().path("statusUpdate").path("status").path("state").asString())
+          .isEqualTo("TASK_STATE_FAILED");
+    }
+  }
+
+  @Test
+  void aTaskItsInstanceRenewsKeepsRunningPastTheLease() throws Exception {
+    SharedTasks.Settings shortLease =
+        new SharedTasks.Settings(Duration.ofMillis(600), Duration.ofHours(1));
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    try (TaskStore runner = open(shortLease);
+        TaskStore other = open(shortLease)) {
+      shared(runner).saveRun(WEATHER_ALICE, task, 0);
+      Thread.sleep(1_800);
+      assertThat(shared(other).failExpired()).isZero();
+      assertThat(other.find(WEATHER_ALICE, task.id()).orElseThrow().status().state())
+          .isEqualTo(TaskState.WORKING);
+    }
+  }
+
+  @Test
+  void finishedTasksPastTheRetentionAreDeletedWithTheirEventsAndConfigs() throws Exception {
+    try (TaskStore brief =
+        open(new SharedTasks.Settings(Duration.ofSeconds(30), Duration.ofMillis(1)))) {
+      Task done = task(newId(), "ctx", TaskState.COMPLETED, T0);
+      Task running = task(newId(), "ctx", TaskState.WORKING, T0);
+      brief.save(WEATHER_ALICE, done);
+      brief.save(WEATHER_ALICE, running);
+      brief.savePushConfig(
+          WEATHER_ALICE,
+          new PushConfig(
+              "p", done.id(), "https://h.example.com", Optional.empty(), Optional.empty()));
+      shared(brief).append(done.id(), 1, status(done, TaskState.COMPLETED));
+      Thread.sleep(50);
+
+      assertThat(shared(brief).deleteFinished()).isGreaterThanOrEqualTo(1);
+      assertThat(brief.find(WEATHER_ALICE, done.id())).isEmpty();
+      assertThat(brief.pushConfigs(WEATHER_ALICE, done.id())).isEmpty();
+      assertThat(shared(brief).events(done.id(), 0)).isEmpty();
+      assertThat(brief.find(WEATHER_ALICE, running.id())).isPresent();
+      assertThat(brief.list(WEATHER_ALICE, all(10)).tasks())
+          .extracting(Task::id)
+          .containsExactly(running.id());
+    }
+  }
+
+  static Instant now() {
+    return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+  }
+}
