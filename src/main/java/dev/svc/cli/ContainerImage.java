@@ -3,6 +3,7 @@ package dev.svc.cli;
 import dev.svc.SvcException;
 import dev.svc.SvcVersion;
 import dev.svc.model.Service;
+import dev.svc.runtime.ProjectRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,11 @@ final class ContainerImage {
         entrypoint,
         List.of(),
         List.of(
-            "PORT=" + DEFAULT_PORT, "HOME=/tmp", "SVC_CACHE_DIR=/tmp/svc-cache", "LANG=C.UTF-8"),
+            "PORT=" + DEFAULT_PORT,
+            "HOME=/tmp",
+            "SVC_CACHE_DIR=/tmp/svc-cache",
+            ProjectRuntime.DATA_DIRECTORY_VARIABLE + "=" + DATA,
+            "LANG=C.UTF-8"),
         "/" + APP,
         UID + ":" + UID,
         List.of(port + "/tcp"),

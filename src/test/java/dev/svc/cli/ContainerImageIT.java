@@ -247,9 +247,10 @@ class ContainerImageIT {
             String.join(
                 "\n",
                 "set -e",
+                "mkdir -p '" + r + "/proc' '" + r + "/dev'", // a runtime's mount points
                 "mount --bind '" + r + "' '" + r + "'",
                 "mount -o remount,bind,ro '" + r + "'",
-                "mkdir -p '" + r + "/proc' 2>/dev/null || true",
+                "mount --rbind /dev '" + r + "/dev'",
                 "mount -t tmpfs -o mode=1777 tmpfs '" + r + "/tmp'",
                 "mount -t tmpfs -o mode=0755,uid=65532,gid=65532 tmpfs '" + r + "/data'",
                 "mount -t proc proc '" + r + "/proc'",

@@ -92,7 +92,8 @@ class ReleaseArchiveIT {
             List.of("bash", home.resolve("install.sh").toString(), "--prefix", prefix.toString()));
     assertThat(again.exitCode()).as(again.output()).isZero();
     assertThat(again.output()).contains("is on your PATH").doesNotContain("NOTE");
-    assertThat(run(work, onPath, List.of("svc", "--version")).output()).contains("svc " + version);
+    assertThat(run(work, onPath, List.of("bash", "-c", "svc --version")).output())
+        .contains("svc " + version);
   }
 
   @Test
