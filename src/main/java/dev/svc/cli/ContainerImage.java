@@ -9,10 +9,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -132,7 +136,9 @@ final class ContainerImage {
     entries.add(new OciImage.Entry.Directory("etc", 0755));
     entries.add(
         new OciImage.Entry.Bytes(
-            "etc/group", 0644, ("root:x:0:\nnonroot:x:" + UID + ":\n").getBytes(UTF8)));
+            "etc/group",
+            0644,
+            ("root:x:0:\nnonroot:x:" + UID + ":\n").getBytes(StandardCharsets.UTF_8)));
     entries.add(
         new OciImage.Entry.Bytes(
             "etc/nsswitch.conf", 0644, "hosts: files dns\n".getBytes(StandardCharsets.UTF_8)));
@@ -145,7 +151,7 @@ final class ContainerImage {
                     + ":"
                     + UID
                     + ":nonroot:/home/nonroot:/sbin/nologin\n")
-                .getBytes(UTF8)));
+                .getBytes(StandardCharsets.UTF_8)));
     entries.add(new OciImage.Entry.Directory("home", 0755));
     entries.add(new OciImage.Entry.Directory("home/nonroot", 0755));
     entries.add(new OciImage.Entry.Directory("lib", 0755));
@@ -165,14 +171,11 @@ final class ContainerImage {
     return entries;
   }
 
-  private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
-
   /**
    * Every file under {@code root} whose relative path {@code include} accepts, placed under {@code
    * prefix}, sorted by path, with the directories leading to them; symbolic links are followed.
    */
-  private static List<OciImage.Entry> tree(
-      Path root, String prefix, java.util.function.Predicate<String> include) {
+  private static List<OciImage.Entry> tree(Path root, String prefix, Predicate<String> include) {
     List<String> files;
     try (Stream<Path> walk = Files.walk(root)) {
       files =
@@ -185,7 +188,7 @@ final class ContainerImage {
       throw new UncheckedIOException("cannot read " + root, e);
     }
     List<OciImage.Entry> entries = new ArrayList<>();
-    java.util.Set<String> directories = new java.util.HashSet<>();
+    Set<String> directories = new HashSet<>();
     for (String file : files) {
       String path = prefix + "/" + file;
       int slash = -1;
@@ -222,8 +225,7 @@ final class ContainerImage {
 
   /** Sets every file's modification time to the one the image's tar entries carry. */
   static void normaliseTimes(Path root) {
-    java.nio.file.attribute.FileTime time =
-        java.nio.file.attribute.FileTime.fromMillis(TarWriter.MTIME_SECONDS * 1000);
+    FileTime time = FileTime.fromMillis(TarWriter.MTIME_SECONDS * 1000);
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path path : (Iterable<Path>) walk::iterator) {
         Files.setLastModifiedTime(path, time);

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -90,7 +91,7 @@ final class LinkedRuntime {
       }
       try {
         Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException | java.nio.file.FileAlreadyExistsException e) {
+      } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
         ArtifactLayout.deleteTree(partial); // another build linked it meanwhile
       } catch (IOException e) {
         if (!Files.isExecutable(target.resolve("bin/java"))) {

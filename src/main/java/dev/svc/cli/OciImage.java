@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,6 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -128,7 +130,7 @@ final class OciImage {
     runtime.put("Entrypoint", run.entrypoint());
     runtime.put("Cmd", run.cmd());
     runtime.put("WorkingDir", run.workingDir());
-    runtime.put("Labels", new java.util.TreeMap<>(run.labels()));
+    runtime.put("Labels", new TreeMap<>(run.labels()));
     config.put("config", runtime);
     Map<String, Object> rootfs = new LinkedHashMap<>();
     rootfs.put("type", "layers");
@@ -180,7 +182,7 @@ final class OciImage {
           }
         }
       }
-      Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the image " + target, e);
     }

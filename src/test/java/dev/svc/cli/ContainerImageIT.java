@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Jackson;
 import dev.svc.testing.McpHttpClient;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -163,7 +164,7 @@ class ContainerImageIT {
     if (bytes.length < 2 || (bytes[0] & 0xff) != 0x1f || (bytes[1] & 0xff) != 0x8b) {
       return bytes;
     }
-    try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(bytes))) {
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
       return in.readAllBytes();
     }
   }

@@ -7,8 +7,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +85,7 @@ class ReleaseArchiveIT {
     assertThat(installed.exitCode()).as(installed.output()).isZero();
     assertThat(installed.output()).contains("svc " + version);
 
-    Map<String, String> onPath = new java.util.HashMap<>(noJdk);
+    Map<String, String> onPath = new HashMap<>(noJdk);
     onPath.put("PATH", prefix.resolve("bin") + ":" + noJdk.get("PATH"));
     Result again =
         run(
@@ -141,7 +143,7 @@ class ReleaseArchiveIT {
             "tar",
             "gzip")) {
       Path link = bin.resolve(tool);
-      if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
         continue;
       }
       for (String dir : List.of("/usr/bin", "/bin")) {
