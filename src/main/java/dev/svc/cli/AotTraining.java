@@ -3,6 +3,7 @@ package dev.svc.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -16,28 +17,41 @@ import java.util.concurrent.TimeUnit;
 final class AotTraining {
   private AotTraining() {}
 
+  /**
+   * The JVM flags of {@code serve}, the same in the artifact's launcher and the container image's
+   * entrypoint: the cache is only used by a JVM started with the flags it was trained with.
+   */
+  static final List<String> SERVE_FLAGS =
+      List.of(
+          "-XX:+UseSerialGC",
+          "-Xms64m",
+          "-Xmn48m",
+          "-Xmx512m",
+          "-XX:+ExitOnOutOfMemoryError",
+          "-XX:-UsePerfData",
+          "-Dorg.eclipse.jetty.util.referencesPerCacheLine=16",
+          "-Djdk.console=java.base",
+          "-Djava.locale.providers=HOST",
+          "--enable-native-access=ALL-UNNAMED");
+
   static Optional<String> run(Path out, CliContext context) {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command =
+    return run(Path.of(System.getProperty("java.home"), "bin", "java"), out, context);
+  }
+
+  /** Trains {@code lib/svc.aot} in {@code out} with the {@code java} that will serve it. */
+  static Optional<String> run(Path java, Path out, CliContext context) {
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.add("-XX:AOTCacheOutput=lib/svc.aot");
+    command.addAll(SERVE_FLAGS);
+    command.addAll(
         List.of(
-            java.toString(),
-            "-XX:AOTCacheOutput=lib/svc.aot",
-            "-XX:+UseSerialGC",
-            "-Xms64m",
-            "-Xmn48m",
-            "-Xmx512m",
-            "-XX:+ExitOnOutOfMemoryError",
-            "-XX:-UsePerfData",
-            "-Dorg.eclipse.jetty.util.referencesPerCacheLine=16",
-            "-Djdk.console=java.base",
-            "-Djava.locale.providers=HOST",
-            "--enable-native-access=ALL-UNNAMED",
             "-Dsvc.cwd=" + out,
             "-jar",
             "lib/svc.jar",
             "serve",
             ServeCommand.MODEL_FILE,
-            "--train");
+            "--train"));
     try {
       Process process =
           new ProcessBuilder(command).directory(out.toFile()).redirectErrorStream(true).start();

@@ -10,16 +10,29 @@ import java.util.Map;
  * An adapter with its env placeholders filled in: what a connector opens. Holds secrets, so it is
  * never logged or written anywhere; {@link #toString()} hides them.
  *
- * @param projectDirectory where relative SQLite paths ({@code file:./x.db}) start
+ * @param projectDirectory where an adapter's files (SQLite seed scripts) are read from
+ * @param dataDirectory where relative SQLite database paths ({@code file:./x.db}) start: {@code
+ *     SVC_DATA_DIR} when set (a container image's writable volume), else the project directory
  */
 public record ResolvedAdapter(
     String name,
     ConnectorKind connector,
     String connectionString,
     Map<String, String> options,
-    Path projectDirectory) {
+    Path projectDirectory,
+    Path dataDirectory) {
   public ResolvedAdapter {
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+  }
+
+  /** An adapter whose databases live in its project directory. */
+  public ResolvedAdapter(
+      String name,
+      ConnectorKind connector,
+      String connectionString,
+      Map<String, String> options,
+      Path projectDirectory) {
+    this(name, connector, connectionString, options, projectDirectory, projectDirectory);
   }
 
   @Override

@@ -182,7 +182,7 @@ final class SqliteDialect implements SqlDialect {
     }
   }
 
-  /** The database file: absolute, or relative to the project directory. */
+  /** The database file: absolute, or relative to the data directory (docs/deploy.md). */
   static Path file(String text, ResolvedAdapter adapter) {
     String path = text;
     if (path.contains("://") && !path.startsWith("file://")) {
@@ -212,7 +212,7 @@ final class SqliteDialect implements SqlDialect {
     }
     try {
       Path file = Path.of(path);
-      return (file.isAbsolute() ? file : adapter.projectDirectory().resolve(file))
+      return (file.isAbsolute() ? file : adapter.dataDirectory().resolve(file))
           .toAbsolutePath()
           .normalize();
     } catch (InvalidPathException e) {

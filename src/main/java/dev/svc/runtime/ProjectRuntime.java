@@ -46,6 +46,13 @@ import java.util.stream.Collectors;
 public final class ProjectRuntime implements AutoCloseable {
   private static final Log LOG = Log.tagged("runtime");
 
+  /**
+   * The environment variable naming where relative SQLite database files go instead of the project
+   * directory (relative to it when relative): a writable volume when the project itself is
+   * read-only, as in a container image (docs/deploy.md).
+   */
+  public static final String DATA_DIRECTORY_VARIABLE = "SVC_DATA_DIR";
+
   /** How long one adapter's start-up connectivity check may take. */
   public static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
 
@@ -241,7 +248,13 @@ public final class ProjectRuntime implements AutoCloseable {
               adapter.connector(),
               adapter.connectionString().resolve(settings.environment()::get),
               options,
-              settings.projectDirectory()));
+              settings.projectDirectory(),
+              settings
+                  .environment()
+                  .get(DATA_DIRECTORY_VARIABLE)
+                  .filter(dir -> !dir.isBlank())
+                  .map(dir -> settings.projectDirectory().resolve(dir).normalize())
+                  .orElse(settings.projectDirectory())));
     } catch (MissingVariableException e) {
       problems.add(missing(e));
       return Optional.empty();

@@ -26,7 +26,7 @@ import java.util.Optional;
  * SHA-256 beside it, so a half-written file (a crash, two processes extracting at once) is never
  * used. Reuse checks the size against the jar entry: cheap enough for every {@code validate}.
  */
-final class CachedBinaries {
+public final class CachedBinaries {
   private CachedBinaries() {}
 
   /**
@@ -77,7 +77,7 @@ final class CachedBinaries {
   }
 
   /** The cache root (not created). */
-  static Path cacheDirectory() {
+  public static Path cacheDirectory() {
     Optional<String> explicit = env("SVC_CACHE_DIR");
     if (explicit.isPresent()) {
       return Path.of(explicit.get());

@@ -49,6 +49,19 @@ class SqliteDialectTest {
   }
 
   @Test
+  void aRelativeFileIsResolvedAgainstTheDataDirectoryWhenOneIsGivenAndAnAbsoluteOneStaysPut() {
+    ResolvedAdapter relative =
+        new ResolvedAdapter(
+            "db", ConnectorKind.SQLITE, "file:./shop.db", Map.of(), PROJECT, Path.of("/data"));
+    ResolvedAdapter absolute =
+        new ResolvedAdapter(
+            "db", ConnectorKind.SQLITE, "/srv/db/shop.db", Map.of(), PROJECT, Path.of("/data"));
+
+    assertThat(SqliteDialect.INSTANCE.settings(relative).location()).isEqualTo("/data/shop.db");
+    assertThat(SqliteDialect.INSTANCE.settings(absolute).location()).isEqualTo("/srv/db/shop.db");
+  }
+
+  @Test
   void aRelativeFileIsResolvedAgainstTheProjectDirectory() {
     JdbcSettings settings = settings("file:./data/shop.db", Map.of());
 
