@@ -32,6 +32,14 @@ import tools.jackson.databind.json.JsonMapper;
 public final class KeycloakFixture {
   public static final String REALM = "svc-test";
   public static final String AUDIENCE = "https://svc.test/mcp";
+
+  /**
+   * svc's own client, for token introspection: Keycloak answers only a client named in the token's
+   * {@code aud}, so its id is the audience.
+   */
+  public static final String INTROSPECTION_CLIENT = AUDIENCE;
+
+  public static final String INTROSPECTION_SECRET = "introspector-secret";
   private static final Duration START_LIMIT = Duration.ofMinutes(4);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -82,6 +90,36 @@ public final class KeycloakFixture {
             "Keycloak refused a token to " + clientId + ": " + response.body());
       }
       return JSON.readTree(response.body()).path("access_token").asString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Revokes {@code token} at Keycloak (RFC 7009, as the client it was issued to): introspection
+   * then says it is not active.
+   */
+  public void revoke(String token, String clientId, String secret) {
+    String form =
+        "token="
+            + URLEncoder.encode(token, StandardCharsets.UTF_8)
+            + "&token_type_hint=access_token&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(issuer() + "/protocol/openid-connect/revoke"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new AssertionError("Keycloak did not revoke a token: " + response.body());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
