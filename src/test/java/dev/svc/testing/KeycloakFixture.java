@@ -27,7 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
  * once into {@code ~/.cache/svc/keycloak-<version>}), started once per test JVM on a free loopback
  * port with the realm {@code src/test/resources/keycloak/svc-test-realm.json} (realm {@code
  * svc-test}). Keycloak needs 40–70 s to start: every test class shares the one process. When it
- * cannot be had, tests fail with the reason: they never skip.
+ * cannot be had, tests fail with the reason: they never skip. {@code -Dkeycloak.port=N} uses a
+ * Keycloak already serving that realm on {@code 127.0.0.1:N} instead.
  */
 public final class KeycloakFixture {
   public static final String REALM = "svc-test";
@@ -58,6 +59,13 @@ public final class KeycloakFixture {
 
   /** The one Keycloak of this test run, started on first use. */
   public static synchronized KeycloakFixture get() {
+    String given = System.getProperty("keycloak.port", "");
+    if (running == null && !given.isEmpty()) {
+      // -Dkeycloak.port=N: a Keycloak already running on 127.0.0.1:N with the test realm (a slow
+      // machine then pays its start once, not per test run)
+      running = new KeycloakFixture(null, Integer.parseInt(given), null);
+      return running;
+    }
     if (running == null) {
       running = start();
       KeycloakFixture started = running;
