@@ -15,20 +15,68 @@ import java.util.Optional;
  *     {issuer}/.well-known/openid-configuration}
  * @param refreshInterval the least time between two fetches of the keys (or of the discovery
  *     document) that a token with an unknown {@code kid}, or a failed fetch, may cause
+ * @param introspection how to ask the issuer about tokens (RFC 7662), when it may be asked
  */
 public record OAuthPolicy(
     String issuer,
     String audience,
     List<String> scopes,
     Optional<URI> jwksUri,
-    Duration refreshInterval) {
+    Duration refreshInterval,
+    Optional<Introspection> introspection) {
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
 
   public OAuthPolicy {
     scopes = List.copyOf(scopes);
   }
 
+  public OAuthPolicy(
+      String issuer,
+      String audience,
+      List<String> scopes,
+      Optional<URI> jwksUri,
+      Duration refreshInterval) {
+    this(issuer, audience, scopes, jwksUri, refreshInterval, Optional.empty());
+  }
+
   public OAuthPolicy(String issuer, String audience, List<String> scopes, Optional<URI> jwksUri) {
     this(issuer, audience, scopes, jwksUri, DEFAULT_REFRESH_INTERVAL);
+  }
+
+  /** This policy, asking the issuer about tokens with {@code introspection}. */
+  public OAuthPolicy introspecting(Introspection introspection) {
+    return new OAuthPolicy(
+        issuer, audience, scopes, jwksUri, refreshInterval, Optional.of(introspection));
+  }
+
+  /**
+   * {@code server.auth.policy.introspection} with its env placeholders filled in.
+   *
+   * @param clientId svc's client at the authorization server
+   * @param clientSecret its secret (HTTP Basic, RFC 6749 §2.3.1); never in {@link #toString()}
+   * @param endpoint the introspection endpoint; empty to discover it as {@code
+   *     introspection_endpoint} of {@code {issuer}/.well-known/openid-configuration}
+   * @param everyToken introspect JWTs too, instead of verifying them here
+   * @param cacheTime how long an active answer is trusted (never past the token's {@code exp});
+   *     zero to ask on every request
+   */
+  public record Introspection(
+      String clientId,
+      String clientSecret,
+      Optional<URI> endpoint,
+      boolean everyToken,
+      Duration cacheTime) {
+    @Override
+    public String toString() {
+      return "Introspection[clientId="
+          + clientId
+          + ", clientSecret=(hidden), endpoint="
+          + endpoint
+          + ", everyToken="
+          + everyToken
+          + ", cacheTime="
+          + cacheTime
+          + "]";
+    }
   }
 }

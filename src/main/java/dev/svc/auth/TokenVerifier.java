@@ -44,6 +44,9 @@ import java.util.Set;
  * <p>Tokens it verified are remembered by their SHA-256 until they expire (at most {@link
  * #CACHE_SIZE} of them), so a client calling with the same token does not pay for a signature check
  * each time. The token itself is never kept, logged or put in a message.
+ *
+ * <p>With {@link OAuthPolicy#introspection()}, tokens that are not JWTs (or all tokens, {@code
+ * tokens: all}) are instead judged by the issuer, through {@link TokenIntrospector}.
  */
 public final class TokenVerifier {
   public static final Duration LEEWAY = Duration.ofSeconds(60);
@@ -73,6 +76,7 @@ public final class TokenVerifier {
   private final Clock clock;
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
   private final Cache<String, VerifiedToken> verified;
+  private final Optional<TokenIntrospector> introspector;
 
   public TokenVerifier(OAuthPolicy policy) {
     this(policy, Clock.systemUTC());
@@ -83,8 +87,21 @@ public final class TokenVerifier {
   }
 
   TokenVerifier(OAuthPolicy policy, Clock clock, JWKSource<SecurityContext> keys) {
+    this(
+        policy,
+        clock,
+        keys,
+        policy.introspection().map(settings -> new TokenIntrospector(policy, settings, clock)));
+  }
+
+  TokenVerifier(
+      OAuthPolicy policy,
+      Clock clock,
+      JWKSource<SecurityContext> keys,
+      Optional<TokenIntrospector> introspector) {
     this.policy = policy;
     this.clock = clock;
+    this.introspector = introspector;
     // Keycloak writes typ JWT, RFC 9068 says at+jwt; typ is optional in JWTs (RFC 7519 §5.1)
     processor.setJWSTypeVerifier(
         new DefaultJOSEObjectTypeVerifier<>(
@@ -109,6 +126,10 @@ public final class TokenVerifier {
       return new TokenCheck.Rejected("the token is longer than " + MAX_TOKEN_CHARS + " characters");
     }
     String hash = sha256(token);
+    if (introspector.isPresent()
+        && (policy.introspection().orElseThrow().everyToken() || !isSignedJwt(token))) {
+      return introspector.get().check(token, hash);
+    }
     VerifiedToken known = verified.getIfPresent(hash);
     Instant now = clock.instant();
     if (known != null && now.isBefore(known.expiresAt().plus(LEEWAY))) {
@@ -232,6 +253,25 @@ public final class TokenVerifier {
       scopes.addAll(List.of(text.split(" ")));
     }
     return scopes;
+  }
+
+  /**
+   * Whether {@code token} looks like a JWS (RFC 7515 §7.1: three parts, a JSON header naming an
+   * {@code alg}), which svc verifies itself; anything else (an opaque token, an encrypted JWT) is
+   * for the issuer to judge when introspection is configured.
+   */
+  static boolean isSignedJwt(String token) {
+    int first = token.indexOf('.');
+    int second = first < 0 ? -1 : token.indexOf('.', first + 1);
+    if (second < 0 || token.indexOf('.', second + 1) >= 0) {
+      return false;
+    }
+    try {
+      JWT jwt = JWTParser.parse(token);
+      return jwt instanceof SignedJWT || jwt instanceof PlainJWT;
+    } catch (ParseException e) {
+      return false;
+    }
   }
 
   /** Claim values in messages: at most 100 printable ASCII characters. */

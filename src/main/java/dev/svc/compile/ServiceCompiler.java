@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.Located;
 import dev.svc.definition.RootDefinition;
+import dev.svc.definition.RootDefinition.IntrospectionDefinition;
 import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
 import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.diagnostic.Diagnostics;
@@ -174,7 +175,51 @@ final class ServiceCompiler {
             env.substituted(issuer),
             env.substituted(audience),
             scopes,
-            written.jwksUri().map(env::substituted)));
+            written.jwksUri().map(env::substituted),
+            written.introspection().flatMap(i -> introspection(i, env))));
+  }
+
+  /**
+   * {@code server.auth.policy.introspection}; missing fields, an unknown {@code tokens} and a
+   * {@code cache_seconds} out of range were reported by the shape check. The client secret must
+   * come from the environment: a literal one would be in the project's files and in the artifact.
+   */
+  private Optional<ServerAuth.Introspection> introspection(
+      IntrospectionDefinition written, EnvStrings env) {
+    written.endpoint().ifPresent(uri -> authUrl(uri, "introspection.endpoint"));
+    written
+        .clientSecret()
+        .filter(secret -> !EnvString.ATTEMPT.matcher(secret.value()).find())
+        .ifPresent(secret ->
+            diagnostics.error(
+                "literal-client-secret",
+                secret.origin(),
+                "`server.auth.policy.introspection.client_secret` is written in the file; it must"
+                    + " come from the environment",
+                "write `client_secret: \"{{ env.INTROSPECTION_CLIENT_SECRET }}\"` and set the"
+                    + " variable where svc runs (or in .env, kept out of version control)"));
+    written
+        .clientId()
+        .filter(id -> id.value().isBlank())
+        .ifPresent(id ->
+            diagnostics.error(
+                "missing-field",
+                id.origin(),
+                "`server.auth.policy.introspection.client_id` is empty",
+                "write the client id svc has at the authorization server"));
+    if (written.clientId().isEmpty() || written.clientSecret().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ServerAuth.Introspection(
+            env.substituted(written.clientId().get()),
+            env.substituted(written.clientSecret().get()),
+            written.endpoint().map(env::substituted),
+            written.tokens().map(t -> t.value().equals("all")).orElse(false),
+            written
+                .cacheSeconds()
+                .map(s -> Duration.ofSeconds(s.value()))
+                .orElse(ServerAuth.Introspection.DEFAULT_CACHE_TIME)));
   }
 
   /**

@@ -102,7 +102,18 @@ public final class DefinitionReader {
         policy.flatMap(p -> p.text("issuer")),
         policy.flatMap(p -> p.text("audience")),
         policy.flatMap(p -> p.textList("scopes")).map(Located::value).orElse(List.of()),
-        policy.flatMap(p -> p.text("jwks_uri")));
+        policy.flatMap(p -> p.text("jwks_uri")),
+        policy.flatMap(p -> p.object("introspection")).map(DefinitionReader::introspection));
+  }
+
+  private static RootDefinition.IntrospectionDefinition introspection(Fields introspection) {
+    return new RootDefinition.IntrospectionDefinition(
+        introspection.origin(),
+        introspection.text("client_id"),
+        introspection.text("client_secret"),
+        introspection.text("endpoint"),
+        introspection.text("tokens"),
+        introspection.integer("cache_seconds"));
   }
 
   private static PushNotificationsDefinition pushNotifications(Optional<Fields> push) {

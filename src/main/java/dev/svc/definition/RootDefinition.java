@@ -81,11 +81,27 @@ public record RootDefinition(
       Optional<Located<String>> issuer,
       Optional<Located<String>> audience,
       List<Located<String>> scopes,
-      Optional<Located<String>> jwksUri) {
+      Optional<Located<String>> jwksUri,
+      Optional<IntrospectionDefinition> introspection) {
     public ServerAuthDefinition {
       scopes = List.copyOf(scopes);
     }
   }
+
+  /**
+   * {@code server.auth.policy.introspection}.
+   *
+   * @param origin where {@code introspection:} was written
+   * @param tokens {@code opaque} or {@code all}
+   * @param cacheSeconds how long an active answer is trusted
+   */
+  public record IntrospectionDefinition(
+      Origin origin,
+      Optional<Located<String>> clientId,
+      Optional<Located<String>> clientSecret,
+      Optional<Located<String>> endpoint,
+      Optional<Located<String>> tokens,
+      Optional<Located<Long>> cacheSeconds) {}
 
   /** The {@code server.limits} section; each field absent when not written. */
   public record LimitsDefinition(

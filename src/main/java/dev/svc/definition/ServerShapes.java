@@ -12,6 +12,38 @@ import java.util.List;
 final class ServerShapes {
   private ServerShapes() {}
 
+  /** {@code server.auth.policy.introspection}. */
+  private static final Shape INTROSPECTION =
+      strict(
+          "server-auth-introspection",
+          "Ask the issuer about tokens that are not JWTs (OAuth 2.0 Token Introspection, RFC"
+              + " 7662).",
+          required(
+              "client_id",
+              FieldType.text(),
+              "svc's client at the authorization server; `{{ env.NAME }}` allowed."),
+          required(
+              "client_secret",
+              FieldType.text(),
+              "Its secret, from the environment: `{{ env.NAME }}` (a literal secret is an"
+                  + " error)."),
+          optional(
+              "endpoint",
+              FieldType.text(),
+              "The introspection endpoint, when not discovered from"
+                  + " `{issuer}/.well-known/openid-configuration`."),
+          optional(
+              "tokens",
+              FieldType.choice("opaque", "all"),
+              "`opaque` (default): introspect tokens that are not JWTs, verify JWTs here; `all`:"
+                  + " introspect JWTs too, so a revoked JWT is refused within `cache_seconds`."),
+          optional(
+              "cache_seconds",
+              new FieldType.Int(0, 3600),
+              "Seconds an active answer is trusted, never past the token's `exp` (default 60;"
+                  + " 0: ask on every request). A revoked token is accepted for at most this"
+                  + " long."));
+
   static final Shape SERVER =
       section(
           "server",
@@ -136,7 +168,12 @@ final class ServerShapes {
                                       "jwks_uri",
                                       FieldType.text(),
                                       "The issuer's signing keys (JWKS), when not discovered from"
-                                          + " `{issuer}/.well-known/openid-configuration`."))),
+                                          + " `{issuer}/.well-known/openid-configuration`."),
+                                  optional(
+                                      "introspection",
+                                      new FieldType.Object(INTROSPECTION),
+                                      "Ask the issuer about tokens that are not JWTs (OAuth 2.0"
+                                          + " Token Introspection, RFC 7662)."))),
                           "What a token must be to be accepted."))),
               "Whole-endpoint authentication of `/mcp` and `/agent/*` (beside each tool's own"
                   + " `auth`)."));

@@ -69,7 +69,18 @@ record ModelReader(DataInputStream in, int version) {
   }
 
   ServerAuth serverAuth() throws IOException {
-    return new ServerAuth(string(), env(), env(), list(this::string), optional(this::env));
+    return new ServerAuth(
+        string(),
+        env(),
+        env(),
+        list(this::string),
+        optional(this::env),
+        version >= 12 ? optional(this::introspection) : Optional.empty());
+  }
+
+  ServerAuth.Introspection introspection() throws IOException {
+    return new ServerAuth.Introspection(
+        env(), env(), optional(this::env), in.readBoolean(), Duration.ofMillis(in.readLong()));
   }
 
   IpNetwork network() throws IOException {

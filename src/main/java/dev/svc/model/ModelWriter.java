@@ -65,6 +65,17 @@ record ModelWriter(DataOutputStream out, int version) {
     env(a.audience());
     list(a.scopes(), this::string);
     optional(a.jwksUri(), this::env);
+    if (version >= 12) {
+      optional(a.introspection(), this::introspection);
+    }
+  }
+
+  void introspection(ServerAuth.Introspection i) throws IOException {
+    env(i.clientId());
+    env(i.clientSecret());
+    optional(i.endpoint(), this::env);
+    out.writeBoolean(i.everyToken());
+    out.writeLong(i.cacheTime().toMillis());
   }
 
   void adapter(Adapter a) throws IOException {

@@ -90,11 +90,54 @@ public final class EndpointAuth {
                     "invalid-auth-audience",
                     auth.audience().origin(),
                     "`server.auth.policy.audience` is empty once its variables are filled in")));
+    Optional<OAuthPolicy.Introspection> introspection =
+        auth.introspection().flatMap(i -> introspection(i, environment, problems));
     if (!problems.isEmpty()) {
       throw new StartupException(problems);
     }
-    return new EndpointAuth(
-        new OAuthPolicy(issuer.orElseThrow(), audience.orElseThrow(), auth.scopes(), jwks));
+    OAuthPolicy policy =
+        new OAuthPolicy(issuer.orElseThrow(), audience.orElseThrow(), auth.scopes(), jwks);
+    return new EndpointAuth(introspection.map(policy::introspecting).orElse(policy));
+  }
+
+  private static Optional<OAuthPolicy.Introspection> introspection(
+      ServerAuth.Introspection written,
+      Function<String, Optional<String>> environment,
+      List<Diagnostic> problems) {
+    Optional<String> clientId = resolved(written.clientId(), environment, problems);
+    Optional<String> clientSecret = resolved(written.clientSecret(), environment, problems);
+    Optional<URI> endpoint = Optional.empty();
+    for (EnvString uri : written.endpoint().stream().toList()) {
+      endpoint = resolved(uri, environment, problems).flatMap(u -> url(u, uri, problems));
+    }
+    clientId
+        .filter(String::isBlank)
+        .ifPresent(id ->
+            problems.add(
+                Diagnostic.error(
+                    "missing-field",
+                    written.clientId().origin(),
+                    "`server.auth.policy.introspection.client_id` is empty once its variables are"
+                        + " filled in")));
+    clientSecret
+        .filter(String::isEmpty)
+        .ifPresent(secret ->
+            problems.add(
+                Diagnostic.error(
+                    "missing-field",
+                    written.clientSecret().origin(),
+                    "`server.auth.policy.introspection.client_secret` is empty once its variables"
+                        + " are filled in")));
+    if (clientId.isEmpty() || clientSecret.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new OAuthPolicy.Introspection(
+            clientId.get(),
+            clientSecret.get(),
+            endpoint,
+            written.everyToken(),
+            written.cacheTime()));
   }
 
   private static Optional<String> resolved(
@@ -200,8 +243,9 @@ public final class EndpointAuth {
                 503,
                 Map.of("Retry-After", String.valueOf(policy.refreshInterval().toSeconds())),
                 ErrorCodes.AUTHORIZATION_UNAVAILABLE,
-                "the access token cannot be checked now: the authorization server's keys are out of"
-                    + " reach; retry later"));
+                "the access token cannot be checked now: "
+                    + unavailable.summary()
+                    + "; retry later"));
       }
       case TokenCheck.Verified(VerifiedToken token) -> {
         List<String> missing = new ArrayList<>(policy.scopes());

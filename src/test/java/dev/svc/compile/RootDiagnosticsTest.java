@@ -449,6 +449,60 @@ class RootDiagnosticsTest {
             .svc:10:17: warning[insecure-auth-url]: `server.auth.policy.jwks_uri` uses plain http to another machine: http://auth.example.com/keys
               hint: use https: tokens and keys must not travel in the clear
             3 errors, 2 warnings
+            """),
+        argumentSet(
+            "server.auth introspection needs a client id and a secret from the environment",
+            """
+            == .svc
+            name: shop
+            server:
+              auth:
+                plugin: oauth
+                policy:
+                  issuer: https://auth.example.com
+                  audience: https://shop.example.com/mcp
+                  introspection:
+                    client_secret: s3cr3t
+                    endpoint: auth.example.com/introspect
+                    tokens: some
+                    cache_seconds: 7200
+            """
+                + HELLO,
+            """
+            .svc:9:9: error[missing-field]: `client_id` is missing from the root configuration `server.auth.policy.introspection`
+              hint: add `client_id:` (svc's client at the authorization server; `{{ env.NAME }}` allowed)
+            .svc:9:24: error[literal-client-secret]: `server.auth.policy.introspection.client_secret` is written in the file; it must come from the environment
+              hint: write `client_secret: "{{ env.INTROSPECTION_CLIENT_SECRET }}"` and set the variable where svc runs (or in .env, kept out of version control)
+            .svc:10:19: error[invalid-auth-url]: `server.auth.policy.introspection.endpoint` is not a usable URL: it must start with https://
+              hint: write an absolute https URL, e.g. `https://auth.example.com/realms/shop`
+            .svc:11:17: error[invalid-value]: `tokens` is `some`, which is not supported
+              hint: use one of: opaque, all
+            .svc:12:24: error[invalid-value]: `cache_seconds` is 7200; it must be between 0 and 3600
+            5 errors, 0 warnings
+            """),
+        argumentSet(
+            "server.auth introspection with an empty client id and a secret from the environment",
+            """
+            == .svc
+            name: shop
+            server:
+              auth:
+                plugin: oauth
+                policy:
+                  issuer: https://auth.example.com
+                  audience: https://shop.example.com/mcp
+                  introspection:
+                    client_id: " "
+                    client_secret: "{{ env.SECRET }}"
+                    endpoint: http://auth.example.com/introspect
+            """
+                + HELLO,
+            """
+            .svc:9:20: error[missing-field]: `server.auth.policy.introspection.client_id` is empty
+              hint: write the client id svc has at the authorization server
+            .svc:11:19: warning[insecure-auth-url]: `server.auth.policy.introspection.endpoint` uses plain http to another machine: http://auth.example.com/introspect
+              hint: use https: tokens and keys must not travel in the clear
+            1 error, 1 warning
             """));
   }
 

@@ -35,6 +35,12 @@ class ModelCodecTest {
             audience: https://api.example.com/mcp
             scopes: [mcp:tools, mcp:read]
             jwks_uri: https://auth.example.com/keys
+            introspection:
+              client_id: svc
+              client_secret: "{{ env.INTROSPECTION_SECRET }}"
+              endpoint: https://auth.example.com/introspect
+              tokens: all
+              cache_seconds: 30
       agents:
         tool_access: {mode: allow_list, tools: [get_item]}
         push_notifications: {allow_private_networks: true, allowed_networks: [10.1.0.0/16, "fd00::1"]}
@@ -271,6 +277,56 @@ class ModelCodecTest {
     assertThat(auth.scopes()).containsExactly("mcp:tools", "mcp:read");
     assertThat(auth.jwksUri().orElseThrow().template()).isEqualTo("https://auth.example.com/keys");
     assertThat(ModelCodec.decode(olderFormat(model, 9)).service().auth()).isEmpty();
+  }
+
+  @Test
+  void
+      introspectionSurvivesTheRoundTripWithItsSecretAPlaceholderAndAFormatElevenFileReadsWithout() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    byte[] encoded = ModelCodec.encode(model);
+    ServerAuth.Introspection introspection =
+        ModelCodec.decode(encoded).service().auth().orElseThrow().introspection().orElseThrow();
+    assertThat(introspection.clientId().template()).isEqualTo("svc");
+    assertThat(introspection.clientSecret().template()).isEqualTo("{{ env.INTROSPECTION_SECRET }}");
+    assertThat(introspection.endpoint().orElseThrow().template())
+        .isEqualTo("https://auth.example.com/introspect");
+    assertThat(introspection.everyToken()).isTrue();
+    assertThat(introspection.cacheTime()).isEqualTo(Duration.ofSeconds(30));
+
+    ServerAuth formatEleven =
+        ModelCodec.decode(olderFormat(model, 11)).service().auth().orElseThrow();
+    assertThat(formatEleven.introspection()).isEmpty();
+    assertThat(formatEleven.issuer().template()).isEqualTo("{{ env.OIDC_ISSUER }}");
+    assertThat(ModelCodec.decode(olderFormat(model, 11)).tool("get_item"))
+        .isEqualTo(model.tool("get_item"));
+  }
+
+  @Test
+  void introspectionDefaultsToOpaqueTokensAndAMinuteOfCache() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: defaults
+            server:
+              auth:
+                plugin: oauth
+                policy:
+                  issuer: https://auth.example.com
+                  audience: https://api.example.com/mcp
+                  introspection:
+                    client_id: svc
+                    client_secret: "{{ env.SECRET }}"
+            prompts:
+              - name: hello
+                messages: [{role: user, text: Hi}]
+            """);
+    ServerAuth.Introspection introspection =
+        model.service().auth().orElseThrow().introspection().orElseThrow();
+    assertThat(introspection.everyToken()).isFalse();
+    assertThat(introspection.endpoint()).isEmpty();
+    assertThat(introspection.cacheTime()).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test

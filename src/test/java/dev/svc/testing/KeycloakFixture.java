@@ -27,11 +27,20 @@ import tools.jackson.databind.json.JsonMapper;
  * once into {@code ~/.cache/svc/keycloak-<version>}), started once per test JVM on a free loopback
  * port with the realm {@code src/test/resources/keycloak/svc-test-realm.json} (realm {@code
  * svc-test}). Keycloak needs 40–70 s to start: every test class shares the one process. When it
- * cannot be had, tests fail with the reason: they never skip.
+ * cannot be had, tests fail with the reason: they never skip. {@code -Dkeycloak.port=N} uses a
+ * Keycloak already serving that realm on {@code 127.0.0.1:N} instead.
  */
 public final class KeycloakFixture {
   public static final String REALM = "svc-test";
   public static final String AUDIENCE = "https://svc.test/mcp";
+
+  /**
+   * svc's own client, for token introspection: Keycloak answers only a client named in the token's
+   * {@code aud}, so its id is the audience.
+   */
+  public static final String INTROSPECTION_CLIENT = AUDIENCE;
+
+  public static final String INTROSPECTION_SECRET = "introspector-secret";
   private static final Duration START_LIMIT = Duration.ofMinutes(4);
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -50,6 +59,13 @@ public final class KeycloakFixture {
 
   /** The one Keycloak of this test run, started on first use. */
   public static synchronized KeycloakFixture get() {
+    String given = System.getProperty("keycloak.port", "");
+    if (running == null && !given.isEmpty()) {
+      // -Dkeycloak.port=N: a Keycloak already running on 127.0.0.1:N with the test realm (a slow
+      // machine then pays its start once, not per test run)
+      running = new KeycloakFixture(null, Integer.parseInt(given), null);
+      return running;
+    }
     if (running == null) {
       running = start();
       KeycloakFixture started = running;
@@ -82,6 +98,36 @@ public final class KeycloakFixture {
             "Keycloak refused a token to " + clientId + ": " + response.body());
       }
       return JSON.readTree(response.body()).path("access_token").asString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Revokes {@code token} at Keycloak (RFC 7009, as the client it was issued to): introspection
+   * then says it is not active.
+   */
+  public void revoke(String token, String clientId, String secret) {
+    String form =
+        "token="
+            + URLEncoder.encode(token, StandardCharsets.UTF_8)
+            + "&token_type_hint=access_token&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(issuer() + "/protocol/openid-connect/revoke"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new AssertionError("Keycloak did not revoke a token: " + response.body());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
