@@ -31,4 +31,10 @@ public record OAuthPolicy(
   public OAuthPolicy(String issuer, String audience, List<String> scopes, Optional<URI> jwksUri) {
     this(issuer, audience, scopes, jwksUri, DEFAULT_REFRESH_INTERVAL);
   }
+
+  /** OpenID Connect Discovery 1.0 §4: the issuer, without a trailing slash, plus the path. */
+  public String discoveryUrl() {
+    return (issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer)
+        + "/.well-known/openid-configuration";
+  }
 }

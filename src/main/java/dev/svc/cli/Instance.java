@@ -170,7 +170,13 @@ public final class Instance implements AutoCloseable {
       }
       // one count per tool and principal, whichever protocol the call comes by
       RateLimiter limiter = new InMemoryRateLimiter();
-      agents = new A2aServer(runtime::get, options.environment(), options.agents(), limiter);
+      agents =
+          new A2aServer(
+              runtime::get,
+              options.environment(),
+              options.agents(),
+              limiter,
+              endpointAuth.map(EndpointAuth::policy));
       StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(

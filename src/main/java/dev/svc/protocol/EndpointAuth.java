@@ -132,6 +132,11 @@ public final class EndpointAuth {
     };
   }
 
+  /** What a token must be: the policy with its placeholders filled in. */
+  public OAuthPolicy policy() {
+    return policy;
+  }
+
   public static boolean isMetadataPath(String path) {
     return path.equals(METADATA_PATH) || path.equals(METADATA_PATH + "/mcp");
   }
