@@ -20,9 +20,10 @@ def parse(path):
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = seconds(re.search(r"\s50%\s+(\S+)", out).group(1))
     p99 = seconds(re.search(r"\s99%\s+(\S+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p50_ms": p50 * 1000, "p99_ms": p99 * 1000,
+    return {"rps": rps, "p50_ms": p50 * 1000, "p99_ms": p99 * 1000, "requests": requests,
             "non2xx": int(errors.group(1)) if errors else 0,
             "socket_errors": socket.group(1) if socket else ""}
 
@@ -81,7 +82,11 @@ class Level:
         self.scripts = {}
 
     def add(self, run):
-        self.slices.append(parse(run["file"]))
+        measured = parse(run["file"])
+        # the server's CPU time per call over the slice, when bench/run read it from /proc
+        if run.get("cpu_seconds") and measured["requests"]:
+            measured["cpu_us"] = 1e6 * run["cpu_seconds"] / measured["requests"]
+        self.slices.append(measured)
         for key, counts in script_deltas(run.get("metrics") or "").items():
             total = self.scripts.setdefault(key, {})
             for le, n in counts.items():
@@ -138,6 +143,7 @@ def main():
                 ratio = paired(s, h, "rps", lambda x, y: x / y)
                 lines.append(f"\n{db} tool call / heartbeat at c={c}: {100 * ratio:.0f}%")
     lines += stateless(levels)
+    lines += authenticated(levels)
     lines += scripts(levels)
     print("\n".join(lines))
 
@@ -164,6 +170,36 @@ def stateless(levels):
             " against the 2025-11-25 session path, SQLite tool, same rounds:", "",
             "| c | stateless rps | p50 / p99 ms | session rps | stateless/session | stateless/Toolbox |",
             "|---|---|---|---|---|---|"] + rows
+
+
+def authenticated(levels):
+    """The SQLite tool on svc with server.auth and one cached token, against svc without, same rounds.
+
+    The time auth adds to a call is taken from the rates by Little's law: c connections each wait
+    c/rps per call, so it adds c * (1/rps_auth - 1/rps_plain) per call; at c=1 that is the
+    latency added to one call. The p50 difference is printed beside it.
+    """
+    rows = []
+    for c in sorted({key[2] for key in levels if key[:2] == ("sqlite", "auth")}):
+        a, s = levels.get(("sqlite", "auth", c)), levels.get(("sqlite", "svc", c))
+        if s is None:
+            continue
+        ratios = [x / y for x, y in zip(a.per_round("rps"), s.per_round("rps"))]
+        added = paired(a, s, "rps", lambda x, y: c * (1 / x - 1 / y) * 1e6)
+        p50 = paired(a, s, "p50_ms", lambda x, y: (x - y) * 1000)
+        cpu = " – | – |"
+        if all("cpu_us" in x for x in a.slices + s.slices):
+            cpu = (f" {a.median('cpu_us'):.0f} / {s.median('cpu_us'):.0f} µs |"
+                   f" {paired(a, s, 'cpu_us', lambda x, y: x - y):+.1f} µs |")
+        rows.append(f"| {c} | {a.median('rps'):.0f} | {a.median('p50_ms'):.2f} / {a.median('p99_ms'):.2f} |"
+                    f" {s.median('rps'):.0f} | {s.median('p50_ms'):.2f} / {s.median('p99_ms'):.2f} |"
+                    f" **{statistics.median(ratios):.2f}×** ({spread(ratios)}) | {added:+.0f} µs | {p50:+.0f} µs |{cpu}")
+    if not rows:
+        return []
+    return ["", "Whole-endpoint OAuth (server.auth, one token, verified once and then cached) against the"
+            " same SQLite tool call without auth, same rounds:", "",
+            "| c | auth rps | p50 / p99 ms | plain rps | p50 / p99 ms | auth/plain | added per call (from rps) | p50 added | server CPU per call, auth / plain | CPU added per call |",
+            "|---|---|---|---|---|---|---|---|---|---|"] + rows
 
 
 def scripts(levels):

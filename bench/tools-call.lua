@@ -2,6 +2,7 @@
 -- statelessly under MCP 2026-07-28 when MCP_SESSION is "2026-07-28" (the revision in params._meta
 -- and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; no session).
 -- MCP_ARGUMENTS is the arguments object with %d where the id goes (default {"id":%d}).
+-- MCP_BEARER, when set, is sent as the Authorization header (e.g. "Bearer eyJ…").
 local counter = 0
 local arguments = os.getenv("MCP_ARGUMENTS")
 if arguments == nil or arguments == "" then
@@ -13,6 +14,10 @@ local meta = ""
 init = function(args)
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = "application/json, text/event-stream"
+  local bearer = os.getenv("MCP_BEARER")
+  if bearer ~= nil and bearer ~= "" then
+    wrk.headers["Authorization"] = bearer
+  end
   local session = os.getenv("MCP_SESSION")
   if session == "2026-07-28" then
     wrk.headers["MCP-Protocol-Version"] = session

@@ -90,9 +90,7 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
   /** OpenID Connect Discovery 1.0 §4: the document's {@code issuer} must be ours, exactly. */
   private URL discover() throws KeySourceException {
     String issuer = policy.issuer();
-    String address =
-        (issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer)
-            + "/.well-known/openid-configuration";
+    String address = policy.discoveryUrl();
     JsonNode document;
     try {
       String content = retriever.retrieveResource(url(URI.create(address))).getContent();

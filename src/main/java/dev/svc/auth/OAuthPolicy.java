@@ -79,4 +79,10 @@ public record OAuthPolicy(
           + "]";
     }
   }
+
+  /** OpenID Connect Discovery 1.0 §4: the issuer, without a trailing slash, plus the path. */
+  public String discoveryUrl() {
+    return (issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer)
+        + "/.well-known/openid-configuration";
+  }
 }

@@ -280,13 +280,28 @@ public final class TokenVerifier {
     return cut.replaceAll("[^\\x20-\\x7E…]", "?");
   }
 
-  static String sha256(String token) {
+  /** Copied for each hash: cloning skips the provider lookup of {@code getInstance}. */
+  private static final MessageDigest SHA_256;
+
+  static {
     try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      SHA_256 = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+      throw new ExceptionInInitializerError(e);
     }
+  }
+
+  static String sha256(String token) {
+    MessageDigest digest;
+    try {
+      digest = (MessageDigest) SHA_256.clone();
+    } catch (CloneNotSupportedException e) {
+      try {
+        digest = MessageDigest.getInstance("SHA-256");
+      } catch (NoSuchAlgorithmException impossible) {
+        throw new IllegalStateException(impossible);
+      }
+    }
+    return HexFormat.of().formatHex(digest.digest(token.getBytes(StandardCharsets.UTF_8)));
   }
 }

@@ -49,6 +49,24 @@ public final class Headers {
     return Optional.empty();
   }
 
+  /** Every value sent under {@code name} (any case), in arrival order. */
+  public List<String> all(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    List<String> found = List.of();
+    for (int i = 0; i < size; i++) {
+      if (names[i].equals(lower)) {
+        if (found.isEmpty()) {
+          found = List.of(values[i]);
+        } else {
+          List<String> more = new ArrayList<>(found);
+          more.add(values[i]);
+          found = List.copyOf(more);
+        }
+      }
+    }
+    return found;
+  }
+
   /** These headers without any sent under {@code name} (any case). */
   public Headers without(String name) {
     String lower = name.toLowerCase(Locale.ROOT);

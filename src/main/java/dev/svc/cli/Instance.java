@@ -176,7 +176,13 @@ public final class Instance implements AutoCloseable {
               .map(options.agents()::withStore)
               .orElse(options.agents());
       StartupTrace.mark("task store");
-      agents = new A2aServer(runtime::get, options.environment(), agentSettings, limiter);
+      agents =
+          new A2aServer(
+              runtime::get,
+              options.environment(),
+              agentSettings,
+              limiter,
+              endpointAuth.map(EndpointAuth::policy));
       StartupTrace.mark("agents made");
       McpServer mcp =
           new McpServer(

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -44,9 +43,6 @@ public final class EndpointAuth {
   public static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
 
   private static final Log LOG = Log.tagged("auth");
-
-  /** RFC 6750 §2.1: {@code Bearer 1*SP b64token}; the scheme is case-insensitive. */
-  private static final Pattern BEARER = Pattern.compile("(?i:bearer) +([A-Za-z0-9._~+/-]+=*) *");
 
   private final OAuthPolicy policy;
   private final TokenVerifier verifier;
@@ -175,6 +171,11 @@ public final class EndpointAuth {
     };
   }
 
+  /** What a token must be: the policy with its placeholders filled in. */
+  public OAuthPolicy policy() {
+    return policy;
+  }
+
   public static boolean isMetadataPath(String path) {
     return path.equals(METADATA_PATH) || path.equals(METADATA_PATH + "/mcp");
   }
@@ -201,7 +202,7 @@ public final class EndpointAuth {
 
   /** Admits {@code call} with a valid token, or says how it is refused. */
   public Admission admit(HttpCall call) {
-    List<String> sent = call.headers().values().getOrDefault("authorization", List.of());
+    List<String> sent = call.headers().all("authorization");
     if (sent.isEmpty()) {
       // RFC 6750 §3.1: no error code when the request carried no credentials
       return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
@@ -221,15 +222,15 @@ public final class EndpointAuth {
           Optional.empty(),
           "this server accepts only Bearer access tokens in the Authorization header");
     }
-    var matcher = BEARER.matcher(value);
-    if (!matcher.matches()) {
+    Optional<String> credentials = bearerToken(value);
+    if (credentials.isEmpty()) {
       return refuse(
           call,
           400,
           Optional.of("invalid_request"),
           "the Authorization header is malformed: write `Bearer <token>`");
     }
-    switch (verifier.verify(matcher.group(1))) {
+    switch (verifier.verify(credentials.get())) {
       case TokenCheck.Rejected rejected -> {
         return refuse(call, 401, Optional.of("invalid_token"), rejected.reason());
       }
@@ -261,6 +262,50 @@ public final class EndpointAuth {
         return new Admission.Admitted(call.authenticated(principal));
       }
     }
+  }
+
+  /**
+   * The token of {@code Bearer 1*SP b64token *SP} (RFC 6750 §2.1; the scheme in any case), where
+   * {@code b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="}; empty when
+   * {@code value} is not of that form. A scan rather than a regular expression: it runs on every
+   * request, over a token of a kilobyte or so.
+   */
+  static Optional<String> bearerToken(String value) {
+    int length = value.length();
+    if (length < 8 || !value.regionMatches(true, 0, "bearer", 0, 6) || value.charAt(6) != ' ') {
+      return Optional.empty();
+    }
+    int i = 7;
+    while (i < length && value.charAt(i) == ' ') {
+      i++;
+    }
+    int start = i;
+    while (i < length && isTokenCharacter(value.charAt(i))) {
+      i++;
+    }
+    if (i == start) {
+      return Optional.empty();
+    }
+    while (i < length && value.charAt(i) == '=') {
+      i++;
+    }
+    int end = i;
+    while (i < length && value.charAt(i) == ' ') {
+      i++;
+    }
+    return i == length ? Optional.of(value.substring(start, end)) : Optional.empty();
+  }
+
+  private static boolean isTokenCharacter(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '.'
+        || c == '_'
+        || c == '~'
+        || c == '+'
+        || c == '/';
   }
 
   private Admission refuse(HttpCall call, int status, Optional<String> error, String reason) {

@@ -37,6 +37,15 @@ class HeadersTest {
   }
 
   @Test
+  void allValuesOfOneNameComeInArrivalOrder() {
+    assertThat(headers.all("X-Forwarded-For")).containsExactly("10.0.0.1", "10.0.0.2");
+    assertThat(headers.all("host")).containsExactly("example.test");
+    assertThat(headers.all("authorization")).isEmpty();
+    assertThatThrownBy(() -> headers.all("host").add("other"))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
   void scriptsSeeEveryHeaderButCookiesWithRepeatedValuesJoined() {
     assertThat(headers.forScripts())
         .containsExactly(

@@ -41,7 +41,11 @@ public final class KeycloakFixture {
   public static final String INTROSPECTION_CLIENT = AUDIENCE;
 
   public static final String INTROSPECTION_SECRET = "introspector-secret";
-  private static final Duration START_LIMIT = Duration.ofMinutes(4);
+
+  /** Minutes Keycloak may take to answer; {@code -Dkeycloak.start.minutes} on a busy machine. */
+  private static final Duration START_LIMIT =
+      Duration.ofMinutes(Long.getLong("keycloak.start.minutes", 4));
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static KeycloakFixture running;
@@ -69,7 +73,7 @@ public final class KeycloakFixture {
     if (running == null) {
       running = start();
       KeycloakFixture started = running;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> started.process.destroyForcibly()));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(started.process)));
     }
     return running;
   }
@@ -207,9 +211,15 @@ public final class KeycloakFixture {
         throw new IllegalStateException(e);
       }
     }
-    process.destroyForcibly();
+    stop(process);
     throw new AssertionError(
         "Keycloak did not answer " + discovery + " within " + START_LIMIT + ":\n" + logTail());
+  }
+
+  /** kc.sh runs Keycloak's JVM as its child: ending only the script would leave the JVM running. */
+  private static void stop(Process process) {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
   }
 
   private String logTail() {

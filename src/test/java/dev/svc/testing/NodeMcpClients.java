@@ -55,7 +55,7 @@ public final class NodeMcpClients {
         npmInstall(dir);
       }
       // a script resolves the packages from where it lies, so it runs from the install folder
-      for (String name : List.of("client.mjs", "listen.mjs")) {
+      for (String name : List.of("client.mjs", "listen.mjs", "oauth-client.mjs")) {
         try (InputStream script =
             NodeMcpClients.class.getResourceAsStream("/dev/svc/interop/" + name)) {
           Files.copy(script, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
@@ -85,6 +85,48 @@ public final class NodeMcpClients {
       String err = Files.readString(stderr);
       Files.delete(stderr);
       assertThat(node.exitValue()).as("node %s: %s%s", flavour, out, err).isZero();
+      return Json.MAPPER.readTree(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Runs {@code oauth-client.mjs}: the 1.x SDK's client with its {@code ClientCredentialsProvider}
+   * (client {@code clientId}, trusting only {@code issuer}) connects to {@code mcpUrl}, finds the
+   * authorization server itself from the 401, and calls {@code tool}. Returns its report.
+   */
+  public JsonNode runOAuth(
+      String mcpUrl,
+      String issuer,
+      String clientId,
+      String clientSecret,
+      String tool,
+      String argumentsJson) {
+    try {
+      Path stderr = Files.createTempFile("mcp-oauth-client", ".err");
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  "node",
+                  dir.resolve("oauth-client.mjs").toString(),
+                  mcpUrl,
+                  issuer,
+                  tool,
+                  argumentsJson)
+              .directory(dir.toFile())
+              .redirectError(stderr.toFile());
+      // the secret travels in the environment, not on a command line others can read
+      builder.environment().put("OAUTH_CLIENT_ID", clientId);
+      builder.environment().put("OAUTH_CLIENT_SECRET", clientSecret);
+      Process node = builder.start();
+      String out = new String(node.getInputStream().readAllBytes());
+      assertThat(node.waitFor(2, TimeUnit.MINUTES)).as("the OAuth client finished").isTrue();
+      String err = Files.readString(stderr);
+      Files.delete(stderr);
+      assertThat(node.exitValue()).as("node oauth-client.mjs: %s%s", out, err).isZero();
       return Json.MAPPER.readTree(out);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package dev.svc.protocol.a2a;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.auth.OAuthPolicy;
 import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.protocol.jsonrpc.MethodReply;
@@ -28,14 +29,21 @@ final class A2aMethods {
   private final AgentTasks tasks;
   private final PushDestinations destinations;
   private final Duration keepAlive;
+  private final Optional<OAuthPolicy> auth;
 
   /**
    * @param keepAlive how often an idle stream gets a keep-alive
+   * @param auth {@code server.auth}, which the extended card advertises
    */
-  A2aMethods(AgentTasks tasks, PushDestinations destinations, Duration keepAlive) {
+  A2aMethods(
+      AgentTasks tasks,
+      PushDestinations destinations,
+      Duration keepAlive,
+      Optional<OAuthPolicy> auth) {
     this.tasks = tasks;
     this.destinations = destinations;
     this.keepAlive = keepAlive;
+    this.auth = auth;
   }
 
   Map<String, MethodHandler<A2aCall>> handlers() {
@@ -326,6 +334,6 @@ final class A2aMethods {
   private JsonNode extendedCard(A2aCall call, ObjectNode params) {
     var model = call.runtime().model();
     return AgentCards.extended(
-        call.agent(), model, call.http().baseUrl(), AgentCards.tools(call.agent(), model));
+        call.agent(), model, call.http().baseUrl(), AgentCards.tools(call.agent(), model), auth);
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.auth.OAuthPolicy;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.log.Log;
@@ -52,6 +53,7 @@ public final class A2aServer implements AutoCloseable {
   private final PushNotifier push;
   private final TaskStore store;
   private final Dispatcher<A2aCall> dispatcher;
+  private final Optional<OAuthPolicy> auth;
 
   /**
    * @param keepAlive how often an idle stream gets an SSE comment
@@ -88,15 +90,26 @@ public final class A2aServer implements AutoCloseable {
     this(runtime, environment, settings, new InMemoryRateLimiter());
   }
 
-  /**
-   * @param limiter counts the agents' calls of tools with a {@code rate_limit} (shared with MCP)
-   */
   public A2aServer(
       Supplier<ProjectRuntime> runtime,
       Environment environment,
       Settings settings,
       RateLimiter limiter) {
+    this(runtime, environment, settings, limiter, Optional.empty());
+  }
+
+  /**
+   * @param limiter counts the agents' calls of tools with a {@code rate_limit} (shared with MCP)
+   * @param auth {@code server.auth} (its placeholders filled in), which the cards advertise
+   */
+  public A2aServer(
+      Supplier<ProjectRuntime> runtime,
+      Environment environment,
+      Settings settings,
+      RateLimiter limiter,
+      Optional<OAuthPolicy> auth) {
     this.runtime = runtime;
+    this.auth = auth;
     // the current model's settings, so a reload applies to the next check and delivery
     PushDestinations destinations =
         new PushDestinations(
@@ -105,7 +118,8 @@ public final class A2aServer implements AutoCloseable {
     this.store = settings.store();
     this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock(), limiter);
     this.dispatcher =
-        new Dispatcher<>(new A2aMethods(tasks, destinations, settings.keepAlive()).handlers());
+        new Dispatcher<>(
+            new A2aMethods(tasks, destinations, settings.keepAlive(), auth).handlers());
   }
 
   public HttpReply handle(HttpCall http) {
@@ -175,10 +189,11 @@ public final class A2aServer implements AutoCloseable {
     };
   }
 
-  private static HttpReply card(Agent agent, ProjectRuntime current, HttpCall http) {
+  /** Public even with {@code server.auth}: it is where a client learns how to authenticate. */
+  private HttpReply card(Agent agent, ProjectRuntime current, HttpCall http) {
     ObjectNode card =
         AgentCards.card(
-            agent, current.model(), http.baseUrl(), AgentCards.tools(agent, current.model()));
+            agent, current.model(), http.baseUrl(), AgentCards.tools(agent, current.model()), auth);
     return new HttpReply.Body(200, Map.of(), JSON, JsonRpcCodec.bytes(card));
   }
 
