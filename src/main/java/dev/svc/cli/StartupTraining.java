@@ -65,6 +65,7 @@ final class StartupTraining {
             adapter ->
                 isLocalSqlite(adapter) ? Connectors.open(adapter) : new OfflineConnector(adapter));
     try (Instance instance = Instance.launch(model, options)) {
+      StartCommand.banner(model, instance, options); // made, not printed: its classes are cached
       URI base = URI.create(instance.baseUrl());
       TrainingClient http = new TrainingClient(base.getHost(), base.getPort());
       for (int round = 0; round < 20; round++) {
