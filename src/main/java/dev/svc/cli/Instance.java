@@ -160,6 +160,7 @@ public final class Instance implements AutoCloseable {
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
       throw e;
     }
+    scripts.warmUp();
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     A2aServer agents = null;
     try {
@@ -185,10 +186,6 @@ public final class Instance implements AutoCloseable {
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
-      // V8 loads (~40 MB of native library, the first isolate) once the port is open, not in
-      // competition with start-up on a small machine: a script call that comes first makes or
-      // waits for its isolate, as any call does when none is idle
-      scripts.warmUp();
       return new Instance(runtime, http, mcp, agents, options, scriptMemory);
     } catch (RuntimeException e) {
       if (agents != null) {
