@@ -9,10 +9,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates {@code lib/svc.aot}, the JDK's ahead-of-time cache (JEP 483/514/515), by a training run
- * of the built artifact: classes loaded and linked, and method profiles, are stored so that {@code
- * svc serve} starts in a fraction of the time. The run uses the artifact's own launcher flags (the
- * cache is only used by a JVM configured the same way).
+ * Creates {@code lib/svc.aot}, the JDK's ahead-of-time cache (JEP 483/514), by a training run of
+ * the built artifact: classes loaded and linked are stored so that {@code svc serve} starts in a
+ * fraction of the time. Method profiles (JEP 515) are left out: they trade start-up for warm-up.
+ * The run uses the artifact's own launcher flags (the cache is only used by a JVM configured the
+ * same way).
  */
 final class AotTraining {
   private AotTraining() {}
@@ -42,6 +43,13 @@ final class AotTraining {
   static Optional<String> run(Path java, Path out, CliContext context) {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
+    // classes only, no method profiles (JEP 515): replaying the profiles makes the JIT compile
+    // ~100 ms of CPU's worth of methods during start-up, on the two cores the start-up itself
+    // needs (bench/RESULTS.md, "Start-up, issue 21"). A diagnostic flag, so a JDK without it must
+    // not fail the build: unrecognised options are ignored here.
+    command.add("-XX:+UnlockDiagnosticVMOptions");
+    command.add("-XX:+IgnoreUnrecognizedVMOptions");
+    command.add("-XX:-AOTRecordTraining");
     command.add("-XX:AOTCacheOutput=lib/svc.aot");
     command.addAll(SERVE_FLAGS);
     command.addAll(

@@ -14,6 +14,8 @@ import dev.svc.server.ServerStartException;
 import dev.svc.telemetry.Telemetry;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -101,45 +103,7 @@ final class StartCommand implements Callable<Integer> {
       context.err().flush();
       return ExitCodes.FAILED;
     }
-    context
-        .out()
-        .println(
-            "svc: serving "
-                + model.service().name()
-                + " ("
-                + ProjectCompiler.contents(model)
-                + ") on "
-                + instance.baseUrl()
-                + "/mcp");
-    if (!model.agents().isEmpty()) {
-      context
-          .out()
-          .println(
-              "svc: agents at "
-                  + String.join(
-                      ", ",
-                      model.agents().stream()
-                          .map(a -> instance.baseUrl() + "/agent/" + a.name())
-                          .toList()));
-    }
-    if (model.service().metrics().enabled()) {
-      String base = instance.baseUrl();
-      if (instance.metricsPort().isPresent()) {
-        base = base.substring(0, base.lastIndexOf(':') + 1) + instance.metricsPort().get();
-      }
-      context.out().println("svc: metrics at " + base + "/metrics");
-    }
-    if (model.service().auth().isPresent()) {
-      context
-          .out()
-          .println(
-              "svc: OAuth access tokens required on /mcp and /agent/* (metadata at "
-                  + instance.baseUrl()
-                  + "/.well-known/oauth-protected-resource/mcp)");
-    }
-    if (options.audit() instanceof AuditFile file) {
-      context.out().println("svc: audit trail in " + file.path());
-    }
+    banner(model, instance, options).forEach(context.out()::println);
     context.out().flush();
     Optional<Reloader> reloader =
         watched.map(p -> new Reloader(p, options.environment(), instance, context));
@@ -164,6 +128,48 @@ final class StartCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * What {@code start} and {@code serve} print once serving: where, what, and the routes besides
+   * {@code /mcp}. The start-up training run makes it too, so its classes are in the AOT cache.
+   */
+  static List<String> banner(Model model, Instance instance, Instance.Options options) {
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        "svc: serving "
+            + model.service().name()
+            + " ("
+            + ProjectCompiler.contents(model)
+            + ") on "
+            + instance.baseUrl()
+            + "/mcp");
+    if (!model.agents().isEmpty()) {
+      lines.add(
+          "svc: agents at "
+              + String.join(
+                  ", ",
+                  model.agents().stream()
+                      .map(a -> instance.baseUrl() + "/agent/" + a.name())
+                      .toList()));
+    }
+    if (model.service().metrics().enabled()) {
+      String base = instance.baseUrl();
+      if (instance.metricsPort().isPresent()) {
+        base = base.substring(0, base.lastIndexOf(':') + 1) + instance.metricsPort().get();
+      }
+      lines.add("svc: metrics at " + base + "/metrics");
+    }
+    if (model.service().auth().isPresent()) {
+      lines.add(
+          "svc: OAuth access tokens required on /mcp and /agent/* (metadata at "
+              + instance.baseUrl()
+              + "/.well-known/oauth-protected-resource/mcp)");
+    }
+    if (options.audit() instanceof AuditFile file) {
+      lines.add("svc: audit trail in " + file.path());
+    }
+    return lines;
   }
 
   /** The options with the audit trail {@code server.audit} asks for, opened. */

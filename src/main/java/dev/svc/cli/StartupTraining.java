@@ -4,10 +4,6 @@ import dev.svc.connector.Connectors;
 import dev.svc.connector.OfflineConnector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.json.Json;
-import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.EnvString;
@@ -16,6 +12,7 @@ import dev.svc.model.Input;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.project.Environment;
+import dev.svc.telemetry.Telemetry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,7 +37,12 @@ final class StartupTraining {
   private StartupTraining() {}
 
   static int run(Model model, Environment environment, Path directory, CliContext context) {
-    LogSink.configure(Level.ERROR, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    // serve's own set-up steps, so that their classes are in the cache too (a class the training
+    // run never loaded is read from the jar and verified at every start): the log set-up as
+    // `serve` does it (a JSON log when stderr is not a terminal; the build shows this output only
+    // when the run fails), the options and the telemetry switch (computed, never turned on here)
+    new LogOptions().apply(model.service().logLevel(), context);
+    Telemetry.Export.of(environment.withPrefix("OTEL_"));
     Path scratch;
     try {
       scratch = Files.createTempDirectory("svc-training");
@@ -51,16 +53,19 @@ final class StartupTraining {
     }
     // local SQLite databases open for real in a scratch directory (their classes and native
     // library belong in the cache); other databases stay offline: the build holds no secrets
+    Instance.Options served =
+        StartCommand.options(model, environment, scratch, "127.0.0.1", 0, false);
     Instance.Options options =
         new Instance.Options(
-            environment,
-            scratch,
-            "127.0.0.1",
-            0,
-            false,
+            served.environment(),
+            served.projectDirectory(),
+            served.address(),
+            served.port(),
+            served.watch(),
             adapter ->
                 isLocalSqlite(adapter) ? Connectors.open(adapter) : new OfflineConnector(adapter));
     try (Instance instance = Instance.launch(model, options)) {
+      StartCommand.banner(model, instance, options); // made, not printed: its classes are cached
       URI base = URI.create(instance.baseUrl());
       TrainingClient http = new TrainingClient(base.getHost(), base.getPort());
       for (int round = 0; round < 20; round++) {
