@@ -19,6 +19,7 @@ import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimiter;
+import dev.svc.runtime.AdapterReadiness;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.RuntimeMetrics;
@@ -183,6 +184,8 @@ public final class Instance implements AutoCloseable {
       agentRoute.set(agents);
       HttpServer http = awaitPrepared(preparing);
       StartupTrace.mark("http prepared");
+      AdapterReadiness adapters = new AdapterReadiness(() -> runtime.get().connectors());
+      http.readinessProbe(adapters::unreachable);
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
@@ -370,15 +373,30 @@ public final class Instance implements AutoCloseable {
   }
 
   /**
-   * Stops serving without losing an answer: the listening socket closes and every answer from now
-   * on closes its connection (clients go to another instance), server streams end, requests in
-   * flight run on for {@code server.limits.drain_timeout}; those still running then are ended and
-   * answered {@code -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the
-   * connections close and every connector is closed.
+   * Stops serving without losing an answer: {@code /ready} answers 503 at once and every answer
+   * from now on closes its connection, while the server goes on accepting and serving for {@code
+   * server.limits.drain_delay} (so load balancers stop routing here first); then the listening
+   * socket closes (clients go to another instance), server streams end, requests in flight run on
+   * for {@code server.limits.drain_timeout}; those still running then are ended and answered {@code
+   * -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the connections
+   * close and every connector is closed.
    */
   @Override
   public void close() {
     long started = System.nanoTime();
+    http.withdraw();
+    Duration delay = runtime.get().model().service().limits().drainDelay();
+    if (delay.isPositive()) {
+      LOG.info(
+          "stopping: /ready answers 503; serving on until the drain delay ends",
+          "drain_delay_s",
+          delay.toSeconds());
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     http.startDraining();
     mcp.shutdown();
     Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();

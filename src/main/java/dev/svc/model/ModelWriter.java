@@ -52,6 +52,9 @@ record ModelWriter(DataOutputStream out, int version) {
     if (version >= 10) {
       optional(s.auth(), this::serverAuth);
     }
+    if (version >= 12) {
+      out.writeLong(s.limits().drainDelay().toMillis());
+    }
   }
 
   void serverAuth(ServerAuth a) throws IOException {

@@ -5,9 +5,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts the requests in flight and says how a request is treated as the server stops: served as
- * usual; served and then its connection closed (draining: the listening socket is closed, so the
- * client's next request goes to another instance); or refused with 503 and {@code Retry-After}
- * (after the drain limit, when the connections are about to close).
+ * usual; served and then its connection closed (withdrawn: {@code /ready} answers 503 while the
+ * server still accepts, so load balancers stop routing to it; draining: the listening socket is
+ * closed, so the client's next request goes to another instance); or refused with 503 and {@code
+ * Retry-After} (after the drain limit, when the connections are about to close).
  *
  * <p>Counting is one atomic add per request and its answer; only shutdown waits, by looking every
  * few milliseconds, so requests never take a lock.
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Drain {
   enum Phase {
     SERVING,
+    WITHDRAWN,
     DRAINING,
     REFUSING
   }
@@ -46,8 +48,14 @@ final class Drain {
     return phase;
   }
 
-  void startDraining() {
+  void withdraw() {
     if (phase == Phase.SERVING) {
+      phase = Phase.WITHDRAWN;
+    }
+  }
+
+  void startDraining() {
+    if (phase == Phase.SERVING || phase == Phase.WITHDRAWN) {
       phase = Phase.DRAINING;
     }
   }

@@ -19,7 +19,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * The embedded HTTP server (Jetty 12 core API on virtual threads): the only class that starts or
- * stops Jetty. {@code /heartbeat} answers 200 only once {@link #markReady()} was called.
+ * stops Jetty. {@code /heartbeat} answers 200 only once {@link #markReady()} was called, and until
+ * the server stops accepting; {@code /ready} answers 200 only between {@link #markReady()} and
+ * {@link #withdraw()}, and while the {@link ReadinessProbe} finds every adapter reachable.
  */
 public final class HttpServer implements AutoCloseable {
   private static final Log LOG = Log.tagged("http");
@@ -29,6 +31,7 @@ public final class HttpServer implements AutoCloseable {
   private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
   private final Drain drain = new Drain();
+  private volatile ReadinessProbe readiness = ReadinessProbe.NONE;
   private Optional<ServerConnector> metricsConnector = Optional.empty();
   private Optional<HeaderDeadline> headerDeadline = Optional.empty();
 
@@ -132,7 +135,15 @@ public final class HttpServer implements AutoCloseable {
     // no Jetty GracefulHandler: it answers requests that arrive while draining with its own 503;
     // Drain serves them (closing their connections) and refuses only after the drain limit
     server.setHandler(
-        new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain, auth));
+        new RequestHandler(
+            settings,
+            policy,
+            mcp,
+            agents,
+            http.ready::get,
+            () -> http.readiness,
+            http.drain,
+            auth));
     StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {
@@ -174,6 +185,22 @@ public final class HttpServer implements AutoCloseable {
 
   public void markReady() {
     ready.set(true);
+  }
+
+  /** What {@code /ready} checks besides this server's own state (the adapters). */
+  public void readinessProbe(ReadinessProbe probe) {
+    this.readiness = probe;
+  }
+
+  /**
+   * The first step of a graceful stop: {@code /ready} answers 503 from now on, so that load
+   * balancers stop sending requests here, while everything else goes on as before: new connections
+   * are accepted, requests served, {@code /heartbeat} answers 200. Each answer closes its
+   * connection, so that clients holding persistent connections (or an L4 balancer's) reconnect, and
+   * their next request can go to another instance.
+   */
+  public void withdraw() {
+    drain.withdraw();
   }
 
   public int port() {
