@@ -373,13 +373,13 @@ public final class Instance implements AutoCloseable {
   }
 
   /**
-   * Stops serving without losing an answer: {@code /ready} answers 503 at once and every answer
-   * from now on closes its connection, while the server goes on accepting and serving for {@code
-   * server.limits.drain_delay} (so load balancers stop routing here first); then the listening
-   * socket closes (clients go to another instance), server streams end, requests in flight run on
-   * for {@code server.limits.drain_timeout}; those still running then are ended and answered {@code
-   * -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the connections
-   * close and every connector is closed.
+   * Stops serving without losing an answer: {@code /ready} answers 503 at once, while the server
+   * goes on accepting and serving as before for {@code server.limits.drain_delay} (so load
+   * balancers stop routing here first); then the listening socket closes and every answer from now
+   * on closes its connection (clients go to another instance), server streams end, requests in
+   * flight run on for {@code server.limits.drain_timeout}; those still running then are ended and
+   * answered {@code -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the
+   * connections close and every connector is closed.
    */
   @Override
   public void close() {

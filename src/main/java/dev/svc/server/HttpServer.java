@@ -227,12 +227,39 @@ public final class HttpServer implements AutoCloseable {
   }
 
   /**
-   * Waits until no request is in flight, at most {@code limit}.
+   * Waits, at most {@code limit}, until no request is in flight and, once draining, until every
+   * connection has closed: each closes after its next answer, or after a second without a request.
+   * Waiting for the connections too (not only for the requests) keeps a request that a client sent
+   * just after the previous answer, and that is not read yet, from being cut off when the server
+   * stops.
    *
-   * @return true when none is left
+   * @return true when no request is left in flight
    */
   public boolean awaitIdle(Duration limit) {
-    return drain.awaitIdle(limit);
+    long end = System.nanoTime() + limit.toNanos();
+    while ((drain.inFlight() > 0 || (isDraining() && hasOpenConnections()))
+        && System.nanoTime() - end < 0) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return drain.inFlight() == 0;
+  }
+
+  private boolean isDraining() {
+    return drain.phase().compareTo(Drain.Phase.DRAINING) >= 0;
+  }
+
+  private boolean hasOpenConnections() {
+    for (ServerConnector open : connectors()) {
+      if (!open.getConnectedEndPoints().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Requests being served now. */
@@ -248,7 +275,7 @@ public final class HttpServer implements AutoCloseable {
   public void stop(Duration grace) {
     startDraining();
     drain.refuseNew();
-    drain.awaitIdle(grace);
+    awaitIdle(grace);
     headerDeadline.ifPresent(HeaderDeadline::close);
     server.setStopTimeout(0);
     try {

@@ -93,7 +93,7 @@ final class RequestHandler extends Handler.Abstract {
         refuseWhileStopping(request, response, callback);
         return true;
       }
-      if (drain.phase() != Drain.Phase.SERVING) {
+      if (drain.phase().compareTo(Drain.Phase.DRAINING) >= 0) {
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
       }
       serve(request, response, Callback.from(callback, drain::leave), path);
