@@ -75,11 +75,18 @@ public final class AdapterReadiness {
    */
   public Map<String, String> unreachable() {
     Snapshot snapshot = last;
-    if (clock.getAsLong() - snapshot.checkedAt() >= interval
-        && checking.compareAndSet(false, true)) {
-      Thread.ofVirtual().name("svc-readiness").start(this::checkNow);
+    if (isStale(snapshot) && checking.compareAndSet(false, true)) {
+      if (isStale(last)) { // a check may have ended since this probe read the snapshot
+        Thread.ofVirtual().name("svc-readiness").start(this::checkNow);
+      } else {
+        checking.set(false);
+      }
     }
     return snapshot.unreachable();
+  }
+
+  private boolean isStale(Snapshot snapshot) {
+    return clock.getAsLong() - snapshot.checkedAt() >= interval;
   }
 
   /** Checks every adapter now, in parallel, and keeps the result. */

@@ -221,35 +221,9 @@ public final class HttpServer implements AutoCloseable {
     ready.set(false);
     drain.startDraining();
     for (ServerConnector open : connectors()) {
-      int port = open.getLocalPort();
       open.shutdown(); // Jetty: answers are no longer persistent, idle connections close soon
       open.close(); // the listening socket
-      awaitClosed(port);
     }
-  }
-
-  /**
-   * Waits (briefly) until connecting to {@code port} is refused. A listening socket whose acceptor
-   * thread is blocked in {@code accept} may be closed only once that thread wakes up; until then
-   * the kernel keeps completing handshakes into its backlog, and those connections would be reset
-   * after their clients sent a request. A connection made here wakes the acceptor.
-   */
-  private void awaitClosed(int port) {
-    if (port <= 0) {
-      return;
-    }
-    String host = settings.address().equals("0.0.0.0") ? "127.0.0.1" : settings.address();
-    host = host.equals("::") ? "::1" : host;
-    long end = System.nanoTime() + Duration.ofMillis(500).toNanos();
-    while (System.nanoTime() - end < 0) {
-      try (java.net.Socket poke = new java.net.Socket()) {
-        poke.connect(new java.net.InetSocketAddress(host, port), 100);
-      } catch (java.io.IOException e) {
-        return; // refused: closed
-      }
-      Thread.onSpinWait();
-    }
-    LOG.debug("the listening socket still accepted connections after closing", "port", port);
   }
 
   /**
