@@ -111,8 +111,11 @@ public final class HttpServer implements AutoCloseable {
     // often; without it the parser allocates a few small header fields per request instead, at
     // the same throughput (bench/RESULTS.md, "Memory").
     config.setHeaderCacheSize(0);
+    // no acceptor thread: the selector accepts, so closing the listening socket on drain takes
+    // effect at once (a channel closed while a thread is blocked in accept() closes only once that
+    // thread wakes, and the kernel meanwhile queues connections it then resets)
     ServerConnector connector =
-        new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
+        new ServerConnector(server, 0, 1, new HttpConnectionFactory(config));
     connector.setHost(settings.address());
     connector.setPort(settings.port());
     connector.setAcceptQueueSize(1024);
@@ -223,6 +226,13 @@ public final class HttpServer implements AutoCloseable {
     for (ServerConnector open : connectors()) {
       open.shutdown(); // Jetty: answers are no longer persistent, idle connections close soon
       open.close(); // the listening socket
+      if (open.getTransport() instanceof java.nio.channels.ServerSocketChannel listening) {
+        try {
+          listening.close(); // without an acceptor thread, close() above leaves it to stop()
+        } catch (java.io.IOException e) {
+          LOG.debug("closing the listening socket failed", "error", String.valueOf(e));
+        }
+      }
     }
   }
 
