@@ -20,6 +20,7 @@ import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
 import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimiter;
+import dev.svc.runtime.AdapterReadiness;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.RuntimeMetrics;
@@ -195,6 +196,8 @@ public final class Instance implements AutoCloseable {
       agentRoute.set(agents);
       HttpServer http = awaitPrepared(preparing);
       StartupTrace.mark("http prepared");
+      AdapterReadiness adapters = new AdapterReadiness(() -> runtime.get().connectors());
+      http.readinessProbe(adapters::unreachable);
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
@@ -382,7 +385,9 @@ public final class Instance implements AutoCloseable {
   }
 
   /**
-   * Stops serving without losing an answer: the listening socket closes and every answer from now
+   * Stops serving without losing an answer: {@code /ready} answers 503 at once, while the server
+   * goes on accepting and serving as before for {@code server.limits.drain_delay} (so load
+   * balancers stop routing here first); then the listening socket closes and every answer from now
    * on closes its connection (clients go to another instance), server streams end, requests in
    * flight run on for {@code server.limits.drain_timeout}; those still running then are ended and
    * answered {@code -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the
@@ -391,6 +396,19 @@ public final class Instance implements AutoCloseable {
   @Override
   public void close() {
     long started = System.nanoTime();
+    http.withdraw();
+    Duration delay = runtime.get().model().service().limits().drainDelay();
+    if (delay.isPositive()) {
+      LOG.info(
+          "stopping: /ready answers 503; serving on until the drain delay ends",
+          "drain_delay_s",
+          delay.toSeconds());
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     http.startDraining();
     mcp.shutdown();
     Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();

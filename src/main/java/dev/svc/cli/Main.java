@@ -1,8 +1,15 @@
 package dev.svc.cli;
 
 import dev.svc.log.JulBridge;
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
 import dev.svc.log.Slf4jProvider;
 import dev.svc.log.StartupTrace;
+import dev.svc.log.TagFilter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.util.Optional;
 import java.util.OptionalInt;
 import picocli.CommandLine;
 
@@ -24,11 +31,21 @@ public final class Main {
     // java.util.logging (OpenTelemetry, the JDK) too, instead of plain text on stderr; costs
     // nothing until something logs through it
     JulBridge.install();
+    if (JsonConsole.requested(args)) {
+      // what libraries print themselves (not through a logger) becomes JSON lines too
+      System.setOut(JsonConsole.stream(new FileOutputStream(FileDescriptor.out), false));
+      System.setErr(JsonConsole.stream(new FileOutputStream(FileDescriptor.err), true));
+    }
     System.exit(run(CliContext.system(), args));
   }
 
   /** Runs one command line and returns its exit code. */
   public static int run(CliContext context, String... args) {
+    if (JsonConsole.requested(args)) {
+      context = JsonConsole.of(context);
+      // JSON from the first line on: lines logged before the log flags are applied too
+      LogSink.configure(Level.INFO, LogFormat.JSON, TagFilter.ALL, System.err, Optional.empty());
+    }
     OptionalInt fast = ServeFastPath.tryRun(context, args);
     if (fast.isPresent()) {
       return fast.getAsInt();

@@ -28,7 +28,7 @@ final class ProjectCompiler {
   }
 
   static void print(List<Diagnostic> diagnostics, PrintWriter err) {
-    if (diagnostics.isEmpty()) {
+    if (diagnostics.isEmpty() || JsonConsole.printed(diagnostics, err)) {
       return;
     }
     for (Diagnostic diagnostic : diagnostics) {

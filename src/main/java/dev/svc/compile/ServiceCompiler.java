@@ -263,7 +263,8 @@ final class ServiceCompiler {
             .connectionsPerClient()
             .map(n -> Math.clamp(n.value(), 0, 1_000_000))
             .orElse(defaults.connectionsPerClient()),
-        seconds(written.drainTimeout(), 0, defaults.drainTimeout()));
+        seconds(written.drainTimeout(), 0, defaults.drainTimeout()),
+        seconds(written.drainDelay(), 0, defaults.drainDelay()));
   }
 
   private static Duration seconds(

@@ -90,7 +90,8 @@ public final class DefinitionReader {
         limits.flatMap(l -> l.integer("header_timeout")),
         limits.flatMap(l -> l.integer("body_timeout")),
         limits.flatMap(l -> l.integer("connections_per_client")),
-        limits.flatMap(l -> l.integer("drain_timeout")));
+        limits.flatMap(l -> l.integer("drain_timeout")),
+        limits.flatMap(l -> l.integer("drain_delay")));
   }
 
   private static RootDefinition.ServerAuthDefinition serverAuth(Fields auth) {

@@ -109,7 +109,8 @@ public record RootDefinition(
       Optional<Located<Long>> headerTimeout,
       Optional<Located<Long>> bodyTimeout,
       Optional<Located<Long>> connectionsPerClient,
-      Optional<Located<Long>> drainTimeout) {}
+      Optional<Located<Long>> drainTimeout,
+      Optional<Located<Long>> drainDelay) {}
 
   /** The {@code build} section; {@code out} is {@code build.out} or {@code build.out_dir}. */
   public record BuildDefinition(

@@ -113,6 +113,13 @@ final class ServerShapes {
                               new FieldType.Int(0, 3600),
                               "Seconds requests in flight may run on shutdown before they are"
                                   + " answered `server shutting down` (default 10).")
+                          .reportedAs("invalid-server-limit"),
+                      optional(
+                              "drain_delay",
+                              new FieldType.Int(0, 3600),
+                              "Seconds svc goes on accepting and serving after SIGTERM, with"
+                                  + " `/ready` answering 503, before it stops accepting (default"
+                                  + " 0). Set it to the time your load balancer takes to notice.")
                           .reportedAs("invalid-server-limit"))),
               "What protects the server from slow and greedy clients, and its shutdown drain."),
           optional(

@@ -60,6 +60,15 @@ public final class LogSink {
     previous.file.ifPresent(LogSink::closeQuietly);
   }
 
+  /**
+   * One log line in the JSON format, stamped now, for what svc prints outside the logger (the
+   * start-up banner, diagnostics) when the log is JSON.
+   */
+  public static String jsonLine(
+      Level level, String tag, String message, Map<String, Object> fields) {
+    return LogLines.json(Instant.now(), level, tag, message, fields, Optional.empty(), null, false);
+  }
+
   static LogSink current() {
     return current;
   }

@@ -34,9 +34,9 @@ public final class ModelCodec {
    * and declared output schema; 7 added inputs' {@code header}; 8 added tools' {@code confirm} and
    * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}); 10 added
    * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}); 12 added {@code
-   * agents.tasks} (shared task store, lease, retention), {@code server.auth.policy.introspection}
-   * and a statement's database {@code session}. Older files still read (with the added fields at
-   * their defaults, and prompt messages as text).
+   * agents.tasks} (shared task store, lease, retention), {@code server.auth.policy.introspection},
+   * {@code server.limits.drain_delay} and a statement's database {@code session}. Older files still
+   * read (with the added fields at their defaults, and prompt messages as text).
    */
   public static final int FORMAT_VERSION = 12;
 

@@ -29,6 +29,14 @@ record ModelReader(DataInputStream in, int version) {
   }
 
   Service service() throws IOException {
+    Service read = serviceUpToAuth();
+    if (version < 12) {
+      return read;
+    }
+    return read.withLimits(read.limits().withDrainDelay(Duration.ofMillis(in.readLong())));
+  }
+
+  private Service serviceUpToAuth() throws IOException {
     return new Service(
         string(),
         optional(this::string),

@@ -56,6 +56,7 @@ record ModelWriter(DataOutputStream out, int version) {
       optional(s.tasks().store(), this::string);
       out.writeLong(s.tasks().lease().toMillis());
       out.writeLong(s.tasks().retention().toMillis());
+      out.writeLong(s.limits().drainDelay().toMillis());
     }
   }
 

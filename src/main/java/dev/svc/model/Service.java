@@ -48,6 +48,29 @@ public record Service(
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
+  /** This service with other {@code server.limits}. */
+  public Service withLimits(Limits other) {
+    return new Service(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        other,
+        pushNotifications,
+        defaultCaps,
+        auth,
+        tasks);
+  }
+
   /**
    * Settings with the defaults of {@code server.metrics}, {@code server.audit}, {@code
    * server.limits}, push notifications and result caps, and no {@code server.auth}.
@@ -114,20 +137,46 @@ public record Service(
    * @param bodyTimeout the most time from the end of the headers to the end of the body
    * @param connectionsPerClient open connections one client address may hold; 0 for no cap
    * @param drainTimeout on shutdown, how long requests in flight may still run
+   * @param drainDelay on shutdown, how long the server goes on accepting and serving after {@code
+   *     /ready} turned 503, so that load balancers stop sending it requests first
    */
   public record Limits(
       int maxBodyBytes,
       Duration headerTimeout,
       Duration bodyTimeout,
       int connectionsPerClient,
-      Duration drainTimeout) {
+      Duration drainTimeout,
+      Duration drainDelay) {
     public static final Limits DEFAULTS =
         new Limits(
             4 * 1024 * 1024,
             Duration.ofSeconds(10),
             Duration.ofSeconds(60),
             256,
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10),
+            Duration.ZERO);
+
+    /** Limits without a drain delay (as every model before format 12). */
+    public Limits(
+        int maxBodyBytes,
+        Duration headerTimeout,
+        Duration bodyTimeout,
+        int connectionsPerClient,
+        Duration drainTimeout) {
+      this(
+          maxBodyBytes,
+          headerTimeout,
+          bodyTimeout,
+          connectionsPerClient,
+          drainTimeout,
+          Duration.ZERO);
+    }
+
+    /** These limits with {@code drainDelay}. */
+    public Limits withDrainDelay(Duration delay) {
+      return new Limits(
+          maxBodyBytes, headerTimeout, bodyTimeout, connectionsPerClient, drainTimeout, delay);
+    }
   }
 
   /**

@@ -1,25 +1,30 @@
 package dev.svc.server;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts the requests in flight and says how a request is treated as the server stops: served as
- * usual; served and then its connection closed (draining: the listening socket is closed, so the
- * client's next request goes to another instance); or refused with 503 and {@code Retry-After}
- * (after the drain limit, when the connections are about to close).
+ * usual (also once withdrawn: {@code /ready} answers 503 while the server still accepts, so load
+ * balancers stop routing to it); served and then its connection closed (draining: the listening
+ * socket is closed, so the client's next request goes to another instance); or refused with 503 and
+ * {@code Retry-After} (after the drain limit, when the connections are about to close).
  *
- * <p>Counting is one atomic add per request and its answer; only shutdown waits, by looking every
- * few milliseconds, so requests never take a lock.
+ * <p>Connections are kept open while withdrawn: closing them then would make clients that talk to
+ * this instance directly reconnect at once, and connections that reach the listening socket just as
+ * it closes are reset by the kernel after their request was sent. Kept open, they carry on until
+ * the drain begins, and then each closes after its next answer, when new connections are refused
+ * cleanly.
+ *
+ * <p>Counting is one atomic add per request and its answer; only shutdown waits (in {@link
+ * HttpServer#awaitIdle}), by looking every few milliseconds, so requests never take a lock.
  */
 final class Drain {
   enum Phase {
     SERVING,
+    WITHDRAWN,
     DRAINING,
     REFUSING
   }
-
-  private static final long LOOK_MILLIS = 10;
 
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile Phase phase = Phase.SERVING;
@@ -46,8 +51,14 @@ final class Drain {
     return phase;
   }
 
-  void startDraining() {
+  void withdraw() {
     if (phase == Phase.SERVING) {
+      phase = Phase.WITHDRAWN;
+    }
+  }
+
+  void startDraining() {
+    if (phase == Phase.SERVING || phase == Phase.WITHDRAWN) {
       phase = Phase.DRAINING;
     }
   }
@@ -58,22 +69,5 @@ final class Drain {
 
   int inFlight() {
     return inFlight.get();
-  }
-
-  /** Waits until no request is in flight, at most {@code limit}; true when none is. */
-  boolean awaitIdle(Duration limit) {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (inFlight.get() > 0) {
-      if (System.nanoTime() - deadline >= 0) {
-        return false;
-      }
-      try {
-        Thread.sleep(LOOK_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return inFlight.get() == 0;
-      }
-    }
-    return true;
   }
 }

@@ -19,7 +19,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
  * The embedded HTTP server (Jetty 12 core API on virtual threads): the only class that starts or
- * stops Jetty. {@code /heartbeat} answers 200 only once {@link #markReady()} was called.
+ * stops Jetty. {@code /heartbeat} answers 200 only once {@link #markReady()} was called, and until
+ * the server stops accepting; {@code /ready} answers 200 only between {@link #markReady()} and
+ * {@link #withdraw()}, and while the {@link ReadinessProbe} finds every adapter reachable.
  */
 public final class HttpServer implements AutoCloseable {
   private static final Log LOG = Log.tagged("http");
@@ -29,6 +31,7 @@ public final class HttpServer implements AutoCloseable {
   private final ServerSettings settings;
   private final AtomicBoolean ready = new AtomicBoolean();
   private final Drain drain = new Drain();
+  private volatile ReadinessProbe readiness = ReadinessProbe.NONE;
   private Optional<ServerConnector> metricsConnector = Optional.empty();
   private Optional<HeaderDeadline> headerDeadline = Optional.empty();
 
@@ -108,8 +111,11 @@ public final class HttpServer implements AutoCloseable {
     // often; without it the parser allocates a few small header fields per request instead, at
     // the same throughput (bench/RESULTS.md, "Memory").
     config.setHeaderCacheSize(0);
+    // no acceptor thread: the selector accepts, so closing the listening socket on drain takes
+    // effect at once (a channel closed while a thread is blocked in accept() closes only once that
+    // thread wakes, and the kernel meanwhile queues connections it then resets)
     ServerConnector connector =
-        new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
+        new ServerConnector(server, 0, 1, new HttpConnectionFactory(config));
     connector.setHost(settings.address());
     connector.setPort(settings.port());
     connector.setAcceptQueueSize(1024);
@@ -132,7 +138,15 @@ public final class HttpServer implements AutoCloseable {
     // no Jetty GracefulHandler: it answers requests that arrive while draining with its own 503;
     // Drain serves them (closing their connections) and refuses only after the drain limit
     server.setHandler(
-        new RequestHandler(settings, policy, mcp, agents, http.ready::get, http.drain, auth));
+        new RequestHandler(
+            settings,
+            policy,
+            mcp,
+            agents,
+            http.ready::get,
+            () -> http.readiness,
+            http.drain,
+            auth));
     StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {
@@ -176,6 +190,22 @@ public final class HttpServer implements AutoCloseable {
     ready.set(true);
   }
 
+  /** What {@code /ready} checks besides this server's own state (the adapters). */
+  public void readinessProbe(ReadinessProbe probe) {
+    this.readiness = probe;
+  }
+
+  /**
+   * The first step of a graceful stop: {@code /ready} answers 503 from now on, so that load
+   * balancers stop sending requests here, while everything else goes on as before: new connections
+   * are accepted, requests served, {@code /heartbeat} answers 200. Each answer closes its
+   * connection, so that clients holding persistent connections (or an L4 balancer's) reconnect, and
+   * their next request can go to another instance.
+   */
+  public void withdraw() {
+    drain.withdraw();
+  }
+
   public int port() {
     return connector.getLocalPort();
   }
@@ -196,16 +226,50 @@ public final class HttpServer implements AutoCloseable {
     for (ServerConnector open : connectors()) {
       open.shutdown(); // Jetty: answers are no longer persistent, idle connections close soon
       open.close(); // the listening socket
+      if (open.getTransport() instanceof java.nio.channels.ServerSocketChannel listening) {
+        try {
+          listening.close(); // without an acceptor thread, close() above leaves it to stop()
+        } catch (java.io.IOException e) {
+          LOG.debug("closing the listening socket failed", "error", String.valueOf(e));
+        }
+      }
     }
   }
 
   /**
-   * Waits until no request is in flight, at most {@code limit}.
+   * Waits, at most {@code limit}, until no request is in flight and, once draining, until every
+   * connection has closed: each closes after its next answer, or after a second without a request.
+   * Waiting for the connections too (not only for the requests) keeps a request that a client sent
+   * just after the previous answer, and that is not read yet, from being cut off when the server
+   * stops.
    *
-   * @return true when none is left
+   * @return true when no request is left in flight
    */
   public boolean awaitIdle(Duration limit) {
-    return drain.awaitIdle(limit);
+    long end = System.nanoTime() + limit.toNanos();
+    while ((drain.inFlight() > 0 || (isDraining() && hasOpenConnections()))
+        && System.nanoTime() - end < 0) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return drain.inFlight() == 0;
+  }
+
+  private boolean isDraining() {
+    return drain.phase().compareTo(Drain.Phase.DRAINING) >= 0;
+  }
+
+  private boolean hasOpenConnections() {
+    for (ServerConnector open : connectors()) {
+      if (!open.getConnectedEndPoints().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Requests being served now. */
@@ -221,7 +285,7 @@ public final class HttpServer implements AutoCloseable {
   public void stop(Duration grace) {
     startDraining();
     drain.refuseNew();
-    drain.awaitIdle(grace);
+    awaitIdle(grace);
     headerDeadline.ifPresent(HeaderDeadline::close);
     server.setStopTimeout(0);
     try {

@@ -81,7 +81,7 @@ final class HttpTelemetry {
       return "/agent/{name}";
     }
     return switch (path) {
-      case "/heartbeat", "/metrics", "/.well-known/agent-card.json" -> path;
+      case "/heartbeat", "/ready", "/metrics", "/.well-known/agent-card.json" -> path;
       default -> "";
     };
   }

@@ -2,6 +2,7 @@ package dev.svc.server;
 
 import dev.svc.call.Headers;
 import dev.svc.call.RequestIds;
+import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.HttpCall;
@@ -17,9 +18,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -38,6 +41,11 @@ import tools.jackson.databind.JsonNode;
 final class RequestHandler extends Handler.Abstract {
   private static final Log LOG = Log.tagged("http");
   private static final byte[] HEARTBEAT = "{\"success\":true}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] READY = "{\"status\":\"ready\"}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] STARTING =
+      "{\"status\":\"starting\"}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] STOPPING =
+      "{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8);
   private static final String MCP_ALLOWED_HEADERS =
       "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method,"
           + " Mcp-Name, Last-Event-ID, X-API-Key";
@@ -51,6 +59,7 @@ final class RequestHandler extends Handler.Abstract {
   private final Route mcp;
   private final Route agents;
   private final BooleanSupplier ready;
+  private final Supplier<ReadinessProbe> readiness;
   private final Drain drain;
   private final Optional<EndpointAuth> auth;
 
@@ -60,6 +69,7 @@ final class RequestHandler extends Handler.Abstract {
       Route mcp,
       Route agents,
       BooleanSupplier ready,
+      Supplier<ReadinessProbe> readiness,
       Drain drain,
       Optional<EndpointAuth> auth) {
     super(InvocationType.BLOCKING);
@@ -68,6 +78,7 @@ final class RequestHandler extends Handler.Abstract {
     this.mcp = mcp;
     this.agents = agents;
     this.ready = ready;
+    this.readiness = readiness;
     this.drain = drain;
     this.auth = auth;
   }
@@ -82,7 +93,7 @@ final class RequestHandler extends Handler.Abstract {
         refuseWhileStopping(request, response, callback);
         return true;
       }
-      if (drain.phase() == Drain.Phase.DRAINING) {
+      if (drain.phase().compareTo(Drain.Phase.DRAINING) >= 0) {
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
       }
       serve(request, response, Callback.from(callback, drain::leave), path);
@@ -156,6 +167,10 @@ final class RequestHandler extends Handler.Abstract {
         }
         return;
       }
+      if (path.equals("/ready")) {
+        ready(response, callback);
+        return;
+      }
       if (auth.isPresent() && EndpointAuth.isMetadataPath(path)) {
         if (method.equals("OPTIONS")) {
           response.getHeaders().put("Access-Control-Allow-Origin", "*");
@@ -182,7 +197,7 @@ final class RequestHandler extends Handler.Abstract {
                 + path
                 + " (svc serves /mcp, /agent/{name}, "
                 + ROOT_AGENT_CARD
-                + " and /heartbeat)");
+                + ", /heartbeat and /ready)");
         return;
       }
       cors(response, origin, isMcp);
@@ -264,6 +279,33 @@ final class RequestHandler extends Handler.Abstract {
         callback.failed(e);
       }
     }
+  }
+
+  /**
+   * {@code /ready}, for load balancers and orchestrators: 200 while this instance should get
+   * requests; 503 while it starts, from the moment it is asked to stop, and while an adapter is
+   * unreachable (named in the body, with a reason and nothing else).
+   */
+  private void ready(Response response, Callback callback) {
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    if (drain.phase() != Drain.Phase.SERVING) {
+      writeBody(response, callback, 503, "application/json", STOPPING);
+      return;
+    }
+    if (!ready.getAsBoolean()) {
+      writeBody(response, callback, 503, "application/json", STARTING);
+      return;
+    }
+    Map<String, String> unreachable = readiness.get().unreachableAdapters();
+    if (unreachable.isEmpty()) {
+      writeBody(response, callback, 200, "application/json", READY);
+      return;
+    }
+    var body = Json.NODES.objectNode().put("status", "unavailable");
+    var adapters = body.putArray("adapters");
+    unreachable.forEach(
+        (name, reason) -> adapters.addObject().put("name", name).put("reason", reason));
+    writeBody(response, callback, 503, "application/json", Json.MAPPER.writeValueAsBytes(body));
   }
 
   private static HttpCall call(

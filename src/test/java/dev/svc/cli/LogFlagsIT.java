@@ -33,7 +33,7 @@ class LogFlagsIT {
       statement: SELECT 1 AS one
       """;
   private static final Pattern LOGGING_TO =
-      Pattern.compile("svc: logging to (/tmp/\\.svc/logs/svc-[0-9a-f]{8}\\.log)\\n");
+      Pattern.compile("logging to (/tmp/\\.svc/logs/svc-[0-9a-f]{8}\\.log)(\\n|\")");
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @TempDir Path dir;

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * work}.
  */
 public final class SvcProcess implements AutoCloseable {
-  private static final Pattern SERVING = Pattern.compile("svc: serving .* on (http://\\S+)/mcp");
+  /** The banner, as text ({@code svc: serving …}) or in a JSON line ({@code --log-format json}). */
+  private static final Pattern SERVING = Pattern.compile("serving .* on (http://[^\\s\"]+)/mcp");
 
   private final Process process;
   private final Path out;
@@ -104,6 +105,19 @@ public final class SvcProcess implements AutoCloseable {
     process.destroy();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError("svc did not stop on SIGTERM");
+    }
+    return process.exitValue();
+  }
+
+  /** Sends SIGTERM without waiting: the process drains and stops on its own. */
+  public void terminate() {
+    process.destroy();
+  }
+
+  /** Waits for the process to end after {@link #terminate()}; returns its exit code. */
+  public int awaitExit(Duration limit) throws InterruptedException {
+    if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("svc did not stop within " + limit);
     }
     return process.exitValue();
   }

@@ -369,6 +369,33 @@ class ModelCodecTest {
   }
 
   @Test
+  void theDrainDelayRoundTripsAndAFormatElevenFileReadsWithNone() {
+    Model model =
+        ProjectFixture.model(
+            dir.resolve("delay"),
+            """
+            == .svc
+            name: delay
+            server:
+              limits: {drain_delay: 7, drain_timeout: 20}
+            == app/tools/t/config.terse
+            description: T.
+            statement: SELECT 1
+            use: db
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            """);
+    Service.Limits limits = ModelCodec.decode(ModelCodec.encode(model)).service().limits();
+    assertThat(limits.drainDelay()).isEqualTo(java.time.Duration.ofSeconds(7));
+    assertThat(limits.drainTimeout()).isEqualTo(java.time.Duration.ofSeconds(20));
+
+    Service.Limits eleven = ModelCodec.decode(olderFormat(model, 11)).service().limits();
+    assertThat(eleven.drainDelay()).isZero();
+    assertThat(eleven.drainTimeout()).isEqualTo(java.time.Duration.ofSeconds(20));
+  }
+
+  @Test
   void serverLimitsRoundTrip() {
     Model model =
         ProjectFixture.model(
