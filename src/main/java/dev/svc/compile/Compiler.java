@@ -179,7 +179,8 @@ public final class Compiler {
                 definitions.plugins(),
                 defaultCache,
                 defaultCaps,
-                defaultRateLimit)
+                defaultRateLimit,
+                definitions.root().server().auth().isPresent())
             .filter(t -> unique)
             .ifPresent(tools::add);
       }

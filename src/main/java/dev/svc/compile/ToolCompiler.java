@@ -15,6 +15,7 @@ import dev.svc.model.Adapter;
 import dev.svc.model.AuthPolicy;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Confirmation;
+import dev.svc.model.DatabaseSession;
 import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
@@ -55,6 +56,7 @@ final class ToolCompiler {
   private final ToolHintsCompiler hints;
   private final OutputSchemaCompiler outputSchemas;
   private final InputSchemaCompiler inputSchemas;
+  private final SessionCompiler sessions;
   private final EnvStrings env;
   private final Environment environment;
 
@@ -71,6 +73,7 @@ final class ToolCompiler {
     this.hints = new ToolHintsCompiler(diagnostics);
     this.outputSchemas = new OutputSchemaCompiler(diagnostics);
     this.inputSchemas = new InputSchemaCompiler(diagnostics);
+    this.sessions = new SessionCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
   }
@@ -85,6 +88,7 @@ final class ToolCompiler {
    * @param defaultCache the global cache settings
    * @param defaultCaps the global result caps
    * @param defaultRateLimit the global rate limit, if any
+   * @param serverAuth whether {@code server.auth} verifies a token on every request
    */
   Optional<Tool> compile(
       ToolDefinition tool,
@@ -93,7 +97,8 @@ final class ToolCompiler {
       Map<String, String> plugins,
       CachePolicy defaultCache,
       ResultCaps defaultCaps,
-      Optional<RateLimit> defaultRateLimit) {
+      Optional<RateLimit> defaultRateLimit,
+      boolean serverAuth) {
     int errorsBefore = errorCount();
     String name =
         names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
@@ -140,6 +145,11 @@ final class ToolCompiler {
         execution(
             tool, adapters, brokenAdapters, argumentNames, inputSchema.isPresent(), inputMapper);
     Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
+    boolean verifiedToken =
+        serverAuth || auth.filter(a -> a.plugin().equals(AuthPolicy.JWT)).isPresent();
+    Optional<DatabaseSession> session = sessions.compile(tool.session(), execution, verifiedToken);
+    execution =
+        execution.map(e -> e instanceof Execution.OnAdapter on ? on.withSession(session) : e);
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);

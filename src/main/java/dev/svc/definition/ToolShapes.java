@@ -66,6 +66,27 @@ final class ToolShapes {
               new FieldType.ScalarMap(),
               "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
 
+  static final Shape SESSION =
+      Shapes.shape(
+          "session",
+          "PostgreSQL settings made for each call, in the transaction of its statement (for"
+              + " row-level security).",
+          true,
+          optional(
+              "settings",
+              new FieldType.ScalarMap(),
+              "Setting name → literal text or `{{ auth.claims.<name> }}`, applied with"
+                  + " `set_config(name, value, true)`, e.g. `app.user_id: \"{{ auth.claims.sub }}\"`."),
+          optional(
+              "role",
+              FieldType.text(),
+              "Role the statement runs as (`SET LOCAL ROLE`): literal or `{{ auth.claims.<name>"
+                  + " }}`; must be one of `allowed_roles`."),
+          optional(
+              "allowed_roles",
+              new FieldType.TextList(),
+              "The roles `role` may take; required when `role` comes from a claim."));
+
   static final Shape ANNOTATIONS =
       Shapes.shape(
           "annotations",
@@ -149,5 +170,10 @@ final class ToolShapes {
                   new FieldType.Text(Optional.empty(), Shapes.CONFIRM_FALLBACKS),
                   "When the client cannot be asked (no elicitation capability): `refuse` the call"
                       + " (default) or `allow` it without asking.")
-              .reportedAs("invalid-confirm-fallback"));
+              .reportedAs("invalid-confirm-fallback"),
+          optional(
+              "session",
+              new FieldType.Object(SESSION),
+              "PostgreSQL settings and role for each call, from the caller's verified token (row-level"
+                  + " security)."));
 }

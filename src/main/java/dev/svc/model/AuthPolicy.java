@@ -15,6 +15,7 @@ import java.util.Optional;
 public record AuthPolicy(String plugin, Optional<ScriptRef> script, Map<String, EnvString> policy) {
   public static final String ALLOW_ALL = "allow_all";
   public static final String API_KEY = "api_key";
+  public static final String JWT = "jwt";
 
   public AuthPolicy {
     policy = Collections.unmodifiableMap(new LinkedHashMap<>(policy));

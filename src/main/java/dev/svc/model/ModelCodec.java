@@ -33,10 +33,11 @@ public final class ModelCodec {
    * max_rows}, {@code max_bytes}: global and per tool) and tools' {@code read_only}, annotations
    * and declared output schema; 7 added inputs' {@code header}; 8 added tools' {@code confirm} and
    * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}); 10 added
-   * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}). Older files still read
-   * (with the added fields at their defaults, and prompt messages as text).
+   * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}); 12 added a statement's
+   * database {@code session}. Older files still read (with the added fields at their defaults, and
+   * prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 11;
+  public static final int FORMAT_VERSION = 12;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;
