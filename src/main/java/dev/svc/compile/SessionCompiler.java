@@ -177,14 +177,13 @@ final class SessionCompiler {
     if (claim.matches()) {
       if (!verifiedToken) {
         diagnostics.error(
-            "claims-without-auth",
+            "claims-without-token",
             written.origin(),
-            "`"
+            "the session uses `"
                 + text.strip()
-                + "` needs the caller's verified token, and this tool has none (no `jwt` auth,"
-                + " no `server.auth`)",
-            "add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or"
-                + " `server.auth` to the .svc file");
+                + "`, but no access token is verified for this tool",
+            "add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or turn on"
+                + " `server.auth` in .svc");
         return Optional.empty();
       }
       return Optional.of(new DatabaseSession.Value.Claim(claim.group(1)));

@@ -3,6 +3,7 @@ package dev.svc.compile;
 import dev.svc.definition.CacheDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.NamedValue;
+import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
@@ -59,13 +60,19 @@ final class ToolCompiler {
   private final SessionCompiler sessions;
   private final EnvStrings env;
   private final Environment environment;
+  private final JwtAuthCompiler tokens;
+  private final boolean serverAuthOn;
 
+  /**
+   * @param serverAuth the project's {@code server.auth}, if any: it verifies every call's token
+   */
   ToolCompiler(
       Diagnostics diagnostics,
       Names names,
       ScriptResolver scripts,
       EnvStrings env,
-      Environment environment) {
+      Environment environment,
+      Optional<ServerAuthDefinition> serverAuth) {
     this.diagnostics = diagnostics;
     this.names = names;
     this.scripts = scripts;
@@ -76,6 +83,8 @@ final class ToolCompiler {
     this.sessions = new SessionCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
+    this.tokens = new JwtAuthCompiler(diagnostics, serverAuth);
+    this.serverAuthOn = serverAuth.isPresent();
   }
 
   /**
@@ -88,7 +97,6 @@ final class ToolCompiler {
    * @param defaultCache the global cache settings
    * @param defaultCaps the global result caps
    * @param defaultRateLimit the global rate limit, if any
-   * @param serverAuth whether {@code server.auth} verifies a token on every request
    */
   Optional<Tool> compile(
       ToolDefinition tool,
@@ -97,8 +105,7 @@ final class ToolCompiler {
       Map<String, String> plugins,
       CachePolicy defaultCache,
       ResultCaps defaultCaps,
-      Optional<RateLimit> defaultRateLimit,
-      boolean serverAuth) {
+      Optional<RateLimit> defaultRateLimit) {
     int errorsBefore = errorCount();
     String name =
         names.nameOf(tool.name(), tool.directoryName(), Shapes.TOOL_NAME, "tool", tool.origin());
@@ -146,7 +153,7 @@ final class ToolCompiler {
             tool, adapters, brokenAdapters, argumentNames, inputSchema.isPresent(), inputMapper);
     Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
     boolean verifiedToken =
-        serverAuth || auth.filter(a -> a.plugin().equals(AuthPolicy.JWT)).isPresent();
+        serverAuthOn || auth.filter(a -> a.plugin().equals(AuthPolicy.JWT)).isPresent();
     Optional<DatabaseSession> session = sessions.compile(tool.session(), execution, verifiedToken);
     execution =
         execution.map(e -> e instanceof Execution.OnAdapter on ? on.withSession(session) : e);
@@ -247,6 +254,9 @@ final class ToolCompiler {
         statement.ifPresent(
             s -> checkPlaceholders(s, argumentNames, declaredSchema, source.origin()));
       }
+      statement.ifPresent(s ->
+          tokens.checkClaims(
+              s, source.origin(), tool.auth().flatMap(ToolDefinition.AuthDefinition::plugin)));
       return statement.map(s -> new Execution.OnAdapter(adapter.name(), adapter.connector(), s));
     }
     tool.statement()
@@ -300,7 +310,7 @@ final class ToolCompiler {
   private void checkPlaceholders(
       Statement statement, List<String> declared, boolean declaredSchema, Origin origin) {
     for (String used : statement.inputNames()) {
-      if (!declared.contains(used)) {
+      if (!used.startsWith(JwtAuthCompiler.CLAIMS) && !declared.contains(used)) {
         diagnostics.error(
             "unknown-input",
             origin,
@@ -433,6 +443,16 @@ final class ToolCompiler {
     Optional<ScriptRef> script = Optional.empty();
     switch (plugin.value()) {
       case AuthPolicy.ALLOW_ALL -> {}
+      case AuthPolicy.JWT -> {
+        tokens.checkPolicy(plugin, auth.policy());
+        if (plugins.containsKey(AuthPolicy.JWT)) {
+          diagnostics.warning(
+              "shadowed-auth-plugin",
+              plugin.origin(),
+              "`jwt` is the built-in plugin; app/plugins/jwt.ts is not used",
+              "rename the script (and `plugin:`) to use it, or delete it");
+        }
+      }
       case AuthPolicy.API_KEY -> {
         if (!policy.containsKey("value") && !environment.has("SVC_API_KEY")) {
           diagnostics.warning(
@@ -447,7 +467,8 @@ final class ToolCompiler {
       default -> {
         String path = plugins.get(plugin.value());
         if (path == null) {
-          List<String> known = new ArrayList<>(List.of(AuthPolicy.ALLOW_ALL, AuthPolicy.API_KEY));
+          List<String> known =
+              new ArrayList<>(List.of(AuthPolicy.ALLOW_ALL, AuthPolicy.API_KEY, AuthPolicy.JWT));
           known.addAll(plugins.keySet());
           diagnostics.error(
               "unknown-auth-plugin",
@@ -455,7 +476,7 @@ final class ToolCompiler {
               "no auth plugin is named `" + plugin.value() + "`",
               Suggestions.didYouMean(plugin.value(), known)
                   .orElse(
-                      "built-in plugins: allow_all, api_key; custom plugins live in app/plugins/<name>.ts"));
+                      "built-in plugins: allow_all, api_key, jwt; custom plugins live in app/plugins/<name>.ts"));
           return Optional.empty();
         }
         script =

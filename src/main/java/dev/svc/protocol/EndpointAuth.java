@@ -1,10 +1,10 @@
 package dev.svc.protocol;
 
+import dev.svc.auth.BearerCredentials;
 import dev.svc.auth.OAuthPolicy;
-import dev.svc.auth.Principal;
 import dev.svc.auth.TokenCheck;
 import dev.svc.auth.TokenVerifier;
-import dev.svc.auth.VerifiedToken;
+import dev.svc.call.VerifiedToken;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.json.Jackson;
 import dev.svc.json.Json;
@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -44,9 +43,6 @@ public final class EndpointAuth {
   public static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
 
   private static final Log LOG = Log.tagged("auth");
-
-  /** RFC 6750 §2.1: {@code Bearer 1*SP b64token}; the scheme is case-insensitive. */
-  private static final Pattern BEARER = Pattern.compile("(?i:bearer) +([A-Za-z0-9._~+/-]+=*) *");
 
   private final OAuthPolicy policy;
   private final TokenVerifier verifier;
@@ -158,35 +154,36 @@ public final class EndpointAuth {
 
   /** Admits {@code call} with a valid token, or says how it is refused. */
   public Admission admit(HttpCall call) {
-    List<String> sent = call.headers().values().getOrDefault("authorization", List.of());
-    if (sent.isEmpty()) {
-      // RFC 6750 §3.1: no error code when the request carried no credentials
-      return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
+    String bearerToken;
+    switch (BearerCredentials.of(call.headers())) {
+      case BearerCredentials.Missing missing -> {
+        // RFC 6750 §3.1: no error code when the request carried no credentials
+        return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
+      }
+      case BearerCredentials.Several several -> {
+        return refuse(
+            call,
+            400,
+            Optional.of("invalid_request"),
+            "the request has several Authorization headers");
+      }
+      case BearerCredentials.OtherScheme other -> {
+        return refuse(
+            call,
+            401,
+            Optional.empty(),
+            "this server accepts only Bearer access tokens in the Authorization header");
+      }
+      case BearerCredentials.Malformed malformed -> {
+        return refuse(
+            call,
+            400,
+            Optional.of("invalid_request"),
+            "the Authorization header is malformed: write `Bearer <token>`");
+      }
+      case BearerCredentials.Token bearer -> bearerToken = bearer.token();
     }
-    if (sent.size() > 1) {
-      return refuse(
-          call,
-          400,
-          Optional.of("invalid_request"),
-          "the request has several Authorization headers");
-    }
-    String value = sent.getFirst().strip();
-    if (!value.regionMatches(true, 0, "bearer", 0, 6)) {
-      return refuse(
-          call,
-          401,
-          Optional.empty(),
-          "this server accepts only Bearer access tokens in the Authorization header");
-    }
-    var matcher = BEARER.matcher(value);
-    if (!matcher.matches()) {
-      return refuse(
-          call,
-          400,
-          Optional.of("invalid_request"),
-          "the Authorization header is malformed: write `Bearer <token>`");
-    }
-    switch (verifier.verify(matcher.group(1))) {
+    switch (verifier.verify(bearerToken)) {
       case TokenCheck.Rejected rejected -> {
         return refuse(call, 401, Optional.of("invalid_token"), rejected.reason());
       }
@@ -213,8 +210,7 @@ public final class EndpointAuth {
               Optional.of("insufficient_scope"),
               "the access token lacks the scope " + String.join(" ", missing));
         }
-        Principal principal = token.principal();
-        return new Admission.Admitted(call.authenticated(principal));
+        return new Admission.Admitted(call.authenticated(token));
       }
     }
   }

@@ -1,11 +1,11 @@
 package dev.svc.runtime;
 
+import dev.svc.call.VerifiedToken;
 import dev.svc.connector.StatementOptions.SessionSetting;
 import dev.svc.json.Json;
 import dev.svc.model.DatabaseSession;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,12 +25,12 @@ final class SessionValues {
   record Refused(String message) implements Result {}
 
   /**
-   * @param claims the verified token's claims; empty when the call carries no verified token
+   * @param token the call's verified access token, if it has one
    */
-  static Result of(DatabaseSession session, Optional<Map<String, Object>> claims) {
+  static Result of(DatabaseSession session, Optional<VerifiedToken> token) {
     List<SessionSetting> settings = new ArrayList<>(session.settings().size() + 1);
     for (DatabaseSession.Setting setting : session.settings()) {
-      switch (value(setting.value(), claims)) {
+      switch (value(setting.value(), token)) {
         case Missing missing -> {
           return new Refused(missing.message());
         }
@@ -39,7 +39,7 @@ final class SessionValues {
     }
     if (session.role().isPresent()) {
       DatabaseSession.Value written = session.role().get();
-      switch (value(written, claims)) {
+      switch (value(written, token)) {
         case Missing missing -> {
           return new Refused(missing.message());
         }
@@ -65,16 +65,19 @@ final class SessionValues {
 
   private record Missing(String message) implements Resolved {}
 
-  private static Resolved value(DatabaseSession.Value value, Optional<Map<String, Object>> claims) {
+  private static Resolved value(DatabaseSession.Value value, Optional<VerifiedToken> token) {
     return switch (value) {
       case DatabaseSession.Value.Literal literal -> new Text(literal.text());
       case DatabaseSession.Value.Claim claim -> {
-        if (claims.isEmpty()) {
-          yield new Missing("this tool needs the caller's verified token, and the call has none");
+        if (token.isEmpty()) {
+          yield new Missing(
+              "the session uses the claim `"
+                  + claim.name()
+                  + "` of an access token, and the call carries none");
         }
-        Optional<Object> found = Claims.at(claims.get(), claim.name());
-        if (found.isEmpty() || found.get() == null) {
-          yield new Missing("the caller's token carries no claim `" + claim.name() + "`");
+        Optional<Object> found = token.get().claim(claim.name());
+        if (found.isEmpty()) {
+          yield new Missing("the token carries no claim `" + claim.name() + "`");
         }
         yield new Text(text(found.get()));
       }

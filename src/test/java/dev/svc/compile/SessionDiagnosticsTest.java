@@ -102,8 +102,8 @@ class SessionDiagnosticsTest {
             "claims without a verified token are an error",
             OPEN + tool("session:\n  settings:\n    app.user_id: \"{{ auth.claims.sub }}\"\n"),
             """
-            app/tools/t/config.terse:6:18: error[claims-without-auth]: `{{ auth.claims.sub }}` needs the caller's verified token, and this tool has none (no `jwt` auth, no `server.auth`)
-              hint: add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or `server.auth` to the .svc file
+            app/tools/t/config.terse:6:18: error[claims-without-token]: the session uses `{{ auth.claims.sub }}`, but no access token is verified for this tool
+              hint: add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or turn on `server.auth` in .svc
             1 error, 0 warnings
             """),
         argumentSet(

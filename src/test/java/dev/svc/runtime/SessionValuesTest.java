@@ -2,14 +2,17 @@ package dev.svc.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.call.VerifiedToken;
 import dev.svc.connector.StatementOptions.SessionSetting;
 import dev.svc.model.DatabaseSession;
 import dev.svc.model.DatabaseSession.Setting;
 import dev.svc.model.DatabaseSession.Value.Claim;
 import dev.svc.model.DatabaseSession.Value.Literal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SessionValuesTest {
@@ -28,9 +31,15 @@ class SessionValuesTest {
           "db_role", "notes_reader",
           "realm_access", Map.of("roles", List.of("staff", "admin")));
 
+  static Optional<VerifiedToken> token(Map<String, Object> claims) {
+    return Optional.of(
+        new VerifiedToken(
+            (String) claims.get("sub"), Set.of(), Instant.now().plusSeconds(60), claims));
+  }
+
   @Test
   void claimsAndLiteralsBecomeSettingsWithTheRoleLast() {
-    assertThat(SessionValues.of(NOTES, Optional.of(ALICE)))
+    assertThat(SessionValues.of(NOTES, token(ALICE)))
         .isEqualTo(
             new SessionValues.Settings(
                 List.of(
@@ -44,13 +53,12 @@ class SessionValuesTest {
   void aMissingClaimRefusesTheCallInsteadOfSettingNothing() {
     Map<String, Object> noRoles = Map.of("sub", "bob", "db_role", "notes_reader");
 
-    assertThat(SessionValues.of(NOTES, Optional.of(noRoles)))
-        .isEqualTo(
-            new SessionValues.Refused("the caller's token carries no claim `realm_access.roles`"));
+    assertThat(SessionValues.of(NOTES, token(noRoles)))
+        .isEqualTo(new SessionValues.Refused("the token carries no claim `realm_access.roles`"));
     assertThat(SessionValues.of(NOTES, Optional.empty()))
         .isEqualTo(
             new SessionValues.Refused(
-                "this tool needs the caller's verified token, and the call has none"));
+                "the session uses the claim `sub` of an access token, and the call carries none"));
   }
 
   @Test
@@ -58,7 +66,7 @@ class SessionValuesTest {
     Map<String, Object> mallory =
         Map.of("sub", "m", "db_role", "postgres", "realm_access", Map.of("roles", List.of()));
 
-    assertThat(SessionValues.of(NOTES, Optional.of(mallory)))
+    assertThat(SessionValues.of(NOTES, token(mallory)))
         .isEqualTo(
             new SessionValues.Refused(
                 "the role in claim `db_role` is not one this tool may run as"));

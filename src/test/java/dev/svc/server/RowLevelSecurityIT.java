@@ -147,7 +147,10 @@ class RowLevelSecurityIT {
       return List.of("error: " + result.path("content").get(0).path("text").asString());
     }
     List<String> bodies = new ArrayList<>();
-    result.path("structuredContent").path("rows").forEach(r -> bodies.add(r.path("body").asString()));
+    result
+        .path("structuredContent")
+        .path("rows")
+        .forEach(r -> bodies.add(r.path("body").asString()));
     return bodies;
   }
 
@@ -170,7 +173,7 @@ class RowLevelSecurityIT {
   @Test
   void aClaimTheTokenLacksRefusesTheCall() {
     assertThat(bodies(as("svc-client"), "by_tenant", "{}"))
-        .containsExactly("error: the caller's token carries no claim `tenant`");
+        .containsExactly("error: the token carries no claim `tenant`");
   }
 
   @Test
