@@ -111,7 +111,7 @@ class RowLevelSecurityIT {
             app.tenant: "{{ auth.claims.tenant }}"
           role: svc_it_notes_reader
         == app/tools/all_notes/config.terse
-        description: Every note, as the adapter's own user (no session): the policy does not apply.
+        description: "Every note, as the adapter's own user (no session): the policy does not apply."
         use: notes
         statement: SELECT body FROM notes ORDER BY id
         """;
