@@ -195,7 +195,10 @@ final class ToolPipeline {
           tool.cache().enabled()
               ? Optional.of(
                   new ResultCache.CacheKey(
-                      tool.name(), canonical.orElseThrow(), identity.orElse(""), position))
+                      tool.name(),
+                      canonical.orElseThrow(),
+                      identity.orElse("") + claimsKey(tool, call.token()),
+                      position))
               : Optional.empty();
       if (key.isPresent()) {
         Optional<ResultCache.Cached> cached = lookup(key.get(), span);
@@ -334,6 +337,25 @@ final class ToolPipeline {
     return allow.identity().equals(ANONYMOUS) || allow.identity().equals(verified.get())
         ? verified.get()
         : verified.get() + " " + allow.identity();
+  }
+
+  /**
+   * The claims a tool's statement binds, for its cache key: the subject alone would let a result
+   * read with one tenant or role outlive a change of them in the subject's next token.
+   */
+  private String claimsKey(Tool tool, Optional<VerifiedToken> token) {
+    List<String> names = boundInputs.getOrDefault(tool.name(), List.of());
+    if (token.isEmpty() || names.stream().noneMatch(n -> n.startsWith(BoundValues.CLAIMS))) {
+      return "";
+    }
+    StringBuilder key = new StringBuilder();
+    for (String name : names) {
+      if (name.startsWith(BoundValues.CLAIMS)) {
+        Object value = token.get().claim(name.substring(BoundValues.CLAIMS.length())).orElse(null);
+        key.append('\n').append(name).append('=').append(Json.MAPPER.writeValueAsString(value));
+      }
+    }
+    return key.toString();
   }
 
   private static Ran failed(String message, Optional<String> identity) {
