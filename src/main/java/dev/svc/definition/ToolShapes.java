@@ -62,8 +62,7 @@ final class ToolShapes {
           required(
               "plugin",
               FieldType.text(),
-              "`allow_all`, `api_key`, `jwt` (OAuth access tokens), or a custom plugin"
-                  + " `app/plugins/<name>.ts`."),
+              "`allow_all`, `api_key`, `jwt`, or a custom plugin `app/plugins/<name>.ts`."),
           optional(
               "policy",
               new FieldType.ScalarMap(
