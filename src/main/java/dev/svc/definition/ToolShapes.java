@@ -3,6 +3,8 @@ package dev.svc.definition;
 import static dev.svc.definition.Field.optional;
 import static dev.svc.definition.Field.required;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,11 +62,24 @@ final class ToolShapes {
           required(
               "plugin",
               FieldType.text(),
-              "`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`."),
+              "`allow_all`, `api_key`, `jwt`, or a custom plugin `app/plugins/<name>.ts`."),
           optional(
               "policy",
-              new FieldType.ScalarMap(),
-              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
+              new FieldType.ScalarMap(
+                  inOrder(
+                      "value",
+                      "`api_key`: the expected key (else env `SVC_API_KEY`).",
+                      "issuer",
+                      "`jwt`: the tokens' `iss`, exactly; required without `server.auth`.",
+                      "audience",
+                      "`jwt`: a value the tokens' `aud` must contain; required without"
+                          + " `server.auth`.",
+                      "scopes",
+                      "`jwt`: scopes the token must carry, separated by spaces.",
+                      "jwks_uri",
+                      "`jwt`: the issuer's keys, when not discovered from the issuer.")),
+              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`; `issuer`,"
+                  + " `audience`, `scopes`, `jwks_uri` for `jwt`)."));
 
   static final Shape SESSION =
       Shapes.shape(
@@ -127,7 +142,8 @@ final class ToolShapes {
           optional(
               "statement",
               FieldType.text(),
-              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` placeholders (always bound)."),
+              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` and `{{ auth.claims.name }}`"
+                  + " placeholders (always bound)."),
           optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
           optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
           optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
@@ -176,4 +192,13 @@ final class ToolShapes {
               new FieldType.Object(SESSION),
               "PostgreSQL settings and role for each call, from the caller's verified token (row-level"
                   + " security)."));
+
+  /** Name → description pairs, in the order written (schemas are files: their order must hold). */
+  private static Map<String, String> inOrder(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return map;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.svc.model;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,9 +37,19 @@ public record DatabaseSession(
     record Claim(String name) implements Value {}
   }
 
-  /** Whether any value comes from a claim. */
-  public boolean usesClaims() {
-    return role.filter(Value.Claim.class::isInstance).isPresent()
-        || settings.stream().anyMatch(s -> s.value() instanceof Value.Claim);
+  /** The claims its values come from, in order, each once. */
+  public List<String> claimNames() {
+    LinkedHashSet<String> names = new LinkedHashSet<>();
+    settings.forEach(s -> {
+      if (s.value() instanceof Value.Claim claim) {
+        names.add(claim.name());
+      }
+    });
+    role.ifPresent(r -> {
+      if (r instanceof Value.Claim claim) {
+        names.add(claim.name());
+      }
+    });
+    return List.copyOf(names);
   }
 }

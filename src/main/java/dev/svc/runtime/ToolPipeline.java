@@ -25,6 +25,7 @@ import dev.svc.script.ScriptWaitsForClientException;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.Telemetry;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -56,6 +57,12 @@ final class ToolPipeline {
   /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
   private final Map<String, List<String>> boundInputs;
 
+  /**
+   * Per tool whose statement or session reads claims: their names ({@code auth.claims.<name>}),
+   * which key its cached results beside the principal.
+   */
+  private final Map<String, List<String>> keyedClaims;
+
   /** Per tool that declares an {@code input_schema}: that schema, compiled once. */
   private final Map<String, JsonSchema> argumentSchemas;
 
@@ -79,6 +86,7 @@ final class ToolPipeline {
       AdapterFailureLog adapterFailures,
       PageCursors cursors) {
     Map<String, List<String>> bound = new HashMap<>();
+    Map<String, List<String>> keyed = new HashMap<>();
     Set<String> continued = new HashSet<>();
     Map<String, JsonSchema> schemas = new HashMap<>();
     for (Tool tool : tools) {
@@ -86,12 +94,24 @@ final class ToolPipeline {
           .ifPresent(schema -> schemas.put(tool.name(), argumentSchema(tool, schema)));
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
+        List<String> claims = new ArrayList<>();
+        onAdapter.statement().inputNames().stream()
+            .filter(n -> n.startsWith(BoundValues.CLAIMS))
+            .forEach(claims::add);
+        onAdapter
+            .session()
+            .ifPresent(
+                session -> session.claimNames().forEach(n -> claims.add(BoundValues.CLAIMS + n)));
+        if (!claims.isEmpty()) {
+          keyed.put(tool.name(), List.copyOf(claims));
+        }
       }
       if (PageCursors.offeredBy(tool)) {
         continued.add(tool.name());
       }
     }
     this.boundInputs = Map.copyOf(bound);
+    this.keyedClaims = Map.copyOf(keyed);
     this.argumentSchemas = Map.copyOf(schemas);
     this.continuable = Set.copyOf(continued);
     this.cursors = cursors;
@@ -195,7 +215,10 @@ final class ToolPipeline {
           tool.cache().enabled()
               ? Optional.of(
                   new ResultCache.CacheKey(
-                      tool.name(), canonical.orElseThrow(), identity.orElse(""), position))
+                      tool.name(),
+                      canonical.orElseThrow(),
+                      identity.orElse("") + claimsKey(tool, call.token()),
+                      position))
               : Optional.empty();
       if (key.isPresent()) {
         Optional<ResultCache.Cached> cached = lookup(key.get(), span);
@@ -345,6 +368,26 @@ final class ToolPipeline {
     return allow.identity().equals(ANONYMOUS) || allow.identity().equals(verified.get())
         ? verified.get()
         : verified.get() + " " + allow.identity();
+  }
+
+  /**
+   * The claims a tool's statement binds or its session sets, for its cache key: the subject alone
+   * would let a result read with one tenant or role outlive a change of them in the subject's next
+   * token.
+   */
+  private String claimsKey(Tool tool, Optional<VerifiedToken> token) {
+    List<String> names = keyedClaims.getOrDefault(tool.name(), List.of());
+    if (token.isEmpty() || names.isEmpty()) {
+      return "";
+    }
+    StringBuilder key = new StringBuilder();
+    for (String name : names) {
+      if (name.startsWith(BoundValues.CLAIMS)) {
+        Object value = token.get().claim(name.substring(BoundValues.CLAIMS.length())).orElse(null);
+        key.append('\n').append(name).append('=').append(Json.MAPPER.writeValueAsString(value));
+      }
+    }
+    return key.toString();
   }
 
   private static Ran failed(String message, Optional<String> identity) {

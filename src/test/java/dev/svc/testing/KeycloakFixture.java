@@ -32,7 +32,11 @@ import tools.jackson.databind.json.JsonMapper;
 public final class KeycloakFixture {
   public static final String REALM = "svc-test";
   public static final String AUDIENCE = "https://svc.test/mcp";
-  private static final Duration START_LIMIT = Duration.ofMinutes(4);
+
+  /** How long Keycloak may take to start; {@code -Dkeycloak.startLimit=PT8M} on a busy machine. */
+  private static final Duration START_LIMIT =
+      Duration.parse(System.getProperty("keycloak.startLimit", "PT4M"));
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static KeycloakFixture running;
@@ -53,7 +57,7 @@ public final class KeycloakFixture {
     if (running == null) {
       running = start();
       KeycloakFixture started = running;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> started.process.destroyForcibly()));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(started.process)));
     }
     return running;
   }
@@ -161,9 +165,17 @@ public final class KeycloakFixture {
         throw new IllegalStateException(e);
       }
     }
-    process.destroyForcibly();
+    stop(process);
     throw new AssertionError(
         "Keycloak did not answer " + discovery + " within " + START_LIMIT + ":\n" + logTail());
+  }
+
+  /**
+   * Stops kc.sh and the JVM it started: destroying the script alone would leave Keycloak running.
+   */
+  private static void stop(Process process) {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
   }
 
   private String logTail() {
