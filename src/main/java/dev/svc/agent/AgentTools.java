@@ -2,6 +2,7 @@ package dev.svc.agent;
 
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
+import dev.svc.call.VerifiedToken;
 import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.RateLimit;
@@ -145,7 +146,10 @@ public final class AgentTools {
       return Optional.empty();
     }
     String principal =
-        caller.verified().orElseGet(() -> Principal.fromCredentials(caller.headers()).id());
+        caller
+            .verified()
+            .map(VerifiedToken::principalId)
+            .orElseGet(() -> Principal.fromCredentials(caller.headers()).id());
     RateLimitDecision decision = limiter.acquire(name + "\n" + principal, limit.get());
     return decision.allowed() ? Optional.empty() : Optional.of(decision);
   }

@@ -1,10 +1,13 @@
 package dev.svc.auth;
 
+import dev.svc.call.VerifiedToken;
+import dev.svc.json.Json;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -101,8 +104,11 @@ final class IntrospectionAnswer {
     if (!subject.isString() || subject.stringValue().isBlank()) {
       return new TokenCheck.Rejected("the token names no subject (sub)");
     }
+    // the answer's members are the token's claims (RFC 7662 §2.2), as a JWT's payload would be
+    @SuppressWarnings("unchecked")
+    Map<String, Object> claims = Json.MAPPER.convertValue(answer, Map.class);
     return new TokenCheck.Verified(
-        new VerifiedToken(subject.stringValue(), scopes(answer), expiry));
+        new VerifiedToken(subject.stringValue(), scopes(answer), expiry, claims));
   }
 
   /** RFC 7662 §2.2 {@code scope} (space-separated), or the {@code scp} list some servers use. */

@@ -1,5 +1,7 @@
 package dev.svc.auth;
 
+import dev.svc.call.VerifiedToken;
+
 /** What {@link TokenVerifier} found out about one access token. */
 public sealed interface TokenCheck {
   /** {@link Unavailable#summary()} when the issuer's signing keys cannot be fetched. */

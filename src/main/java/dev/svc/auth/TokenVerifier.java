@@ -20,6 +20,7 @@ import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.svc.call.VerifiedToken;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -232,7 +233,8 @@ public final class TokenVerifier {
     if (subject == null || subject.isBlank()) {
       return new TokenCheck.Rejected("the token names no subject (sub)");
     }
-    return new TokenCheck.Verified(new VerifiedToken(subject, scopes(claims), expiry.toInstant()));
+    return new TokenCheck.Verified(
+        new VerifiedToken(subject, scopes(claims), expiry.toInstant(), claims.toJSONObject()));
   }
 
   /** RFC 9068 §2.2.3 {@code scope} (space-separated), or the {@code scp} list some servers use. */

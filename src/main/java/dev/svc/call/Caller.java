@@ -20,8 +20,8 @@ import java.util.Optional;
  * @param via what the call came through, for audit lines: {@code mcp} or {@code agent:<name>}
  * @param client how the call asks its client something (elicitation, sampling, roots); {@link
  *     ClientRequests#NONE} when there is no client to ask
- * @param verified the id of the principal ({@code oauth:<subject>}) whose access token {@code
- *     server.auth} verified; empty without {@code server.auth}
+ * @param verified the access token {@code server.auth} verified (its principal is {@link
+ *     VerifiedToken#principalId()}); empty without {@code server.auth}
  */
 public record Caller(
     String requestId,
@@ -31,13 +31,16 @@ public record Caller(
     Progress progress,
     String via,
     ClientRequests client,
-    Optional<String> verified) {
+    Optional<VerifiedToken> verified) {
   public Caller(String requestId, Headers headers, Optional<String> sessionId) {
     this(requestId, headers, sessionId, Optional.empty());
   }
 
   public Caller(
-      String requestId, Headers headers, Optional<String> sessionId, Optional<String> verified) {
+      String requestId,
+      Headers headers,
+      Optional<String> sessionId,
+      Optional<VerifiedToken> verified) {
     this(
         requestId,
         headers,

@@ -7,6 +7,7 @@ import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -90,7 +91,7 @@ public final class Artifacts {
     if (!Files.isDirectory(directory)) {
       return files;
     }
-    try (Stream<Path> walk = Files.walk(directory)) {
+    try (Stream<Path> walk = Files.walk(directory, FileVisitOption.FOLLOW_LINKS)) {
       for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
         String relative = directory.relativize(file).toString().replace('\\', '/');
         if (!relative.equals(ProjectReader.CONFIG_FILE) && !relative.startsWith(".")) {

@@ -80,7 +80,9 @@ public final class Compiler {
       this.adapterCompiler = new AdapterCompiler(diagnostics, names, env, project.directory());
       this.scripts = new ScriptResolver(project.directory(), diagnostics);
       this.scriptCompiler = new ScriptCompiler(project.directory(), diagnostics);
-      this.toolCompiler = new ToolCompiler(diagnostics, names, scripts, env, environment);
+      this.toolCompiler =
+          new ToolCompiler(
+              diagnostics, names, scripts, env, environment, definitions.root().server().auth());
       this.promptCompiler =
           new PromptCompiler(diagnostics, env, project.directory(), definitions.resources());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());

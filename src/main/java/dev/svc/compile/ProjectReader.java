@@ -16,6 +16,7 @@ import dev.svc.project.YamlParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.MalformedInputException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -196,7 +197,9 @@ final class ProjectReader {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
-    try (Stream<Path> entries = recursive ? Files.walk(dir) : Files.list(dir)) {
+    // links are followed (a Kubernetes ConfigMap volume is made of them); a loop of links fails
+    try (Stream<Path> entries =
+        recursive ? Files.walk(dir, FileVisitOption.FOLLOW_LINKS) : Files.list(dir)) {
       return entries
           .filter(p -> !p.equals(dir))
           .filter(p -> !isHidden(dir.relativize(p)))

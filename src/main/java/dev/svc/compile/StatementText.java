@@ -11,11 +11,22 @@ import java.util.regex.Pattern;
 
 /**
  * A statement being compiled, and what its three languages (SQL, MongoDB JSON, Redis command line)
- * share: the {@code {{ inputs.x }}} placeholder and reporting at the statement's origin. Every
- * problem of a statement is reported at its {@code statement} field.
+ * share: the {@code {{ inputs.x }}} and {@code {{ auth.claims.x }}} placeholders and reporting at
+ * the statement's origin. Every problem of a statement is reported at its {@code statement} field.
  */
 final class StatementText {
   private static final Pattern INPUT = Pattern.compile("\\s*inputs\\.([A-Za-z_][A-Za-z0-9_]*)\\s*");
+
+  /**
+   * {@code {{ auth.claims.x }}}: a claim of the call's verified access token, or with dots a member
+   * of nested objects ({@code auth.claims.realm_access.roles}).
+   */
+  private static final Pattern CLAIM =
+      Pattern.compile(
+          "\\s*auth\\.claims\\.([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*)\\s*");
+
+  /** How the input names of claim placeholders begin: inputs cannot hold dots, so never clash. */
+  static final String CLAIMS = "auth.claims.";
 
   /** {@code {{ input.x }}}, a common slip for {@code {{ inputs.x }}}. */
   private static final Pattern SINGULAR =
@@ -37,9 +48,9 @@ final class StatementText {
   }
 
   /**
-   * An input placeholder in the source.
+   * An input or claim placeholder in the source.
    *
-   * @param input the input it names
+   * @param input the input it names, or {@code auth.claims.<name>} for a claim
    * @param end the index just after its closing {@code }}}
    */
   record InputPlaceholder(String input, int end) {}
@@ -60,9 +71,21 @@ final class StatementText {
       return Optional.empty();
     }
     String inner = source.substring(start + 2, end);
+    Matcher claim = CLAIM.matcher(inner);
+    if (claim.matches()) {
+      return Optional.of(new InputPlaceholder(CLAIMS + claim.group(1), end + 2));
+    }
     Matcher m = INPUT.matcher(inner);
     if (!m.matches()) {
       String written = "{{" + inner + "}}";
+      if (inner.strip().startsWith("auth.") || inner.strip().equals("auth")) {
+        error(
+            "invalid-placeholder",
+            "`" + written + "` is not a claim placeholder",
+            "write `{{ auth.claims.<name> }}` with the claim's name (letters, digits, `_`; dots"
+                + " reach into nested objects), e.g. `{{ auth.claims.sub }}` for the subject");
+        return Optional.empty();
+      }
       Matcher singular = SINGULAR.matcher(inner);
       String hint =
           inner.strip().startsWith("env.")

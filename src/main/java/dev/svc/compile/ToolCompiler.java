@@ -3,6 +3,7 @@ package dev.svc.compile;
 import dev.svc.definition.CacheDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.NamedValue;
+import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
@@ -15,6 +16,7 @@ import dev.svc.model.Adapter;
 import dev.svc.model.AuthPolicy;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.Confirmation;
+import dev.svc.model.DatabaseSession;
 import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
@@ -55,15 +57,22 @@ final class ToolCompiler {
   private final ToolHintsCompiler hints;
   private final OutputSchemaCompiler outputSchemas;
   private final InputSchemaCompiler inputSchemas;
+  private final SessionCompiler sessions;
   private final EnvStrings env;
   private final Environment environment;
+  private final JwtAuthCompiler tokens;
+  private final boolean serverAuthOn;
 
+  /**
+   * @param serverAuth the project's {@code server.auth}, if any: it verifies every call's token
+   */
   ToolCompiler(
       Diagnostics diagnostics,
       Names names,
       ScriptResolver scripts,
       EnvStrings env,
-      Environment environment) {
+      Environment environment,
+      Optional<ServerAuthDefinition> serverAuth) {
     this.diagnostics = diagnostics;
     this.names = names;
     this.scripts = scripts;
@@ -71,8 +80,11 @@ final class ToolCompiler {
     this.hints = new ToolHintsCompiler(diagnostics);
     this.outputSchemas = new OutputSchemaCompiler(diagnostics);
     this.inputSchemas = new InputSchemaCompiler(diagnostics);
+    this.sessions = new SessionCompiler(diagnostics);
     this.env = env;
     this.environment = environment;
+    this.tokens = new JwtAuthCompiler(diagnostics, serverAuth);
+    this.serverAuthOn = serverAuth.isPresent();
   }
 
   /**
@@ -140,6 +152,11 @@ final class ToolCompiler {
         execution(
             tool, adapters, brokenAdapters, argumentNames, inputSchema.isPresent(), inputMapper);
     Optional<AuthPolicy> auth = tool.auth().flatMap(a -> auth(a, plugins, name));
+    boolean verifiedToken =
+        serverAuthOn || auth.filter(a -> a.plugin().equals(AuthPolicy.JWT)).isPresent();
+    Optional<DatabaseSession> session = sessions.compile(tool.session(), execution, verifiedToken);
+    execution =
+        execution.map(e -> e instanceof Execution.OnAdapter on ? on.withSession(session) : e);
     CachePolicy cache = cache(defaultCache, tool.cache());
     Duration timeout =
         tool.timeout().map(t -> Duration.ofSeconds(t.value())).orElse(Tool.DEFAULT_TIMEOUT);
@@ -237,6 +254,9 @@ final class ToolCompiler {
         statement.ifPresent(
             s -> checkPlaceholders(s, argumentNames, declaredSchema, source.origin()));
       }
+      statement.ifPresent(s ->
+          tokens.checkClaims(
+              s, source.origin(), tool.auth().flatMap(ToolDefinition.AuthDefinition::plugin)));
       return statement.map(s -> new Execution.OnAdapter(adapter.name(), adapter.connector(), s));
     }
     tool.statement()
@@ -290,7 +310,7 @@ final class ToolCompiler {
   private void checkPlaceholders(
       Statement statement, List<String> declared, boolean declaredSchema, Origin origin) {
     for (String used : statement.inputNames()) {
-      if (!declared.contains(used)) {
+      if (!used.startsWith(JwtAuthCompiler.CLAIMS) && !declared.contains(used)) {
         diagnostics.error(
             "unknown-input",
             origin,
@@ -423,6 +443,16 @@ final class ToolCompiler {
     Optional<ScriptRef> script = Optional.empty();
     switch (plugin.value()) {
       case AuthPolicy.ALLOW_ALL -> {}
+      case AuthPolicy.JWT -> {
+        tokens.checkPolicy(plugin, auth.policy());
+        if (plugins.containsKey(AuthPolicy.JWT)) {
+          diagnostics.warning(
+              "shadowed-auth-plugin",
+              plugin.origin(),
+              "`jwt` is the built-in plugin; app/plugins/jwt.ts is not used",
+              "rename the script (and `plugin:`) to use it, or delete it");
+        }
+      }
       case AuthPolicy.API_KEY -> {
         if (!policy.containsKey("value") && !environment.has("SVC_API_KEY")) {
           diagnostics.warning(
@@ -437,7 +467,8 @@ final class ToolCompiler {
       default -> {
         String path = plugins.get(plugin.value());
         if (path == null) {
-          List<String> known = new ArrayList<>(List.of(AuthPolicy.ALLOW_ALL, AuthPolicy.API_KEY));
+          List<String> known =
+              new ArrayList<>(List.of(AuthPolicy.ALLOW_ALL, AuthPolicy.API_KEY, AuthPolicy.JWT));
           known.addAll(plugins.keySet());
           diagnostics.error(
               "unknown-auth-plugin",
@@ -445,7 +476,7 @@ final class ToolCompiler {
               "no auth plugin is named `" + plugin.value() + "`",
               Suggestions.didYouMean(plugin.value(), known)
                   .orElse(
-                      "built-in plugins: allow_all, api_key; custom plugins live in app/plugins/<name>.ts"));
+                      "built-in plugins: allow_all, api_key, jwt; custom plugins live in app/plugins/<name>.ts"));
           return Optional.empty();
         }
         script =

@@ -71,9 +71,9 @@ final class BoundValueRedaction {
     return new BoundValueRedaction(List.copyOf(needles));
   }
 
-  /** The marker standing for a value of {@code input}. */
+  /** The marker standing for a value of {@code input} (or of a claim, {@code auth.claims.x}). */
   static String marker(String input) {
-    return "{{ inputs." + input + " }}";
+    return input.startsWith("auth.") ? "{{ " + input + " }}" : "{{ inputs." + input + " }}";
   }
 
   /** {@code message} with every bound value replaced by its marker; null stays null. */

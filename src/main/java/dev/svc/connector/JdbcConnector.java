@@ -217,6 +217,7 @@ public final class JdbcConnector implements Connector {
     boolean healthy = true;
     boolean inReadOnly = false;
     boolean inCursor = false;
+    boolean inSession = false;
     StatementDeadline cancel = null;
     try {
       PreparedStatement prepared = connection.prepare(sql.sql());
@@ -227,6 +228,13 @@ public final class JdbcConnector implements Connector {
       if (window != null && window.readOnly()) {
         inReadOnly = true; // set first: a begin that fails half-way is ended (or discarded) too
         dialect.beginReadOnly(connection.raw());
+      }
+      if (window != null && !window.settings().isEmpty()) {
+        if (!inReadOnly) {
+          inSession = true; // set first, as for read-only
+          connection.raw().setAutoCommit(false);
+        }
+        applySettings(connection, window.settings());
       }
       inCursor =
           dialect.fetchAtMost(
@@ -276,6 +284,14 @@ public final class JdbcConnector implements Connector {
         dialect.endCursor(connection.raw(), true);
         healthy = fit;
       }
+      if (inSession) {
+        inSession = false;
+        boolean fit = healthy;
+        healthy = false; // as for the cursor: a failed commit leaves auto-commit off
+        connection.raw().commit();
+        connection.raw().setAutoCommit(true);
+        healthy = fit;
+      }
       return result;
     } catch (SQLException e) {
       if (inReadOnly && !Thread.currentThread().isInterrupted()) {
@@ -284,6 +300,13 @@ public final class JdbcConnector implements Connector {
         }
         inReadOnly = false;
         healthy = endReadOnly(connection); // before the checks below talk to the database
+      }
+      if (inSession && !Thread.currentThread().isInterrupted()) {
+        if (cancel != null) {
+          cancel.close();
+        }
+        inSession = false;
+        healthy = endSession(connection); // the failed statement aborted the transaction
       }
       if (Thread.currentThread().isInterrupted()) {
         healthy = false; // the interrupt may have closed the socket mid-exchange
@@ -330,7 +353,50 @@ public final class JdbcConnector implements Connector {
       if (inReadOnly && healthy) {
         healthy = endReadOnly(connection);
       }
+      if (inSession && healthy) {
+        healthy = endSession(connection);
+      }
       pool.release(lease, healthy);
+    }
+  }
+
+  /**
+   * Makes a call's settings for the transaction just begun ({@link SqlDialect#sessionSettings}):
+   * names and values bound as parameters, never written into the statement.
+   */
+  private void applySettings(
+      PooledConnection connection, List<StatementOptions.SessionSetting> settings)
+      throws SQLException {
+    String text =
+        dialect
+            .sessionSettings(settings.size())
+            .orElseThrow(
+                () -> new IllegalArgumentException(description + " has no session settings"));
+    PreparedStatement prepared = connection.prepare(text);
+    int index = 1;
+    for (StatementOptions.SessionSetting setting : settings) {
+      prepared.setString(index++, setting.name());
+      prepared.setString(index++, setting.value());
+    }
+    prepared.executeQuery().close(); // set_config returns the values it set: nothing to read
+  }
+
+  /**
+   * Rolls back the transaction a call's settings were made in, which undoes them; false when that
+   * failed and the connection must be discarded.
+   */
+  private boolean endSession(PooledConnection connection) {
+    boolean interrupted = Thread.interrupted(); // the settings must not reach the next caller
+    try {
+      connection.raw().rollback();
+      connection.raw().setAutoCommit(true);
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      return false;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

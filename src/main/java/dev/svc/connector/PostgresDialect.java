@@ -271,6 +271,20 @@ final class PostgresDialect implements SqlDialect {
     connection.setAutoCommit(true);
   }
 
+  /**
+   * {@code set_config(name, value, true)} for each setting: local to the transaction, so the
+   * settings end with it; {@code role} set this way is {@code SET LOCAL ROLE}, membership checked
+   * by the server. Names and values are both parameters.
+   */
+  @Override
+  public Optional<String> sessionSettings(int count) {
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < count; i++) {
+      sql.append(i == 0 ? "" : ", ").append("set_config(?, ?, true)");
+    }
+    return Optional.of(sql.toString());
+  }
+
   @Override
   public boolean isResultTooLarge(SQLException e) {
     return e.getMessage() != null && e.getMessage().startsWith(BUFFER_LIMIT);

@@ -12,6 +12,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -135,6 +136,15 @@ sealed interface SqlDialect permits PostgresDialect, MysqlDialect, SqliteDialect
    * else rolls back, and turns auto-commit back on.
    */
   default void endCursor(Connection connection, boolean succeeded) throws SQLException {}
+
+  /**
+   * The statement that makes {@code count} settings for the current transaction only, with two
+   * parameters each (name, value), in order; empty when the database has no such settings (the
+   * compiler allows a tool's {@code session} on PostgreSQL only).
+   */
+  default Optional<String> sessionSettings(int count) {
+    return Optional.empty();
+  }
 
   /**
    * Whether closing a result left half-read would read the rest of it (a streaming driver): such a

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 
@@ -15,8 +16,11 @@ import tools.jackson.databind.node.ArrayNode;
  * @param skip rows to pass over first (a continuation cursor's position)
  * @param take the most rows to return after them; {@link Long#MAX_VALUE} for all
  * @param readOnly run the statement so that the database refuses any write
+ * @param settings made in the statement's transaction first, undone when it ends (PostgreSQL {@code
+ *     set_config(name, value, true)}); a connector that cannot refuses them
  */
-public record StatementOptions(long skip, long take, boolean readOnly) {
+public record StatementOptions(
+    long skip, long take, boolean readOnly, List<SessionSetting> settings) {
   /** Every row, writes allowed: the statement as written. */
   public static final StatementOptions ALL = new StatementOptions(0, Long.MAX_VALUE, false);
 
@@ -24,7 +28,19 @@ public record StatementOptions(long skip, long take, boolean readOnly) {
     if (skip < 0 || take < 0) {
       throw new IllegalArgumentException("skip and take must not be negative");
     }
+    settings = List.copyOf(settings);
   }
+
+  public StatementOptions(long skip, long take, boolean readOnly) {
+    this(skip, take, readOnly, List.of());
+  }
+
+  /**
+   * One setting for one call: a name the compiler checked, and a value bound as a parameter.
+   *
+   * @param name e.g. {@code app.user_id}, or {@code role}
+   */
+  public record SessionSetting(String name, String value) {}
 
   /** Whether a window applies: some rows are skipped, or not all are taken. */
   public boolean windowed() {

@@ -174,7 +174,13 @@ public final class DefinitionReader {
         f.node("output_schema"),
         f.text("confirm"),
         f.text("confirm_fallback"),
-        f.node("input_schema"));
+        f.node("input_schema"),
+        f.object("session").map(DefinitionReader::session));
+  }
+
+  private static SessionDefinition session(Fields f) {
+    return new SessionDefinition(
+        f.origin(), namedValues(f, "settings"), f.text("role"), f.textList("allowed_roles"));
   }
 
   private static RateLimitDefinition rateLimit(Fields f) {

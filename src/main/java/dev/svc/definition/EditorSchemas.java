@@ -98,8 +98,14 @@ public final class EditorSchemas {
         node.put("type", "array");
         node.putObject("items").put("type", "string");
       }
-      case FieldType.ScalarMap ignored -> {
+      case FieldType.ScalarMap map -> {
         node.put("type", "object");
+        if (!map.known().isEmpty()) {
+          ObjectNode known = node.putObject("properties");
+          map.known()
+              .forEach((name, description) ->
+                  known.putObject(name).put("type", "string").put("description", description));
+        }
         node.putObject("additionalProperties")
             .putArray("type")
             .add("string")

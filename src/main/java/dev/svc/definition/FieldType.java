@@ -1,6 +1,9 @@
 package dev.svc.definition;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,8 +42,21 @@ public sealed interface FieldType {
   /** A list of scalars, read as text. */
   record TextList() implements FieldType {}
 
-  /** A mapping from names to scalars (strings, numbers or booleans), read as text. */
-  record ScalarMap() implements FieldType {}
+  /**
+   * A mapping from names to scalars (strings, numbers or booleans), read as text.
+   *
+   * @param known names some users of the map read, with what they mean (for editors; other names
+   *     are allowed too)
+   */
+  record ScalarMap(Map<String, String> known) implements FieldType {
+    public ScalarMap {
+      known = Collections.unmodifiableMap(new LinkedHashMap<>(known));
+    }
+
+    public ScalarMap() {
+      this(Map.of());
+    }
+  }
 
   /** A nested mapping with its own fields. */
   record Object(Shape shape) implements FieldType {}

@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param confirm the {@code confirm} message template
  * @param confirmFallback {@code confirm_fallback}: {@code allow} or {@code refuse}
  * @param inputSchema the {@code input_schema} mapping as written, checked by the compiler
+ * @param session the {@code session} block: per-call PostgreSQL settings and role
  */
 public record ToolDefinition(
     Origin origin,
@@ -42,7 +43,8 @@ public record ToolDefinition(
     Optional<YamlNode> outputSchema,
     Optional<Located<String>> confirm,
     Optional<Located<String>> confirmFallback,
-    Optional<YamlNode> inputSchema) {
+    Optional<YamlNode> inputSchema,
+    Optional<SessionDefinition> session) {
   public ToolDefinition {
     inputs = List.copyOf(inputs);
   }

@@ -3,6 +3,8 @@ package dev.svc.definition;
 import static dev.svc.definition.Field.optional;
 import static dev.svc.definition.Field.required;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,11 +62,45 @@ final class ToolShapes {
           required(
               "plugin",
               FieldType.text(),
-              "`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`."),
+              "`allow_all`, `api_key`, `jwt`, or a custom plugin `app/plugins/<name>.ts`."),
           optional(
               "policy",
+              new FieldType.ScalarMap(
+                  inOrder(
+                      "value",
+                      "`api_key`: the expected key (else env `SVC_API_KEY`).",
+                      "issuer",
+                      "`jwt`: the tokens' `iss`, exactly; required without `server.auth`.",
+                      "audience",
+                      "`jwt`: a value the tokens' `aud` must contain; required without"
+                          + " `server.auth`.",
+                      "scopes",
+                      "`jwt`: scopes the token must carry, separated by spaces.",
+                      "jwks_uri",
+                      "`jwt`: the issuer's keys, when not discovered from the issuer.")),
+              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`; `issuer`,"
+                  + " `audience`, `scopes`, `jwks_uri` for `jwt`)."));
+
+  static final Shape SESSION =
+      Shapes.shape(
+          "session",
+          "PostgreSQL settings made for each call, in the transaction of its statement (for"
+              + " row-level security).",
+          true,
+          optional(
+              "settings",
               new FieldType.ScalarMap(),
-              "Plugin parameters; `{{ env.NAME }}` allowed (e.g. `value` for `api_key`)."));
+              "Setting name → literal text or `{{ auth.claims.<name> }}`, applied with"
+                  + " `set_config(name, value, true)`, e.g. `app.user_id: \"{{ auth.claims.sub }}\"`."),
+          optional(
+              "role",
+              FieldType.text(),
+              "Role the statement runs as (`SET LOCAL ROLE`): literal or `{{ auth.claims.<name>"
+                  + " }}`; must be one of `allowed_roles`."),
+          optional(
+              "allowed_roles",
+              new FieldType.TextList(),
+              "The roles `role` may take; required when `role` comes from a claim."));
 
   static final Shape ANNOTATIONS =
       Shapes.shape(
@@ -106,7 +142,8 @@ final class ToolShapes {
           optional(
               "statement",
               FieldType.text(),
-              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` placeholders (always bound)."),
+              "SQL, MongoDB JSON or Redis command with `{{ inputs.name }}` and `{{ auth.claims.name }}`"
+                  + " placeholders (always bound)."),
           optional("handler", FieldType.text(), "TypeScript handler, `path` or `path#export`."),
           optional("mappers", new FieldType.Object(MAPPERS), "Input and output transforms."),
           optional("inputs", new FieldType.MapOf(INPUT), "Typed inputs keyed by name."),
@@ -149,5 +186,19 @@ final class ToolShapes {
                   new FieldType.Text(Optional.empty(), Shapes.CONFIRM_FALLBACKS),
                   "When the client cannot be asked (no elicitation capability): `refuse` the call"
                       + " (default) or `allow` it without asking.")
-              .reportedAs("invalid-confirm-fallback"));
+              .reportedAs("invalid-confirm-fallback"),
+          optional(
+              "session",
+              new FieldType.Object(SESSION),
+              "PostgreSQL settings and role for each call, from the caller's verified token (row-level"
+                  + " security)."));
+
+  /** Name → description pairs, in the order written (schemas are files: their order must hold). */
+  private static Map<String, String> inOrder(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return map;
+  }
 }

@@ -122,6 +122,19 @@ record ModelReader(DataInputStream in, int version) {
       return new Tool(
           name, description, inputs, execution, inputMapper, outputMapper, auth, cache, timeout);
     }
+    ResultCaps caps = caps();
+    boolean readOnly = in.readBoolean();
+    ToolAnnotations annotations = annotations();
+    Optional<String> outputSchema = optional(this::string);
+    Optional<Confirmation> confirm = version >= 8 ? optional(this::confirmation) : Optional.empty();
+    Optional<String> inputSchema = version >= 9 ? optional(this::string) : Optional.empty();
+    Optional<RateLimit> rateLimit = version >= 11 ? optional(this::rateLimit) : Optional.empty();
+    if (version >= 12) {
+      Optional<DatabaseSession> session = optional(this::session);
+      if (execution instanceof Execution.OnAdapter on) {
+        execution = on.withSession(session);
+      }
+    }
     return new Tool(
         name,
         description,
@@ -132,13 +145,28 @@ record ModelReader(DataInputStream in, int version) {
         auth,
         cache,
         timeout,
-        caps(),
-        in.readBoolean(),
-        annotations(),
-        optional(this::string),
-        version >= 8 ? optional(this::confirmation) : Optional.empty(),
-        version >= 9 ? optional(this::string) : Optional.empty(),
-        version >= 11 ? optional(this::rateLimit) : Optional.empty());
+        caps,
+        readOnly,
+        annotations,
+        outputSchema,
+        confirm,
+        inputSchema,
+        rateLimit);
+  }
+
+  DatabaseSession session() throws IOException {
+    return new DatabaseSession(
+        list(() -> new DatabaseSession.Setting(string(), sessionValue())),
+        optional(this::sessionValue),
+        list(this::string));
+  }
+
+  DatabaseSession.Value sessionValue() throws IOException {
+    return switch (in.readUnsignedByte()) {
+      case 0 -> new DatabaseSession.Value.Literal(string());
+      case 1 -> new DatabaseSession.Value.Claim(string());
+      default -> throw new IOException("unknown session value kind");
+    };
   }
 
   RateLimit rateLimit() throws IOException {

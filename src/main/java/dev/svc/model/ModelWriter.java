@@ -124,6 +124,35 @@ record ModelWriter(DataOutputStream out, int version) {
     if (version >= 11) {
       optional(t.rateLimit(), this::rateLimit);
     }
+    if (version >= 12) {
+      optional(
+          t.execution() instanceof Execution.OnAdapter on ? on.session() : Optional.empty(),
+          this::session);
+    }
+  }
+
+  void session(DatabaseSession s) throws IOException {
+    list(
+        s.settings(),
+        setting -> {
+          string(setting.name());
+          sessionValue(setting.value());
+        });
+    optional(s.role(), this::sessionValue);
+    list(s.allowedRoles(), this::string);
+  }
+
+  void sessionValue(DatabaseSession.Value v) throws IOException {
+    switch (v) {
+      case DatabaseSession.Value.Literal literal -> {
+        out.writeByte(0);
+        string(literal.text());
+      }
+      case DatabaseSession.Value.Claim claim -> {
+        out.writeByte(1);
+        string(claim.name());
+      }
+    }
   }
 
   void rateLimit(RateLimit r) throws IOException {

@@ -1,10 +1,10 @@
 package dev.svc.protocol;
 
+import dev.svc.auth.BearerCredentials;
 import dev.svc.auth.OAuthPolicy;
-import dev.svc.auth.Principal;
 import dev.svc.auth.TokenCheck;
 import dev.svc.auth.TokenVerifier;
-import dev.svc.auth.VerifiedToken;
+import dev.svc.call.VerifiedToken;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.json.Jackson;
 import dev.svc.json.Json;
@@ -202,35 +202,36 @@ public final class EndpointAuth {
 
   /** Admits {@code call} with a valid token, or says how it is refused. */
   public Admission admit(HttpCall call) {
-    List<String> sent = call.headers().all("authorization");
-    if (sent.isEmpty()) {
-      // RFC 6750 §3.1: no error code when the request carried no credentials
-      return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
+    String bearerToken;
+    switch (BearerCredentials.of(call.headers())) {
+      case BearerCredentials.Missing missing -> {
+        // RFC 6750 §3.1: no error code when the request carried no credentials
+        return refuse(call, 401, Optional.empty(), "this server requires an OAuth access token");
+      }
+      case BearerCredentials.Several several -> {
+        return refuse(
+            call,
+            400,
+            Optional.of("invalid_request"),
+            "the request has several Authorization headers");
+      }
+      case BearerCredentials.OtherScheme other -> {
+        return refuse(
+            call,
+            401,
+            Optional.empty(),
+            "this server accepts only Bearer access tokens in the Authorization header");
+      }
+      case BearerCredentials.Malformed malformed -> {
+        return refuse(
+            call,
+            400,
+            Optional.of("invalid_request"),
+            "the Authorization header is malformed: write `Bearer <token>`");
+      }
+      case BearerCredentials.Token bearer -> bearerToken = bearer.token();
     }
-    if (sent.size() > 1) {
-      return refuse(
-          call,
-          400,
-          Optional.of("invalid_request"),
-          "the request has several Authorization headers");
-    }
-    String value = sent.getFirst().strip();
-    if (!value.regionMatches(true, 0, "bearer", 0, 6)) {
-      return refuse(
-          call,
-          401,
-          Optional.empty(),
-          "this server accepts only Bearer access tokens in the Authorization header");
-    }
-    Optional<String> credentials = bearerToken(value);
-    if (credentials.isEmpty()) {
-      return refuse(
-          call,
-          400,
-          Optional.of("invalid_request"),
-          "the Authorization header is malformed: write `Bearer <token>`");
-    }
-    switch (verifier.verify(credentials.get())) {
+    switch (verifier.verify(bearerToken)) {
       case TokenCheck.Rejected rejected -> {
         return refuse(call, 401, Optional.of("invalid_token"), rejected.reason());
       }
@@ -258,54 +259,9 @@ public final class EndpointAuth {
               Optional.of("insufficient_scope"),
               "the access token lacks the scope " + String.join(" ", missing));
         }
-        Principal principal = token.principal();
-        return new Admission.Admitted(call.authenticated(principal));
+        return new Admission.Admitted(call.authenticated(token));
       }
     }
-  }
-
-  /**
-   * The token of {@code Bearer 1*SP b64token *SP} (RFC 6750 §2.1; the scheme in any case), where
-   * {@code b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="}; empty when
-   * {@code value} is not of that form. A scan rather than a regular expression: it runs on every
-   * request, over a token of a kilobyte or so.
-   */
-  static Optional<String> bearerToken(String value) {
-    int length = value.length();
-    if (length < 8 || !value.regionMatches(true, 0, "bearer", 0, 6) || value.charAt(6) != ' ') {
-      return Optional.empty();
-    }
-    int i = 7;
-    while (i < length && value.charAt(i) == ' ') {
-      i++;
-    }
-    int start = i;
-    while (i < length && isTokenCharacter(value.charAt(i))) {
-      i++;
-    }
-    if (i == start) {
-      return Optional.empty();
-    }
-    while (i < length && value.charAt(i) == '=') {
-      i++;
-    }
-    int end = i;
-    while (i < length && value.charAt(i) == ' ') {
-      i++;
-    }
-    return i == length ? Optional.of(value.substring(start, end)) : Optional.empty();
-  }
-
-  private static boolean isTokenCharacter(char c) {
-    return (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z')
-        || (c >= '0' && c <= '9')
-        || c == '-'
-        || c == '.'
-        || c == '_'
-        || c == '~'
-        || c == '+'
-        || c == '/';
   }
 
   private Admission refuse(HttpCall call, int status, Optional<String> error, String reason) {

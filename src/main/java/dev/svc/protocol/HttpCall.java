@@ -2,6 +2,7 @@ package dev.svc.protocol;
 
 import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
+import dev.svc.call.VerifiedToken;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -16,8 +17,9 @@ import java.util.function.Supplier;
  *     X-Forwarded-*}) when asked: most requests never need them
  * @param requestId the id svc gave this request (in logs and server-fault errors)
  * @param query the raw query string without {@code ?}; empty when the URL has none
- * @param verified the principal of the access token {@code server.auth} verified; empty without
- *     {@code server.auth} (then the request's {@code Authorization} header is passed on as sent)
+ * @param verified the access token {@code server.auth} verified (its subject, scopes and claims,
+ *     never the token); empty without {@code server.auth} (then the request's {@code Authorization}
+ *     header is passed on as sent)
  * @param clientAddress the IP address of the connection's peer (not {@code X-Forwarded-For}, which
  *     svc does not trust); empty when unknown
  */
@@ -29,7 +31,7 @@ public record HttpCall(
     Supplier<String> baseUrlOf,
     String requestId,
     String query,
-    Optional<Principal> verified,
+    Optional<VerifiedToken> verified,
     String clientAddress) {
 
   public HttpCall(
@@ -40,7 +42,7 @@ public record HttpCall(
       Supplier<String> baseUrlOf,
       String requestId,
       String query,
-      Optional<Principal> verified) {
+      Optional<VerifiedToken> verified) {
     this(method, path, headers, body, baseUrlOf, requestId, query, verified, "");
   }
 
@@ -56,10 +58,10 @@ public record HttpCall(
   }
 
   /**
-   * This call, made by {@code principal} after its access token was verified: the token leaves the
-   * headers here, so nothing downstream (tools, scripts, auth plugins, logs) ever sees it.
+   * This call, made by the subject of {@code token} after the token was verified: the token leaves
+   * the headers here, so nothing downstream (tools, scripts, auth plugins, logs) ever sees it.
    */
-  public HttpCall authenticated(Principal principal) {
+  public HttpCall authenticated(VerifiedToken token) {
     return new HttpCall(
         method,
         path,
@@ -68,7 +70,7 @@ public record HttpCall(
         baseUrlOf,
         requestId,
         query,
-        Optional.of(principal),
+        Optional.of(token),
         clientAddress);
   }
 
@@ -88,7 +90,9 @@ public record HttpCall(
    * Principal#fromCredentials}).
    */
   public Principal principal() {
-    return verified.orElseGet(() -> Principal.fromCredentials(headers));
+    return verified
+        .map(token -> Principal.ofSubject(token.subject()))
+        .orElseGet(() -> Principal.fromCredentials(headers));
   }
 
   /** Scheme, host and port the client used, e.g. {@code https://svc.example.com}. */

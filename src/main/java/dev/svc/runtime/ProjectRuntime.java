@@ -172,9 +172,10 @@ public final class ProjectRuntime implements AutoCloseable {
       resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));
     }
     Map<String, AuthPlugin> auth = new LinkedHashMap<>();
+    JwtPlugins jwt = new JwtPlugins(model.service().auth().isPresent());
     for (Tool tool : model.tools()) {
       tool.auth()
-          .flatMap(policy -> plugin(tool, policy, settings, problems))
+          .flatMap(policy -> plugin(tool, policy, settings, jwt, problems))
           .ifPresent(p -> auth.put(tool.name(), p));
     }
     model
@@ -262,7 +263,7 @@ public final class ProjectRuntime implements AutoCloseable {
   }
 
   private static Optional<AuthPlugin> plugin(
-      Tool tool, AuthPolicy policy, Settings settings, List<Diagnostic> problems) {
+      Tool tool, AuthPolicy policy, Settings settings, JwtPlugins jwt, List<Diagnostic> problems) {
     Environment environment = settings.environment();
     Map<String, String> resolved = new LinkedHashMap<>();
     for (Map.Entry<String, EnvString> entry : policy.policy().entrySet()) {
@@ -279,6 +280,13 @@ public final class ProjectRuntime implements AutoCloseable {
               new ApiKeyPlugin(
                   Optional.ofNullable(resolved.get("value"))
                       .or(() -> environment.get("SVC_API_KEY"))));
+      case AuthPolicy.JWT ->
+          // without a usable policy the start fails with problems; never leave the tool open
+          Optional.of(
+              jwt.plugin(policy, resolved, problems)
+                  .<AuthPlugin>map(p -> p)
+                  .orElse(caller ->
+                      new AuthDecision.Deny("the `jwt` plugin of this tool has no usable policy")));
       default ->
           // the compiler resolves every custom plugin to its script; a model without one (never
           // expected) must refuse calls rather than leave the tool open

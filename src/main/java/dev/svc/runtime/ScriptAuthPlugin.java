@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A custom auth plugin: the default export of {@code app/plugins/<name>.ts}, run in the script
- * sandbox with {@code {headers, policy, tool}}. It returns {@code true}/{@code false} or {@code
+ * sandbox with {@code {headers, policy, tool}} (and {@code auth: {subject, claims, scopes}} when
+ * {@code server.auth} verified the caller's token). It returns {@code true}/{@code false} or {@code
  * {allow, reason, identity}}; anything else, a throw or a timeout refuses the call.
  *
  * <p>The identity keeps cached results of different callers apart. A plugin may return one (a user
@@ -64,6 +65,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
     ObjectNode policyNode = payload.putObject("policy");
     policy.forEach(policyNode::put);
     payload.put("tool", tool);
+    // behind server.auth the token is out of the headers; what it proved is here instead
+    caller.verified().ifPresent(token -> payload.set("auth", ScriptAuth.of(token)));
     JsonNode result;
     try {
       result =

@@ -6,6 +6,7 @@ import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.InputRequiredException;
+import dev.svc.call.VerifiedToken;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.connector.StatementFailedException;
@@ -24,6 +25,7 @@ import dev.svc.script.ScriptWaitsForClientException;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.Telemetry;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,6 +57,12 @@ final class ToolPipeline {
   /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
   private final Map<String, List<String>> boundInputs;
 
+  /**
+   * Per tool whose statement or session reads claims: their names ({@code auth.claims.<name>}),
+   * which key its cached results beside the principal.
+   */
+  private final Map<String, List<String>> keyedClaims;
+
   /** Per tool that declares an {@code input_schema}: that schema, compiled once. */
   private final Map<String, JsonSchema> argumentSchemas;
 
@@ -78,6 +86,7 @@ final class ToolPipeline {
       AdapterFailureLog adapterFailures,
       PageCursors cursors) {
     Map<String, List<String>> bound = new HashMap<>();
+    Map<String, List<String>> keyed = new HashMap<>();
     Set<String> continued = new HashSet<>();
     Map<String, JsonSchema> schemas = new HashMap<>();
     for (Tool tool : tools) {
@@ -85,12 +94,24 @@ final class ToolPipeline {
           .ifPresent(schema -> schemas.put(tool.name(), argumentSchema(tool, schema)));
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
+        List<String> claims = new ArrayList<>();
+        onAdapter.statement().inputNames().stream()
+            .filter(n -> n.startsWith(BoundValues.CLAIMS))
+            .forEach(claims::add);
+        onAdapter
+            .session()
+            .ifPresent(
+                session -> session.claimNames().forEach(n -> claims.add(BoundValues.CLAIMS + n)));
+        if (!claims.isEmpty()) {
+          keyed.put(tool.name(), List.copyOf(claims));
+        }
       }
       if (PageCursors.offeredBy(tool)) {
         continued.add(tool.name());
       }
     }
     this.boundInputs = Map.copyOf(bound);
+    this.keyedClaims = Map.copyOf(keyed);
     this.argumentSchemas = Map.copyOf(schemas);
     this.continuable = Set.copyOf(continued);
     this.cursors = cursors;
@@ -114,8 +135,11 @@ final class ToolPipeline {
     record Faulted(ToolServerException fault, String principal) implements Ran {}
   }
 
-  /** One call going through the pipeline: the tool, the call's one deadline, who calls. */
-  private record Call(Tool tool, Deadline deadline, Caller caller) {}
+  /**
+   * One call going through the pipeline: the tool, the call's one deadline, who calls, and the
+   * access token verified for it (by {@code server.auth} or the tool's {@code jwt} plugin).
+   */
+  private record Call(Tool tool, Deadline deadline, Caller caller, Optional<VerifiedToken> token) {}
 
   /**
    * The pipeline. A failure of a script or a connector is translated where it reaches the pipeline:
@@ -125,19 +149,27 @@ final class ToolPipeline {
    * @param span the call's span, told about cache hits
    */
   Ran run(Tool tool, JsonNode arguments, Caller caller, Span span) {
-    Call call = new Call(tool, Deadline.after(tool.timeout()), caller);
+    Deadline deadline = Deadline.after(tool.timeout());
     // 1. auth: who calls is the principal server.auth verified, if any, and whoever the tool's
-    // own plugin lets in (both, when both are there: cached results stay apart per user)
-    Optional<String> identity = caller.verified();
+    // own plugin lets in (both, when both are there: cached results stay apart per user); the
+    // token whose claims the call may use is the one the plugin verified, else server.auth's
+    Optional<VerifiedToken> token = caller.verified();
+    Optional<String> identity = token.map(VerifiedToken::principalId);
     AuthPlugin plugin = auth.get(tool.name());
     if (plugin != null) {
       switch (authorize(plugin, caller)) {
         case AuthDecision.Deny deny -> {
           return failed("authentication failed: " + deny.reason(), identity);
         }
-        case AuthDecision.Allow allow -> identity = Optional.of(identity(identity, allow));
+        case AuthDecision.Allow allow -> {
+          identity = Optional.of(identity(identity, allow));
+          if (allow.token().isPresent()) {
+            token = allow.token();
+          }
+        }
       }
     }
+    Call call = new Call(tool, deadline, caller, token);
     // 2. validate, defaults
     ObjectNode inputs;
     Optional<String> cursor;
@@ -183,7 +215,10 @@ final class ToolPipeline {
           tool.cache().enabled()
               ? Optional.of(
                   new ResultCache.CacheKey(
-                      tool.name(), canonical.orElseThrow(), identity.orElse(""), position))
+                      tool.name(),
+                      canonical.orElseThrow(),
+                      identity.orElse("") + claimsKey(tool, call.token()),
+                      position))
               : Optional.empty();
       if (key.isPresent()) {
         Optional<ResultCache.Cached> cached = lookup(key.get(), span);
@@ -212,20 +247,41 @@ final class ToolPipeline {
           if (connector == null) {
             return unavailable(tool, "adapter `" + onAdapter.adapter() + "` is not open", identity);
           }
-          switch (BoundValues.of(tool, finalInputs, boundInputs.get(tool.name()))) {
+          switch (BoundValues.of(tool, finalInputs, boundInputs.get(tool.name()), call.token())) {
             case BoundValues.Missing missing -> {
               return failed(
                   "the statement needs input `" + missing.input() + "`, which has no value",
                   identity);
             }
-            case BoundValues.Values values ->
-                result =
-                    statement(
-                        connector,
-                        onAdapter,
-                        values.values(),
-                        new StatementOptions(position, tool.caps().probe(), tool.readOnly()),
-                        call.deadline());
+            case BoundValues.MissingClaim missing -> {
+              return failed("the token carries no claim `" + missing.claim() + "`", identity);
+            }
+            case BoundValues.NoToken none -> {
+              return failed(
+                  "the statement binds the claim `"
+                      + none.claim()
+                      + "` of an access token, and the call carries none",
+                  identity);
+            }
+            case BoundValues.Values values -> {
+              List<StatementOptions.SessionSetting> settings = List.of();
+              if (onAdapter.session().isPresent()) {
+                switch (SessionValues.of(onAdapter.session().get(), call.token())) {
+                  case SessionValues.Refused notMade -> {
+                    return failed(notMade.message(), identity);
+                  }
+                  case SessionValues.Settings made -> settings = made.settings();
+                }
+              }
+              result =
+                  statement(
+                      connector,
+                      onAdapter,
+                      values.values(),
+                      new StatementOptions(
+                          position, tool.caps().probe(), tool.readOnly(), settings),
+                      call.deadline());
+            }
           }
         }
       }
@@ -308,9 +364,30 @@ final class ToolPipeline {
     if (verified.isEmpty()) {
       return allow.identity();
     }
-    return allow.identity().equals(ANONYMOUS)
+    // a jwt plugin behind server.auth lets in the same principal: say it once
+    return allow.identity().equals(ANONYMOUS) || allow.identity().equals(verified.get())
         ? verified.get()
         : verified.get() + " " + allow.identity();
+  }
+
+  /**
+   * The claims a tool's statement binds or its session sets, for its cache key: the subject alone
+   * would let a result read with one tenant or role outlive a change of them in the subject's next
+   * token.
+   */
+  private String claimsKey(Tool tool, Optional<VerifiedToken> token) {
+    List<String> names = keyedClaims.getOrDefault(tool.name(), List.of());
+    if (token.isEmpty() || names.isEmpty()) {
+      return "";
+    }
+    StringBuilder key = new StringBuilder();
+    for (String name : names) {
+      if (name.startsWith(BoundValues.CLAIMS)) {
+        Object value = token.get().claim(name.substring(BoundValues.CLAIMS.length())).orElse(null);
+        key.append('\n').append(name).append('=').append(Json.MAPPER.writeValueAsString(value));
+      }
+    }
+    return key.toString();
   }
 
   private static Ran failed(String message, Optional<String> identity) {
@@ -413,12 +490,14 @@ final class ToolPipeline {
 
   /**
    * Runs one script stage of the pipeline in its own span, timed by its stage: the script gets
-   * {@code {<field>: value, tool: <name>}}.
+   * {@code {<field>: value, tool: <name>}}, and {@code auth: {subject, claims, scopes}} when the
+   * call has a verified access token.
    */
   private JsonNode script(Call call, Stage stage, ScriptRef script, String field, JsonNode value) {
     ObjectNode payload = Json.NODES.objectNode();
     payload.set(field, value);
     payload.put("tool", call.tool().name());
+    call.token().ifPresent(token -> payload.set("auth", ScriptAuth.of(token)));
     Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
     try {
       return ScriptTelemetry.call(

@@ -131,6 +131,9 @@ public final class ScriptBundler {
               "--bundle",
               "--format=esm",
               "--packages=external",
+              // paths as the project has them: a script reached through a link (a Kubernetes
+              // ConfigMap volume is made of links) keeps the name its tool refers to it by
+              "--preserve-symlinks",
               "--log-level=warning",
               "--outbase=.",
               "--outdir=" + work.resolve("esm"),

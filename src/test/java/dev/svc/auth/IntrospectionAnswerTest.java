@@ -2,6 +2,7 @@ package dev.svc.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.call.VerifiedToken;
 import dev.svc.json.Jackson;
 import java.time.Instant;
 import java.util.List;
@@ -52,6 +53,7 @@ class IntrospectionAnswerTest {
     assertThat(token.subject()).isEqualTo("alice");
     assertThat(token.scopes()).containsExactlyInAnyOrder("profile", "mcp:tools");
     assertThat(token.expiresAt()).isEqualTo(NOW.plusSeconds(300));
+    assertThat(token.claim("sub")).contains("alice");
   }
 
   @Test

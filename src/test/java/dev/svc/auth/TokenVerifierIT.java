@@ -9,6 +9,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.PlainJWT;
+import dev.svc.call.VerifiedToken;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
@@ -55,8 +56,9 @@ class TokenVerifierIT {
     VerifiedToken verified = ((TokenCheck.Verified) check).token();
     assertThat(verified.subject()).isEqualTo("alice");
     assertThat(verified.scopes()).containsExactlyInAnyOrder("mcp:tools", "profile");
-    assertThat(verified.principal().id()).isEqualTo("oauth:alice");
-    assertThat(verified.principal().label()).isEqualTo("oauth:alice");
+    assertThat(verified.principalId()).isEqualTo("oauth:alice");
+    assertThat(verified.claims()).containsEntry("sub", "alice");
+    assertThat(verified.claim("iss")).isPresent();
   }
 
   @Test

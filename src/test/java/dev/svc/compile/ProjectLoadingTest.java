@@ -14,6 +14,7 @@ import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.project.ProjectLocator;
 import dev.svc.testing.ProjectFixture;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -176,6 +177,43 @@ class ProjectLoadingTest {
             """);
 
     assertThat(model.prompts()).extracting(Prompt::name).containsExactly("bottom", "middle", "top");
+  }
+
+  /**
+   * A Kubernetes ConfigMap volume is made of links (each file a link into {@code ..data}), and
+   * people link shared folders into projects: both are followed like plain directories.
+   */
+  @Test
+  void linkedDiscoveryDirectoriesAndFilesAreReadLikePlainOnes() throws Exception {
+    Path shared =
+        ProjectFixture.write(
+            dir.resolve("shared"),
+            """
+            == prompts/team/review.terse
+            messages: [{role: user, text: Review.}]
+            == resources/guide/config.terse
+            uri: docs://guide
+            file: guide.md
+            == resources/guide/guide.md
+            # Guide
+            == tools/hello/config.terse
+            description: Says hello.
+            == tools/hello/handler.ts
+            export default () => 1;
+            """);
+    Path project = ProjectFixture.write(dir.resolve("project"), "== .svc\nname: shop\n");
+    Files.createDirectories(project.resolve("app"));
+    for (String kind : new String[] {"prompts", "resources", "tools"}) {
+      Files.createSymbolicLink(project.resolve("app").resolve(kind), shared.resolve(kind));
+    }
+
+    Compilation compilation = ProjectFixture.compile(project);
+    assertThat(compilation).isInstanceOf(Compilation.Success.class);
+    Model model = ((Compilation.Success) compilation).model();
+
+    assertThat(model.prompts()).extracting(Prompt::name).containsExactly("review");
+    assertThat(model.resources()).extracting(Resource::name).containsExactly("guide");
+    assertThat(model.tools()).extracting(Tool::name).containsExactly("hello");
   }
 
   @Test

@@ -488,7 +488,7 @@ class ToolDiagnosticsTest {
             """,
             """
             app/tools/hello/config.terse:3:3: error[missing-field]: `plugin` is missing from the tool `auth`
-              hint: add `plugin:` (`allow_all`, `api_key`, or a custom plugin `app/plugins/<name>.ts`)
+              hint: add `plugin:` (`allow_all`, `api_key`, `jwt`, or a custom plugin `app/plugins/<name>.ts`)
             1 error, 0 warnings
             """),
         argumentSet(

@@ -80,6 +80,88 @@ class PostgresConnectorIT extends JdbcConnectorContract {
             + " query LIKE '%pg_sleep(6' || '00)%' AND pid <> pg_backend_pid()");
   }
 
+  // ---- a tool's session: settings made for one call, in its transaction ---------------------
+
+  private static StatementOptions withSettings(boolean readOnly, String... pairs) {
+    List<StatementOptions.SessionSetting> settings = new ArrayList<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      settings.add(new StatementOptions.SessionSetting(pairs[i], pairs[i + 1]));
+    }
+    return new StatementOptions(0, Long.MAX_VALUE, readOnly, settings);
+  }
+
+  /** One connection, so that the next call surely gets the connection the last one used. */
+  private void onOneConnection() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+  }
+
+  @Test
+  void aCallsSettingsAreSeenByItsStatementAndByNoLaterCall() {
+    onOneConnection();
+    String read = "SELECT current_setting('app.user_id', true) AS u";
+
+    assertJson(run(read, withSettings(false, "app.user_id", "alice")), "[{\"u\": \"alice\"}]");
+    assertJson(run(read, withSettings(true, "app.user_id", "bob")), "[{\"u\": \"bob\"}]");
+    assertThat(run(read, Map.of()).get(0).get("u").asString("")).isEmpty();
+  }
+
+  @Test
+  void aValueIsBoundNeverSpliced() {
+    String hostile = "x'); DROP TABLE items; --";
+    JsonNode rows =
+        run(
+            "SELECT current_setting('app.user_id') AS u",
+            withSettings(false, "app.user_id", hostile));
+
+    assertThat(rows.get(0).get("u").asString()).isEqualTo(hostile);
+    assertThat(run("SELECT count(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+        .isPositive();
+  }
+
+  @Test
+  void aWriteWithSettingsIsCommitted() {
+    run(
+        "INSERT INTO items (id, name) VALUES (77, current_setting('app.user_id'))",
+        withSettings(false, "app.user_id", "carol"));
+
+    assertJson(run("SELECT name FROM items WHERE id = 77", Map.of()), "[{\"name\": \"carol\"}]");
+  }
+
+  @Test
+  void aFailedStatementUndoesItsSettingsAndLeavesTheConnectionUsable() {
+    onOneConnection();
+    assertThatThrownBy(
+            () -> run("SELECT 1 / 0 AS n", withSettings(false, "app.user_id", "mallory")))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessageContaining("division by zero");
+
+    assertThat(
+            run("SELECT current_setting('app.user_id', true) AS u", Map.of())
+                .get(0)
+                .get("u")
+                .asString(""))
+        .isEmpty();
+  }
+
+  @Test
+  void theRoleSettingRunsTheStatementAsThatRoleForThisCallOnly() {
+    onOneConnection();
+    run(
+        "DO $$ BEGIN CREATE ROLE svc_test_reader NOLOGIN; EXCEPTION WHEN duplicate_object THEN"
+            + " NULL; END $$",
+        Map.of());
+    String who = "SELECT current_user AS u";
+
+    assertJson(
+        run(who, withSettings(false, "role", "svc_test_reader")), "[{\"u\": \"svc_test_reader\"}]");
+    assertThat(run(who, Map.of()).get(0).get("u").asString()).isEqualTo(DATABASE.user());
+    assertThatThrownBy(() -> run(who, withSettings(false, "role", "no_such_role_here")))
+        .isInstanceOf(StatementFailedException.class)
+        .hasMessageContaining("no_such_role_here");
+    assertThat(run(who, Map.of()).get(0).get("u").asString()).isEqualTo(DATABASE.user());
+  }
+
   @Test
   void aDeepPageIsReadThroughACursorInBoundedBatches() {
     connector.close();

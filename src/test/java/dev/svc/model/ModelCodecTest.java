@@ -507,6 +507,35 @@ class ModelCodecTest {
   }
 
   @Test
+  void aStatementsSessionSurvivesTheRoundTripAndAFormatElevenFileReadsToolsWithoutOne() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            EVERYTHING
+                + """
+                == app/tools/my_notes/config.terse
+                description: My notes.
+                use: db
+                statement: SELECT id FROM notes ORDER BY id
+                session:
+                  settings: {app.user_id: "{{ auth.claims.sub }}", app.via: mcp}
+                  role: "{{ auth.claims.db_role }}"
+                  allowed_roles: [reader, writer]
+                """);
+    Model read = ModelCodec.decode(ModelCodec.encode(model));
+    assertThat(read.tool("my_notes")).isEqualTo(model.tool("my_notes"));
+    assertThat(((Execution.OnAdapter) read.tool("my_notes").orElseThrow().execution()).session())
+        .isPresent();
+
+    Model formatEleven = ModelCodec.decode(olderFormat(model, 11));
+    assertThat(
+            ((Execution.OnAdapter) formatEleven.tool("my_notes").orElseThrow().execution())
+                .session())
+        .isEmpty();
+    assertThat(formatEleven.tool("get_item")).isEqualTo(model.tool("get_item"));
+  }
+
+  @Test
   void aFileFromANewerSvcIsRefusedClearly() {
     byte[] bytes = ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING));
     bytes[8] = 0;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
+import dev.svc.call.VerifiedToken;
+import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class HttpCallTest {
@@ -24,7 +27,8 @@ class HttpCallTest {
     HttpCall call =
         call(Headers.of(
                 "Authorization", "Bearer abc", "AUTHORIZATION", "Bearer d", "Accept", "*/*"))
-            .authenticated(Principal.ofSubject("alice"));
+            .authenticated(
+                new VerifiedToken("alice", Set.of(), Instant.parse("2030-01-01T00:00:00Z")));
     assertThat(call.principal().id()).isEqualTo("oauth:alice");
     assertThat(call.headers().first("authorization")).isEmpty();
     assertThat(call.headers().forScripts()).containsOnlyKeys("accept");

@@ -10,6 +10,7 @@ import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
+import dev.svc.call.VerifiedToken;
 import dev.svc.connector.Connector;
 import dev.svc.connector.StatementOptions;
 import dev.svc.json.Json;
@@ -57,6 +58,11 @@ class ToolInvokerTest {
   /** The deadline each script call and statement got. */
   private final List<Deadline> deadlines = new ArrayList<>();
 
+  /** The values each statement bound, and the payload each script got. */
+  private final List<Map<String, Object>> bound = new ArrayList<>();
+
+  private final List<JsonNode> payloads = new ArrayList<>();
+
   private final StubConnector stub = new StubConnector();
   private Model model;
   private Tool weather;
@@ -75,6 +81,7 @@ class ToolInvokerTest {
             StatementOptions options) {
           stages.add("execute");
           deadlines.add(deadline);
+          bound.add(values);
           return stub.execute(statement, values, deadline);
         }
 
@@ -90,6 +97,7 @@ class ToolInvokerTest {
             ScriptRef script, JsonNode payload, String toolName, Deadline deadline, Caller caller) {
           stages.add("script " + script.path().substring(script.path().lastIndexOf('/') + 1));
           deadlines.add(deadline);
+          payloads.add(payload);
           if (script.equals(LOWER)) {
             ObjectNode inputs = (ObjectNode) payload.path("inputs").deepCopy();
             return inputs.put("city", inputs.path("city").asString().toLowerCase());
@@ -228,6 +236,104 @@ class ToolInvokerTest {
     invoker.call("weather", arguments, caller("X-API-Key", "k1"));
 
     assertThat(stub.executions()).isEqualTo(2);
+  }
+
+  /** Lets in {@code X-User} with a token of that subject and the tenant {@code X-Tenant}. */
+  private final AuthPlugin tokens =
+      caller -> {
+        String user = caller.headers().first("x-user").orElseThrow();
+        Map<String, Object> claims = new java.util.LinkedHashMap<>();
+        claims.put("sub", user);
+        caller.headers().first("x-tenant").ifPresent(t -> claims.put("tenant", t));
+        VerifiedToken token =
+            new VerifiedToken(user, java.util.Set.of("orders:read"), java.time.Instant.MAX, claims);
+        return new AuthDecision.Allow(token.principalId(), Optional.of(token));
+      };
+
+  private ToolInvoker withTokens(Tool tool) {
+    return new ToolInvoker(
+        new Model(
+            model.service(),
+            model.adapters(),
+            List.of(tool),
+            model.prompts(),
+            model.resources(),
+            model.resourceTemplates(),
+            model.agents(),
+            model.scripts()),
+        Map.of("db", connector),
+        Map.of(tool.name(), tokens),
+        scripts,
+        new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
+        new CallObserver(AuditTrail.OFF),
+        new AdapterFailureLog(),
+        PageCursors.create(Optional.empty()));
+  }
+
+  /** The weather tool, cached, binding the caller's subject and tenant besides the city. */
+  private Tool byClaims() {
+    Statement statement =
+        new Statement.Sql(
+            "select forecast from weather where city = {{ inputs.city }} and owner ="
+                + " {{ auth.claims.sub }} and tenant = {{ auth.claims.tenant }}",
+            "select forecast from weather where city = ? and owner = ? and tenant = ?",
+            List.of(
+                new Statement.Parameter("city", false),
+                new Statement.Parameter("auth.claims.sub", false),
+                new Statement.Parameter("auth.claims.tenant", false)));
+    Execution.OnAdapter on = (Execution.OnAdapter) weather.execution();
+    return new Tool(
+        weather.name(),
+        weather.description(),
+        weather.inputs(),
+        new Execution.OnAdapter(on.adapter(), on.connector(), statement),
+        Optional.empty(),
+        Optional.empty(),
+        weather.auth(),
+        new CachePolicy(true, Duration.ofMinutes(1)),
+        weather.timeout());
+  }
+
+  @Test
+  void claimsAreBoundFromTheTokenAndCachedResultsNeverCrossSubjectsOrClaimValues() {
+    ToolInvoker invoker = withTokens(byClaims());
+    JsonNode arguments = Json.MAPPER.readTree("{\"city\":\"Paris\"}");
+
+    invoker.call("weather", arguments, caller("X-User", "alice", "X-Tenant", "t1"));
+    invoker.call("weather", arguments, caller("X-User", "bob", "X-Tenant", "t1"));
+    invoker.call("weather", arguments, caller("X-User", "alice", "X-Tenant", "t1")); // a hit
+    invoker.call("weather", arguments, caller("X-User", "alice", "X-Tenant", "t2"));
+
+    assertThat(stub.executions()).isEqualTo(3);
+    assertThat(bound)
+        .extracting(v -> v.get("auth.claims.sub") + "/" + v.get("auth.claims.tenant"))
+        .containsExactly("alice/t1", "bob/t1", "alice/t2");
+  }
+
+  @Test
+  void aClaimTheTokenLacksFailsTheCallBeforeTheStatement() {
+    ToolInvoker invoker = withTokens(byClaims());
+
+    ToolOutcome outcome =
+        invoker.call(
+            "weather", Json.MAPPER.readTree("{\"city\":\"Paris\"}"), caller("X-User", "alice"));
+
+    assertThat(outcome).isEqualTo(new ToolOutcome.Failure("the token carries no claim `tenant`"));
+    assertThat(stub.executions()).isZero();
+  }
+
+  @Test
+  void scriptsGetTheTokensSubjectClaimsAndScopesAndNoAuthWithoutAToken() {
+    Tool tool = handler(WRAP);
+    withTokens(tool)
+        .call("handled", Json.MAPPER.readTree("{\"city\":\"Paris\"}"), caller("X-User", "alice"));
+    invoker(tool, false).call("handled", Json.MAPPER.readTree("{\"city\":\"Paris\"}"), caller());
+
+    assertThat(payloads.get(0).path("auth"))
+        .isEqualTo(
+            Json.MAPPER.readTree(
+                "{\"subject\":\"alice\",\"claims\":{\"sub\":\"alice\"},\"scopes\":[\"orders:read\"]}"));
+    assertThat(payloads.get(1).has("auth")).isFalse();
   }
 
   /**

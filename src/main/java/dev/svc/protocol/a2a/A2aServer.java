@@ -198,8 +198,7 @@ public final class A2aServer implements AutoCloseable {
   }
 
   private static Caller caller(HttpCall http) {
-    return new Caller(
-        http.requestId(), http.headers(), Optional.empty(), http.verified().map(Principal::id));
+    return new Caller(http.requestId(), http.headers(), Optional.empty(), http.verified());
   }
 
   /**

@@ -1,8 +1,8 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
-import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
+import dev.svc.call.VerifiedToken;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.protocol.EventSink;
@@ -164,7 +164,7 @@ public final class McpServer {
     }
     if (message instanceof JsonRpcMessage.Request request
         && request.method().equals("initialize")) {
-      return initialize(request, http.verified().map(Principal::id));
+      return initialize(request, http.verified().map(VerifiedToken::principalId));
     }
     Optional<String> sessionId = http.headers().first(SESSION_HEADER);
     if (sessionId.isEmpty()) {
@@ -175,7 +175,7 @@ public final class McpServer {
           "Bad Request: Mcp-Session-Id header is required (call initialize first)");
     }
     Optional<McpSession> session =
-        sessions.find(sessionId.get(), http.verified().map(Principal::id));
+        sessions.find(sessionId.get(), http.verified().map(VerifiedToken::principalId));
     if (session.isEmpty()) {
       return error(
           404,
@@ -207,8 +207,7 @@ public final class McpServer {
           request(
               http,
               session.get(),
-              new Caller(
-                  http.requestId(), http.headers(), sessionId, http.verified().map(Principal::id)),
+              new Caller(http.requestId(), http.headers(), sessionId, http.verified()),
               request,
               accept);
     };
@@ -326,7 +325,7 @@ public final class McpServer {
               "Bad Request: Mcp-Session-Id header is required"));
     }
     return sessions
-        .find(sessionId.get(), http.verified().map(Principal::id))
+        .find(sessionId.get(), http.verified().map(VerifiedToken::principalId))
         .<SessionLookup>map(SessionLookup.Found::new)
         .orElseGet(() ->
             new SessionLookup.Refused(

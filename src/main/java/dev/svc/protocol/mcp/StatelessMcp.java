@@ -1,6 +1,5 @@
 package dev.svc.protocol.mcp;
 
-import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.json.Json;
 import dev.svc.model.Tool;
@@ -213,9 +212,7 @@ final class StatelessMcp {
   private HttpReply serve(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta, McpServer.Accept accept) {
     ProjectRuntime current = runtime.get();
-    Caller plain =
-        new Caller(
-            http.requestId(), http.headers(), Optional.empty(), http.verified().map(Principal::id));
+    Caller plain = new Caller(http.requestId(), http.headers(), Optional.empty(), http.verified());
     Caller caller = plain;
     Map<String, String> headers = Map.of();
     if (request.method().equals("tools/call")) {
