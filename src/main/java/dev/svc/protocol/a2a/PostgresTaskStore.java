@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -55,9 +54,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   private final String instance = UUID.randomUUID().toString();
   private final Semaphore permits;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
-  private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
+  private final TaskSignals signals = new TaskSignals();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
-  private volatile Consumer<String> cancelHandler = id -> {};
   private volatile boolean closed;
   private final Thread listener;
   private final Thread housekeeper;
@@ -444,7 +442,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             s.setBoolean(3, terminal);
             s.setString(4, body);
             s.setString(5, CHANNEL);
-            s.setString(6, "e " + taskId);
+            s.setString(6, TaskSignals.changed(taskId));
             s.execute();
             return null;
           }
@@ -478,24 +476,17 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public Listening listen(String taskId, Runnable changed) {
-    listeners.computeIfAbsent(taskId, id -> new CopyOnWriteArraySet<>()).add(changed);
-    return () ->
-        listeners.computeIfPresent(
-            taskId,
-            (id, set) -> {
-              set.remove(changed);
-              return set.isEmpty() ? null : set;
-            });
+    return signals.listen(taskId, changed);
   }
 
   @Override
   public void requestCancel(String taskId) {
-    notify("c " + taskId);
+    notify(TaskSignals.cancel(taskId));
   }
 
   @Override
   public void onCancelRequest(Consumer<String> handler) {
-    this.cancelHandler = handler;
+    signals.onCancelRequest(handler);
   }
 
   private void notify(String payload) {
@@ -520,7 +511,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
           s.execute("LISTEN " + CHANNEL);
         }
         backoff = 200;
-        wakeAll(); // anything sent while no connection listened is read again
+        signals.wakeAll(); // anything sent while no connection listened is read again
         PGConnection pg = c.unwrap(PGConnection.class);
         while (!closed) {
           PGNotification[] notifications = pg.getNotifications(500);
@@ -528,7 +519,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             continue;
           }
           for (PGNotification n : notifications) {
-            dispatch(n.getParameter());
+            signals.dispatch(n.getParameter());
           }
         }
       } catch (SQLException | RuntimeException e) {
@@ -549,27 +540,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
         backoff = Math.min(backoff * 2, 5_000);
       }
     }
-  }
-
-  private void dispatch(String payload) {
-    if (payload.length() < 3) {
-      return;
-    }
-    String taskId = payload.substring(2);
-    switch (payload.charAt(0)) {
-      case 'e' -> {
-        Set<Runnable> set = listeners.get(taskId);
-        if (set != null) {
-          set.forEach(Runnable::run);
-        }
-      }
-      case 'c' -> cancelHandler.accept(taskId);
-      default -> {}
-    }
-  }
-
-  private void wakeAll() {
-    listeners.values().forEach(set -> set.forEach(Runnable::run));
   }
 
   // ---- leases and retention
@@ -647,7 +617,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
       s.setString(
           3, json(new StreamResponse.StatusUpdate(taskId, task.contextId(), status).toJson()));
       s.setString(4, CHANNEL);
-      s.setString(5, "e " + taskId);
+      s.setString(5, TaskSignals.changed(taskId));
       s.execute();
     }
     return Optional.of(ended);

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.JedisPubSub;
@@ -61,8 +60,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   private final UnifiedJedis redis;
   private final String instance = UUID.randomUUID().toString();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
-  private final ConcurrentHashMap<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
-  private volatile Consumer<String> cancelHandler = id -> {};
+  private final TaskSignals signals = new TaskSignals();
   private volatile boolean closed;
   private volatile JedisPubSub subscription;
   private final Thread listener;
@@ -487,7 +485,10 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     call(
         "append an event of task " + taskId,
         () ->
-            redis.eval(APPEND, List.of(eventsKey(taskId)), List.of(entry, channel, "e " + taskId)));
+            redis.eval(
+                APPEND,
+                List.of(eventsKey(taskId)),
+                List.of(entry, channel, TaskSignals.changed(taskId))));
   }
 
   @Override
@@ -511,24 +512,17 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public Listening listen(String taskId, Runnable changed) {
-    listeners.computeIfAbsent(taskId, id -> new CopyOnWriteArraySet<>()).add(changed);
-    return () ->
-        listeners.computeIfPresent(
-            taskId,
-            (id, set) -> {
-              set.remove(changed);
-              return set.isEmpty() ? null : set;
-            });
+    return signals.listen(taskId, changed);
   }
 
   @Override
   public void requestCancel(String taskId) {
-    call("send a cancel request", () -> redis.publish(channel, "c " + taskId));
+    call("send a cancel request", () -> redis.publish(channel, TaskSignals.cancel(taskId)));
   }
 
   @Override
   public void onCancelRequest(Consumer<String> handler) {
-    this.cancelHandler = handler;
+    signals.onCancelRequest(handler);
   }
 
   /** The subscription: on its own connection, reconnecting after a failure. */
@@ -539,12 +533,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
           new JedisPubSub() {
             @Override
             public void onSubscribe(String channel, int count) {
-              wakeAll(); // anything sent while no connection listened is read again
+              signals.wakeAll(); // anything sent while no connection listened is read again
             }
 
             @Override
             public void onMessage(String channel, String message) {
-              dispatch(message);
+              signals.dispatch(message);
             }
           };
       subscription = pubsub;
@@ -569,27 +563,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         backoff = Math.min(backoff * 2, 5_000);
       }
     }
-  }
-
-  private void dispatch(String payload) {
-    if (payload.length() < 3) {
-      return;
-    }
-    String taskId = payload.substring(2);
-    switch (payload.charAt(0)) {
-      case 'e' -> {
-        Set<Runnable> set = listeners.get(taskId);
-        if (set != null) {
-          set.forEach(Runnable::run);
-        }
-      }
-      case 'c' -> cancelHandler.accept(taskId);
-      default -> {}
-    }
-  }
-
-  private void wakeAll() {
-    listeners.values().forEach(set -> set.forEach(Runnable::run));
   }
 
   // ---- leases and retention
