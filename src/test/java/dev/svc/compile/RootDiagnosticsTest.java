@@ -140,7 +140,7 @@ class RootDiagnosticsTest {
             .svc:5:29: error[invalid-server-limit]: `connections_per_client` is -1; it must be between 0 and 1000000
             .svc:6:18: error[invalid-server-limit]: `max_body_mb` is 4096; it must be between 1 and 1024
             .svc:7:5: warning[unknown-key]: unknown key `spare` in the root configuration `server.limits` (ignored)
-              hint: known keys: max_body_mb, header_timeout, body_timeout, connections_per_client, drain_timeout
+              hint: known keys: max_body_mb, header_timeout, body_timeout, connections_per_client, drain_timeout, drain_delay
             3 errors, 1 warning
             """),
         argumentSet(
