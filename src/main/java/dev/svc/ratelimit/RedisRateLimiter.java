@@ -122,6 +122,8 @@ public final class RedisRateLimiter implements RateLimiter {
           "error",
           firstLine(e.getMessage()));
       nextWarningAt.set(now + WARNING_INTERVAL.toNanos());
+      askAgainAt.set(now + BACK_OFF.toNanos());
+      unavailable = true;
     }
   }
 
