@@ -18,8 +18,8 @@ import dev.svc.protocol.a2a.TaskStores;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
-import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimiter;
+import dev.svc.ratelimit.RateLimiters;
 import dev.svc.runtime.AdapterReadiness;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
@@ -55,6 +55,7 @@ public final class Instance implements AutoCloseable {
   private final Options options;
   private final Object reloading = new Object();
   private final RuntimeMetrics gauges;
+  private final RateLimiter limiter;
 
   /** The memory ceiling of every script runner of this instance, the reloads' included. */
   private final ScriptMemory scriptMemory;
@@ -65,8 +66,10 @@ public final class Instance implements AutoCloseable {
       McpServer mcp,
       A2aServer agents,
       Options options,
-      ScriptMemory scriptMemory) {
+      ScriptMemory scriptMemory,
+      RateLimiter limiter) {
     this.runtime = runtime;
+    this.limiter = limiter;
     this.http = http;
     this.mcp = mcp;
     this.agents = agents;
@@ -165,13 +168,15 @@ public final class Instance implements AutoCloseable {
     scripts.warmUp();
     AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
     A2aServer agents = null;
+    RateLimiter limiter = null;
     try {
       List<Diagnostic> agentProblems = AgentChecks.check(model, options.environment());
       if (!agentProblems.isEmpty()) {
         throw new StartupException(agentProblems);
       }
       // one count per tool and principal, whichever protocol the call comes by
-      RateLimiter limiter = new InMemoryRateLimiter();
+      limiter = RateLimiters.open(model, options.environment(), options.projectDirectory());
+      StartupTrace.mark("rate limiter");
       A2aServer.Settings agentSettings =
           TaskStores.open(model, options.environment(), options.projectDirectory())
               .map(options.agents()::withStore)
@@ -201,10 +206,13 @@ public final class Instance implements AutoCloseable {
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
-      return new Instance(runtime, http, mcp, agents, options, scriptMemory);
+      return new Instance(runtime, http, mcp, agents, options, scriptMemory, limiter);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
+      }
+      if (limiter != null) {
+        limiter.close();
       }
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
       started.close();
@@ -423,6 +431,7 @@ public final class Instance implements AutoCloseable {
     }
     agents.close();
     http.stop(ABORT_GRACE);
+    limiter.close();
     runtime.get().close();
     gauges.close();
     options.audit().close();

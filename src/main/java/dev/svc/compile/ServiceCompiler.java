@@ -70,7 +70,49 @@ final class ServiceCompiler {
             pushNotifications(root.pushNotifications()),
             ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
             root.server().auth().flatMap(this::auth),
-            tasks(root.tasks(), adapters, brokenAdapters)));
+            tasks(root.tasks(), adapters, brokenAdapters),
+            rateLimitStore(root, adapters, brokenAdapters)));
+  }
+
+  /**
+   * {@code tools.rate_limit.store}: must name a redis adapter. It applies to every tool's limit,
+   * the tools' own blocks included, so it is checked even when the global limit is off.
+   */
+  private Optional<String> rateLimitStore(
+      RootDefinition root, Map<String, Adapter> adapters, Set<String> brokenAdapters) {
+    Optional<Located<String>> written = root.rateLimit().flatMap(r -> r.store());
+    if (written.isEmpty()) {
+      return Optional.empty();
+    }
+    Located<String> name = written.get();
+    Adapter adapter = adapters.get(name.value());
+    if (adapter == null) {
+      if (!brokenAdapters.contains(name.value())) {
+        diagnostics.error(
+            "unknown-adapter",
+            name.origin(),
+            "`tools.rate_limit.store` names no adapter: `" + name.value() + "`",
+            Suggestions.didYouMean(name.value(), adapters.keySet())
+                .orElse(
+                    adapters.isEmpty()
+                        ? "define a redis adapter in app/adapters/" + name.value() + ".terse"
+                        : "adapters: " + String.join(", ", new TreeSet<>(adapters.keySet()))));
+      }
+      return Optional.empty();
+    }
+    if (adapter.connector() != ConnectorKind.REDIS) {
+      diagnostics.error(
+          "unsupported-rate-limit-store",
+          name.origin(),
+          "adapter `"
+              + name.value()
+              + "` is a "
+              + adapter.connector().wireName()
+              + " adapter; `tools.rate_limit.store` needs a redis one",
+          "name a redis adapter, or remove `store` to count in each instance's memory");
+      return Optional.empty();
+    }
+    return Optional.of(adapter.name());
   }
 
   /**

@@ -185,7 +185,7 @@ public final class DefinitionReader {
 
   private static RateLimitDefinition rateLimit(Fields f) {
     return new RateLimitDefinition(
-        f.origin(), f.bool("enabled"), f.integer("requests"), f.text("per"));
+        f.origin(), f.bool("enabled"), f.integer("requests"), f.text("per"), f.text("store"));
   }
 
   private static AnnotationsDefinition annotations(Fields f) {

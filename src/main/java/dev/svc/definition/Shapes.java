@@ -3,6 +3,7 @@ package dev.svc.definition;
 import static dev.svc.definition.Field.optional;
 import static dev.svc.definition.Field.required;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -112,26 +113,39 @@ public final class Shapes {
    * file (an unknown key there is a warning).
    */
   static Shape rateLimit(boolean root) {
-    return shape(
-        root ? "root-rate-limit" : "rate-limit",
-        root
-            ? "Calls one caller (principal) may make to each tool per window."
-            : "Calls one caller (principal) may make to this tool per window; overrides what it"
-                + " sets of `tools.rate_limit`.",
-        !root,
+    List<Field> fields = new ArrayList<>();
+    fields.add(
         optional(
             "enabled",
             new FieldType.Bool(),
             root
                 ? "Whether the limit applies (default true)."
-                : "`false` exempts this tool from `tools.rate_limit` (default true)."),
+                : "`false` exempts this tool from `tools.rate_limit` (default true)."));
+    fields.add(
         optional("requests", FieldType.positive(), "Most calls in one window (at least 1).")
-            .reportedAs("invalid-rate-limit"),
+            .reportedAs("invalid-rate-limit"));
+    fields.add(
         optional(
                 "per",
                 new FieldType.IntOrText(),
                 "The window: seconds, or a number with `ms`, `s`, `m` or `h` (default `60s`).")
             .reportedAs("invalid-rate-limit"));
+    if (root) {
+      fields.add(
+          optional(
+              "store",
+              FieldType.text(),
+              "A redis adapter whose database holds the counters, so that every instance naming"
+                  + " it shares them (default: each instance counts in its own memory)."));
+    }
+    return new Shape(
+        root ? "root-rate-limit" : "rate-limit",
+        root
+            ? "Calls one caller (principal) may make to each tool per window."
+            : "Calls one caller (principal) may make to this tool per window; overrides what it"
+                + " sets of `tools.rate_limit`.",
+        fields,
+        !root);
   }
 
   /** {@code max_rows}, global or per tool (docs/results.md). */

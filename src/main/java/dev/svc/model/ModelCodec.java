@@ -35,8 +35,9 @@ public final class ModelCodec {
    * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}); 10 added
    * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}); 12 added {@code
    * agents.tasks} (shared task store, lease, retention), {@code server.auth.policy.introspection},
-   * {@code server.limits.drain_delay} and a statement's database {@code session}. Older files still
-   * read (with the added fields at their defaults, and prompt messages as text).
+   * {@code server.limits.drain_delay}, a statement's database {@code session} and {@code
+   * tools.rate_limit.store}. Older files still read (with the added fields at their defaults, and
+   * prompt messages as text).
    */
   public static final int FORMAT_VERSION = 12;
 

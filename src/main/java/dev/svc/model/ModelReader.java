@@ -33,7 +33,8 @@ record ModelReader(DataInputStream in, int version) {
     if (version < 12) {
       return read;
     }
-    return read.withLimits(read.limits().withDrainDelay(Duration.ofMillis(in.readLong())));
+    Service.Limits limits = read.limits().withDrainDelay(Duration.ofMillis(in.readLong()));
+    return read.withLimits(limits).withRateLimitStore(optional(this::string));
   }
 
   private Service serviceUpToAuth() throws IOException {
@@ -73,7 +74,8 @@ record ModelReader(DataInputStream in, int version) {
                 optional(this::string),
                 Duration.ofMillis(in.readLong()),
                 Duration.ofMillis(in.readLong()))
-            : Service.Tasks.IN_MEMORY);
+            : Service.Tasks.IN_MEMORY,
+        Optional.empty()); // tools.rate_limit.store: read by service(), after the drain delay
   }
 
   ServerAuth serverAuth() throws IOException {

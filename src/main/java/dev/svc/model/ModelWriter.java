@@ -57,6 +57,7 @@ record ModelWriter(DataOutputStream out, int version) {
       out.writeLong(s.tasks().lease().toMillis());
       out.writeLong(s.tasks().retention().toMillis());
       out.writeLong(s.limits().drainDelay().toMillis());
+      optional(s.rateLimitStore(), this::string);
     }
   }
 

@@ -21,6 +21,8 @@ import java.util.Optional;
  *     own caps use
  * @param auth {@code server.auth}: whole-endpoint authentication, when configured
  * @param tasks {@code agents.tasks}: where A2A tasks live
+ * @param rateLimitStore {@code tools.rate_limit.store}: the redis adapter whose database holds the
+ *     rate-limit counters every instance shares; empty counts in this process's memory
  */
 public record Service(
     String name,
@@ -40,7 +42,8 @@ public record Service(
     PushNotifications pushNotifications,
     ResultCaps defaultCaps,
     Optional<ServerAuth> auth,
-    Tasks tasks) {
+    Tasks tasks,
+    Optional<String> rateLimitStore) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -68,12 +71,38 @@ public record Service(
         pushNotifications,
         defaultCaps,
         auth,
-        tasks);
+        tasks,
+        rateLimitStore);
+  }
+
+  /** This service with another {@code tools.rate_limit.store}. */
+  public Service withRateLimitStore(Optional<String> store) {
+    return new Service(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        limits,
+        pushNotifications,
+        defaultCaps,
+        auth,
+        tasks,
+        store);
   }
 
   /**
    * Settings with the defaults of {@code server.metrics}, {@code server.audit}, {@code
-   * server.limits}, push notifications and result caps, and no {@code server.auth}.
+   * server.limits}, push notifications and result caps, no {@code server.auth}, tasks and rate
+   * limits in memory.
    */
   public Service(
       String name,
@@ -105,7 +134,8 @@ public record Service(
         PushNotifications.DEFAULT,
         ResultCaps.DEFAULTS,
         Optional.empty(),
-        Tasks.IN_MEMORY);
+        Tasks.IN_MEMORY,
+        Optional.empty());
   }
 
   /**

@@ -7,15 +7,19 @@ import dev.svc.model.RateLimit;
  * when allowed, and a refused call is not counted. Implementations are safe for concurrent use and
  * never let more than {@code limit.requests()} calls through in one window of one key.
  *
- * <p>Today's implementation is {@link InMemoryRateLimiter}: per instance, so N instances behind a
- * load balancer let up to N times the limit through. A shared implementation (Redis: {@code INCR}
- * and {@code PEXPIRE} on the key) fits the same interface.
+ * <p>{@link InMemoryRateLimiter} counts per instance, so N instances behind a load balancer let up
+ * to N times the limit through; {@link RedisRateLimiter} ({@code tools.rate_limit.store}) counts in
+ * a Redis database every instance shares.
  */
-public interface RateLimiter {
+public interface RateLimiter extends AutoCloseable {
   /**
    * Takes one call of {@code key} (tool and principal) under {@code limit}.
    *
    * @return whether the call may run, with what the {@code RateLimit} headers say
    */
   RateLimitDecision acquire(String key, RateLimit limit);
+
+  /** Releases what the limiter holds (connections); calls after it are not counted. */
+  @Override
+  default void close() {}
 }

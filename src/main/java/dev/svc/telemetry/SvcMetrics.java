@@ -187,4 +187,11 @@ public final class SvcMetrics {
           "{record}",
           "Audit records, by result: written, or dropped because the queue was full.",
           "svc.audit.result");
+
+  public static final Counter RATE_LIMIT_UNCHECKED =
+      Metrics.counter(
+          "svc.rate_limit.unchecked",
+          "{call}",
+          "Tool calls with a rate limit let through without a count because the rate-limit store"
+              + " (Redis) did not answer.");
 }

@@ -134,9 +134,72 @@ class RateLimitDiagnosticsTest {
                 + tool("t", ""),
             """
             .svc:3:29: warning[unknown-key]: unknown key `window` in the root configuration `tools.rate_limit` (ignored)
-              hint: known keys: enabled, requests, per
+              hint: known keys: enabled, requests, per, store
             0 errors, 1 warning
+            """),
+        argumentSet(
+            "a store naming no adapter is an error with a did-you-mean",
+            "== .svc\nname: shop\ntools:\n  rate_limit: {requests: 5, store: limit}\n"
+                + REDIS
+                + tool("t", ""),
+            """
+            .svc:3:36: error[unknown-adapter]: `tools.rate_limit.store` names no adapter: `limit`
+              hint: did you mean `limits`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a store on a project without adapters says where to define one",
+            "== .svc\nname: shop\ntools:\n  rate_limit:\n    requests: 5\n    store: limits\n"
+                + tool("t", ""),
+            """
+            .svc:5:12: error[unknown-adapter]: `tools.rate_limit.store` names no adapter: `limits`
+              hint: define a redis adapter in app/adapters/limits.terse
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a store on an adapter other than redis is unsupported",
+            "== .svc\nname: shop\ntools:\n  rate_limit: {requests: 5, store: local}\n"
+                + "== app/adapters/local.terse\nconnector: sqlite\nconnection_string: \":memory:\"\n"
+                + tool("t", ""),
+            """
+            .svc:3:36: error[unsupported-rate-limit-store]: adapter `local` is a sqlite adapter; `tools.rate_limit.store` needs a redis one
+              hint: name a redis adapter, or remove `store` to count in each instance's memory
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a store in a tool's rate_limit is an error: the store is the service's",
+            ROOT + REDIS + tool("t", "rate_limit: {requests: 5, store: limits}\n"),
+            """
+            app/tools/t/config.terse:3:27: error[unknown-key]: unknown key `store` in the tool `rate_limit`
+              hint: known keys: enabled, requests, per
+            1 error, 0 warnings
             """));
+  }
+
+  static final String REDIS =
+      """
+      == app/adapters/limits.terse
+      connector: redis
+      connection_string: redis://127.0.0.1:6379/12
+      """;
+
+  @Test
+  void theStoreNamesARedisAdapterForEveryToolsLimitEvenWhenTheGlobalOneIsOff() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            "== .svc\nname: shop\ntools:\n  rate_limit: {enabled: false, store: limits}\n"
+                + REDIS
+                + tool("own", "rate_limit: {requests: 3}\n"));
+    assertThat(model.service().rateLimitStore()).contains("limits");
+    assertThat(model.tool("own").orElseThrow().rateLimit())
+        .contains(new RateLimit(3, RateLimit.DEFAULT_PER));
+  }
+
+  @Test
+  void withoutAStoreCountsStayInMemory() {
+    Model model = ProjectFixture.model(dir, ROOT + REDIS + tool("t", ""));
+    assertThat(model.service().rateLimitStore()).isEmpty();
   }
 
   @ParameterizedTest

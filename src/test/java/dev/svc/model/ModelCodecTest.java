@@ -362,6 +362,34 @@ class ModelCodecTest {
   }
 
   @Test
+  void theRateLimitStoreSurvivesTheRoundTripAfterTheDrainDelayAndAFormatElevenFileCountsInMemory() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: shared
+            server:
+              limits:
+                drain_delay: 7
+            tools:
+              rate_limit: {requests: 10, per: 1m, store: limits}
+            == app/adapters/limits.terse
+            connector: redis
+            connection_string: "{{ env.REDIS_URL }}"
+            == app/tools/hello/config.terse
+            description: Says hello.
+            use: limits
+            statement: PING
+            """);
+    Service read = ModelCodec.decode(ModelCodec.encode(model)).service();
+    assertThat(read.rateLimitStore()).contains("limits");
+    assertThat(read.limits().drainDelay()).isEqualTo(java.time.Duration.ofSeconds(7));
+    assertThat(read).isEqualTo(model.service());
+    assertThat(ModelCodec.decode(olderFormat(model, 11)).service().rateLimitStore()).isEmpty();
+  }
+
+  @Test
   void aFormatFourFileReadsWithTheDefaultServerLimits() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] formatFour = olderFormat(model, 4);

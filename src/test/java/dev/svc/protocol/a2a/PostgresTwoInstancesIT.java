@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
+import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestDatabase;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

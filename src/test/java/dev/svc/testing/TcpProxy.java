@@ -1,4 +1,4 @@
-package dev.svc.protocol.a2a;
+package dev.svc.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A loopback TCP forwarder a test can cut: {@link #cut} closes every connection and refuses new
  * ones (as a database that went away), {@link #resume} forwards again on the same port.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
   private final String host;
   private final int target;
   private final int port;
@@ -29,11 +29,11 @@ final class TcpProxy implements AutoCloseable {
     accept(server);
   }
 
-  static TcpProxy to(String host, int port) throws IOException {
+  public static TcpProxy to(String host, int port) throws IOException {
     return new TcpProxy(host, port);
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -70,7 +70,7 @@ final class TcpProxy implements AutoCloseable {
         });
   }
 
-  void cut() throws IOException {
+  public void cut() throws IOException {
     server.close();
     for (Socket socket : sockets) {
       closeQuietly(socket);
@@ -78,7 +78,7 @@ final class TcpProxy implements AutoCloseable {
     sockets.clear();
   }
 
-  void resume() throws IOException {
+  public void resume() throws IOException {
     ServerSocket again = new ServerSocket();
     again.setReuseAddress(true);
     again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
