@@ -1,10 +1,14 @@
 package dev.svc.connector;
 
+import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
+import dev.svc.model.EnvString;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * An adapter with its env placeholders filled in: what a connector opens. Holds secrets, so it is
@@ -33,6 +37,29 @@ public record ResolvedAdapter(
       Map<String, String> options,
       Path projectDirectory) {
     this(name, connector, connectionString, options, projectDirectory, projectDirectory);
+  }
+
+  /**
+   * {@code adapter} with its connection string and options filled in from {@code environment}.
+   *
+   * @throws dev.svc.model.MissingVariableException naming a variable that is not set
+   */
+  public static ResolvedAdapter of(
+      Adapter adapter,
+      Function<String, Optional<String>> environment,
+      Path projectDirectory,
+      Path dataDirectory) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (Map.Entry<String, EnvString> option : adapter.options().entrySet()) {
+      options.put(option.getKey(), option.getValue().resolve(environment));
+    }
+    return new ResolvedAdapter(
+        adapter.name(),
+        adapter.connector(),
+        adapter.connectionString().resolve(environment),
+        options,
+        projectDirectory,
+        dataDirectory);
   }
 
   @Override

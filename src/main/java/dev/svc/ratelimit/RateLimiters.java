@@ -3,15 +3,12 @@ package dev.svc.ratelimit;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Adapter;
-import dev.svc.model.EnvString;
 import dev.svc.model.MissingVariableException;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.runtime.StartupException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Picks the limiter {@code tools.rate_limit.store} asks for: one place that knows every kind. */
 public final class RateLimiters {
@@ -49,15 +46,6 @@ public final class RateLimiters {
 
   private static ResolvedAdapter resolve(
       Adapter adapter, Environment environment, Path projectDirectory) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (Map.Entry<String, EnvString> option : adapter.options().entrySet()) {
-      options.put(option.getKey(), option.getValue().resolve(environment::get));
-    }
-    return new ResolvedAdapter(
-        adapter.name(),
-        adapter.connector(),
-        adapter.connectionString().resolve(environment::get),
-        options,
-        projectDirectory);
+    return ResolvedAdapter.of(adapter, environment::get, projectDirectory, projectDirectory);
   }
 }

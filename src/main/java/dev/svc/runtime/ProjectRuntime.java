@@ -239,16 +239,10 @@ public final class ProjectRuntime implements AutoCloseable {
   private static Optional<ResolvedAdapter> resolve(
       Adapter adapter, Settings settings, List<Diagnostic> problems) {
     try {
-      Map<String, String> options = new LinkedHashMap<>();
-      for (Map.Entry<String, EnvString> option : adapter.options().entrySet()) {
-        options.put(option.getKey(), option.getValue().resolve(settings.environment()::get));
-      }
       return Optional.of(
-          new ResolvedAdapter(
-              adapter.name(),
-              adapter.connector(),
-              adapter.connectionString().resolve(settings.environment()::get),
-              options,
+          ResolvedAdapter.of(
+              adapter,
+              settings.environment()::get,
               settings.projectDirectory(),
               settings
                   .environment()

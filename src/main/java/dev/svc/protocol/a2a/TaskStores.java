@@ -6,7 +6,6 @@ import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
-import dev.svc.model.EnvString;
 import dev.svc.model.MissingVariableException;
 import dev.svc.model.Model;
 import dev.svc.model.Service;
@@ -14,9 +13,7 @@ import dev.svc.project.Environment;
 import dev.svc.runtime.StartupException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** Opens the task store {@code agents.tasks} names: one place that knows every kind. */
@@ -83,16 +80,7 @@ public final class TaskStores {
 
   private static ResolvedAdapter resolve(
       Adapter adapter, Environment environment, Path projectDirectory) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (Map.Entry<String, EnvString> option : adapter.options().entrySet()) {
-      options.put(option.getKey(), option.getValue().resolve(environment::get));
-    }
-    return new ResolvedAdapter(
-        adapter.name(),
-        adapter.connector(),
-        adapter.connectionString().resolve(environment::get),
-        options,
-        projectDirectory);
+    return ResolvedAdapter.of(adapter, environment::get, projectDirectory, projectDirectory);
   }
 
   private static StartupException problem(String reason) {
