@@ -99,7 +99,18 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       throw e;
     }
     this.listener = Thread.ofPlatform().daemon().name("svc-a2a-listen").start(this::listen);
-    this.housekeeper = Thread.ofPlatform().daemon().name("svc-a2a-leases").start(this::keepHouse);
+    this.housekeeper =
+        Thread.ofPlatform()
+            .daemon()
+            .name("svc-a2a-leases")
+            .start(() ->
+                TaskHousekeeping.run(
+                    settings,
+                    description,
+                    () -> closed,
+                    this::renew,
+                    this::failExpired,
+                    this::deleteFinished));
   }
 
   private void checkVersion() {
@@ -689,40 +700,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     for (String id : owned) {
       // XX: a lease another instance ended (by failing or canceling the task) stays ended
       call("renew leases", () -> redis.zadd(leases, until, id, ZAddParams.zAddParams().xx()));
-    }
-  }
-
-  /** As {@link PostgresTaskStore}: renewals, expiry and retention on one thread. */
-  private void keepHouse() {
-    long renewEvery = Math.max(50, settings.lease().toMillis() / 3);
-    long cleanEvery = Math.clamp(settings.retention().toMillis() / 10, 1_000, 600_000);
-    long nextExpiry = 0;
-    long nextClean = System.currentTimeMillis() + Math.min(cleanEvery, 60_000);
-    while (!closed) {
-      try {
-        Thread.sleep(renewEvery);
-      } catch (InterruptedException e) {
-        return;
-      }
-      try {
-        renew();
-        long now = System.currentTimeMillis();
-        if (now >= nextExpiry) {
-          failExpired();
-          nextExpiry = now + settings.lease().toMillis() / 2;
-        }
-        if (now >= nextClean) {
-          int deleted = deleteFinished();
-          if (deleted > 0) {
-            LOG.info("finished tasks past their retention deleted", "tasks", deleted);
-          }
-          nextClean = now + cleanEvery;
-        }
-      } catch (RuntimeException e) {
-        if (!closed) {
-          LOG.warn("task leases not renewed", "store", description, "error", e.getMessage());
-        }
-      }
     }
   }
 
