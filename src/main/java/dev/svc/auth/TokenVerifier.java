@@ -121,6 +121,14 @@ public final class TokenVerifier {
             .build();
   }
 
+  /**
+   * A memo of the headers admitted with this verifier's tokens, on its clock; empty with
+   * introspection, whose answers may change before a token expires (revocation).
+   */
+  public Optional<AdmittedHeaders> admittedHeaders() {
+    return introspector.isPresent() ? Optional.empty() : Optional.of(new AdmittedHeaders(clock));
+  }
+
   /** Checks one token (the credentials of {@code Authorization: Bearer}). */
   public TokenCheck verify(String token) {
     if (token.length() > MAX_TOKEN_CHARS) {

@@ -70,13 +70,17 @@ public final class Headers {
   /** These headers without any sent under {@code name} (any case). */
   public Headers without(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
-    Builder kept = new Builder(size);
+    String[] keptNames = new String[size];
+    String[] keptValues = new String[size];
+    int kept = 0;
     for (int i = 0; i < size; i++) {
       if (!names[i].equals(lower)) {
-        kept.add(names[i], values[i]);
+        keptNames[kept] = names[i];
+        keptValues[kept] = values[i];
+        kept++;
       }
     }
-    return kept.build();
+    return kept == size ? this : new Headers(keptNames, keptValues, kept);
   }
 
   /** Every value per lower-case name, names sorted, values in arrival order. */

@@ -1,5 +1,6 @@
 package dev.svc.protocol;
 
+import dev.svc.auth.AdmittedHeaders;
 import dev.svc.auth.BearerCredentials;
 import dev.svc.auth.OAuthPolicy;
 import dev.svc.auth.TokenCheck;
@@ -46,10 +47,12 @@ public final class EndpointAuth {
 
   private final OAuthPolicy policy;
   private final TokenVerifier verifier;
+  private final Optional<AdmittedHeaders> admittedHeaders;
 
   public EndpointAuth(OAuthPolicy policy, TokenVerifier verifier) {
     this.policy = policy;
     this.verifier = verifier;
+    this.admittedHeaders = verifier.admittedHeaders();
   }
 
   public EndpointAuth(OAuthPolicy policy) {
@@ -202,6 +205,14 @@ public final class EndpointAuth {
 
   /** Admits {@code call} with a valid token, or says how it is refused. */
   public Admission admit(HttpCall call) {
+    // the common case: the header of the client's previous request, admitted then
+    List<String> sent = call.headers().all("authorization");
+    if (sent.size() == 1 && admittedHeaders.isPresent()) {
+      Optional<VerifiedToken> known = admittedHeaders.get().find(sent.getFirst());
+      if (known.isPresent()) {
+        return new Admission.Admitted(call.authenticated(known.get()));
+      }
+    }
     String bearerToken;
     switch (BearerCredentials.of(call.headers())) {
       case BearerCredentials.Missing missing -> {
@@ -259,6 +270,7 @@ public final class EndpointAuth {
               Optional.of("insufficient_scope"),
               "the access token lacks the scope " + String.join(" ", missing));
         }
+        admittedHeaders.ifPresent(headers -> headers.remember(sent.getFirst(), token));
         return new Admission.Admitted(call.authenticated(token));
       }
     }

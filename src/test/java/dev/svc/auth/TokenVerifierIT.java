@@ -9,7 +9,10 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.PlainJWT;
+import dev.svc.call.Headers;
 import dev.svc.call.VerifiedToken;
+import dev.svc.protocol.EndpointAuth;
+import dev.svc.protocol.HttpCall;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
@@ -260,6 +263,51 @@ class TokenVerifierIT {
     assertThat(verifier.verify(token)).isInstanceOf(TokenCheck.Verified.class);
     clock.advance(Duration.ofMinutes(10));
     assertThat(reason(verifier.verify(token))).startsWith("the token expired at ");
+  }
+
+  @Test
+  void anAdmittedHeaderIsAdmittedAgainWithoutTheHeaderAndNotAfterItsTokenExpires() {
+    String token = issuer.rsaToken(issuer.claims("alice", clock.instant()).build());
+    EndpointAuth gate = new EndpointAuth(issuer.policy(List.of("mcp:tools")), verifier());
+    String header = "Bearer " + token;
+    for (int i = 0; i < 2; i++) {
+      EndpointAuth.Admission admission = gate.admit(call(header));
+      assertThat(admission).isInstanceOf(EndpointAuth.Admission.Admitted.class);
+      HttpCall admitted = ((EndpointAuth.Admission.Admitted) admission).call();
+      assertThat(admitted.principal().id()).isEqualTo("oauth:alice");
+      assertThat(admitted.headers().first("authorization")).isEmpty();
+      assertThat(admitted.headers().first("x-kept")).contains("yes");
+    }
+    // only the exact header is remembered: a tampered token is verified (and refused) afresh
+    assertThat(gate.admit(call(header.substring(0, header.length() - 2) + "AA")))
+        .isInstanceOf(EndpointAuth.Admission.Refused.class);
+    clock.advance(Duration.ofMinutes(10));
+    EndpointAuth.Admission late = gate.admit(call(header));
+    assertThat(late).isInstanceOf(EndpointAuth.Admission.Refused.class);
+    assertThat(((EndpointAuth.Admission.Refused) late).reply().status()).isEqualTo(401);
+  }
+
+  @Test
+  void aHeaderWithoutTheScopeIsNeverRemembered() {
+    String token =
+        issuer.rsaToken(issuer.claims("bob", clock.instant()).claim("scope", "profile").build());
+    EndpointAuth gate = new EndpointAuth(issuer.policy(List.of("mcp:tools")), verifier());
+    for (int i = 0; i < 2; i++) {
+      EndpointAuth.Admission refused = gate.admit(call("Bearer " + token));
+      assertThat(refused).isInstanceOf(EndpointAuth.Admission.Refused.class);
+      assertThat(((EndpointAuth.Admission.Refused) refused).reply().status()).isEqualTo(403);
+    }
+  }
+
+  private static HttpCall call(String authorization) {
+    return new HttpCall(
+        "POST",
+        "/mcp",
+        Headers.of("Authorization", authorization, "X-Kept", "yes"),
+        new byte[0],
+        () -> "http://127.0.0.1",
+        "r1",
+        "");
   }
 
   /** A clock tests move. */

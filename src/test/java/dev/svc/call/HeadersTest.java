@@ -64,4 +64,16 @@ class HeadersTest {
     assertThat(built).isEqualTo(Headers.of("a", "1", "b", "2", "c", "3"));
     assertThatThrownBy(() -> builder.add("D", "4")).isInstanceOf(IllegalStateException.class);
   }
+
+  @Test
+  void withoutDropsEveryValueOfANameInAnyCaseAndKeepsTheRestInOrder() {
+    Headers sent =
+        Headers.of("Authorization", "Bearer a", "X-A", "1", "authorization", "x", "X-B", "2");
+
+    Headers kept = sent.without("AUTHORIZATION");
+
+    assertThat(kept).isEqualTo(Headers.of("x-a", "1", "x-b", "2"));
+    assertThat(kept.all("authorization")).isEmpty();
+    assertThat(kept.without("authorization")).isSameAs(kept);
+  }
 }
