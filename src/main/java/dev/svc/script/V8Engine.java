@@ -71,7 +71,15 @@ public final class V8Engine implements ScriptEngine {
     V8Flags flags = V8RuntimeOptions.V8_FLAGS;
     if (!flags.isSealed()) {
       flags.setMaxHeapSize(heapMb);
-      flags.setCustomFlags("--disallow-code-generation-from-strings --stack-size=" + STACK_KB);
+      // --no-memory-protection-keys: with PKU (memory protection keys, on recent x86 CPUs) V8
+      // guards its code space with a pkey whose rights are per thread and inherited at thread
+      // creation. Scripts run on worker threads and virtual-thread carriers that the JVM made
+      // before or apart from V8's set-up, and one of them compiling a function was seen killing
+      // the whole process with SIGSEGV (si_code SEGV_PKUERR). Without the keys V8 protects its
+      // code pages with mprotect, as on CPUs without PKU.
+      flags.setCustomFlags(
+          "--disallow-code-generation-from-strings --no-memory-protection-keys --stack-size="
+              + STACK_KB);
     }
     loadFromCache();
     V8Host loaded = V8Host.getV8Instance();

@@ -472,4 +472,19 @@ class ScriptSandboxTest {
                 "{\"name\":\"ValidationError\",\"message\":\"bad\",\"field\":\"name\","
                     + "\"text\":\"ValidationError: bad\",\"point\":\"Point(3)\",\"custom\":\"custom\"}"));
   }
+
+  @Test
+  void v8GuardsNoMemoryWithProtectionKeysWhichThreadsMadeBeforeItCouldNotUse() throws Exception {
+    // a PKU fault (SEGV_PKUERR) in V8 ends the whole JVM; on a CPU without PKU there are no keys
+    sandbox("export default () => ({ ok: true });");
+    assertThat(call("{}").path("ok").asBoolean()).isTrue();
+    Path smaps = Path.of("/proc/self/smaps");
+    List<String> keys =
+        java.nio.file.Files.readAllLines(smaps).stream()
+            .filter(line -> line.startsWith("ProtectionKey:"))
+            .map(line -> line.substring("ProtectionKey:".length()).strip())
+            .distinct()
+            .toList();
+    assertThat(keys).as("protection keys of this process's mappings").allMatch("0"::equals);
+  }
 }
