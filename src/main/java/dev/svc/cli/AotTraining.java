@@ -27,7 +27,10 @@ final class AotTraining {
           "-XX:+UseSerialGC",
           "-Xms64m",
           "-Xmn48m",
-          "-Xmx512m",
+          // a 512 MiB heap (half of a "machine" of 1 GiB) that -Xmx in JAVA_TOOL_OPTIONS can
+          // change: an explicit -Xmx here would win over it, whichever order (docs/deploy.md)
+          "-XX:MaxRAM=1g",
+          "-XX:MaxRAMPercentage=50",
           "-XX:+ExitOnOutOfMemoryError",
           "-XX:-UsePerfData",
           "-Dorg.eclipse.jetty.util.referencesPerCacheLine=16",

@@ -96,6 +96,28 @@ class ContainerImageIT {
       JsonNode result = mcp.call("list_products", "{\"category\": \"coffee\", \"limit\": 2}");
       assertThat(result.toString()).doesNotContain("\"isError\":true").contains("coffee");
     }
+
+    // the heap: 512 MiB by default, and JAVA_TOOL_OPTIONS=-Xmx… wins over the entrypoint's flags
+    List<String> flags = new ArrayList<>(entrypoint.subList(0, entrypoint.indexOf("-jar")));
+    flags.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+    assertThat(maxHeap(root, strings(config.get("Env")), flags, "default"))
+        .isEqualTo(512L * 1024 * 1024);
+    List<String> withHeap = new ArrayList<>(strings(config.get("Env")));
+    withHeap.add("JAVA_TOOL_OPTIONS=-Xmx300m");
+    assertThat(maxHeap(root, withHeap, flags, "xmx")).isEqualTo(300L * 1024 * 1024);
+  }
+
+  private long maxHeap(Path root, List<String> env, List<String> command, String name)
+      throws Exception {
+    Path dir = Files.createDirectories(work.resolve("heap-" + name));
+    try (Container container = Container.start(root, env, command, dir)) {
+      assertThat(container.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      Matcher heap =
+          Pattern.compile("MaxHeapSize\\s*=\\s*(\\d+)")
+              .matcher(Files.readString(container.output()));
+      assertThat(heap.find()).as(Files.readString(container.output())).isTrue();
+      return Long.parseLong(heap.group(1));
+    }
   }
 
   @Test

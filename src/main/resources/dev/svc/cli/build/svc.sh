@@ -59,8 +59,10 @@ fi
 
 # -Djava.locale.providers=HOST: svc formats nothing by locale, and the default provider's list
 # of ~1100 locales, which Jetty and Jackson enumerate in static initialisers, costs ~100 ms of
-# CPU at start (docs/serving.md, "Start-up")
-jvm=(-XX:+UseSerialGC -Xms64m -Xmn48m -Xmx512m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
+# CPU at start (docs/serving.md, "Start-up"). The heap: 512 MiB (half of MaxRAM), the flags of
+# the start-up cache's training run; -Xmx in SVC_JAVA_OPTS or JAVA_TOOL_OPTIONS changes it.
+jvm=(-XX:+UseSerialGC -Xms64m -Xmn48m -XX:MaxRAM=1g -XX:MaxRAMPercentage=50
+  -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
   -Djava.locale.providers=HOST --enable-native-access=ALL-UNNAMED "-Dsvc.cwd=$PWD")
 if [ -n "$launched" ]; then
