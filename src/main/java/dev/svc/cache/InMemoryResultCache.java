@@ -10,16 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The in-memory result cache of one instance: bounded by an estimate of the bytes it holds
  * (size-aware eviction), each entry living for its tool's TTL. Not shared between instances.
  */
-public final class ResultCache {
-  /** Default bound of the cache: 64 MiB of results. */
-  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
-
+public final class InMemoryResultCache implements ResultCache {
   private final long maxBytes;
 
   /** Made on the first store: most projects cache nothing, and Caffeine costs start-up time. */
@@ -31,30 +27,9 @@ public final class ResultCache {
   private record Entry(Cached result, long ttlNanos, int weight) {}
 
   /**
-   * What identifies a cached result.
-   *
-   * @param inputs the canonical JSON of the final inputs
-   * @param identity the caller's identity for tools with auth, else empty
-   * @param position where the page starts: the position of the call's continuation cursor, else 0
+   * @param maxBytes the bound of the estimated bytes held; an entry weighing more is not kept
    */
-  public record CacheKey(String tool, String inputs, String identity, long position) {
-    public CacheKey(String tool, String inputs, String identity) {
-      this(tool, inputs, identity, 0);
-    }
-  }
-
-  /**
-   * A cached result: the payload as the tool's caps left it.
-   *
-   * @param cutBy the cap that cut it ({@code max_rows} or {@code max_bytes}), when one did
-   */
-  public record Cached(JsonNode payload, Optional<String> cutBy) {
-    public Cached(JsonNode payload) {
-      this(payload, Optional.empty());
-    }
-  }
-
-  public ResultCache(long maxBytes) {
+  public InMemoryResultCache(long maxBytes) {
     this.maxBytes = maxBytes;
   }
 
@@ -97,6 +72,7 @@ public final class ResultCache {
         .build();
   }
 
+  @Override
   public Optional<Cached> get(CacheKey key) {
     Cache<CacheKey, Entry> made = cache;
     Entry entry = made == null ? null : made.getIfPresent(key);
@@ -110,13 +86,13 @@ public final class ResultCache {
     return Optional.of(entry.result());
   }
 
-  /** Stores a result; {@code size} estimates its bytes (e.g. the length of its JSON). */
+  @Override
   public void put(CacheKey key, Cached result, Duration ttl, int size) {
-    int weight = Math.max(64, size + key.inputs().length() + key.tool().length());
+    int weight = ResultCache.weight(key, size);
     cache().put(key, new Entry(result, ttl.toNanos(), weight));
   }
 
-  /** Drops every result of the named tools (on reload). */
+  @Override
   public void invalidateTools(Set<String> tools) {
     Cache<CacheKey, Entry> made = cache;
     if (made == null) {
@@ -131,12 +107,14 @@ public final class ResultCache {
   }
 
   /** Results held now (expired ones may still count until cleaned up). */
+  @Override
   public long entries() {
     Cache<CacheKey, Entry> made = cache;
     return made == null ? 0 : made.estimatedSize();
   }
 
   /** Estimated bytes held now. */
+  @Override
   public long weight() {
     Cache<CacheKey, Entry> made = cache;
     return made == null
@@ -144,10 +122,12 @@ public final class ResultCache {
         : made.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
   }
 
+  @Override
   public long hits() {
     return hits.sum();
   }
 
+  @Override
   public long misses() {
     return misses.sum();
   }

@@ -6,6 +6,8 @@ import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.InMemoryResultCache;
+import dev.svc.cache.RedisResultCache;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
@@ -122,9 +124,40 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException listing every missing variable or unreachable adapter
    */
   public static ProjectRuntime start(Model model, Settings settings) {
-    ResultCache cache = new ResultCache(settings.cacheBytes());
+    ResultCache cache = cache(model, settings);
     StartupTrace.mark("cache made");
-    return open(model, settings, Map.of(), cache, new AdapterFailureLog());
+    try {
+      return open(model, settings, Map.of(), cache, new AdapterFailureLog());
+    } catch (RuntimeException e) {
+      cache.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The result cache {@code tools.cache.store} asks for: in Redis on the adapter it names, else in
+   * memory. An unreachable Redis does not stop the start: every lookup is a miss until it answers
+   * (see {@link RedisResultCache}). The store is opened once: a reload keeps it.
+   *
+   * @throws StartupException when a variable of the adapter's settings is not set
+   */
+  private static ResultCache cache(Model model, Settings settings) {
+    Optional<String> store = model.service().cacheStore();
+    if (store.isEmpty()) {
+      return new InMemoryResultCache(settings.cacheBytes());
+    }
+    Adapter adapter =
+        model.adapters().stream()
+            .filter(a -> a.name().equals(store.get()))
+            .findFirst()
+            .orElseThrow(
+                () -> new IllegalStateException("adapter `" + store.get() + "` not in model"));
+    List<Diagnostic> problems = new ArrayList<>();
+    Optional<ResolvedAdapter> resolved = resolve(adapter, settings, problems);
+    if (resolved.isEmpty()) {
+      throw new StartupException(problems);
+    }
+    return new RedisResultCache(resolved.get(), model, settings.cacheBytes());
   }
 
   /**
@@ -215,7 +248,7 @@ public final class ProjectRuntime implements AutoCloseable {
             connectorsOf(all),
             auth,
             settings.scripts(),
-            cache,
+            cache.serving(model),
             observer,
             adapterFailures,
             PageCursors.create(settings.environment().get(PageCursors.SECRET)));
@@ -416,10 +449,14 @@ public final class ProjectRuntime implements AutoCloseable {
                     c -> String.valueOf(System.identityHashCode(c)), c -> c, (a, b) -> a)));
   }
 
-  /** Closes every connector concurrently, then the script runner. Never throws. */
+  /**
+   * Closes every connector concurrently, then the script runner and the result cache's connections
+   * (a reload's runtimes share them: close only the last). Never throws.
+   */
   @Override
   public void close() {
     closeAll(connectorsOf(adapters));
+    cache.close();
     try {
       scripts.close();
     } catch (RuntimeException e) {
