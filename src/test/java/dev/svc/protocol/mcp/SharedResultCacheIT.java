@@ -1,18 +1,24 @@
 package dev.svc.protocol.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.cli.Instance;
+import dev.svc.model.Model;
+import dev.svc.runtime.StartupException;
 import dev.svc.telemetry.SvcMetrics;
 import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
 import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestRedis;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -203,6 +209,66 @@ class SharedResultCacheIT {
       assertThat(SvcMetrics.CACHE_UNAVAILABLE.value("lookup") - lookups).isEqualTo(3);
       assertThat(SvcMetrics.CACHE_UNAVAILABLE.value("store") - stores).isEqualTo(3);
       assertThat(call(first, "forecast", key)).as("the others keep the cache").contains("sunny");
+    }
+  }
+
+  @Test
+  void anInstanceWhoseStoreCannotBeReachedStartsAndRunsItsCallsUncached() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    String key = redis.prefix() + "unreachable";
+    set(key, "sunny");
+    try (Instance instance =
+        RunningProject.start(
+            dir.resolve("unreachable"),
+            project("redis://127.0.0.1:" + closed + "/" + DATABASE),
+            Map.of("CALLER_KEY", "alice-key"))) {
+      assertThat(call(instance, "forecast", key)).contains("sunny");
+      set(key, "rain");
+      assertThat(call(instance, "forecast", key)).contains("rain");
+    }
+  }
+
+  @Test
+  void aStoreWhoseVariableIsNotSetStopsTheStartNamingIt() {
+    StartupException failure =
+        catchThrowableOfType(
+            StartupException.class,
+            () ->
+                RunningProject.start(
+                        dir.resolve("unset"),
+                        project("{{ env.NO_SUCH_CACHE_URL }}"),
+                        Map.of("CALLER_KEY", "alice-key"))
+                    .close());
+    assertThat(failure.problems().stream().map(ProjectFixture::line))
+        .containsExactly(
+            "app/adapters/results.terse:2:20: error[missing-env]: environment variable"
+                + " NO_SUCH_CACHE_URL is not set");
+  }
+
+  @Test
+  void afterAReloadChangesAToolItsOldResultsAreNotRead() {
+    String key = redis.prefix() + "reloaded";
+    set(key, "sunny");
+    try (Instance instance =
+        RunningProject.start(
+            dir.resolve("reloaded"),
+            project(redis.connectionString(DATABASE)),
+            Map.of("CALLER_KEY", "alice-key"))) {
+      assertThat(call(instance, "forecast", key)).contains("sunny");
+      set(key, "rain");
+      assertThat(call(instance, "forecast", key)).contains("sunny");
+
+      Model changed =
+          ProjectFixture.model(
+              dir.resolve("reloaded-next"),
+              project(redis.connectionString(DATABASE))
+                  .replace("Reads a forecast.", "Reads a forecast anew."));
+      instance.reload(changed, Set.of());
+
+      assertThat(call(instance, "forecast", key)).contains("rain");
     }
   }
 }
