@@ -124,10 +124,11 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException listing every missing variable or unreachable adapter
    */
   public static ProjectRuntime start(Model model, Settings settings) {
-    ResultCache cache = cache(model, settings);
+    List<Diagnostic> problems = new ArrayList<>();
+    ResultCache cache = cache(model, settings, problems);
     StartupTrace.mark("cache made");
     try {
-      return open(model, settings, Map.of(), cache, new AdapterFailureLog());
+      return open(model, settings, Map.of(), cache, new AdapterFailureLog(), problems);
     } catch (RuntimeException e) {
       cache.close();
       throw e;
@@ -139,23 +140,31 @@ public final class ProjectRuntime implements AutoCloseable {
    * memory. An unreachable Redis does not stop the start: every lookup is a miss until it answers
    * (see {@link RedisResultCache}). The store is opened once: a reload keeps it.
    *
-   * @throws StartupException when a variable of the adapter's settings is not set
+   * @param problems where a variable of the store adapter's settings that is not set is reported
+   *     (then the cache is in memory, and the start fails with the other problems)
    */
-  private static ResultCache cache(Model model, Settings settings) {
-    Optional<String> store = model.service().cacheStore();
+  private static ResultCache cache(Model model, Settings settings, List<Diagnostic> problems) {
+    Optional<Adapter> store =
+        model
+            .service()
+            .cacheStore()
+            .map(name ->
+                model.adapters().stream()
+                    .filter(a -> a.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(
+                        () -> new IllegalStateException("adapter `" + name + "` not in model")));
     if (store.isEmpty()) {
       return new InMemoryResultCache(settings.cacheBytes());
     }
-    Adapter adapter =
-        model.adapters().stream()
-            .filter(a -> a.name().equals(store.get()))
-            .findFirst()
-            .orElseThrow(
-                () -> new IllegalStateException("adapter `" + store.get() + "` not in model"));
-    List<Diagnostic> problems = new ArrayList<>();
-    Optional<ResolvedAdapter> resolved = resolve(adapter, settings, problems);
+    // an adapter tools use too has its variables reported by open(): once is enough
+    List<Diagnostic> own = new ArrayList<>();
+    Optional<ResolvedAdapter> resolved = resolve(store.get(), settings, own);
     if (resolved.isEmpty()) {
-      throw new StartupException(problems);
+      if (!model.usedAdapters().contains(store.get())) {
+        problems.addAll(own);
+      }
+      return new InMemoryResultCache(settings.cacheBytes());
     }
     return new RedisResultCache(resolved.get(), model, settings.cacheBytes());
   }
@@ -169,7 +178,7 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException when the new model cannot be served (this one is untouched)
    */
   public ProjectRuntime reload(Model next, Settings settings) {
-    return open(next, settings, Map.copyOf(adapters), cache, adapterFailures);
+    return open(next, settings, Map.copyOf(adapters), cache, adapterFailures, new ArrayList<>());
   }
 
   /** Connectors of this runtime that {@code next} does not use: close them once calls drain. */
@@ -193,13 +202,17 @@ public final class ProjectRuntime implements AutoCloseable {
     return connectors;
   }
 
+  /**
+   * @param problems what the start found already (the result cache's): the start fails with them
+   *     and this method's own, all at once
+   */
   private static ProjectRuntime open(
       Model model,
       Settings settings,
       Map<String, OpenAdapter> previous,
       ResultCache cache,
-      AdapterFailureLog adapterFailures) {
-    List<Diagnostic> problems = new ArrayList<>();
+      AdapterFailureLog adapterFailures,
+      List<Diagnostic> problems) {
     Map<String, ResolvedAdapter> adapters = new LinkedHashMap<>();
     for (Adapter adapter : model.usedAdapters()) {
       resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));

@@ -232,20 +232,24 @@ class SharedResultCacheIT {
   }
 
   @Test
-  void aStoreWhoseVariableIsNotSetStopsTheStartNamingIt() {
+  void aStoreWhoseVariableIsNotSetStopsTheStartNamingItWithTheOtherMissingVariables() {
     StartupException failure =
         catchThrowableOfType(
             StartupException.class,
             () ->
                 RunningProject.start(
                         dir.resolve("unset"),
-                        project("{{ env.NO_SUCH_CACHE_URL }}"),
+                        project("{{ env.NO_SUCH_CACHE_URL }}")
+                            .replace(
+                                redis.connectionString(DATABASE), "{{ env.NO_SUCH_DATA_URL }}"),
                         Map.of("CALLER_KEY", "alice-key"))
                     .close());
     assertThat(failure.problems().stream().map(ProjectFixture::line))
-        .containsExactly(
+        .containsExactlyInAnyOrder(
             "app/adapters/results.terse:2:20: error[missing-env]: environment variable"
-                + " NO_SUCH_CACHE_URL is not set");
+                + " NO_SUCH_CACHE_URL is not set",
+            "app/adapters/data.terse:2:20: error[missing-env]: environment variable"
+                + " NO_SUCH_DATA_URL is not set");
   }
 
   @Test
