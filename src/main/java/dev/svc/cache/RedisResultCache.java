@@ -45,8 +45,10 @@ import tools.jackson.databind.JsonNode;
  * answering an error), a lookup is a miss and a store is skipped: the call runs as if nothing were
  * cached. Each lookup and store that could not use Redis is counted in {@code
  * svc_cache_unavailable_total}; a warning is logged when an outage starts and a line when it ends,
- * not per call. After Redis could not be reached the cache does not ask it for {@link #BACK_OFF},
- * so an outage costs the calls no time-outs past the first.
+ * not per call (errors Redis answers, such as {@code OOM} under {@code maxmemory}, are no outage:
+ * they are logged at most every {@link #WARNING_INTERVAL}). After Redis could not be reached the
+ * cache does not ask it for {@link #BACK_OFF}, so an outage costs the calls no time-outs past the
+ * first.
  */
 public final class RedisResultCache implements ResultCache {
   private static final Log LOG = Log.tagged("cache");
@@ -59,6 +61,9 @@ public final class RedisResultCache implements ResultCache {
 
   /** How long the cache is not asked after Redis could not be reached. */
   static final Duration BACK_OFF = Duration.ofSeconds(1);
+
+  /** The least time between two warnings about Redis answering with errors. */
+  static final Duration WARNING_INTERVAL = Duration.ofSeconds(30);
 
   /** The heaviest result stored (its JSON and key, as {@link ResultCache#weight} counts). */
   public static final int MAX_ENTRY_BYTES = 4 * 1024 * 1024;
@@ -244,6 +249,8 @@ public final class RedisResultCache implements ResultCache {
     final LongSupplier nanoTime;
     final AtomicLong askAgainAt;
     final AtomicBoolean unavailable = new AtomicBoolean();
+    final AtomicLong nextRefusalWarningAt;
+    final AtomicLong refusedSinceWarning = new AtomicLong();
     final LongAdder hits = new LongAdder();
     final LongAdder misses = new LongAdder();
 
@@ -252,6 +259,7 @@ public final class RedisResultCache implements ResultCache {
       this.description = description;
       this.nanoTime = nanoTime;
       this.askAgainAt = new AtomicLong(nanoTime.getAsLong());
+      this.nextRefusalWarningAt = new AtomicLong(nanoTime.getAsLong());
     }
 
     /** Asks Redis once at start: an outage then is logged before the first call meets it. */
@@ -259,7 +267,7 @@ public final class RedisResultCache implements ResultCache {
       try {
         redis.ping();
       } catch (RuntimeException e) {
-        failed(nanoTime.getAsLong(), e, true);
+        unreachable(nanoTime.getAsLong(), e);
       }
     }
 
@@ -274,11 +282,11 @@ public final class RedisResultCache implements ResultCache {
         value = redis.get(key);
       } catch (JedisDataException e) { // Redis answered an error: asking again may succeed
         SvcMetrics.CACHE_UNAVAILABLE.increment("lookup");
-        failed(now, e, false);
+        refused(now, e);
         return Optional.empty();
       } catch (RuntimeException e) { // unreachable, timed out, closed: the call must not fail
         SvcMetrics.CACHE_UNAVAILABLE.increment("lookup");
-        failed(now, e, true);
+        unreachable(now, e);
         return Optional.empty();
       }
       answered();
@@ -293,13 +301,13 @@ public final class RedisResultCache implements ResultCache {
       }
       try {
         redis.set(key, value, SetParams.setParams().px(ttlMillis));
-      } catch (JedisDataException e) {
+      } catch (JedisDataException e) { // e.g. OOM under maxmemory noeviction, READONLY replica
         SvcMetrics.CACHE_UNAVAILABLE.increment("store");
-        failed(now, e, false);
+        refused(now, e);
         return;
       } catch (RuntimeException e) {
         SvcMetrics.CACHE_UNAVAILABLE.increment("store");
-        failed(now, e, true);
+        unreachable(now, e);
         return;
       }
       answered();
@@ -309,11 +317,9 @@ public final class RedisResultCache implements ResultCache {
       return unavailable.get() && now - askAgainAt.get() < 0;
     }
 
-    /** Notes a failure; the first of an outage is logged. */
-    private void failed(long now, RuntimeException e, boolean backOff) {
-      if (backOff) {
-        askAgainAt.set(now + BACK_OFF.toNanos());
-      }
+    /** Notes that Redis could not be reached: an outage starts (and is logged) unless one runs. */
+    private void unreachable(long now, RuntimeException e) {
+      askAgainAt.set(now + BACK_OFF.toNanos());
       if (unavailable.compareAndSet(false, true)) {
         LOG.warn(
             "Redis does not answer: tool calls run without the shared result cache",
@@ -321,6 +327,27 @@ public final class RedisResultCache implements ResultCache {
             description,
             "error",
             firstLine(e.getMessage()));
+      }
+    }
+
+    /**
+     * Notes that Redis answered a command with an error: not an outage (other keys and commands may
+     * work), logged at most every {@link #WARNING_INTERVAL} with how many errors there were.
+     */
+    private void refused(long now, JedisDataException e) {
+      long errors = refusedSinceWarning.incrementAndGet();
+      long warnAt = nextRefusalWarningAt.get();
+      if (now - warnAt >= 0
+          && nextRefusalWarningAt.compareAndSet(warnAt, now + WARNING_INTERVAL.toNanos())) {
+        refusedSinceWarning.addAndGet(-errors);
+        LOG.warn(
+            "Redis answered the result cache with an error: the call ran uncached",
+            "store",
+            description,
+            "error",
+            firstLine(e.getMessage()),
+            "errors",
+            errors);
       }
     }
 
