@@ -1,34 +1,22 @@
 package dev.svc.cache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import dev.svc.telemetry.SvcMetrics;
+import dev.svc.model.Model;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The in-memory result cache of one instance: bounded by an estimate of the bytes it holds
- * (size-aware eviction), each entry living for its tool's TTL. Not shared between instances.
+ * The result cache of tool calls: {@link InMemoryResultCache} per instance (the default), {@link
+ * RedisResultCache} shared by every instance that names the same Redis ({@code tools.cache.store}).
+ * Both key results alike ({@link CacheKey}) and keep each for its tool's TTL; the tool pipeline
+ * does not know which one it has. Implementations are safe for concurrent use, and a cache that
+ * cannot answer treats a lookup as a miss: caching never fails a call.
  */
-public final class ResultCache {
-  /** Default bound of the cache: 64 MiB of results. */
-  public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
-
-  private final long maxBytes;
-
-  /** Made on the first store: most projects cache nothing, and Caffeine costs start-up time. */
-  private volatile Cache<CacheKey, Entry> cache;
-
-  private final LongAdder hits = new LongAdder();
-  private final LongAdder misses = new LongAdder();
-
-  private record Entry(Cached result, long ttlNanos, int weight) {}
+public sealed interface ResultCache extends AutoCloseable
+    permits InMemoryResultCache, RedisResultCache {
+  /** Default bound of the in-memory cache: 64 MiB of results. */
+  long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
 
   /**
    * What identifies a cached result.
@@ -37,7 +25,7 @@ public final class ResultCache {
    * @param identity the caller's identity for tools with auth, else empty
    * @param position where the page starts: the position of the call's continuation cursor, else 0
    */
-  public record CacheKey(String tool, String inputs, String identity, long position) {
+  record CacheKey(String tool, String inputs, String identity, long position) {
     public CacheKey(String tool, String inputs, String identity) {
       this(tool, inputs, identity, 0);
     }
@@ -48,107 +36,52 @@ public final class ResultCache {
    *
    * @param cutBy the cap that cut it ({@code max_rows} or {@code max_bytes}), when one did
    */
-  public record Cached(JsonNode payload, Optional<String> cutBy) {
+  record Cached(JsonNode payload, Optional<String> cutBy) {
     public Cached(JsonNode payload) {
       this(payload, Optional.empty());
     }
   }
 
-  public ResultCache(long maxBytes) {
-    this.maxBytes = maxBytes;
+  /** The cached result of {@code key}, when there is one (a hit or a miss is counted). */
+  Optional<Cached> get(CacheKey key);
+
+  /**
+   * Stores a result for {@code ttl}; {@code size} estimates its bytes (e.g. the length of its
+   * JSON). A result too big for the cache is not stored.
+   */
+  void put(CacheKey key, Cached result, Duration ttl, int size);
+
+  /** Drops every result of the named tools (on reload: they changed). */
+  void invalidateTools(Set<String> tools);
+
+  /**
+   * The cache the calls of {@code model} use, sharing this one's results: this cache itself for the
+   * in-memory one (a reload drops changed tools' results with {@link #invalidateTools}); for Redis,
+   * a view whose keys carry the digest of each tool of {@code model}.
+   */
+  default ResultCache serving(Model model) {
+    return this;
   }
 
-  private Cache<CacheKey, Entry> cache() {
-    Cache<CacheKey, Entry> made = cache;
-    if (made == null) {
-      synchronized (this) {
-        made = cache;
-        if (made == null) {
-          made = newCache(maxBytes);
-          cache = made;
-        }
-      }
-    }
-    return made;
-  }
+  /** Results held in this process now (expired ones may still count until cleaned up). */
+  long entries();
 
-  private static Cache<CacheKey, Entry> newCache(long maxBytes) {
-    return Caffeine.newBuilder()
-        .executor(Runnable::run) // upkeep on the caller: no common-pool thread woken per call
-        .maximumWeight(maxBytes)
-        .weigher((CacheKey key, Entry entry) -> entry.weight())
-        .expireAfter(
-            new Expiry<CacheKey, Entry>() {
-              @Override
-              public long expireAfterCreate(CacheKey key, Entry entry, long now) {
-                return entry.ttlNanos();
-              }
+  /** Estimated bytes of the results held in this process now. */
+  long weight();
 
-              @Override
-              public long expireAfterUpdate(CacheKey key, Entry entry, long now, long current) {
-                return entry.ttlNanos();
-              }
+  /** Lookups answered from the cache since it was made. */
+  long hits();
 
-              @Override
-              public long expireAfterRead(CacheKey key, Entry entry, long now, long current) {
-                return current;
-              }
-            })
-        .build();
-  }
+  /** Lookups the cache could not answer since it was made. */
+  long misses();
 
-  public Optional<Cached> get(CacheKey key) {
-    Cache<CacheKey, Entry> made = cache;
-    Entry entry = made == null ? null : made.getIfPresent(key);
-    if (entry == null) {
-      misses.increment();
-      SvcMetrics.CACHE_MISSES.increment(key.tool());
-      return Optional.empty();
-    }
-    hits.increment();
-    SvcMetrics.CACHE_HITS.increment(key.tool());
-    return Optional.of(entry.result());
-  }
+  /** Releases what the cache holds (connections); never throws. */
+  @Override
+  default void close() {}
 
-  /** Stores a result; {@code size} estimates its bytes (e.g. the length of its JSON). */
-  public void put(CacheKey key, Cached result, Duration ttl, int size) {
-    int weight = Math.max(64, size + key.inputs().length() + key.tool().length());
-    cache().put(key, new Entry(result, ttl.toNanos(), weight));
-  }
-
-  /** Drops every result of the named tools (on reload). */
-  public void invalidateTools(Set<String> tools) {
-    Cache<CacheKey, Entry> made = cache;
-    if (made == null) {
-      return;
-    }
-    Iterator<Map.Entry<CacheKey, Entry>> it = made.asMap().entrySet().iterator();
-    while (it.hasNext()) {
-      if (tools.contains(it.next().getKey().tool())) {
-        it.remove();
-      }
-    }
-  }
-
-  /** Results held now (expired ones may still count until cleaned up). */
-  public long entries() {
-    Cache<CacheKey, Entry> made = cache;
-    return made == null ? 0 : made.estimatedSize();
-  }
-
-  /** Estimated bytes held now. */
-  public long weight() {
-    Cache<CacheKey, Entry> made = cache;
-    return made == null
-        ? 0
-        : made.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-  }
-
-  public long hits() {
-    return hits.sum();
-  }
-
-  public long misses() {
-    return misses.sum();
+  /** The weight of a result of {@code size} bytes under {@code key}: what it costs to keep. */
+  static int weight(CacheKey key, int size) {
+    long weight = (long) size + key.inputs().length() + key.tool().length();
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(64, weight));
   }
 }

@@ -320,6 +320,9 @@ public final class Instance implements AutoCloseable {
           || !next.service().metrics().equals(previous.model().service().metrics())) {
         LOG.warn("server.audit and server.metrics changes apply when svc restarts");
       }
+      if (!next.service().cacheStore().equals(previous.model().service().cacheStore())) {
+        LOG.warn("a tools.cache.store change applies when svc restarts");
+      }
       // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
       boolean sameScripts = previous.model().scripts().equals(next.scripts());
       ScriptRunner scripts =

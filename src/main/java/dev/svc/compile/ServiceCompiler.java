@@ -71,7 +71,8 @@ final class ServiceCompiler {
             ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
             root.server().auth().flatMap(this::auth),
             tasks(root.tasks(), adapters, brokenAdapters),
-            rateLimitStore(root, adapters, brokenAdapters)));
+            rateLimitStore(root, adapters, brokenAdapters),
+            cacheStore(root, adapters, brokenAdapters)));
   }
 
   /**
@@ -80,7 +81,39 @@ final class ServiceCompiler {
    */
   private Optional<String> rateLimitStore(
       RootDefinition root, Map<String, Adapter> adapters, Set<String> brokenAdapters) {
-    Optional<Located<String>> written = root.rateLimit().flatMap(r -> r.store());
+    return redisStore(
+        root.rateLimit().flatMap(r -> r.store()),
+        "tools.rate_limit.store",
+        "unsupported-rate-limit-store",
+        "remove `store` to count in each instance's memory",
+        adapters,
+        brokenAdapters);
+  }
+
+  /**
+   * {@code tools.cache.store}: must name a redis adapter. It holds every tool's cached results, the
+   * tools that turn caching on in their own block included, so it is checked even when the global
+   * cache is off.
+   */
+  private Optional<String> cacheStore(
+      RootDefinition root, Map<String, Adapter> adapters, Set<String> brokenAdapters) {
+    return redisStore(
+        root.cache().flatMap(c -> c.store()),
+        "tools.cache.store",
+        "unsupported-cache-store",
+        "remove `store` to cache in each instance's memory",
+        adapters,
+        brokenAdapters);
+  }
+
+  /** A store setting that must name a redis adapter: its name, or empty (reported) when not. */
+  private Optional<String> redisStore(
+      Optional<Located<String>> written,
+      String field,
+      String unsupportedCode,
+      String inMemoryHint,
+      Map<String, Adapter> adapters,
+      Set<String> brokenAdapters) {
     if (written.isEmpty()) {
       return Optional.empty();
     }
@@ -91,7 +124,7 @@ final class ServiceCompiler {
         diagnostics.error(
             "unknown-adapter",
             name.origin(),
-            "`tools.rate_limit.store` names no adapter: `" + name.value() + "`",
+            "`" + field + "` names no adapter: `" + name.value() + "`",
             Suggestions.didYouMean(name.value(), adapters.keySet())
                 .orElse(
                     adapters.isEmpty()
@@ -102,14 +135,16 @@ final class ServiceCompiler {
     }
     if (adapter.connector() != ConnectorKind.REDIS) {
       diagnostics.error(
-          "unsupported-rate-limit-store",
+          unsupportedCode,
           name.origin(),
           "adapter `"
               + name.value()
               + "` is a "
               + adapter.connector().wireName()
-              + " adapter; `tools.rate_limit.store` needs a redis one",
-          "name a redis adapter, or remove `store` to count in each instance's memory");
+              + " adapter; `"
+              + field
+              + "` needs a redis one",
+          "name a redis adapter, or " + inMemoryHint);
       return Optional.empty();
     }
     return Optional.of(adapter.name());

@@ -281,7 +281,7 @@ public final class DefinitionReader {
   }
 
   private static CacheDefinition cache(Fields f) {
-    return new CacheDefinition(f.origin(), f.bool("enabled"), f.integer("ttl"));
+    return new CacheDefinition(f.origin(), f.bool("enabled"), f.integer("ttl"), f.text("store"));
   }
 
   private static ToolAccessDefinition toolAccess(Fields f) {

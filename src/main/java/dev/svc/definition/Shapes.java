@@ -68,13 +68,24 @@ public final class Shapes {
    * unknown key there is a warning).
    */
   static Shape cache(boolean root) {
-    return shape(
-        root ? "root-cache" : "cache",
-        "Result cache. Per-tool fields override only what they set.",
-        !root,
-        optional("enabled", new FieldType.Bool(), "Whether results are cached."),
+    List<Field> fields = new ArrayList<>();
+    fields.add(optional("enabled", new FieldType.Bool(), "Whether results are cached."));
+    fields.add(
         optional(
             "ttl", FieldType.positive(), "Lifetime of a cached result in seconds (default 120)."));
+    if (root) {
+      fields.add(
+          optional(
+              "store",
+              FieldType.text(),
+              "A redis adapter whose database holds the cached results, so that every instance"
+                  + " naming it shares them (default: each instance caches in its own memory)."));
+    }
+    return new Shape(
+        root ? "root-cache" : "cache",
+        "Result cache. Per-tool fields override only what they set.",
+        fields,
+        !root);
   }
 
   static final Shape TOOLS_SECTION =

@@ -35,9 +35,9 @@ public final class ModelCodec {
    * {@code confirm_fallback}; 9 added tools' declared input schema ({@code input_schema}); 10 added
    * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}); 12 added {@code
    * agents.tasks} (shared task store, lease, retention), {@code server.auth.policy.introspection},
-   * {@code server.limits.drain_delay}, a statement's database {@code session} and {@code
-   * tools.rate_limit.store}. Older files still read (with the added fields at their defaults, and
-   * prompt messages as text).
+   * {@code server.limits.drain_delay}, a statement's database {@code session}, {@code
+   * tools.rate_limit.store} and {@code tools.cache.store}. Older files still read (with the added
+   * fields at their defaults, and prompt messages as text).
    */
   public static final int FORMAT_VERSION = 12;
 
@@ -116,6 +116,26 @@ public final class ModelCodec {
       throw new ArtifactException("the model file is damaged (" + e.getMessage() + "); rebuild it");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The SHA-256 of {@code tool} in this format's layout: equal tools have equal digests, in every
+   * process. The shared result cache keys results with it, so instances serving another definition
+   * of a tool (a rolling deploy, a reload on one instance) never read each other's results.
+   */
+  public static byte[] digest(Tool tool) {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
+    try {
+      DataOutputStream out = new DataOutputStream(buffer);
+      out.writeShort(FORMAT_VERSION);
+      new ModelWriter(out, FORMAT_VERSION).tool(tool);
+      out.flush();
+      return MessageDigest.getInstance("SHA-256").digest(buffer.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 

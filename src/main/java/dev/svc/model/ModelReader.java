@@ -34,7 +34,9 @@ record ModelReader(DataInputStream in, int version) {
       return read;
     }
     Service.Limits limits = read.limits().withDrainDelay(Duration.ofMillis(in.readLong()));
-    return read.withLimits(limits).withRateLimitStore(optional(this::string));
+    return read.withLimits(limits)
+        .withRateLimitStore(optional(this::string))
+        .withCacheStore(optional(this::string));
   }
 
   private Service serviceUpToAuth() throws IOException {
@@ -75,7 +77,8 @@ record ModelReader(DataInputStream in, int version) {
                 Duration.ofMillis(in.readLong()),
                 Duration.ofMillis(in.readLong()))
             : Service.Tasks.IN_MEMORY,
-        Optional.empty()); // tools.rate_limit.store: read by service(), after the drain delay
+        Optional.empty(), // tools.rate_limit.store and tools.cache.store: read by service(),
+        Optional.empty()); // after the drain delay
   }
 
   ServerAuth serverAuth() throws IOException {

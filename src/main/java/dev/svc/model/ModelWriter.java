@@ -58,6 +58,7 @@ record ModelWriter(DataOutputStream out, int version) {
       out.writeLong(s.tasks().retention().toMillis());
       out.writeLong(s.limits().drainDelay().toMillis());
       optional(s.rateLimitStore(), this::string);
+      optional(s.cacheStore(), this::string);
     }
   }
 

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param tasks {@code agents.tasks}: where A2A tasks live
  * @param rateLimitStore {@code tools.rate_limit.store}: the redis adapter whose database holds the
  *     rate-limit counters every instance shares; empty counts in this process's memory
+ * @param cacheStore {@code tools.cache.store}: the redis adapter whose database holds the result
+ *     cache every instance shares; empty caches in this process's memory
  */
 public record Service(
     String name,
@@ -43,7 +45,8 @@ public record Service(
     ResultCaps defaultCaps,
     Optional<ServerAuth> auth,
     Tasks tasks,
-    Optional<String> rateLimitStore) {
+    Optional<String> rateLimitStore,
+    Optional<String> cacheStore) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -72,7 +75,8 @@ public record Service(
         defaultCaps,
         auth,
         tasks,
-        rateLimitStore);
+        rateLimitStore,
+        cacheStore);
   }
 
   /** This service with another {@code tools.rate_limit.store}. */
@@ -96,13 +100,39 @@ public record Service(
         defaultCaps,
         auth,
         tasks,
+        store,
+        cacheStore);
+  }
+
+  /** This service with another {@code tools.cache.store}. */
+  public Service withCacheStore(Optional<String> store) {
+    return new Service(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        limits,
+        pushNotifications,
+        defaultCaps,
+        auth,
+        tasks,
+        rateLimitStore,
         store);
   }
 
   /**
    * Settings with the defaults of {@code server.metrics}, {@code server.audit}, {@code
-   * server.limits}, push notifications and result caps, no {@code server.auth}, tasks and rate
-   * limits in memory.
+   * server.limits}, push notifications and result caps, no {@code server.auth}, tasks, rate limits
+   * and the result cache in memory.
    */
   public Service(
       String name,
@@ -135,6 +165,7 @@ public record Service(
         ResultCaps.DEFAULTS,
         Optional.empty(),
         Tasks.IN_MEMORY,
+        Optional.empty(),
         Optional.empty());
   }
 

@@ -6,6 +6,8 @@ import dev.svc.auth.AllowAllPlugin;
 import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.InMemoryResultCache;
+import dev.svc.cache.RedisResultCache;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Deadline;
 import dev.svc.connector.Connector;
@@ -122,9 +124,49 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException listing every missing variable or unreachable adapter
    */
   public static ProjectRuntime start(Model model, Settings settings) {
-    ResultCache cache = new ResultCache(settings.cacheBytes());
+    List<Diagnostic> problems = new ArrayList<>();
+    ResultCache cache = cache(model, settings, problems);
     StartupTrace.mark("cache made");
-    return open(model, settings, Map.of(), cache, new AdapterFailureLog());
+    try {
+      return open(model, settings, Map.of(), cache, new AdapterFailureLog(), problems);
+    } catch (RuntimeException e) {
+      cache.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The result cache {@code tools.cache.store} asks for: in Redis on the adapter it names, else in
+   * memory. An unreachable Redis does not stop the start: every lookup is a miss until it answers
+   * (see {@link RedisResultCache}). The store is opened once: a reload keeps it.
+   *
+   * @param problems where a variable of the store adapter's settings that is not set is reported
+   *     (then the cache is in memory, and the start fails with the other problems)
+   */
+  private static ResultCache cache(Model model, Settings settings, List<Diagnostic> problems) {
+    Optional<Adapter> store =
+        model
+            .service()
+            .cacheStore()
+            .map(name ->
+                model.adapters().stream()
+                    .filter(a -> a.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(
+                        () -> new IllegalStateException("adapter `" + name + "` not in model")));
+    if (store.isEmpty()) {
+      return new InMemoryResultCache(settings.cacheBytes());
+    }
+    // an adapter tools use too has its variables reported by open(): once is enough
+    List<Diagnostic> own = new ArrayList<>();
+    Optional<ResolvedAdapter> resolved = resolve(store.get(), settings, own);
+    if (resolved.isEmpty()) {
+      if (!model.usedAdapters().contains(store.get())) {
+        problems.addAll(own);
+      }
+      return new InMemoryResultCache(settings.cacheBytes());
+    }
+    return new RedisResultCache(resolved.get(), model, settings.cacheBytes());
   }
 
   /**
@@ -136,7 +178,7 @@ public final class ProjectRuntime implements AutoCloseable {
    * @throws StartupException when the new model cannot be served (this one is untouched)
    */
   public ProjectRuntime reload(Model next, Settings settings) {
-    return open(next, settings, Map.copyOf(adapters), cache, adapterFailures);
+    return open(next, settings, Map.copyOf(adapters), cache, adapterFailures, new ArrayList<>());
   }
 
   /** Connectors of this runtime that {@code next} does not use: close them once calls drain. */
@@ -160,13 +202,17 @@ public final class ProjectRuntime implements AutoCloseable {
     return connectors;
   }
 
+  /**
+   * @param problems what the start found already (the result cache's): the start fails with them
+   *     and this method's own, all at once
+   */
   private static ProjectRuntime open(
       Model model,
       Settings settings,
       Map<String, OpenAdapter> previous,
       ResultCache cache,
-      AdapterFailureLog adapterFailures) {
-    List<Diagnostic> problems = new ArrayList<>();
+      AdapterFailureLog adapterFailures,
+      List<Diagnostic> problems) {
     Map<String, ResolvedAdapter> adapters = new LinkedHashMap<>();
     for (Adapter adapter : model.usedAdapters()) {
       resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));
@@ -215,7 +261,7 @@ public final class ProjectRuntime implements AutoCloseable {
             connectorsOf(all),
             auth,
             settings.scripts(),
-            cache,
+            cache.serving(model),
             observer,
             adapterFailures,
             PageCursors.create(settings.environment().get(PageCursors.SECRET)));
@@ -416,10 +462,14 @@ public final class ProjectRuntime implements AutoCloseable {
                     c -> String.valueOf(System.identityHashCode(c)), c -> c, (a, b) -> a)));
   }
 
-  /** Closes every connector concurrently, then the script runner. Never throws. */
+  /**
+   * Closes every connector concurrently, then the script runner and the result cache's connections
+   * (a reload's runtimes share them: close only the last). Never throws.
+   */
   @Override
   public void close() {
     closeAll(connectorsOf(adapters));
+    cache.close();
     try {
       scripts.close();
     } catch (RuntimeException e) {

@@ -103,6 +103,14 @@ public final class SvcMetrics {
           "Tool calls with caching whose result was not cached.",
           "gen_ai.tool.name");
 
+  public static final Counter CACHE_UNAVAILABLE =
+      Metrics.counter(
+          "svc.cache.unavailable",
+          "{operation}",
+          "Result cache lookups (read as misses) and stores (skipped) that could not use the shared"
+              + " result cache because its Redis did not answer.",
+          "svc.cache.operation");
+
   public static final Gauge CACHE_ENTRIES =
       Metrics.gauge("svc.cache.entries", "{entry}", "Results held by the result cache.");
 

@@ -390,6 +390,67 @@ class ModelCodecTest {
   }
 
   @Test
+  void theCacheStoreSurvivesTheRoundTripAfterTheRateLimitStoreAndAFormatElevenFileCachesInMemory() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: shared
+            tools:
+              rate_limit: {requests: 10, store: limits}
+              cache: {enabled: true, ttl: 30, store: results}
+            == app/adapters/limits.terse
+            connector: redis
+            connection_string: "{{ env.REDIS_URL }}"
+            == app/adapters/results.terse
+            connector: redis
+            connection_string: "{{ env.CACHE_REDIS_URL }}"
+            == app/tools/hello/config.terse
+            description: Says hello.
+            use: limits
+            statement: PING
+            """);
+    Service read = ModelCodec.decode(ModelCodec.encode(model)).service();
+    assertThat(read.cacheStore()).contains("results");
+    assertThat(read.rateLimitStore()).contains("limits");
+    assertThat(read).isEqualTo(model.service());
+    assertThat(ModelCodec.decode(olderFormat(model, 11)).service().cacheStore()).isEmpty();
+  }
+
+  @Test
+  void aToolsDigestIsEqualForEqualToolsAndChangesWithTheToolsDefinition() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Model again = ModelCodec.decode(ModelCodec.encode(model));
+    for (Tool tool : model.tools()) {
+      assertThat(ModelCodec.digest(again.tool(tool.name()).orElseThrow()))
+          .isEqualTo(ModelCodec.digest(tool))
+          .hasSize(32);
+    }
+    Tool first = model.tools().getFirst();
+    Tool reworded =
+        new Tool(
+            first.name(),
+            first.description() + " Reworded.",
+            first.inputs(),
+            first.execution(),
+            first.inputMapper(),
+            first.outputMapper(),
+            first.auth(),
+            first.cache(),
+            first.timeout(),
+            first.caps(),
+            first.readOnly(),
+            first.annotations(),
+            first.outputSchema(),
+            first.confirm(),
+            first.inputSchema(),
+            first.rateLimit());
+    assertThat(reworded).isNotEqualTo(first);
+    assertThat(ModelCodec.digest(reworded)).isNotEqualTo(ModelCodec.digest(first));
+  }
+
+  @Test
   void aFormatFourFileReadsWithTheDefaultServerLimits() {
     Model model = ProjectFixture.model(dir, EVERYTHING);
     byte[] formatFour = olderFormat(model, 4);

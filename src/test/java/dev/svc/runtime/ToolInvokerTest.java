@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.audit.AuditTrail;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.cache.InMemoryResultCache;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
@@ -181,7 +182,7 @@ class ToolInvokerTest {
         Map.of("db", connector),
         withAuth ? Map.of(tool.name(), keyed) : Map.of(),
         scripts,
-        new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
+        new InMemoryResultCache(ResultCache.DEFAULT_MAX_BYTES),
         new CallObserver(AuditTrail.OFF),
         new AdapterFailureLog(),
         PageCursors.create(Optional.empty()));
@@ -264,7 +265,7 @@ class ToolInvokerTest {
         Map.of("db", connector),
         Map.of(tool.name(), tokens),
         scripts,
-        new ResultCache(ResultCache.DEFAULT_MAX_BYTES),
+        new InMemoryResultCache(ResultCache.DEFAULT_MAX_BYTES),
         new CallObserver(AuditTrail.OFF),
         new AdapterFailureLog(),
         PageCursors.create(Optional.empty()));
