@@ -214,12 +214,12 @@ class LoadBalancedInstancesIT {
       timeout http-keep-alive 10s
       # A request whose instance died before answering is sent again, to another instance:
       # conn-failure covers a refused or reset connect (the process is gone but HAProxy has
-      # not yet seen /ready fail), empty-response a connection closed before any byte of an
+      # not yet seen /ready fail); empty-response a connection closed before any byte of an
       # answer (the process was killed while the request was in flight, or an idle
-      # keep-alive connection to it was reused). redispatch picks another server for every
-      # retry instead of the same one. A request can then run twice when its instance died
-      # after running it but before answering: keep this for calls that are safe to repeat
-      # (read-only tools, MCP and A2A reads), or leave out empty-response.
+      # keep-alive connection to it was reused); junk-response one closed or reset before a
+      # whole answer came. redispatch picks another server for every retry. A request can then run twice when its instance died after running it but
+      # before answering: keep empty-response and junk-response for calls that are safe to
+      # repeat (read-only tools, MCP and A2A reads); conn-failure alone is always safe.
       retries 3
       option redispatch 1
       retry-on conn-failure empty-response junk-response
@@ -346,10 +346,20 @@ class LoadBalancedInstancesIT {
     answer.countDown(); // the task ends only now, with one instance gone
     load.awaitServed(servedAtDown + 20 * LOAD_THREADS, Duration.ofSeconds(30));
     load.stop();
+    Map<String, Integer> redispatched = redispatched();
     System.out.printf(
-        "LoadBalancedInstancesIT: %d tool calls served (%s), failed: %s, %s killed; haproxy: %s%n",
-        load.served.get(), load.servedBy, load.failures, victim, retries());
+        "LoadBalancedInstancesIT: %d tool calls served (%s), failed: %s, %s killed;"
+            + " redispatched by haproxy: %s%n",
+        load.served.get(), load.servedBy, load.failures, victim, redispatched);
 
+    assertThat(redispatched.get(victim))
+        .as("calls HAProxy sent to %s, then to another instance", victim)
+        .isPositive();
+    // HAProxy 2.6 does not retry every call in flight on a killed instance (whatever retry-on
+    // says; http-reuse never made no difference): one it does not retry, when it was not the
+    // first call on the client's keep-alive connection, is dropped by closing that connection
+    // without an answer and without a log line (so that the client may retry, as after a
+    // server closed an idle connection). Seen: 0 to 3 per run.
     assertThat(load.failures.size())
         .as(
             "failed tool calls (at most those in flight on %s when it was killed): %s; haproxy:%n%s",
@@ -737,13 +747,13 @@ class LoadBalancedInstancesIT {
             + Files.readString(haproxyLog));
   }
 
-  /** HAProxy's count of retried and redispatched requests, per server. */
-  private Map<String, String> retries() throws IOException, InterruptedException {
-    Map<String, String> retries = new HashMap<>();
+  /** HAProxy's count of requests redispatched from each server to another ({@code wredis}). */
+  private Map<String, Integer> redispatched() throws IOException, InterruptedException {
+    Map<String, Integer> counts = new HashMap<>();
     for (Map<String, String> row : statsRows()) {
-      retries.put(row.get("svname"), "wretr=" + row.get("wretr") + " wredis=" + row.get("wredis"));
+      counts.put(row.get("svname"), Integer.parseInt(row.get("wredis")));
     }
-    return retries;
+    return counts;
   }
 
   /** Server name → status (UP, DOWN, "UP 1/2", …) from HAProxy's CSV stats. */
