@@ -53,13 +53,15 @@ import tools.jackson.databind.node.ObjectNode;
  * Three svc processes on loopback ports behind a real HAProxy doing round robin, as one would run
  * several instances on one machine: the same project and environment (A2A tasks in PostgreSQL, one
  * {@code SVC_SESSION_KEY}), HAProxy checking {@code /ready}. It shows that MCP calls on both
- * revisions and an agent task work whichever instance a request lands on, and that an instance
- * killed with SIGKILL under load fails no tool call and loses no task.
+ * revisions and an agent task work whichever instance a request lands on; that an instance killed
+ * with SIGKILL under load loses no task and fails at most the calls in flight on it; that one
+ * stopped with SIGTERM fails none; and that a task whose instance died is marked failed.
  *
  * <p>HAProxy names the instance that answered each request in an {@code X-Served-By} header (its
  * server name, {@code svc1} to {@code svc3}); the instances' own {@code /metrics} confirm it.
  *
- * <p>The tests run in order on the same three instances: the third and second kill one each.
+ * <p>The tests run in order on the same instances: the second kills one with SIGKILL, the third
+ * starts it again and stops another with SIGTERM, the fourth kills the one running a task.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -85,12 +87,20 @@ class LoadBalancedInstancesIT {
   private Path haproxyLog;
   private String balancer;
   private String stats;
+  private Path project;
+  private Map<String, String> environment;
+
+  /**
+   * The instance {@link #anInstanceKilledUnderLoadLosesNoTaskAndFailsAtMostCallsInFlightOnIt}
+   * killed.
+   */
+  private String killedUnderLoad;
 
   @BeforeAll
   void startThreeInstancesBehindHaproxy() throws Exception {
     String haproxyBinary = haproxyBinary();
     model = ScriptedModelServer.start();
-    Path project =
+    project =
         ProjectFixture.write(
             dir.resolve("project"),
             """
@@ -99,6 +109,7 @@ class LoadBalancedInstancesIT {
             server:
               limits:
                 connections_per_client: 0
+                drain_delay: 3
             agents:
               tasks:
                 store: state
@@ -126,7 +137,7 @@ class LoadBalancedInstancesIT {
               mode: allow_none
             """
                 .formatted(model.url()));
-    Map<String, String> environment =
+    environment =
         Map.of(
             "STATE_URL",
             db.connectionString(),
@@ -135,18 +146,7 @@ class LoadBalancedInstancesIT {
     // started one after the other: the first creates the store's tables, and three JVMs
     // starting at once on a busy machine only start slower
     for (int i = 1; i <= INSTANCES; i++) {
-      instances.put(
-          "svc" + i,
-          SvcProcess.serving(
-              dir,
-              dir.resolve("svc" + i),
-              environment,
-              "start",
-              project.toString(),
-              "-p",
-              "0",
-              "--log-format",
-              "json"));
+      instances.put("svc" + i, launch("svc" + i, 0));
     }
     int port = freePort();
     int statsPort = freePort();
@@ -294,7 +294,7 @@ class LoadBalancedInstancesIT {
 
   @Test
   @Order(2)
-  void anInstanceKilledUnderLoadFailsNoToolCallAndLosesNoTask() throws Exception {
+  void anInstanceKilledUnderLoadLosesNoTaskAndFailsAtMostCallsInFlightOnIt() throws Exception {
     CountDownLatch answer =
         model.gated(
             OpenAiReplies.delta("Sunny "), OpenAiReplies.delta("in Rome."), OpenAiReplies.done());
@@ -336,6 +336,7 @@ class LoadBalancedInstancesIT {
     Load load = Load.start(this, session());
     load.awaitServed(20 * LOAD_THREADS, Duration.ofSeconds(30));
     assertThat(load.failures).as("failed tool calls before the kill").isEmpty();
+    killedUnderLoad = victim;
     load.killedAt.set(System.nanoTime());
     instances.get(victim).close(); // SIGKILL
     instances.get(victim).awaitExit(Duration.ofSeconds(10));
@@ -398,6 +399,41 @@ class LoadBalancedInstancesIT {
 
   @Test
   @Order(3)
+  void aRestartedInstanceRejoinsAndOneStoppedWithSigtermLeavesWithoutAFailedCall()
+      throws Exception {
+    assertThat(killedUnderLoad).as("the instance the previous test killed").isNotNull();
+    int port = URI.create(instances.get(killedUnderLoad).baseUrl()).getPort();
+    instances.put(killedUnderLoad, launch(killedUnderLoad + "-again", port));
+    awaitServers(Set.of(killedUnderLoad), "UP", Duration.ofSeconds(30));
+    String stopped =
+        instances.keySet().stream()
+            .filter(name -> !name.equals(killedUnderLoad))
+            .findFirst()
+            .orElseThrow();
+    int redispatchedBefore = redispatched().get(stopped);
+
+    Load load = Load.start(this, session());
+    load.awaitServed(20 * LOAD_THREADS, Duration.ofSeconds(30));
+    instances.get(stopped).terminate(); // SIGTERM: /ready answers 503, svc serves 3 s more
+    awaitServers(Set.of(stopped), "DOWN", Duration.ofSeconds(15));
+    assertThat(instances.get(stopped).awaitExit(Duration.ofSeconds(30)))
+        .as("%s's exit code", stopped)
+        .isZero();
+    int servedAtExit = load.served.get();
+    load.awaitServed(servedAtExit + 20 * LOAD_THREADS, Duration.ofSeconds(30));
+    load.stop();
+
+    assertThat(load.failures).as("failed tool calls").isEmpty();
+    assertThat(load.servedBy.keySet())
+        .as("instances that answered the load")
+        .containsExactlyInAnyOrderElementsOf(instances.keySet());
+    assertThat(redispatched().get(stopped) - redispatchedBefore)
+        .as("calls HAProxy had to send elsewhere: %s never refused one", stopped)
+        .isZero();
+  }
+
+  @Test
+  @Order(4)
   void aTaskWhoseInstanceIsKilledIsMarkedFailedByAnotherOnceItsLeaseExpires() throws Exception {
     model.endless(true);
     Reply sent =
@@ -430,6 +466,20 @@ class LoadBalancedInstancesIT {
     assertThat(Duration.ofNanos(System.nanoTime() - killedAt))
         .as("a task is not left working longer than about 1.5 x the lease (5 s)")
         .isLessThan(Duration.ofSeconds(15));
+  }
+
+  /** Starts {@code svc start} on the project on {@code port} (0: any free port). */
+  private SvcProcess launch(String name, int port) throws IOException, InterruptedException {
+    return SvcProcess.serving(
+        dir,
+        dir.resolve(name),
+        environment,
+        "start",
+        project.toString(),
+        "-p",
+        Integer.toString(port),
+        "--log-format",
+        "json");
   }
 
   /** Tool calls through the balancer from {@link #LOAD_THREADS} clients until stopped. */
