@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the command-line tools the test suite drives besides the database servers:
-# - the zsh and fish shells (shell-completion tests): Debian packages, needs root (CI runs as root);
+# - the zsh and fish shells (shell-completion tests) and HAProxy (LoadBalancedInstancesIT, three
+#   instances behind a balancer): Debian packages, needs root (CI runs as root);
 # - tree-sitter's PowerShell grammar (npm), which checks the PowerShell completion script:
 #   PowerShell itself cannot be installed here (its packages come from GitHub and Microsoft's
 #   repositories, which this machine cannot reach). Kept in $SVC_TEST_TOOLS (default
 #   ~/.cache/svc/test-tools), so it is fetched once per machine.
 set -uo pipefail
 missing=()
-for tool in zsh fish; do
+for tool in zsh fish haproxy; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
