@@ -7,27 +7,37 @@
 #   repositories, which this machine cannot reach). Kept in $SVC_TEST_TOOLS (default
 #   ~/.cache/svc/test-tools), so it is fetched once per machine.
 set -uo pipefail
+# Debian puts haproxy in /usr/sbin, which is often not on a non-root user's PATH
+log="${TMPDIR:-/tmp}/svc-test-tools-$(id -u).log"
+has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+grammar="${SVC_TEST_TOOLS:-$HOME/.cache/svc/test-tools}/powershell-grammar"
 missing=()
 for tool in zsh fish haproxy; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+  has "$tool" || missing+=("$tool")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "test-tools: ${missing[*]} missing; install them (Debian: apt-get install ${missing[*]})" >&2
-    exit 1
+if [ ${#missing[@]} -gt 0 ] && { [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; }; then
+  # a contributor's run without root: say everything that is missing at once, and how to get it
+  echo "test-tools: the test suite needs programs that are not installed: ${missing[*]}" >&2
+  echo "  install them as root (Debian/Ubuntu):  sudo apt-get install ${missing[*]}" >&2
+  echo "  (zsh, fish: shell-completion tests; haproxy: LoadBalancedInstancesIT). ./run-tests" >&2
+  echo "  installs them itself when run as root, as CI does." >&2
+  if [ ! -d "$grammar/node_modules/tree-sitter-powershell" ] && ! command -v npm >/dev/null 2>&1; then
+    echo "  and Node.js with npm, which fetches tree-sitter's PowerShell grammar once" >&2
   fi
+  echo "  To run only some tests meanwhile: mvn -B verify -Dtest=… -Dit.test=… (README, Tests)." >&2
+  exit 1
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   echo "test-tools: installing ${missing[*]} ..."
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/tmp/svc-test-tools.log 2>&1; then
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >"$log" 2>&1; then
     apt-get update -q >/dev/null 2>&1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/tmp/svc-test-tools.log 2>&1 || {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >"$log" 2>&1 || {
       echo "test-tools: could not install ${missing[*]}:" >&2
-      tail -5 /tmp/svc-test-tools.log >&2
+      tail -5 "$log" >&2
       exit 1
     }
   fi
 fi
-
-grammar="${SVC_TEST_TOOLS:-$HOME/.cache/svc/test-tools}/powershell-grammar"
 if [ ! -d "$grammar/node_modules/tree-sitter-powershell" ]; then
   if ! command -v npm >/dev/null 2>&1; then
     echo "test-tools: npm is needed to fetch tree-sitter's PowerShell grammar (install Node.js)" >&2
@@ -35,10 +45,10 @@ if [ ! -d "$grammar/node_modules/tree-sitter-powershell" ]; then
   fi
   echo "test-tools: fetching tree-sitter's PowerShell grammar into $grammar ..."
   mkdir -p "$grammar"
-  npm install --prefix "$grammar" --no-audit --no-fund --silent \
-    tree-sitter@0.25.1 tree-sitter-powershell@0.26.4 >/tmp/svc-test-tools.log 2>&1 || {
+  npm install --prefix "$grammar" --no-audit --no-fund --loglevel=error \
+    tree-sitter@0.25.1 tree-sitter-powershell@0.26.4 >"$log" 2>&1 || {
     echo "test-tools: could not fetch the PowerShell grammar:" >&2
-    tail -5 /tmp/svc-test-tools.log >&2
+    tail -5 "$log" >&2
     exit 1
   }
 fi

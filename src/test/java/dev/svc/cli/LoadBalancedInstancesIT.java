@@ -838,16 +838,21 @@ class LoadBalancedInstancesIT {
     return rows;
   }
 
-  /** The haproxy command; a clear failure when it is not installed. */
+  /**
+   * The haproxy command, on the PATH or in /usr/sbin (where Debian puts it, often not on a non-root
+   * user's PATH); a clear failure when it is not installed.
+   */
   private static String haproxyBinary() throws InterruptedException {
-    try {
-      Process version = new ProcessBuilder("haproxy", "-v").redirectErrorStream(true).start();
-      version.getInputStream().readAllBytes();
-      if (version.waitFor() == 0) {
-        return "haproxy";
+    for (String candidate : List.of("haproxy", "/usr/sbin/haproxy")) {
+      try {
+        Process version = new ProcessBuilder(candidate, "-v").redirectErrorStream(true).start();
+        version.getInputStream().readAllBytes();
+        if (version.waitFor() == 0) {
+          return candidate;
+        }
+      } catch (IOException e) {
+        // not this one: the next, then below
       }
-    } catch (IOException e) {
-      // not installed: below
     }
     throw new AssertionError(
         "haproxy is not installed: run scripts/test-tools.sh (as root), or `apt-get install"
