@@ -125,6 +125,8 @@ public final class Instance implements AutoCloseable {
    * @throws dev.svc.server.ServerStartException when the port cannot be bound
    */
   public static Instance launch(Model model, Options options) {
+    // a port in use is said before any adapter opens (which can take seconds)
+    HttpServer.checkPortFree(options.address(), options.port());
     // the HTTP server starts (without listening) while the adapters open: they are independent
     AtomicReference<McpServer> mcpRoute = new AtomicReference<>();
     AtomicReference<A2aServer> agentRoute = new AtomicReference<>();

@@ -17,12 +17,17 @@ final class ProjectCompiler {
 
   /** The model, or empty after printing every error. Warnings are printed either way. */
   static Optional<Model> compile(Project project, CliContext context) {
+    return compiled(project, context).map(Compilation.Success::model);
+  }
+
+  /** The compilation when it succeeded, or empty after printing every error. */
+  static Optional<Compilation.Success> compiled(Project project, CliContext context) {
     Environment environment =
         Environment.load(context.workingDirectory(), project.directory(), context.environment());
     Compilation compilation = Compiler.compile(project, environment);
     print(compilation.diagnostics(), context.err());
     return switch (compilation) {
-      case Compilation.Success success -> Optional.of(success.model());
+      case Compilation.Success success -> Optional.of(success);
       case Compilation.Failure failure -> Optional.empty();
     };
   }

@@ -9,6 +9,7 @@ import dev.svc.server.HttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -86,6 +87,6 @@ final class ServeCommand implements Callable<Integer> {
     if (train) {
       return StartupTraining.run(model, environment.withFallback(""), directory, context);
     }
-    return serve.run(model, environment, directory, Optional.empty(), log, context);
+    return serve.run(model, environment, directory, Optional.empty(), Map.of(), log, context);
   }
 }

@@ -1,10 +1,12 @@
 package dev.svc.cli;
 
+import dev.svc.diagnostic.Origin;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import picocli.CommandLine.Option;
@@ -48,6 +50,7 @@ final class ServeOptions {
       Environment environment,
       Path directory,
       Optional<Project> watched,
+      Map<String, Origin> adapterOrigins,
       LogOptions log,
       CliContext context) {
     log.apply(model.service().logLevel(), context)
@@ -57,6 +60,7 @@ final class ServeOptions {
         StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
         model,
         watched,
+        adapterOrigins,
         context);
   }
 }

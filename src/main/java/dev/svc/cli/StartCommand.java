@@ -1,8 +1,11 @@
 package dev.svc.cli;
 
 import dev.svc.audit.AuditFile;
+import dev.svc.compile.Compilation;
 import dev.svc.connector.Connectors;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import dev.svc.model.Service;
@@ -16,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -55,24 +59,29 @@ final class StartCommand implements Callable<Integer> {
     }
     HttpServer.preloadInBackground();
     Project located = project.locate(context);
-    Optional<Model> model = ProjectCompiler.compile(located, context);
-    if (model.isEmpty()) {
+    Optional<Compilation.Success> compiled = ProjectCompiler.compiled(located, context);
+    if (compiled.isEmpty()) {
       return ExitCodes.FAILED;
     }
     Environment environment =
         Environment.load(context.workingDirectory(), located.directory(), context.environment());
     return serve.run(
-        model.get(),
+        compiled.get().model(),
         environment,
         located.directory(),
         watch ? Optional.of(located) : Optional.<Project>empty(),
+        compiled.get().adapterOrigins(),
         log,
         context);
   }
 
   /** Runs an instance until the process is asked to stop. Shared with {@code serve}. */
   static int runUntilStopped(
-      Instance.Options configured, Model model, Optional<Project> watched, CliContext context) {
+      Instance.Options configured,
+      Model model,
+      Optional<Project> watched,
+      Map<String, Origin> adapterOrigins,
+      CliContext context) {
     Telemetry.configure(
         configured.environment().withPrefix("OTEL_"),
         model.service().name(),
@@ -91,11 +100,11 @@ final class StartCommand implements Callable<Integer> {
     try {
       instance = Instance.launch(model, options);
     } catch (StartupException e) {
-      ProjectCompiler.print(e.problems(), context.err());
+      List<Diagnostic> problems = StartProblems.located(e.problems(), adapterOrigins);
+      ProjectCompiler.print(problems, context.err());
       context
           .err()
-          .println(
-              "svc: nothing is served (" + Diagnostics.summary(e.problems()).split(",")[0] + ")");
+          .println("svc: nothing is served (" + Diagnostics.summary(problems).split(",")[0] + ")");
       context.err().flush();
       return ExitCodes.FAILED;
     } catch (ServerStartException e) {

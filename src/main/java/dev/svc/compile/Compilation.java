@@ -1,8 +1,10 @@
 package dev.svc.compile;
 
 import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
 import dev.svc.model.Model;
 import java.util.List;
+import java.util.Map;
 
 /** The outcome of compiling a project: a model with its warnings, or the diagnostics. */
 public sealed interface Compilation {
@@ -10,10 +12,22 @@ public sealed interface Compilation {
   /** Every diagnostic, sorted. */
   List<Diagnostic> diagnostics();
 
-  /** The project is valid. */
-  record Success(Model model, List<Diagnostic> diagnostics) implements Compilation {
+  /**
+   * The project is valid.
+   *
+   * @param adapterOrigins where each adapter's connection is written (its {@code
+   *     connection_string}, else its file), for problems found once svc connects: the model itself
+   *     carries no source positions
+   */
+  record Success(Model model, List<Diagnostic> diagnostics, Map<String, Origin> adapterOrigins)
+      implements Compilation {
     public Success {
       diagnostics = List.copyOf(diagnostics);
+      adapterOrigins = Map.copyOf(adapterOrigins);
+    }
+
+    public Success(Model model, List<Diagnostic> diagnostics) {
+      this(model, diagnostics, Map.of());
     }
   }
 

@@ -10,6 +10,7 @@ import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
 import dev.svc.model.Adapter;
 import dev.svc.model.Agent;
 import dev.svc.model.CachePolicy;
@@ -50,8 +51,19 @@ public final class Compiler {
     Optional<Model> model = new Run(project, environment, diagnostics, read.get()).model();
     List<Diagnostic> sorted = diagnostics.sorted();
     return model.isPresent() && !diagnostics.hasErrors()
-        ? new Compilation.Success(model.get(), sorted)
+        ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()))
         : new Compilation.Failure(sorted);
+  }
+
+  /** Where each adapter's connection is written: its connection string, else its file. */
+  private static Map<String, Origin> adapterOrigins(Definitions definitions) {
+    Map<String, Origin> origins = new LinkedHashMap<>();
+    for (AdapterDefinition definition : definitions.adapters()) {
+      origins.putIfAbsent(
+          definition.name().map(Located::value).orElse(definition.fileName()),
+          definition.connectionString().map(Located::origin).orElse(definition.origin()));
+    }
+    return origins;
   }
 
   /** One compilation: the state shared by the steps below. */

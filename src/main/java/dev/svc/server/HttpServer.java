@@ -3,7 +3,11 @@ package dev.svc.server;
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.protocol.EndpointAuth;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,6 +163,35 @@ public final class HttpServer implements AutoCloseable {
     return http;
   }
 
+  /**
+   * Fails at once when the port is taken by another process, before svc opens any adapter: the port
+   * is bound only once every adapter is connected, which can take seconds. A port taken after this
+   * check still fails in {@link #open}, with the same message.
+   */
+  public static void checkPortFree(String address, int port) {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true); // as Jetty binds: a port in TIME_WAIT is free
+      probe.bind(new InetSocketAddress(address, port));
+    } catch (BindException e) {
+      throw new ServerStartException(portTaken(address, port), e);
+    } catch (IOException | RuntimeException e) {
+      // another problem (an address that is not this machine's, …): open() reports it
+    }
+  }
+
+  private static String portTaken(String address, int port) {
+    return "port "
+        + port
+        + " on "
+        + address
+        + " is already in use (another svc, or another program, listens there): stop it, or"
+        + " choose another port with -p, e.g. -p "
+        + (port == 65535 ? port - 1 : port + 1);
+  }
+
   /** Binds the port: from now on clients connect. */
   public void open() {
     try {
@@ -172,6 +205,9 @@ public final class HttpServer implements AutoCloseable {
           Optional.of(new HeaderDeadline(connectors(), settings.limits().headerTimeout()));
     } catch (Exception e) {
       stopQuietly();
+      if (rootCause(e) instanceof BindException && settings.port() != 0) {
+        throw new ServerStartException(portTaken(settings.address(), settings.port()), e);
+      }
       throw new ServerStartException(
           "cannot listen on " + settings.address() + ":" + settings.port() + ": " + rootMessage(e),
           e);
@@ -316,10 +352,14 @@ public final class HttpServer implements AutoCloseable {
   }
 
   private static String rootMessage(Throwable e) {
+    return String.valueOf(rootCause(e).getMessage());
+  }
+
+  private static Throwable rootCause(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null) {
       root = root.getCause();
     }
-    return String.valueOf(root.getMessage());
+    return root;
   }
 }

@@ -47,10 +47,45 @@ class StartCommandIT {
             "0");
     assertThat(exit).isEqualTo(ExitCodes.FAILED);
     assertThat(err.toString())
-        .contains("error[adapter-unavailable]")
-        .contains("warehouse")
+        .contains(
+            "app/adapters/warehouse.terse:2:20: error[adapter-unavailable]: adapter warehouse: ")
         .contains("connection refused")
         .contains("nothing is served");
+  }
+
+  @Test
+  void aPortInUseIsSaidBeforeAnyAdapterOpensWithHowToChooseAnother() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: taken
+        == app/adapters/warehouse.terse
+        connector: postgres
+        connection_string: "postgresql://nobody@127.0.0.1:1/nothing"
+        == app/tools/count/config.terse
+        description: Counts.
+        use: warehouse
+        statement: SELECT 1
+        """);
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      StringWriter err = new StringWriter();
+      int exit =
+          Main.run(
+              new CliContext(
+                  dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+              "start",
+              "-p",
+              String.valueOf(port));
+      assertThat(exit).isEqualTo(ExitCodes.FAILED);
+      assertThat(err.toString())
+          .contains("port " + port + " on 127.0.0.1 is already in use")
+          .contains("choose another port with -p, e.g. -p " + (port + 1))
+          // said before the unreachable adapter was tried
+          .doesNotContain("adapter-unavailable");
+    }
   }
 
   @Test
