@@ -1,7 +1,9 @@
 package dev.svc.protocol.a2a;
 
 import dev.svc.json.Json;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,13 +27,59 @@ final class Wire {
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+  /**
+   * The instants {@link #timestamp} writes by hand: years 1 to 9999 (the pattern's year of era).
+   */
+  private static final long MIN_FAST_SECOND = LocalDate.of(1, 1, 1).toEpochDay() * 86_400;
+
+  private static final long MAX_FAST_SECOND =
+      (LocalDate.of(9999, 12, 31).toEpochDay() + 1) * 86_400 - 1;
+
   private Wire() {}
 
+  /**
+   * {@code 2026-03-01T10:00:01.000Z}: UTC, milliseconds. Years 1–9999 are written by hand (a task
+   * read from a shared store is parsed and written again on every {@code GetTask}, and {@link
+   * DateTimeFormatter} costs microseconds each way); others through the formatter.
+   */
   static String timestamp(Instant instant) {
-    return TIMESTAMP.format(instant.truncatedTo(ChronoUnit.MILLIS));
+    long seconds = instant.getEpochSecond();
+    if (seconds < MIN_FAST_SECOND || seconds > MAX_FAST_SECOND) {
+      return TIMESTAMP.format(instant.truncatedTo(ChronoUnit.MILLIS));
+    }
+    long day = Math.floorDiv(seconds, 86_400);
+    int secondOfDay = Math.floorMod(seconds, 86_400);
+    LocalDate date = LocalDate.ofEpochDay(day);
+    char[] out = new char[24];
+    digits(out, 0, date.getYear(), 4);
+    out[4] = '-';
+    digits(out, 5, date.getMonthValue(), 2);
+    out[7] = '-';
+    digits(out, 8, date.getDayOfMonth(), 2);
+    out[10] = 'T';
+    digits(out, 11, secondOfDay / 3600, 2);
+    out[13] = ':';
+    digits(out, 14, secondOfDay / 60 % 60, 2);
+    out[16] = ':';
+    digits(out, 17, secondOfDay % 60, 2);
+    out[19] = '.';
+    digits(out, 20, instant.getNano() / 1_000_000, 3);
+    out[23] = 'Z';
+    return new String(out);
+  }
+
+  private static void digits(char[] out, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      out[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
   }
 
   static Instant parseTimestamp(String text, String path) {
+    Instant utc = parseUtc(text);
+    if (utc != null) {
+      return utc;
+    }
     try {
       return OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
@@ -42,6 +90,82 @@ final class Wire {
             "`" + path + "` must be an ISO-8601 timestamp, e.g. 2026-01-31T12:00:00Z");
       }
     }
+  }
+
+  /**
+   * The form svc and most clients write, {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, read by hand;
+   * {@code null} for anything else (an offset, a leap second, a date that does not exist), which
+   * {@link OffsetDateTime#parse} then reads or refuses.
+   */
+  static Instant parseUtc(String text) {
+    int length = text.length();
+    if (length < 20
+        || length > 30
+        || text.charAt(4) != '-'
+        || text.charAt(7) != '-'
+        || (text.charAt(10) != 'T' && text.charAt(10) != 't')
+        || text.charAt(13) != ':'
+        || text.charAt(16) != ':'
+        || (text.charAt(length - 1) != 'Z' && text.charAt(length - 1) != 'z')) {
+      return null;
+    }
+    int year = number(text, 0, 4);
+    int month = number(text, 5, 2);
+    int day = number(text, 8, 2);
+    int hour = number(text, 11, 2);
+    int minute = number(text, 14, 2);
+    int second = number(text, 17, 2);
+    if (year < 0
+        || month < 1
+        || month > 12
+        || day < 1
+        || hour < 0
+        || hour > 23
+        || minute < 0
+        || minute > 59
+        || second < 0
+        || second > 59) {
+      return null;
+    }
+    int nanos = 0;
+    if (length > 20) {
+      int digits = length - 21;
+      if (text.charAt(19) != '.' || digits < 1 || digits > 9) {
+        return null;
+      }
+      int fraction = number(text, 20, digits);
+      if (fraction < 0) {
+        return null;
+      }
+      for (int i = digits; i < 9; i++) {
+        fraction *= 10;
+      }
+      nanos = fraction;
+    }
+    LocalDate date;
+    try {
+      date = LocalDate.of(year, month, 1);
+    } catch (DateTimeException e) {
+      return null;
+    }
+    if (day > date.lengthOfMonth()) {
+      return null;
+    }
+    long seconds = (date.toEpochDay() + day - 1) * 86_400 + hour * 3600 + minute * 60 + second;
+    return Instant.ofEpochSecond(seconds, nanos);
+  }
+
+  /** The decimal number of {@code width} digits at {@code at}, or -1. */
+  private static int number(String text, int at, int width) {
+    int value = 0;
+    for (int i = at; i < at + width; i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   /** The field, unless absent or {@code null}. */

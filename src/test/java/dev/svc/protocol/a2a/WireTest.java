@@ -225,4 +225,61 @@ class WireTest {
     assertThat(A2aMethods.cursor(A2aMethods.token(cursor))).isEqualTo(cursor);
     assertThat(code(() -> A2aMethods.cursor("bm9waXBl"))).isEqualTo(-32602);
   }
+
+  @Test
+  void timestampsAreWrittenAndReadAsJavaTimeDoesForAnyInstant() {
+    java.util.Random random = new java.util.Random(42);
+    java.time.format.DateTimeFormatter formatter =
+        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
+    long min = java.time.LocalDate.of(1, 1, 1).toEpochDay() * 86_400;
+    long max = java.time.LocalDate.of(9999, 12, 31).toEpochDay() * 86_400 + 86_399;
+    List<Instant> instants =
+        new java.util.ArrayList<>(
+            List.of(
+                Instant.EPOCH,
+                Instant.ofEpochSecond(min),
+                Instant.ofEpochSecond(max, 999_999_999),
+                Instant.parse("2024-02-29T23:59:59.999Z"),
+                Instant.parse("1969-12-31T23:59:59.001Z")));
+    for (int i = 0; i < 20_000; i++) {
+      instants.add(
+          Instant.ofEpochSecond(
+              min + Math.floorMod(random.nextLong(), max - min), random.nextInt(1_000_000_000)));
+    }
+    // outside years 1 to 9999 the formatter writes (no round trip: years of era)
+    for (Instant outside :
+        List.of(Instant.ofEpochSecond(min - 1), Instant.ofEpochSecond(max + 1))) {
+      assertThat(Wire.timestamp(outside)).isEqualTo(formatter.format(outside));
+    }
+    for (Instant instant : instants) {
+      Instant millis = instant.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+      String written = Wire.timestamp(instant);
+      assertThat(written).isEqualTo(formatter.format(millis));
+      assertThat(Wire.parseTimestamp(written, "t")).isEqualTo(millis);
+    }
+  }
+
+  @Test
+  void timestampsInOtherFormsAreReadByJavaTimeAndNonsenseIsRefused() {
+    assertThat(Wire.parseTimestamp("2026-03-01T10:00:01Z", "t"))
+        .isEqualTo(Instant.parse("2026-03-01T10:00:01Z"));
+    assertThat(Wire.parseTimestamp("2026-03-01T10:00:01.123456789Z", "t"))
+        .isEqualTo(Instant.parse("2026-03-01T10:00:01.123456789Z"));
+    assertThat(Wire.parseTimestamp("2026-03-01T12:00:01+02:00", "t"))
+        .isEqualTo(Instant.parse("2026-03-01T10:00:01Z"));
+    assertThat(Wire.parseTimestamp("2026-03-01t10:00:01.5z", "t"))
+        .isEqualTo(Instant.parse("2026-03-01T10:00:01.500Z"));
+    for (String nonsense :
+        List.of(
+            "2026-02-30T10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2026-03-01T10:60:00Z",
+            "2026-03-01T10:00:00.1234567890Z",
+            "2026-03-01 10:00:00Z",
+            "+2026-03-01T10:00:0Z",
+            "yesterday")) {
+      assertThat(code(() -> Wire.parseTimestamp(nonsense, "t"))).as(nonsense).isEqualTo(-32602);
+    }
+  }
 }
