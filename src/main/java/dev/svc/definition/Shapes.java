@@ -288,8 +288,8 @@ public final class Shapes {
           optional(
               "default",
               FieldType.text(),
-              "Text used when the caller sends no value (numbers and booleans are read as"
-                  + " their text); only for optional arguments."));
+              "Text used when the caller sends no value, written as a string; only for optional"
+                  + " arguments."));
 
   static final Shape MESSAGE =
       shape(
