@@ -14,10 +14,12 @@ import dev.svc.model.UriTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,12 +74,19 @@ final class PromptCompiler {
           "prompt `" + name + "` has an empty `messages` list",
           "add at least one message with `role` and `text`");
     }
+    checkDefaults(prompt.arguments());
     List<Argument> arguments = arguments(prompt.arguments());
     List<String> argumentNames = arguments.stream().map(Argument::name).toList();
+    List<String> mayStayAsWritten =
+        arguments.stream()
+            .filter(a -> !a.required() && a.defaultValue().isEmpty())
+            .map(Argument::name)
+            .toList();
     List<Prompt.Message> messages = new ArrayList<>();
     for (MessageDefinition message : prompt.messages().map(Located::value).orElse(List.of())) {
       Optional<Prompt.Role> role = message.role().flatMap(r -> Prompt.Role.parse(r.value()));
-      Optional<Prompt.Content> content = content(message, prompt, name, argumentNames);
+      Optional<Prompt.Content> content =
+          content(message, prompt, name, argumentNames, mayStayAsWritten);
       if (role.isPresent() && content.isPresent()) {
         messages.add(new Prompt.Message(role.get(), content.get()));
       } // a missing or unsupported role is reported by the shape check
@@ -98,7 +107,11 @@ final class PromptCompiler {
    * The message's one content item; empty (and reported) when it has none, several or a bad one.
    */
   private Optional<Prompt.Content> content(
-      MessageDefinition message, PromptDefinition prompt, String name, List<String> argumentNames) {
+      MessageDefinition message,
+      PromptDefinition prompt,
+      String name,
+      List<String> argumentNames,
+      List<String> mayStayAsWritten) {
     Map<String, Located<String>> set = new LinkedHashMap<>();
     message.text().ifPresent(t -> set.put("text", t));
     message.image().ifPresent(i -> set.put("image", i));
@@ -138,13 +151,18 @@ final class PromptCompiler {
     }
     if (message.text().isPresent()) {
       env.notSubstituted(message.text(), "text");
-      checkPlaceholders(message.text().get(), name, argumentNames);
+      checkPlaceholders(
+          message.text().get(),
+          name,
+          argumentNames,
+          mayStayAsWritten,
+          "the text %s reaches the model as written");
       return Optional.of(new Prompt.Text(message.text().get().value()));
     }
     if (message.image().isPresent()) {
       return image(message.image().get(), message.mimeType(), prompt.directory());
     }
-    return resource(message.resource().get(), name, argumentNames);
+    return resource(message.resource().get(), name, argumentNames, mayStayAsWritten);
   }
 
   private Optional<Prompt.Content> image(
@@ -174,9 +192,11 @@ final class PromptCompiler {
   }
 
   private Optional<Prompt.Content> resource(
-      Located<String> uri, String name, List<String> argumentNames) {
+      Located<String> uri, String name, List<String> argumentNames, List<String> mayStayAsWritten) {
     env.notSubstituted(Optional.of(uri), "resource");
-    boolean placeholders = checkPlaceholders(uri, name, argumentNames);
+    boolean placeholders =
+        checkPlaceholders(
+            uri, name, argumentNames, mayStayAsWritten, "the resource URI keeps %s as written");
     if (!placeholders
         && !resourceUris.contains(uri.value())
         && uriTemplates.stream().noneMatch(t -> t.match(uri.value()).isPresent())) {
@@ -191,12 +211,39 @@ final class PromptCompiler {
     return Optional.of(new Prompt.ResourceRef(uri.value()));
   }
 
-  /** Warns about placeholders naming no argument; true when {@code text} has any placeholder. */
-  private boolean checkPlaceholders(Located<String> text, String name, List<String> argumentNames) {
+  /**
+   * Warns about placeholders naming no argument, and (once per argument) about placeholders of
+   * optional arguments without a {@code default}, which stay as written when the caller sends no
+   * value; true when {@code text} has any placeholder.
+   *
+   * @param asWritten what happens to such a placeholder, with {@code %s} for it
+   */
+  private boolean checkPlaceholders(
+      Located<String> text,
+      String name,
+      List<String> argumentNames,
+      List<String> mayStayAsWritten,
+      String asWritten) {
     Matcher m = PLACEHOLDER.matcher(text.value());
     boolean any = false;
+    Set<String> warned = new HashSet<>();
     while (m.find()) {
       any = true;
+      if (mayStayAsWritten.contains(m.group(1)) && warned.add(m.group(1))) {
+        diagnostics.warning(
+            "optional-argument-without-default",
+            text.origin(),
+            "`"
+                + m.group()
+                + "` uses the optional argument `"
+                + m.group(1)
+                + "` of prompt `"
+                + name
+                + "`, which has no `default`",
+            "give it a `default:` or make it `required: true`; otherwise, when the client sends"
+                + " no value, "
+                + asWritten.formatted("`" + m.group() + "`"));
+      }
       if (!argumentNames.contains(m.group(1))) {
         diagnostics.warning(
             "undeclared-argument",
@@ -212,6 +259,19 @@ final class PromptCompiler {
     return any;
   }
 
+  /** A required argument always has a value, so a {@code default} there is a mistake. */
+  private void checkDefaults(List<ArgumentDefinition> definitions) {
+    for (ArgumentDefinition a : definitions) {
+      if (a.defaultValue().isPresent() && a.required().map(Located::value).orElse(false)) {
+        diagnostics.error(
+            "default-on-required",
+            a.defaultValue().get().origin(),
+            "argument `" + a.name().value() + "` is required and has a `default`",
+            "a required argument always has a value: drop `default` or make it optional");
+      }
+    }
+  }
+
   static List<Argument> arguments(List<ArgumentDefinition> definitions) {
     return definitions.stream()
         .map(a ->
@@ -220,7 +280,8 @@ final class PromptCompiler {
                 a.title().map(Located::value),
                 a.description().map(Located::value),
                 a.required().map(Located::value).orElse(false),
-                a.completion().stream().map(Located::value).toList()))
+                a.completion().stream().map(Located::value).toList(),
+                a.defaultValue().map(Located::value)))
         .toList();
   }
 }

@@ -276,7 +276,8 @@ public final class DefinitionReader {
                 e.value().text("title"),
                 e.value().text("description"),
                 e.value().bool("required"),
-                e.value().textList("completion").map(Located::value).orElse(List.of())))
+                e.value().textList("completion").map(Located::value).orElse(List.of()),
+                e.value().text("default")))
         .toList();
   }
 

@@ -262,7 +262,7 @@ public final class Shapes {
   static final Shape ARGUMENT =
       shape(
           "argument",
-          "An argument of a prompt or resource template.",
+          "An argument of a resource template.",
           true,
           optional("title", FieldType.text(), "Human-readable title."),
           optional("description", FieldType.text(), "What the argument is for."),
@@ -271,6 +271,25 @@ public final class Shapes {
               "completion",
               new FieldType.TextList(),
               "Values offered by `completion/complete` (prefix match, case-insensitive)."));
+
+  /** A prompt argument: the fields of {@link #ARGUMENT} and a {@code default}. */
+  static final Shape PROMPT_ARGUMENT =
+      shape(
+          "prompt-argument",
+          "An argument of a prompt.",
+          true,
+          optional("title", FieldType.text(), "Human-readable title."),
+          optional("description", FieldType.text(), "What the argument is for."),
+          optional("required", new FieldType.Bool(), "Whether the caller must supply it."),
+          optional(
+              "completion",
+              new FieldType.TextList(),
+              "Values offered by `completion/complete` (prefix match, case-insensitive)."),
+          optional(
+              "default",
+              FieldType.text(),
+              "Text used when the caller sends no value, written as a string; only for optional"
+                  + " arguments."));
 
   static final Shape MESSAGE =
       shape(
@@ -311,7 +330,7 @@ public final class Shapes {
               .reportedAs("invalid-name"),
           optional("title", FieldType.text(), "Human-readable title."),
           optional("description", FieldType.text(), "What the prompt is for."),
-          optional("arguments", new FieldType.MapOf(ARGUMENT), "Arguments keyed by name."),
+          optional("arguments", new FieldType.MapOf(PROMPT_ARGUMENT), "Arguments keyed by name."),
           required("messages", new FieldType.ListOf(MESSAGE), "Messages in order; at least one."));
 
   /** A resource or resource template folder's {@code config.terse} or an inline element. */

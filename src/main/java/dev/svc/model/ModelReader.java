@@ -278,7 +278,8 @@ record ModelReader(DataInputStream in, int version) {
         optional(this::string),
         optional(this::string),
         in.readBoolean(),
-        list(this::string));
+        list(this::string),
+        version >= 12 ? optional(this::string) : Optional.empty());
   }
 
   Resource resource() throws IOException {

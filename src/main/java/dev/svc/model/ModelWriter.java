@@ -308,6 +308,9 @@ record ModelWriter(DataOutputStream out, int version) {
     optional(a.description(), this::string);
     out.writeBoolean(a.required());
     list(a.completion(), this::string);
+    if (version >= 12) {
+      optional(a.defaultValue(), this::string);
+    }
   }
 
   void resource(Resource r) throws IOException {

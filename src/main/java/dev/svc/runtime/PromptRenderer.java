@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -15,9 +16,10 @@ import java.util.regex.Pattern;
 
 /**
  * Renders a prompt's messages: {@code {{ name }}} placeholders (letters, digits, underscore) in
- * text and resource URIs are replaced by supplied arguments, and a placeholder without a value is
- * left as written; images are read (embedded, else from the project directory); resources are read
- * through {@link ResourceContents}, as {@code resources/read} reads them.
+ * text and resource URIs are replaced by supplied arguments, an argument the caller did not send
+ * takes its {@code default}, and a placeholder without either is left as written; images are read
+ * (embedded, else from the project directory); resources are read through {@link ResourceContents},
+ * as {@code resources/read} reads them.
  */
 public final class PromptRenderer {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z0-9_]+)\\s*\\}\\}");
@@ -74,11 +76,24 @@ public final class PromptRenderer {
    *     ..}
    */
   public List<Rendered> render(Prompt prompt, Map<String, String> arguments) {
+    Map<String, String> values = withDefaults(prompt, arguments);
     List<Rendered> messages = new ArrayList<>();
     for (Prompt.Message message : prompt.messages()) {
-      messages.add(new Rendered(message.role(), content(message.content(), arguments)));
+      messages.add(new Rendered(message.role(), content(message.content(), values)));
     }
     return messages;
+  }
+
+  /**
+   * {@code arguments} with the {@code default} of each declared argument the caller did not send. A
+   * sent value, even an empty one, is kept: only an absent argument takes its default.
+   */
+  public static Map<String, String> withDefaults(Prompt prompt, Map<String, String> arguments) {
+    Map<String, String> values = new HashMap<>(arguments);
+    for (Argument argument : prompt.arguments()) {
+      argument.defaultValue().ifPresent(d -> values.putIfAbsent(argument.name(), d));
+    }
+    return values;
   }
 
   private Content content(Prompt.Content content, Map<String, String> arguments) {

@@ -289,6 +289,94 @@ class PromptAndResourceDiagnosticsTest {
             0 errors, 1 warning
             """),
         argumentSet(
+            "an optional argument without a default warns once per message where it is used",
+            """
+            == app/prompts/review.terse
+            arguments:
+              code: {required: true}
+              tone: {completion: [formal, friendly]}
+            messages:
+              - role: user
+                text: "Review {{ code }} in a {{ tone }} tone; keep it {{tone}}."
+              - role: user
+                resource: "docs://tones/{{ tone }}"
+            == app/resources/tones/config.terse
+            uri_template: docs://tones/{tone}
+            text_template: Write in a {{ tone }} tone.
+            """,
+            """
+            app/prompts/review.terse:6:11: warning[optional-argument-without-default]: `{{ tone }}` uses the optional argument `tone` of prompt `review`, which has no `default`
+              hint: give it a `default:` or make it `required: true`; otherwise, when the client sends no value, the text `{{ tone }}` reaches the model as written
+            app/prompts/review.terse:8:15: warning[optional-argument-without-default]: `{{ tone }}` uses the optional argument `tone` of prompt `review`, which has no `default`
+              hint: give it a `default:` or make it `required: true`; otherwise, when the client sends no value, the resource URI keeps `{{ tone }}` as written
+            0 errors, 2 warnings
+            """),
+        argumentSet(
+            "an optional argument with a default, even an empty or numeric one, is not warned about",
+            """
+            == app/prompts/review.terse
+            arguments:
+              tone: {default: neutral}
+              extra: {default: ""}
+              lines: {default: 20}
+              strict: {default: true}
+            messages:
+              - role: user
+                text: "Review in a {{ tone }} tone in {{ lines }} lines (strict: {{ strict }}).{{ extra }}"
+            """,
+            ""),
+        argumentSet(
+            "a default on a required argument is rejected",
+            """
+            == app/prompts/review.terse
+            arguments:
+              code:
+                required: true
+                default: "print(1)"
+            messages:
+              - role: user
+                text: Review {{ code }}.
+            """,
+            """
+            app/prompts/review.terse:4:14: error[default-on-required]: argument `code` is required and has a `default`
+              hint: a required argument always has a value: drop `default` or make it optional
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a default that is not a scalar is rejected",
+            """
+            == app/prompts/review.terse
+            arguments:
+              tone: {default: [formal]}
+            messages:
+              - role: user
+                text: Review in a {{ tone }} tone.
+            """,
+            """
+            app/prompts/review.terse:2:19: error[invalid-type]: `default` must be a string, found a list
+            app/prompts/review.terse:5:11: warning[optional-argument-without-default]: `{{ tone }}` uses the optional argument `tone` of prompt `review`, which has no `default`
+              hint: give it a `default:` or make it `required: true`; otherwise, when the client sends no value, the text `{{ tone }}` reaches the model as written
+            1 error, 1 warning
+            """),
+        argumentSet(
+            "a resource template argument has no default",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                text: Review.
+            == app/resources/pages/config.terse
+            uri_template: docs://pages/{page}
+            text_template: Page {{ page }}.
+            arguments:
+              page: {default: intro}
+            """,
+            """
+            app/resources/pages/config.terse:4:10: error[unknown-key]: unknown key `default` in the argument `page`
+              hint: known keys: title, description, required, completion
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an env placeholder in a prompt is served as written, so it warns",
             """
             == app/prompts/review.terse

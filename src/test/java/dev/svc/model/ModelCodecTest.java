@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -622,6 +623,35 @@ class ModelCodecTest {
                 .session())
         .isEmpty();
     assertThat(formatEleven.tool("get_item")).isEqualTo(model.tool("get_item"));
+  }
+
+  @Test
+  void aPromptArgumentsDefaultSurvivesTheRoundTripAndAFormatElevenFileReadsArgumentsWithoutOne() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            EVERYTHING
+                + """
+                == app/prompts/triage.terse
+                arguments:
+                  ticket: {required: true}
+                  tone: {default: neutral, completion: [formal, neutral]}
+                  extra: {default: ""}
+                messages:
+                  - {role: user, text: "Classify {{ ticket }} in a {{ tone }} tone.{{ extra }}"}
+                """);
+    assertThat(model.prompt("triage").orElseThrow().arguments())
+        .extracting(Argument::defaultValue)
+        .containsExactly(Optional.empty(), Optional.of("neutral"), Optional.of(""));
+
+    Model read = ModelCodec.decode(ModelCodec.encode(model));
+    assertThat(read.prompt("triage")).isEqualTo(model.prompt("triage"));
+
+    Model formatEleven = ModelCodec.decode(olderFormat(model, 11));
+    assertThat(formatEleven.prompt("triage").orElseThrow().arguments())
+        .extracting(Argument::defaultValue)
+        .containsOnly(Optional.empty());
+    assertThat(formatEleven.prompt("review")).isEqualTo(model.prompt("review"));
   }
 
   @Test

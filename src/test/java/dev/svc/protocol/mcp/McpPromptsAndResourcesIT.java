@@ -63,11 +63,12 @@ class McpPromptsAndResourcesIT {
             arguments:
               language: {required: true, completion: [java, javascript, python]}
               focus: {description: What to look at}
+              tone: {description: Tone of the review, default: friendly}
             messages:
               - role: system
                 text: You review {{ language }} code.
               - role: user
-                text: "Focus on {{ focus }} please. Keep {{ unknown }}."
+                text: "Focus on {{ focus }} please, in a {{ tone }} tone. Keep {{ unknown }}."
               - role: assistant
                 text: Sure.
             == app/prompts/media/show.terse
@@ -143,8 +144,43 @@ class McpPromptsAndResourcesIT {
     assertThat(messages.get(0).path("content").path("text").asString())
         .isEqualTo("You review Java code.");
     assertThat(messages.get(1).path("content").path("text").asString())
-        .isEqualTo("Focus on {{ focus }} please. Keep {{ unknown }}.");
+        .isEqualTo("Focus on {{ focus }} please, in a friendly tone. Keep {{ unknown }}.");
     assertThat(messages.get(2).path("role").asString()).isEqualTo("assistant");
+  }
+
+  @Test
+  void anAbsentOrNullArgumentTakesItsDefaultAndASentOneWinsEvenWhenEmpty() {
+    assertThat(reviewFocus("{\"language\":\"Go\",\"tone\":null}"))
+        .isEqualTo("Focus on {{ focus }} please, in a friendly tone. Keep {{ unknown }}.");
+    assertThat(reviewFocus("{\"language\":\"Go\",\"tone\":\"strict\",\"focus\":\"naming\"}"))
+        .isEqualTo("Focus on naming please, in a strict tone. Keep {{ unknown }}.");
+    assertThat(reviewFocus("{\"language\":\"Go\",\"tone\":\"\"}"))
+        .isEqualTo("Focus on {{ focus }} please, in a  tone. Keep {{ unknown }}.");
+  }
+
+  @Test
+  void aDefaultIsNotSentInPromptsListWhichHasOnlyMcpsArgumentFields() {
+    JsonNode tone =
+        client
+            .request("prompts/list", "{}")
+            .path("result")
+            .path("prompts")
+            .get(1)
+            .path("arguments")
+            .get(2);
+    assertThat(tone.propertyNames()).containsExactlyInAnyOrder("name", "description", "required");
+    assertThat(tone.path("required").asBoolean()).isFalse();
+  }
+
+  private static String reviewFocus(String arguments) {
+    return client
+        .request("prompts/get", "{\"name\":\"review\",\"arguments\":" + arguments + "}")
+        .path("result")
+        .path("messages")
+        .get(1)
+        .path("content")
+        .path("text")
+        .asString();
   }
 
   @Test
