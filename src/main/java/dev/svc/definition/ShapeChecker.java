@@ -9,6 +9,7 @@ import dev.svc.project.YamlNode.Scalar;
 import dev.svc.project.YamlNode.ScalarKind;
 import dev.svc.project.YamlNode.Sequence;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -64,12 +65,31 @@ final class ShapeChecker {
     String message = "unknown key `" + key.text() + "` in the " + what;
     String hint =
         Suggestions.didYouMean(key.text(), shape.fieldNames())
+            .or(() -> sectionHolding(key.text(), shape))
             .orElse("known keys: " + String.join(", ", shape.fieldNames()));
-    if (shape.strict()) {
+    Optional<String> misspelt =
+        shape == Shapes.ROOT
+            ? Suggestions.misspelt(key.text(), shape.fieldNames())
+            : Optional.empty();
+    if (misspelt.isPresent()) {
+      // A lenient root file tolerates keys of other tools, but `sever:` is not one: ignoring it
+      // would silently fall back to defaults (port 8080).
+      diagnostics.error(
+          "unknown-key", key.origin(), message, "did you mean `" + misspelt.get() + "`?");
+    } else if (shape.strict()) {
       diagnostics.error("unknown-key", key.origin(), message, hint);
     } else {
       diagnostics.warning("unknown-key", key.origin(), message + " (ignored)", hint);
     }
+  }
+
+  /** "`port` belongs under `server:`" when the key is a field of one of the shape's sections. */
+  private static Optional<String> sectionHolding(String key, Shape shape) {
+    return shape.fields().stream()
+        .filter(f ->
+            f.type() instanceof FieldType.Object section && section.shape().field(key).isPresent())
+        .findFirst()
+        .map(f -> "`" + key + "` belongs under `" + f.name() + ":`");
   }
 
   private void checkValue(Field field, Scalar key, YamlNode value, String what) {
