@@ -37,13 +37,16 @@ final class ShapeChecker {
       }
       return;
     }
+    YamlNode.Entry previous = null;
     for (YamlNode.Entry entry : mapping.entries()) {
       String key = entry.key().text();
+      Optional<String> cutOff = cutOffValue(previous, entry);
       shape
           .field(key)
           .ifPresentOrElse(
               field -> checkValue(field, entry.key(), entry.value(), what),
-              () -> reportUnknownKey(entry.key(), shape, what));
+              () -> reportUnknownKey(entry.key(), shape, what, cutOff));
+      previous = entry;
     }
     reportMissing(mapping, shape, what);
   }
@@ -61,10 +64,37 @@ final class ShapeChecker {
     }
   }
 
-  private void reportUnknownKey(Scalar key, Shape shape, String what) {
+  /**
+   * The hint for {@code {description: Key suffix, e.g. greeting}}, where the comma ended the value
+   * and made a key of the rest: an entry without a value, whose key reads like prose (a space, or
+   * "e.g."/"i.e."), on the line of the text value before it.
+   */
+  private static Optional<String> cutOffValue(YamlNode.Entry previous, YamlNode.Entry entry) {
+    String key = entry.key().text();
+    boolean prose =
+        key.contains(" ") || key.startsWith("e.g.") || key.startsWith("i.e.") || key.equals("etc.");
+    if (previous == null
+        || !prose
+        || !isNull(entry.value())
+        || !(previous.value() instanceof Scalar value)
+        || value.kind() != ScalarKind.STRING
+        || value.origin().line() != entry.key().origin().line()) {
+      return Optional.empty();
+    }
+    String whole = value.text() + ", " + key;
+    return Optional.of(
+        "a comma inside `{…}` ends the value: quote it, `"
+            + previous.key().text()
+            + ": \""
+            + whole.replace("\"", "\\\"")
+            + "\"`");
+  }
+
+  private void reportUnknownKey(Scalar key, Shape shape, String what, Optional<String> cutOff) {
     String message = "unknown key `" + key.text() + "` in the " + what;
     String hint =
-        Suggestions.didYouMean(key.text(), shape.fieldNames())
+        cutOff
+            .or(() -> Suggestions.didYouMean(key.text(), shape.fieldNames()))
             .or(() -> sectionHolding(key.text(), shape))
             .orElse("known keys: " + String.join(", ", shape.fieldNames()));
     Optional<String> misspelt =
