@@ -84,7 +84,12 @@ public final class Compiler {
           new ToolCompiler(
               diagnostics, names, scripts, env, environment, definitions.root().server().auth());
       this.promptCompiler =
-          new PromptCompiler(diagnostics, env, project.directory(), definitions.resources());
+          new PromptCompiler(
+              diagnostics,
+              env,
+              project.directory(),
+              definitions.resources(),
+              definitions.unreadable().anyResource());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
     }

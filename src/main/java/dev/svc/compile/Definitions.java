@@ -38,8 +38,10 @@ record Definitions(
    * @param files how many files could not be parsed
    * @param adapters the adapter names of unparseable adapter files
    * @param tools the tool names of unparseable tool directories
+   * @param anyResource whether a resource file is among them (its URI is unknown, so no URI a
+   *     prompt names is reported as unknown)
    */
-  record Unreadable(int files, Set<String> adapters, Set<String> tools) {
+  record Unreadable(int files, Set<String> adapters, Set<String> tools, boolean anyResource) {
     Unreadable {
       adapters = Set.copyOf(adapters);
       tools = Set.copyOf(tools);

@@ -45,6 +45,7 @@ final class ProjectReader {
   private int unreadableFiles;
   private final Set<String> unreadableAdapters = new TreeSet<>();
   private final Set<String> unreadableTools = new TreeSet<>();
+  private boolean unreadableResource;
 
   ProjectReader(Project project, Diagnostics diagnostics) {
     this.project = project;
@@ -99,7 +100,7 @@ final class ProjectReader {
             (node, file) ->
                 reader.resource(
                     node, project.relative(file.getParent()), Optional.of(dirName(file))),
-            file -> {}));
+            file -> unreadableResource = true));
     List<AgentDefinition> agents =
         each(
             configFiles(agentsDir, "agent"),
@@ -116,7 +117,8 @@ final class ProjectReader {
             resources,
             agents,
             plugins(baseDir.resolve("plugins")),
-            new Definitions.Unreadable(unreadableFiles, unreadableAdapters, unreadableTools)));
+            new Definitions.Unreadable(
+                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource)));
   }
 
   private String rootText() {
