@@ -66,15 +66,12 @@ final class ShapeChecker {
 
   /**
    * The hint for {@code {description: Key suffix, e.g. greeting}}, where the comma ended the value
-   * and made a key of the rest: an entry without a value, whose key reads like prose (a space, or
-   * "e.g."/"i.e."), on the line of the text value before it.
+   * and made a key of the rest: an entry without a value on the line of the text value before it
+   * (which block mappings cannot produce).
    */
   private static Optional<String> cutOffValue(YamlNode.Entry previous, YamlNode.Entry entry) {
     String key = entry.key().text();
-    boolean prose =
-        key.contains(" ") || key.startsWith("e.g.") || key.startsWith("i.e.") || key.equals("etc.");
     if (previous == null
-        || !prose
         || !isNull(entry.value())
         || !(previous.value() instanceof Scalar value)
         || value.kind() != ScalarKind.STRING
@@ -92,9 +89,12 @@ final class ShapeChecker {
 
   private void reportUnknownKey(Scalar key, Shape shape, String what, Optional<String> cutOff) {
     String message = "unknown key `" + key.text() + "` in the " + what;
+    // prose ("e.g. greeting") is surely a cut value; a single word may rather be a typo
+    Optional<String> proseCutOff = cutOff.filter(c -> looksLikeProse(key.text()));
     String hint =
-        cutOff
+        proseCutOff
             .or(() -> Suggestions.didYouMean(key.text(), shape.fieldNames()))
+            .or(() -> cutOff)
             .or(() -> sectionHolding(key.text(), shape))
             .orElse("known keys: " + String.join(", ", shape.fieldNames()));
     Optional<String> misspelt =
@@ -111,6 +111,13 @@ final class ShapeChecker {
     } else {
       diagnostics.warning("unknown-key", key.origin(), message + " (ignored)", hint);
     }
+  }
+
+  private static boolean looksLikeProse(String key) {
+    return key.contains(" ")
+        || key.startsWith("e.g.")
+        || key.startsWith("i.e.")
+        || key.equals("etc.");
   }
 
   /** "`port` belongs under `server:`" when the key is a field of one of the shape's sections. */

@@ -46,6 +46,21 @@ class YamlDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a single word cut off by a comma in a flow mapping gets the quoting hint too",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+              suffix: {type: string, description: Suffix, appended}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:47: error[unknown-key]: unknown key `appended` in the input `suffix`
+              hint: a comma inside `{…}` ends the value: quote it, `description: "Suffix, appended"`
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an unknown key that is not prose after a value keeps its did-you-mean",
             """
             == app/tools/hello/config.terse
