@@ -20,8 +20,9 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Create a new project.",
-      "Writes .svc, a hello-world TypeScript tool and skills for AI coding agents",
-      "(.agents/skills/). Never overwrites: if any file exists, nothing is written."
+      "Writes .svc, a hello-world TypeScript tool, skills for AI coding agents",
+      "(.agents/skills/) and a .gitignore (.env, node_modules/, dist/). Never overwrites:",
+      "if any file exists, nothing is written; an existing .gitignore is kept."
     })
 final class InitCommand implements Callable<Integer> {
   /** Project files written, each with the resource it comes from. */
@@ -32,6 +33,12 @@ final class InitCommand implements Callable<Integer> {
           "app/tools/hello-world/handler.ts",
           ".agents/skills/svc-docs/SKILL.md",
           ".agents/skills/svc-agents/SKILL.md");
+
+  /**
+   * Written beside {@link #FILES} unless the folder has one already (a project inside an existing
+   * repository keeps its own); an existing one does not stop {@code init}.
+   */
+  static final String GITIGNORE = ".gitignore";
 
   @Parameters(
       index = "0",
@@ -75,6 +82,13 @@ final class InitCommand implements Callable<Integer> {
         Files.writeString(path, entry.getValue(), StandardCharsets.UTF_8);
         context.out().println("  created " + entry.getKey());
       }
+      Path gitignore = target.resolve(GITIGNORE);
+      if (Files.exists(gitignore)) {
+        context.out().println("  kept the existing " + GITIGNORE + " (make sure it lists .env)");
+      } else {
+        Files.writeString(gitignore, template(GITIGNORE), StandardCharsets.UTF_8);
+        context.out().println("  created " + GITIGNORE);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the project in " + target, e);
     }
@@ -105,7 +119,11 @@ final class InitCommand implements Callable<Integer> {
   private static String template(String file) {
     String resource =
         "/dev/svc/cli/init/"
-            + (file.equals(".svc") ? "svc.yaml" : file.replace(".agents/", "agents/"));
+            + switch (file) {
+              case ".svc" -> "svc.yaml";
+              case GITIGNORE -> "gitignore"; // a resource named .gitignore would ignore files here
+              default -> file.replace(".agents/", "agents/");
+            };
     try (InputStream in = InitCommand.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing scaffold resource " + resource);

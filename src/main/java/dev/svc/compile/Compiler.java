@@ -96,7 +96,12 @@ public final class Compiler {
           new ToolCompiler(
               diagnostics, names, scripts, env, environment, definitions.root().server().auth());
       this.promptCompiler =
-          new PromptCompiler(diagnostics, env, project.directory(), definitions.resources());
+          new PromptCompiler(
+              diagnostics,
+              env,
+              project.directory(),
+              definitions.resources(),
+              definitions.unreadable().anyResource());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
     }
@@ -105,7 +110,7 @@ public final class Compiler {
       RootDefinition root = definitions.root();
       CachePolicy defaultCache = ToolCompiler.cache(CachePolicy.OFF, root.cache());
       Map<String, Adapter> adapters = adapters();
-      Set<String> brokenAdapters = new TreeSet<>();
+      Set<String> brokenAdapters = new TreeSet<>(definitions.unreadable().adapters());
       for (AdapterDefinition definition : definitions.adapters()) {
         String name = definition.name().map(Located::value).orElse(definition.fileName());
         if (!adapters.containsKey(name)) {
@@ -125,6 +130,9 @@ public final class Compiler {
       resources(resources, templates);
       Set<String> toolNames = new TreeSet<>(toolNamesWritten());
       toolNames.add(ToolCompiler.RESERVED_SEARCH);
+      // a tool whose file cannot be parsed exists: its YAML error is the one to fix, so allow-lists
+      // naming it get no unknown-tool on top (the compilation fails anyway)
+      toolNames.addAll(definitions.unreadable().tools());
       ToolAccess rootAccess =
           root.agentToolAccess()
               .flatMap(a -> agentCompiler.access(a, toolNames, false))
@@ -135,7 +143,7 @@ public final class Compiler {
           && definitions.prompts().isEmpty()
           && definitions.resources().isEmpty()
           && definitions.agents().isEmpty()
-          && definitions.unreadableFiles() == 0) {
+          && definitions.unreadable().files() == 0) {
         diagnostics.error(
             "empty-project",
             root.origin(),

@@ -8,6 +8,7 @@ import dev.svc.definition.RootDefinition;
 import dev.svc.definition.ToolDefinition;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Every definition of a project as read from disk, before cross-checks.
@@ -16,8 +17,7 @@ import java.util.Map;
  * @param baseDirectory {@code root} (default {@code app}), relative to the project
  * @param plugins custom auth plugins by name, each the project-relative path of its script
  * @param resources discovered and inline resources and templates alike
- * @param unreadableFiles definition files that could not be parsed (already reported); a project
- *     with such a file is not called empty
+ * @param unreadable definition files that could not be parsed (already reported)
  */
 record Definitions(
     RootDefinition root,
@@ -28,4 +28,23 @@ record Definitions(
     List<ResourceDefinition> resources,
     List<AgentDefinition> agents,
     Map<String, String> plugins,
-    int unreadableFiles) {}
+    Unreadable unreadable) {
+
+  /**
+   * Definition files whose YAML could not be parsed. Their error is the root cause: a project with
+   * such a file is not called empty, and a reference to a name one of them would have defined (an
+   * adapter's file name, a tool's directory name) is not reported again as unknown.
+   *
+   * @param files how many files could not be parsed
+   * @param adapters the adapter names of unparseable adapter files
+   * @param tools the tool names of unparseable tool directories
+   * @param anyResource whether a resource file is among them (its URI is unknown, so no URI a
+   *     prompt names is reported as unknown)
+   */
+  record Unreadable(int files, Set<String> adapters, Set<String> tools, boolean anyResource) {
+    Unreadable {
+      adapters = Set.copyOf(adapters);
+      tools = Set.copyOf(tools);
+    }
+  }
+}

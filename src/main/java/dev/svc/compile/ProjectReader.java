@@ -23,8 +23,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -40,6 +43,9 @@ final class ProjectReader {
   private final Diagnostics diagnostics;
   private final DefinitionReader reader;
   private int unreadableFiles;
+  private final Set<String> unreadableAdapters = new TreeSet<>();
+  private final Set<String> unreadableTools = new TreeSet<>();
+  private boolean unreadableResource;
 
   ProjectReader(Project project, Diagnostics diagnostics) {
     this.project = project;
@@ -72,17 +78,20 @@ final class ProjectReader {
     List<AdapterDefinition> adapters =
         each(
             filesIn(adaptersDir, false, ProjectReader::isDefinitionFile),
-            (node, file) -> reader.adapter(node, stem(file)));
+            (node, file) -> reader.adapter(node, stem(file)),
+            file -> unreadableAdapters.add(stem(file)));
     List<ToolDefinition> tools =
         each(
             configFiles(toolsDir, "tool"),
-            (node, file) -> reader.tool(node, project.relative(file.getParent()), dirName(file)));
+            (node, file) -> reader.tool(node, project.relative(file.getParent()), dirName(file)),
+            file -> unreadableTools.add(dirName(file)));
     List<PromptDefinition> prompts = new ArrayList<>(root.inlinePrompts());
     prompts.addAll(
         each(
             filesIn(promptsDir, true, p -> p.toString().endsWith(DEFINITION_EXTENSION)),
             (node, file) ->
-                reader.prompt(node, project.relative(file.getParent()), Optional.of(stem(file)))));
+                reader.prompt(node, project.relative(file.getParent()), Optional.of(stem(file))),
+            file -> {}));
     List<ResourceDefinition> resources = new ArrayList<>(root.inlineResources());
     resources.addAll(root.inlineTemplates());
     resources.addAll(
@@ -90,9 +99,13 @@ final class ProjectReader {
             filesIn(resourcesDir, true, p -> p.getFileName().toString().equals(CONFIG_FILE)),
             (node, file) ->
                 reader.resource(
-                    node, project.relative(file.getParent()), Optional.of(dirName(file)))));
+                    node, project.relative(file.getParent()), Optional.of(dirName(file))),
+            file -> unreadableResource = true));
     List<AgentDefinition> agents =
-        each(configFiles(agentsDir, "agent"), (node, file) -> reader.agent(node, dirName(file)));
+        each(
+            configFiles(agentsDir, "agent"),
+            (node, file) -> reader.agent(node, dirName(file)),
+            file -> {});
 
     return Optional.of(
         new Definitions(
@@ -104,7 +117,8 @@ final class ProjectReader {
             resources,
             agents,
             plugins(baseDir.resolve("plugins")),
-            unreadableFiles));
+            new Definitions.Unreadable(
+                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource)));
   }
 
   private String rootText() {
@@ -166,12 +180,21 @@ final class ProjectReader {
     return plugins;
   }
 
-  private <T> List<T> each(List<Path> files, BiFunction<YamlNode, Path, T> read) {
+  /**
+   * Reads each file; {@code unreadable} learns of the files that cannot be parsed (their error is
+   * reported), so that the names they would have defined are not reported again as unknown.
+   */
+  private <T> List<T> each(
+      List<Path> files, BiFunction<YamlNode, Path, T> read, Consumer<Path> unreadable) {
     List<T> definitions = new ArrayList<>();
     for (Path file : files) {
       parse(readText(file), project.relative(file))
           .ifPresentOrElse(
-              node -> definitions.add(read.apply(node, file)), () -> unreadableFiles++);
+              node -> definitions.add(read.apply(node, file)),
+              () -> {
+                unreadableFiles++;
+                unreadable.accept(file);
+              });
     }
     return definitions;
   }

@@ -37,16 +37,21 @@ final class PromptCompiler {
   private final Path projectDirectory;
   private final TreeSet<String> resourceUris = new TreeSet<>();
   private final List<UriTemplate> uriTemplates = new ArrayList<>();
+  private final boolean resourceFileUnreadable;
 
   /**
    * @param resources the project's resource definitions, as written: a message's resource URI is
    *     checked against them, so a resource with its own error does not also fail the prompt
+   * @param resourceFileUnreadable whether a resource file could not be parsed: its URI is unknown,
+   *     so an unmatched URI is not reported (the file's YAML error is the one to fix first)
    */
   PromptCompiler(
       Diagnostics diagnostics,
       EnvStrings env,
       Path projectDirectory,
-      List<ResourceDefinition> resources) {
+      List<ResourceDefinition> resources,
+      boolean resourceFileUnreadable) {
+    this.resourceFileUnreadable = resourceFileUnreadable;
     this.diagnostics = diagnostics;
     this.env = env;
     this.projectDirectory = projectDirectory;
@@ -200,6 +205,9 @@ final class PromptCompiler {
     if (!placeholders
         && !resourceUris.contains(uri.value())
         && uriTemplates.stream().noneMatch(t -> t.match(uri.value()).isPresent())) {
+      if (resourceFileUnreadable) {
+        return Optional.empty(); // the compilation fails on that file's YAML error
+      }
       diagnostics.error(
           "unknown-resource",
           uri.origin(),

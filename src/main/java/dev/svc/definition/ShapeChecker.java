@@ -9,6 +9,7 @@ import dev.svc.project.YamlNode.Scalar;
 import dev.svc.project.YamlNode.ScalarKind;
 import dev.svc.project.YamlNode.Sequence;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -36,13 +37,16 @@ final class ShapeChecker {
       }
       return;
     }
+    YamlNode.Entry previous = null;
     for (YamlNode.Entry entry : mapping.entries()) {
       String key = entry.key().text();
+      Optional<String> cutOff = cutOffValue(previous, entry);
       shape
           .field(key)
           .ifPresentOrElse(
               field -> checkValue(field, entry.key(), entry.value(), what),
-              () -> reportUnknownKey(entry.key(), shape, what));
+              () -> reportUnknownKey(entry.key(), shape, what, cutOff));
+      previous = entry;
     }
     reportMissing(mapping, shape, what);
   }
@@ -60,16 +64,69 @@ final class ShapeChecker {
     }
   }
 
-  private void reportUnknownKey(Scalar key, Shape shape, String what) {
+  /**
+   * The hint for {@code {description: Key suffix, e.g. greeting}}, where the comma ended the value
+   * and made a key of the rest: an entry without a value on the line of the text value before it
+   * (which block mappings cannot produce).
+   */
+  private static Optional<String> cutOffValue(YamlNode.Entry previous, YamlNode.Entry entry) {
+    String key = entry.key().text();
+    if (previous == null
+        || !isNull(entry.value())
+        || !(previous.value() instanceof Scalar value)
+        || value.kind() != ScalarKind.STRING
+        || value.origin().line() != entry.key().origin().line()) {
+      return Optional.empty();
+    }
+    String whole = value.text() + ", " + key;
+    return Optional.of(
+        "a comma inside `{…}` ends the value: quote it, `"
+            + previous.key().text()
+            + ": \""
+            + whole.replace("\"", "\\\"")
+            + "\"`");
+  }
+
+  private void reportUnknownKey(Scalar key, Shape shape, String what, Optional<String> cutOff) {
     String message = "unknown key `" + key.text() + "` in the " + what;
+    // prose ("e.g. greeting") is surely a cut value; a single word may rather be a typo
+    Optional<String> proseCutOff = cutOff.filter(c -> looksLikeProse(key.text()));
     String hint =
-        Suggestions.didYouMean(key.text(), shape.fieldNames())
+        proseCutOff
+            .or(() -> Suggestions.didYouMean(key.text(), shape.fieldNames()))
+            .or(() -> cutOff)
+            .or(() -> sectionHolding(key.text(), shape))
             .orElse("known keys: " + String.join(", ", shape.fieldNames()));
-    if (shape.strict()) {
+    Optional<String> misspelt =
+        shape == Shapes.ROOT
+            ? Suggestions.misspelt(key.text(), shape.fieldNames())
+            : Optional.empty();
+    if (misspelt.isPresent()) {
+      // A lenient root file tolerates keys of other tools, but `sever:` is not one: ignoring it
+      // would silently fall back to defaults (port 8080).
+      diagnostics.error(
+          "unknown-key", key.origin(), message, "did you mean `" + misspelt.get() + "`?");
+    } else if (shape.strict()) {
       diagnostics.error("unknown-key", key.origin(), message, hint);
     } else {
       diagnostics.warning("unknown-key", key.origin(), message + " (ignored)", hint);
     }
+  }
+
+  private static boolean looksLikeProse(String key) {
+    return key.contains(" ")
+        || key.startsWith("e.g.")
+        || key.startsWith("i.e.")
+        || key.equals("etc.");
+  }
+
+  /** "`port` belongs under `server:`" when the key is a field of one of the shape's sections. */
+  private static Optional<String> sectionHolding(String key, Shape shape) {
+    return shape.fields().stream()
+        .filter(f ->
+            f.type() instanceof FieldType.Object section && section.shape().field(key).isPresent())
+        .findFirst()
+        .map(f -> "`" + key + "` belongs under `" + f.name() + ":`");
   }
 
   private void checkValue(Field field, Scalar key, YamlNode value, String what) {

@@ -35,6 +35,29 @@ public final class Suggestions {
     return closest(word, candidates).map(c -> "did you mean `" + c + "`?");
   }
 
+  /**
+   * The candidate that {@code word} is almost certainly a misspelling of: a word of at least three
+   * characters within two edits (one for candidates of four characters or fewer, so that {@code
+   * port} is not taken for {@code root}). Case is ignored.
+   */
+  public static Optional<String> misspelt(String word, Collection<String> candidates) {
+    if (word.length() < 3) {
+      return Optional.empty();
+    }
+    String needle = word.toLowerCase(Locale.ROOT);
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : candidates) {
+      int distance = distance(needle, candidate.toLowerCase(Locale.ROOT));
+      int allowed = candidate.length() <= 4 ? 1 : 2;
+      if (distance <= allowed && distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
   /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
   static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];

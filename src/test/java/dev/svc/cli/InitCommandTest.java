@@ -30,7 +30,8 @@ class InitCommandTest {
             "app/tools/hello-world/config.terse",
             "app/tools/hello-world/handler.ts",
             ".agents/skills/svc-docs/SKILL.md",
-            ".agents/skills/svc-agents/SKILL.md");
+            ".agents/skills/svc-agents/SKILL.md",
+            ".gitignore");
     assertThat(files(shop).values()).allSatisfy(content -> assertThat(content).isNotBlank());
     CliRun validate = svc(shop, "validate");
     assertThat(validate.err()).isEmpty();
@@ -47,6 +48,28 @@ class InitCommandTest {
       assertThat(text).startsWith("---\nname: " + skill + "\ndescription: ");
       assertThat(text.split("\n---\n", 2)[1]).isNotBlank();
     }
+  }
+
+  @Test
+  void theGitignoreKeepsSecretsAndDependenciesOutOfGit() {
+    CliRun init = svc(work, "init");
+
+    assertThat(init.out()).contains("  created .gitignore");
+    assertThat(files(work).get(".gitignore").lines().filter(l -> !l.startsWith("#")))
+        .containsExactly(".env", "node_modules/", "dist/");
+  }
+
+  @Test
+  void anExistingGitignoreIsKeptAndDoesNotStopInit() throws IOException {
+    Files.writeString(work.resolve(".gitignore"), "target/\n");
+
+    CliRun init = svc(work, "init");
+
+    assertThat(init.exitCode()).isZero();
+    assertThat(init.out())
+        .contains("kept the existing .gitignore (make sure it lists .env)")
+        .doesNotContain("created .gitignore");
+    assertThat(files(work)).containsEntry(".gitignore", "target/\n").containsKey(".svc");
   }
 
   @Test

@@ -39,6 +39,18 @@ class AdapterDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "an adapter whose YAML is broken is reported once, not again in the tools using it",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: sqlite
+                connection_string: ":memory:
+                """,
+            """
+            app/adapters/db.terse:2:20: error[yaml-syntax]: invalid YAML: found unexpected end of stream (while scanning a quoted scalar)
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an adapter without `connection_string` is an error",
             TOOL_ON_DB
                 + """

@@ -127,6 +127,25 @@ class AgentDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a tool whose YAML is broken is reported once, not again as an unknown tool",
+            """
+            == app/tools/lookup/config.terse
+            description: Looks up.
+            inputs: {key: {type: string, description: "Key}}
+            == app/tools/lookup/handler.ts
+            export default () => 1;
+            == app/agents/helper/config.terse
+            instruction: You help.
+            model: {provider: gemini, model: gemini-2.5-flash}
+            tool_access:
+              mode: allow_list
+              tools: [lookup]
+            """,
+            """
+            app/tools/lookup/config.terse:2:43: error[yaml-syntax]: invalid YAML: found unexpected end of stream (while scanning a quoted scalar)
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an unknown tool access mode is rejected with a did-you-mean",
             """
             == app/agents/helper/config.terse

@@ -40,7 +40,7 @@ class DiagnosticsReportTest {
     assertThat(report)
         .isEqualTo(
             """
-            .svc:2:1: warning[unknown-key]: unknown key `verison` in the root configuration (ignored)
+            .svc:2:1: error[unknown-key]: unknown key `verison` in the root configuration
               hint: did you mean `version`?
             .svc:4:14: error[invalid-log-level]: `log_level` is 9; it must be between 1 and 4
             app/adapters/db.terse:1:12: error[unknown-connector]: `connector` is `oracle`, which is not supported
@@ -51,7 +51,7 @@ class DiagnosticsReportTest {
               hint: paths start at the tool directory app/tools/a/
             app/tools/b/config.terse:2:6: error[unknown-adapter]: no adapter is named `nope`
               hint: define one in app/adapters/nope.terse
-            5 errors, 1 warning
+            6 errors, 0 warnings
             """);
   }
 

@@ -169,6 +169,21 @@ class PromptAndResourceDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a resource file whose YAML is broken is reported once, not again in the prompt naming it",
+            """
+            == app/prompts/review.terse
+            messages:
+              - role: user
+                resource: docs://guide
+            == app/resources/guide/config.terse
+            uri: docs://guide
+            text: "The guide.
+            """,
+            """
+            app/resources/guide/config.terse:2:7: error[yaml-syntax]: invalid YAML: found unexpected end of stream (while scanning a quoted scalar)
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "a resource URI matching a template is accepted; one with placeholders is checked when served",
             """
             == app/prompts/review.terse

@@ -52,17 +52,51 @@ class RootDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
-            "an unknown key in the root file is a warning with a did-you-mean",
+            "a misspelt root key is an error with a did-you-mean, not a silent default",
+            """
+            == .svc
+            name: shop
+            sever:
+              port: 9000
+            """
+                + HELLO,
+            """
+            .svc:2:1: error[unknown-key]: unknown key `sever` in the root configuration
+              hint: did you mean `server`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a root key two edits away from a known one is an error too",
             """
             == .svc
             name: shop
             verison: "1.0"
+            agnets:
+              directory: agents
             """
                 + HELLO,
             """
-            .svc:2:1: warning[unknown-key]: unknown key `verison` in the root configuration (ignored)
+            .svc:2:1: error[unknown-key]: unknown key `verison` in the root configuration
               hint: did you mean `version`?
-            0 errors, 1 warning
+            .svc:3:1: error[unknown-key]: unknown key `agnets` in the root configuration
+              hint: did you mean `agents`?
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "an unknown root key that is not close to a known one stays a warning",
+            """
+            == .svc
+            name: shop
+            x-deploy: fly
+            port: 9000
+            """
+                + HELLO,
+            """
+            .svc:2:1: warning[unknown-key]: unknown key `x-deploy` in the root configuration (ignored)
+              hint: known keys: name, version, root, tools, adapters, prompts, resources, resource_templates, agents, server, build
+            .svc:3:1: warning[unknown-key]: unknown key `port` in the root configuration (ignored)
+              hint: `port` belongs under `server:`
+            0 errors, 2 warnings
             """),
         argumentSet(
             "an unknown key in a root section is a warning too",

@@ -31,6 +31,51 @@ class YamlDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a comma inside a flow mapping cuts a value in two; the hint says to quote it",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+              suffix: {type: string, description: Key suffix, e.g. greeting}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:51: error[unknown-key]: unknown key `e.g. greeting` in the input `suffix`
+              hint: a comma inside `{…}` ends the value: quote it, `description: "Key suffix, e.g. greeting"`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "a single word cut off by a comma in a flow mapping gets the quoting hint too",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+              suffix: {type: string, description: Suffix, appended}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:47: error[unknown-key]: unknown key `appended` in the input `suffix`
+              hint: a comma inside `{…}` ends the value: quote it, `description: "Suffix, appended"`
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an unknown key that is not prose after a value keeps its did-you-mean",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+              suffix: {type: string, descripton: Key suffix}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:3:26: error[unknown-key]: unknown key `descripton` in the input `suffix`
+              hint: did you mean `description`?
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "a YAML syntax error in the root file stops reading the project",
             """
             == .svc

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.call.Deadline;
+import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
 import dev.svc.testing.TestDatabase;
 import java.time.LocalDate;
@@ -190,6 +191,24 @@ class MysqlConnectorIT extends JdbcConnectorContract {
     assertJson(run("SELECT 1 AS one", Map.of()), "[{\"one\": 1}]");
     assertThat(run("SELECT CONNECTION_ID() AS id", Map.of()).get(0).get("id").asLong())
         .isNotEqualTo(id);
+  }
+
+  @Test
+  void theUrlFormOfTheConnectionStringConnectsLikeTheDsnForm() {
+    String url = DATABASE.mysqlUrl() + "?loc=UTC";
+    assertThat(url).startsWith("mysql://" + DATABASE.user());
+    try (Connector byUrl = Connectors.open(DATABASE.adapter(url, Map.of()))) {
+      byUrl.check(Deadline.after(TIMEOUT));
+      JsonNode rows =
+          byUrl.execute(
+              StatementFixture.sql(kind(), "SELECT DATABASE() AS db, COUNT(*) AS n FROM items"),
+              Map.of(),
+              Deadline.after(TIMEOUT));
+      assertThat(rows.get(0).get("db").asString()).isEqualTo(DATABASE.name());
+      assertThat(rows.get(0).get("n").asLong())
+          .isEqualTo(run("SELECT COUNT(*) AS n FROM items", Map.of()).get(0).get("n").asLong())
+          .isPositive();
+    }
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.svc.testing;
 
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.model.ConnectorKind;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -108,6 +110,18 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
     return kind == ConnectorKind.POSTGRES
         ? "postgresql://" + user + "@" + host + ":" + port + "/" + name
         : user + ":" + password + "@tcp(" + host + ":" + port + ")/" + name;
+  }
+
+  /**
+   * The URL form of a MySQL connection string, {@code mysql://user[:password]@host:port/db}, the
+   * one a user coming from other tools writes (the password percent-encoded).
+   */
+  public String mysqlUrl() {
+    String secret =
+        password.isEmpty()
+            ? ""
+            : ":" + URLEncoder.encode(password, StandardCharsets.UTF_8).replace("+", "%20");
+    return "mysql://" + user + secret + "@" + host + ":" + port + "/" + name;
   }
 
   /** An adapter named {@code db} on this database. */

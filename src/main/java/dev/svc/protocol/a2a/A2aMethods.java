@@ -4,6 +4,8 @@ import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
 import dev.svc.auth.OAuthPolicy;
 import dev.svc.json.Json;
+import dev.svc.protocol.jsonrpc.ErrorCodes;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
 import dev.svc.protocol.jsonrpc.MethodReply;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +61,35 @@ final class A2aMethods {
         Map.entry("ListTaskPushNotificationConfigs", result(this::listPushConfigs)),
         Map.entry("DeleteTaskPushNotificationConfig", result(this::deletePushConfig)),
         Map.entry("GetExtendedAgentCard", result(this::extendedCard)));
+  }
+
+  /**
+   * The methods of A2A v0.3 and what v1 calls them. v1 renamed every method; a v0.3 client gets
+   * method-not-found naming the method to call instead, not a bare "Method not found".
+   */
+  static final Map<String, String> V1_NAMES_OF_V03 =
+      Map.ofEntries(
+          Map.entry("message/send", "SendMessage"),
+          Map.entry("message/stream", "SendStreamingMessage"),
+          Map.entry("tasks/get", "GetTask"),
+          Map.entry("tasks/cancel", "CancelTask"),
+          Map.entry("tasks/resubscribe", "SubscribeToTask"),
+          Map.entry("tasks/pushNotificationConfig/set", "CreateTaskPushNotificationConfig"),
+          Map.entry("tasks/pushNotificationConfig/get", "GetTaskPushNotificationConfig"),
+          Map.entry("tasks/pushNotificationConfig/list", "ListTaskPushNotificationConfigs"),
+          Map.entry("tasks/pushNotificationConfig/delete", "DeleteTaskPushNotificationConfig"),
+          Map.entry("agent/getAuthenticatedExtendedCard", "GetExtendedAgentCard"));
+
+  /** Method-not-found for a v0.3 method name, naming its v1 method; empty for any other name. */
+  static Optional<JsonRpcException> renamedInV1(String method) {
+    return Optional.ofNullable(V1_NAMES_OF_V03.get(method))
+        .map(v1 ->
+            JsonRpcException.withCode(
+                ErrorCodes.METHOD_NOT_FOUND,
+                "Method not found: "
+                    + method
+                    + " is an A2A v0.3 method; this server speaks A2A v1, where it is "
+                    + v1));
   }
 
   /** A parsed {@code SendMessageRequest}. */

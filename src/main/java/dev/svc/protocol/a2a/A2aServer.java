@@ -247,6 +247,10 @@ public final class A2aServer implements AutoCloseable {
 
   private HttpReply dispatch(A2aCall call, JsonRpcMessage.Request request) {
     Optional<JsonNode> id = Optional.of(request.id());
+    Optional<JsonRpcException> renamed = A2aMethods.renamedInV1(request.method());
+    if (renamed.isPresent()) {
+      return error(200, id, renamed.get().error());
+    }
     try {
       return switch (dispatcher.dispatch(call, request)) {
         case MethodReply.Result result -> json(JsonRpcCodec.result(request.id(), result.result()));

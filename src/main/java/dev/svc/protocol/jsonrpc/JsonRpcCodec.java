@@ -2,7 +2,9 @@ package dev.svc.protocol.jsonrpc;
 
 import dev.svc.json.Jackson;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -41,7 +43,7 @@ public final class JsonRpcCodec {
     try {
       tree = JSON.readTree(body);
     } catch (JacksonException e) {
-      return invalid(ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage(), null);
+      return invalid(ErrorCodes.PARSE_ERROR, parseError(e), null);
     }
     if (tree == null || tree.isMissingNode()) {
       return invalid(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
@@ -87,6 +89,35 @@ public final class JsonRpcCodec {
     }
     return new Message(new JsonRpcMessage.Request(id, method.asString(), paramsObject));
   }
+
+  /**
+   * "Parse error at line 1, column 17: …": where the body stopped being JSON and why, in words a
+   * client author can act on, without Jackson's internals (its redacted source descriptions, token
+   * names such as {@code VALUE_STRING}).
+   */
+  static String parseError(JacksonException e) {
+    String reason = Optional.ofNullable(e.getOriginalMessage()).orElse("not valid JSON");
+    int newline = reason.indexOf('\n');
+    reason = newline < 0 ? reason : reason.substring(0, newline);
+    reason =
+        SOURCE_LOCATION
+            .matcher(reason)
+            .replaceAll("line $1, column $2")
+            .replaceAll(" ?\\(start marker at \\[Source: [^\\]]*\\]\\)", "")
+            .replace("in VALUE_STRING", "inside a string")
+            .replace("in FIELD_NAME", "inside a property name")
+            .strip();
+    TokenStreamLocation at = e.getLocation();
+    String where =
+        at != null && at.getLineNr() > 0
+            ? " at line " + at.getLineNr() + ", column " + at.getColumnNr()
+            : "";
+    return "Parse error" + where + ": " + reason;
+  }
+
+  /** Jackson's "[Source: REDACTED (…); line: 1, column: 7]" inside a message. */
+  private static final Pattern SOURCE_LOCATION =
+      Pattern.compile("\\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]");
 
   private static Optional<JsonRpcError> errorOf(JsonNode error) {
     if (error == null || !error.isObject()) {

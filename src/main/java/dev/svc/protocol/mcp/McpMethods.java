@@ -98,7 +98,11 @@ final class McpMethods {
     try {
       outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());
     } catch (UnknownToolException e) {
-      throw JsonRpcException.invalidParams(e.getMessage());
+      List<String> known = new ArrayList<>();
+      call.runtime().model().tools().forEach(tool -> known.add(tool.name()));
+      known.add(ToolSearch.NAME);
+      throw JsonRpcException.invalidParams(
+          UnknownNames.message(e.getMessage(), name.asString(), known));
     } catch (InputRequiredException e) {
       if (call.caller().client() instanceof InputRounds rounds) {
         return rounds.inputRequired(); // 2026-07-28: the client answers by retrying the call

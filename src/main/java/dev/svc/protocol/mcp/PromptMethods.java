@@ -63,8 +63,12 @@ final class PromptMethods {
         call.runtime()
             .model()
             .prompt(name.asString())
-            .orElseThrow(
-                () -> JsonRpcException.invalidParams("Unknown prompt: " + name.asString()));
+            .orElseThrow(() ->
+                JsonRpcException.invalidParams(
+                    UnknownNames.message(
+                        "Unknown prompt: " + name.asString(),
+                        name.asString(),
+                        call.runtime().model().prompts().stream().map(Prompt::name).toList())));
     Map<String, String> arguments = arguments(params.get("arguments"));
     List<String> missing = PromptRenderer.missingRequired(prompt, arguments);
     if (!missing.isEmpty()) {

@@ -71,27 +71,33 @@ final class ResourceMethods {
       throw JsonRpcException.invalidParams(e.getMessage());
     }
     if (content.isEmpty()) {
-      throw call.stateless() ? notFoundStateless(uri) : notFound(uri);
+      List<String> known = call.runtime().model().resources().stream().map(Resource::uri).toList();
+      throw call.stateless()
+          ? notFoundStateless(uri, known)
+          : notFound(uri, UnknownNames.message("Resource not found", uri, known));
     }
     return new ReadResourceResult(List.of(Contents.of(content.get()))).toJson();
   }
 
   /** The error of a read whose URI matches no resource or template. */
   static JsonRpcException notFound(String uri) {
+    return notFound(uri, "Resource not found");
+  }
+
+  /** The same with another message, e.g. one suggesting the closest URI. */
+  private static JsonRpcException notFound(String uri, String message) {
     return JsonRpcException.withCode(
-        ErrorCodes.RESOURCE_NOT_FOUND,
-        "Resource not found",
-        Json.NODES.objectNode().put("uri", uri));
+        ErrorCodes.RESOURCE_NOT_FOUND, message, Json.NODES.objectNode().put("uri", uri));
   }
 
   /**
    * The same error under 2026-07-28, which moved it to {@code -32602} (still with {@code
    * data.uri}).
    */
-  static JsonRpcException notFoundStateless(String uri) {
+  static JsonRpcException notFoundStateless(String uri, List<String> known) {
     return JsonRpcException.withCode(
         ErrorCodes.INVALID_PARAMS,
-        "Resource not found: " + uri,
+        UnknownNames.message("Resource not found: " + uri, uri, known),
         Json.NODES.objectNode().put("uri", uri));
   }
 

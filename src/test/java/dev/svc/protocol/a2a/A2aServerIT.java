@@ -183,10 +183,22 @@ class A2aServerIT {
   void protocolErrorsUseTheJsonRpcCodes() {
     JsonNode parse = Json.MAPPER.readTree(svc.post("/agent/weather", "{not json").body());
     assertThat(parse.path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(parse.path("error").path("message").asString())
+        .startsWith("Parse error at line 1, column 2: ")
+        .doesNotContain("StreamReadFeature");
     assertThat(parse.path("id").isNull()).isTrue();
 
     JsonNode method = svc.rpc("weather", "message/send", "{}");
     assertThat(method.path("error").path("code").asInt()).isEqualTo(-32601);
+    assertThat(method.path("error").path("message").asString())
+        .isEqualTo(
+            "Method not found: message/send is an A2A v0.3 method; this server speaks A2A v1,"
+                + " where it is SendMessage");
+    JsonNode resubscribe = svc.rpc("weather", "tasks/resubscribe", "{\"id\":\"t\"}");
+    assertThat(resubscribe.path("error").path("message").asString())
+        .endsWith("where it is SubscribeToTask");
+    assertThat(svc.rpc("weather", "no/such/method", "{}").path("error").path("message").asString())
+        .isEqualTo("Method not found: no/such/method");
 
     JsonNode params = svc.rpc("weather", "SendMessage", "{}");
     assertThat(params.path("error").path("code").asInt()).isEqualTo(-32602);

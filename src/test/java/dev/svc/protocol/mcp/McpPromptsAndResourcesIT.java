@@ -243,6 +243,26 @@ class McpPromptsAndResourcesIT {
   }
 
   @Test
+  void anUnknownPromptOrResourceCloseToAKnownOneSuggestsIt() {
+    JsonNode prompt = client.request("prompts/get", "{\"name\":\"reveiw\"}").path("error");
+    assertThat(prompt.path("code").asInt()).isEqualTo(-32602);
+    assertThat(prompt.path("message").asString())
+        .isEqualTo("Unknown prompt: reveiw; did you mean `review`?");
+    JsonNode resource = client.request("resources/read", "{\"uri\":\"docs://guid\"}").path("error");
+    assertThat(resource.path("code").asInt()).isEqualTo(-32002);
+    assertThat(resource.path("message").asString())
+        .isEqualTo("Resource not found; did you mean `docs://guide`?");
+    assertThat(resource.path("data").path("uri").asString()).isEqualTo("docs://guid");
+    assertThat(
+            client
+                .request("prompts/get", "{\"name\":\"nope\"}")
+                .path("error")
+                .path("message")
+                .asString())
+        .isEqualTo("Unknown prompt: nope");
+  }
+
+  @Test
   void resourcesAndTemplatesAreListed() {
     JsonNode resources = client.request("resources/list", "{}").path("result").path("resources");
     assertThat(resources.valueStream().map(r -> r.path("uri").asString()).toList())

@@ -264,6 +264,10 @@ class McpTransportIT {
     Reply parse = client.post("{not json");
     assertThat(parse.status()).isEqualTo(400);
     assertThat(parse.json().path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(parse.json().path("error").path("message").asString())
+        .isEqualTo(
+            "Parse error at line 1, column 2: Unexpected character ('n' (code 110)): was"
+                + " expecting double-quote to start property name");
     assertThat(parse.json().path("id").isNull()).isTrue();
 
     Reply invalid = client.post("{\"jsonrpc\":\"1.0\",\"id\":5,\"method\":\"ping\"}");
@@ -281,6 +285,10 @@ class McpTransportIT {
     JsonNode unknownTool = client.call("nope", "{}").path("error");
     assertThat(unknownTool.path("code").asInt()).isEqualTo(-32602);
     assertThat(unknownTool.path("message").asString()).isEqualTo("Unknown tool: nope");
+    JsonNode misspeltTool = client.call("get-number", "{}").path("error");
+    assertThat(misspeltTool.path("code").asInt()).isEqualTo(-32602);
+    assertThat(misspeltTool.path("message").asString())
+        .isEqualTo("Unknown tool: get-number; did you mean `get_number`?");
     assertThat(client.request("ping", "{}").path("result").toString()).isEqualTo("{}");
   }
 

@@ -1,0 +1,57 @@
+package dev.svc.protocol.jsonrpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class JsonRpcCodecTest {
+  private static String parseError(String body) {
+    JsonRpcCodec.Parsed parsed = JsonRpcCodec.parse(body.getBytes(StandardCharsets.UTF_8));
+    assertThat(parsed).isInstanceOf(JsonRpcCodec.Invalid.class);
+    JsonRpcError error = ((JsonRpcCodec.Invalid) parsed).error();
+    assertThat(error.code()).isEqualTo(-32700);
+    return error.message();
+  }
+
+  @Test
+  void aBodyCutShortNamesWhereItEndedAndWhatWasOpen() {
+    assertThat(parseError("{\"jsonrpc\":\"2.0\",\"id\":1,"))
+        .isEqualTo(
+            "Parse error at line 1, column 25: Unexpected end-of-input within/between Object entries");
+  }
+
+  @Test
+  void aStrayCharacterNamesItsLineAndColumn() {
+    assertThat(parseError("{\"jsonrpc\": \"2.0\",\n \"id\": 1,, \"method\": \"ping\"}"))
+        .isEqualTo(
+            "Parse error at line 2, column 10: Unexpected character (',' (code 44)): was expecting double-quote to start property name");
+  }
+
+  @Test
+  void anUnclosedArraySaysWhatIsMissingWithoutJacksonInternals() {
+    assertThat(parseError("{\"jsonrpc\": \"2.0\", \"params\": [1, 2"))
+        .isEqualTo(
+            "Parse error at line 1, column 35: Unexpected end-of-input: expected close marker for Array");
+  }
+
+  @Test
+  void aBareWordIsNotJson() {
+    assertThat(parseError("{\"jsonrpc\": tru}"))
+        .isEqualTo(
+            "Parse error at line 1, column 13: Unrecognized token 'tru': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+  }
+
+  @Test
+  void anUnterminatedStringSaysSo() {
+    assertThat(parseError("{\"jsonrpc\": \"2.0"))
+        .isEqualTo("Parse error at line 1, column 17: Unexpected end-of-input inside a string");
+  }
+
+  @Test
+  void trailingGarbageAfterTheObjectIsAParseError() {
+    assertThat(parseError("{\"jsonrpc\": \"2.0\"} x"))
+        .isEqualTo(
+            "Parse error at line 1, column 20: Unrecognized token 'x': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+  }
+}
