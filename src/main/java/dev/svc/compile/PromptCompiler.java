@@ -82,10 +82,11 @@ final class PromptCompiler {
     checkDefaults(prompt.arguments());
     List<Argument> arguments = arguments(prompt.arguments());
     List<String> argumentNames = arguments.stream().map(Argument::name).toList();
+    // a default written but refused (a list, a map) is that error's business, not this warning's
     List<String> mayStayAsWritten =
-        arguments.stream()
-            .filter(a -> !a.required() && a.defaultValue().isEmpty())
-            .map(Argument::name)
+        prompt.arguments().stream()
+            .filter(a -> !a.required().map(Located::value).orElse(false) && !a.defaultWritten())
+            .map(a -> a.name().value())
             .toList();
     List<Prompt.Message> messages = new ArrayList<>();
     for (MessageDefinition message : prompt.messages().map(Located::value).orElse(List.of())) {

@@ -277,7 +277,8 @@ public final class DefinitionReader {
                 e.value().text("description"),
                 e.value().bool("required"),
                 e.value().textList("completion").map(Located::value).orElse(List.of()),
-                e.value().text("default")))
+                e.value().text("default"),
+                e.value().has("default")))
         .toList();
   }
 

@@ -358,7 +358,7 @@ class PromptAndResourceDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
-            "a default that is not a scalar is rejected",
+            "a default that is not a scalar is rejected, without a warning that follows from it",
             """
             == app/prompts/review.terse
             arguments:
@@ -369,9 +369,7 @@ class PromptAndResourceDiagnosticsTest {
             """,
             """
             app/prompts/review.terse:2:19: error[invalid-type]: `default` must be a string, found a list
-            app/prompts/review.terse:5:11: warning[optional-argument-without-default]: `{{ tone }}` uses the optional argument `tone` of prompt `review`, which has no `default`
-              hint: give it a `default:` or make it `required: true`; otherwise, when the client sends no value, the text `{{ tone }}` reaches the model as written
-            1 error, 1 warning
+            1 error, 0 warnings
             """),
         argumentSet(
             "a resource template argument has no default",
