@@ -153,6 +153,16 @@ final class StartCommand implements Callable<Integer> {
             + ") on "
             + instance.baseUrl()
             + "/mcp");
+    String address = options.address();
+    if (address.equals("0.0.0.0") || address.equals("::")) {
+      // the URL above is this machine's own; say that others reach it too
+      lines.add(
+          "svc: listening on every interface ("
+              + (address.contains(":") ? "[" + address + "]" : address)
+              + ":"
+              + instance.port()
+              + "): other machines use this one's address or name");
+    }
     if (!model.agents().isEmpty()) {
       lines.add(
           "svc: agents at "

@@ -84,6 +84,13 @@ class ContainerImageIT {
     command.addAll(List.of("--port", "0"));
     try (Container container = Container.start(root, strings(config.get("Env")), command, work)) {
       int port = container.awaitPort();
+      String everyInterface = "svc: listening on every interface (0.0.0.0:" + port + ")";
+      for (int i = 0;
+          i < 50 && !Files.readString(container.output()).contains(everyInterface);
+          i++) {
+        Thread.sleep(100); // the banner's lines may reach the log one by one
+      }
+      assertThat(Files.readString(container.output())).contains(everyInterface);
       HttpResponse<String> heartbeat =
           HttpClient.newHttpClient()
               .send(
