@@ -259,18 +259,24 @@ public final class Shapes {
           optional(
               "clean_dir", new FieldType.Bool(), "Remove the output directory before building."));
 
+  /** The fields every argument has, of a prompt or a resource template. */
+  private static Field[] argumentFields(Field... more) {
+    List<Field> fields =
+        new ArrayList<>(
+            List.of(
+                optional("title", FieldType.text(), "Human-readable title."),
+                optional("description", FieldType.text(), "What the argument is for."),
+                optional("required", new FieldType.Bool(), "Whether the caller must supply it."),
+                optional(
+                    "completion",
+                    new FieldType.TextList(),
+                    "Values offered by `completion/complete` (prefix match, case-insensitive).")));
+    fields.addAll(List.of(more));
+    return fields.toArray(Field[]::new);
+  }
+
   static final Shape ARGUMENT =
-      shape(
-          "argument",
-          "An argument of a resource template.",
-          true,
-          optional("title", FieldType.text(), "Human-readable title."),
-          optional("description", FieldType.text(), "What the argument is for."),
-          optional("required", new FieldType.Bool(), "Whether the caller must supply it."),
-          optional(
-              "completion",
-              new FieldType.TextList(),
-              "Values offered by `completion/complete` (prefix match, case-insensitive)."));
+      shape("argument", "An argument of a resource template.", true, argumentFields());
 
   /** A prompt argument: the fields of {@link #ARGUMENT} and a {@code default}. */
   static final Shape PROMPT_ARGUMENT =
@@ -278,18 +284,12 @@ public final class Shapes {
           "prompt-argument",
           "An argument of a prompt.",
           true,
-          optional("title", FieldType.text(), "Human-readable title."),
-          optional("description", FieldType.text(), "What the argument is for."),
-          optional("required", new FieldType.Bool(), "Whether the caller must supply it."),
-          optional(
-              "completion",
-              new FieldType.TextList(),
-              "Values offered by `completion/complete` (prefix match, case-insensitive)."),
-          optional(
-              "default",
-              FieldType.text(),
-              "Text used when the caller sends no value, written as a string; only for optional"
-                  + " arguments."));
+          argumentFields(
+              optional(
+                  "default",
+                  FieldType.text(),
+                  "Text used when the caller sends no value, written as a string; only for"
+                      + " optional arguments.")));
 
   static final Shape MESSAGE =
       shape(
