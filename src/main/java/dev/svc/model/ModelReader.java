@@ -34,9 +34,8 @@ record ModelReader(DataInputStream in, int version) {
       return read;
     }
     Service.Limits limits = read.limits().withDrainDelay(Duration.ofMillis(in.readLong()));
-    return read.withLimits(limits)
-        .withRateLimitStore(optional(this::string))
-        .withCacheStore(optional(this::string));
+    Optional<String> rateLimitStore = optional(this::string);
+    return read.withFormat12Fields(limits, rateLimitStore, optional(this::string));
   }
 
   private Service serviceUpToAuth() throws IOException {

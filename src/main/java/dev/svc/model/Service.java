@@ -54,58 +54,13 @@ public record Service(
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
-  /** This service with other {@code server.limits}. */
-  public Service withLimits(Limits other) {
-    return new Service(
-        name,
-        version,
-        port,
-        logLevel,
-        allowedHosts,
-        allowedOrigins,
-        defaultCache,
-        searchLimit,
-        agentToolAccess,
-        buildOut,
-        buildCleanDir,
-        metrics,
-        audit,
-        other,
-        pushNotifications,
-        defaultCaps,
-        auth,
-        tasks,
-        rateLimitStore,
-        cacheStore);
-  }
-
-  /** This service with another {@code tools.rate_limit.store}. */
-  public Service withRateLimitStore(Optional<String> store) {
-    return new Service(
-        name,
-        version,
-        port,
-        logLevel,
-        allowedHosts,
-        allowedOrigins,
-        defaultCache,
-        searchLimit,
-        agentToolAccess,
-        buildOut,
-        buildCleanDir,
-        metrics,
-        audit,
-        limits,
-        pushNotifications,
-        defaultCaps,
-        auth,
-        tasks,
-        store,
-        cacheStore);
-  }
-
-  /** This service with another {@code tools.cache.store}. */
-  public Service withCacheStore(Optional<String> store) {
+  /**
+   * This service with the fields model format 12 added after the others ({@code
+   * server.limits.drain_delay} within {@code limits}, {@code tools.rate_limit.store}, {@code
+   * tools.cache.store}): a model file holds them after the rest of the service.
+   */
+  public Service withFormat12Fields(
+      Limits limits, Optional<String> rateLimitStore, Optional<String> cacheStore) {
     return new Service(
         name,
         version,
@@ -126,7 +81,7 @@ public record Service(
         auth,
         tasks,
         rateLimitStore,
-        store);
+        cacheStore);
   }
 
   /**
