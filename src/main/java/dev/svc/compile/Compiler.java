@@ -8,6 +8,7 @@ import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolTestsDefinition;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
@@ -26,6 +27,7 @@ import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
+import dev.svc.suite.ToolSuite;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,10 +50,12 @@ public final class Compiler {
     if (read.isEmpty()) {
       return new Compilation.Failure(diagnostics.sorted());
     }
-    Optional<Model> model = new Run(project, environment, diagnostics, read.get()).model();
+    Run run = new Run(project, environment, diagnostics, read.get());
+    Optional<Model> model = run.model();
+    List<ToolSuite> suites = model.map(run::suites).orElse(List.of());
     List<Diagnostic> sorted = diagnostics.sorted();
     return model.isPresent() && !diagnostics.hasErrors()
-        ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()))
+        ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()), suites)
         : new Compilation.Failure(sorted);
   }
 
@@ -79,6 +83,7 @@ public final class Compiler {
     private final PromptCompiler promptCompiler;
     private final ResourceCompiler resourceCompiler;
     private final AgentCompiler agentCompiler;
+    private final TestCompiler testCompiler;
 
     Run(
         Project project,
@@ -104,6 +109,37 @@ public final class Compiler {
               definitions.unreadable().anyResource());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
+      this.testCompiler = new TestCompiler(diagnostics, project.directory());
+    }
+
+    /**
+     * The suites of the tools' {@code tests.terse} files. Tests beside a directory that is no tool
+     * are an error; tests of a tool that did not compile are skipped (its error is the one to fix).
+     */
+    List<ToolSuite> suites(Model model) {
+      List<ToolSuite> suites = new ArrayList<>();
+      for (ToolTestsDefinition tests : definitions.toolTests()) {
+        Optional<ToolDefinition> tool =
+            definitions.tools().stream()
+                .filter(t -> t.directory().equals(tests.directory()))
+                .findFirst();
+        if (tool.isEmpty()) {
+          if (!definitions.unreadable().tools().contains(tests.directoryName())) {
+            diagnostics.error(
+                "unknown-test-target",
+                tests.origin(),
+                "`" + tests.file() + "` tests no tool: its directory has no config.terse",
+                "move it beside the config.terse of the tool it tests");
+          }
+          continue;
+        }
+        String name = tool.get().name().map(Located::value).orElse(tool.get().directoryName());
+        model
+            .tool(name)
+            .flatMap(compiled -> testCompiler.compile(tests, compiled))
+            .ifPresent(suites::add);
+      }
+      return suites;
     }
 
     Optional<Model> model() {

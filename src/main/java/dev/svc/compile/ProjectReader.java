@@ -8,6 +8,7 @@ import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolTestsDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
 import dev.svc.project.Project;
@@ -38,6 +39,7 @@ import java.util.stream.Stream;
 final class ProjectReader {
   static final String DEFINITION_EXTENSION = ".terse";
   static final String CONFIG_FILE = "config.terse";
+  static final String TESTS_FILE = "tests.terse";
 
   private final Project project;
   private final Diagnostics diagnostics;
@@ -85,6 +87,19 @@ final class ProjectReader {
             configFiles(toolsDir, "tool"),
             (node, file) -> reader.tool(node, project.relative(file.getParent()), dirName(file)),
             file -> unreadableTools.add(dirName(file)));
+    List<ToolTestsDefinition> toolTests =
+        each(
+            filesIn(toolsDir, false, Files::isDirectory).stream()
+                .map(dir -> dir.resolve(TESTS_FILE))
+                .filter(Files::isRegularFile)
+                .toList(),
+            (node, file) ->
+                reader.toolTests(
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    dirName(file)),
+            file -> {});
     List<PromptDefinition> prompts = new ArrayList<>(root.inlinePrompts());
     prompts.addAll(
         each(
@@ -118,7 +133,8 @@ final class ProjectReader {
             agents,
             plugins(baseDir.resolve("plugins")),
             new Definitions.Unreadable(
-                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource)));
+                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource),
+            toolTests));
   }
 
   private String rootText() {

@@ -135,6 +135,42 @@ public final class DefinitionReader {
         namedValues(f, "options"));
   }
 
+  /**
+   * A tool's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   * @param directory the tool directory relative to the project
+   */
+  public ToolTestsDefinition toolTests(
+      YamlNode node, String file, String directory, String directoryName) {
+    checker.checkMapping(node, TestShapes.TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new ToolTestsDefinition(
+        f.origin(),
+        file,
+        directory,
+        directoryName,
+        f.textList("fixtures").map(Located::value).orElse(List.of()),
+        f.mapOf("cases").stream()
+            .map(e ->
+                new ToolTestsDefinition.CaseDefinition(
+                    e.key(),
+                    e.value().node("inputs"),
+                    namedValues(e.value(), "headers"),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new ToolTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.node("result"),
+                                x.node("rows_contain"),
+                                x.integer("row_count"),
+                                x.node("json_path"),
+                                x.text("error"),
+                                x.bool("truncated")))))
+            .toList());
+  }
+
   public ToolDefinition tool(YamlNode node, String directory, String directoryName) {
     checker.checkMapping(node, Shapes.TOOL, "tool");
     Fields f = Fields.of(node);

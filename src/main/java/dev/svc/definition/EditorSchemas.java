@@ -35,6 +35,7 @@ public final class EditorSchemas {
     kinds.put("agent", Shapes.AGENT);
     kinds.put("prompt", Shapes.PROMPT);
     kinds.put("resource", Shapes.RESOURCE);
+    kinds.put("tests", TestShapes.TESTS);
     return kinds;
   }
 
@@ -113,6 +114,7 @@ public final class EditorSchemas {
             .add("boolean");
       }
       case FieldType.Document ignored -> node.put("type", "object");
+      case FieldType.Value ignored -> {} // any JSON value
       case FieldType.Object object -> node.put("$ref", reference(object.shape(), definitions));
       case FieldType.MapOf map -> {
         node.put("type", "object");

@@ -1,0 +1,199 @@
+package dev.svc.suite;
+
+import dev.svc.json.Json;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/** One thing a case's answer must satisfy (docs/testing.md lists them with examples). */
+public sealed interface Expectation {
+
+  /** The mismatch when {@code answer} does not satisfy this expectation. */
+  Optional<Mismatch> check(Answer answer);
+
+  /** {@code result}: the payload, exactly (numbers by value, keys in any order). */
+  record Result(JsonNode expected) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError("result", answer));
+      }
+      JsonNode actual = answer.payload().get();
+      return JsonMatch.equal(expected, actual)
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  "result",
+                  "the result differs",
+                  TextDiff.unified(pretty(expected), pretty(actual))));
+    }
+  }
+
+  /** {@code rows_contain}: each of these objects matches some row holding at least its fields. */
+  record RowsContain(List<JsonNode> rows) implements Expectation {
+    public RowsContain {
+      rows = List.copyOf(rows);
+    }
+
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError("rows_contain", answer));
+      }
+      JsonNode actual = answer.payload().get();
+      if (!actual.isArray()) {
+        return Optional.of(
+            new Mismatch(
+                "rows_contain", "the result is not a list of rows: " + oneLine(actual), ""));
+      }
+      for (JsonNode row : rows) {
+        boolean found = false;
+        for (JsonNode candidate : actual) {
+          if (JsonMatch.contains(candidate, row)) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) {
+          return Optional.of(
+              new Mismatch(
+                  "rows_contain",
+                  "no row matches " + oneLine(row) + closestNote(actual),
+                  closest(actual, row)
+                      .map(c -> TextDiff.unified(pretty(row), pretty(c)))
+                      .orElse("")));
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** {@code row_count}: the number of items of a list result (1 for any other payload). */
+  record RowCount(int count) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError("row_count", answer));
+      }
+      JsonNode actual = answer.payload().get();
+      int rows = actual.isArray() ? actual.size() : 1;
+      return rows == count
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  "row_count", "expected " + count + " row(s), got " + rows, pretty(actual)));
+    }
+  }
+
+  /** One entry of {@code json_path}: the value the path selects in the payload. */
+  record PathValue(JsonPath path, JsonNode expected) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      String name = "json_path " + path.text();
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError(name, answer));
+      }
+      Optional<JsonNode> selected = path.select(answer.payload().get());
+      if (selected.isEmpty()) {
+        return Optional.of(
+            new Mismatch(name, "the path selects nothing", pretty(answer.payload().get())));
+      }
+      return JsonMatch.equal(expected, selected.get())
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  name, "expected " + oneLine(expected) + ", got " + oneLine(selected.get()), ""));
+    }
+  }
+
+  /** {@code error}: an {@code isError} result whose message the pattern finds. */
+  record ErrorMatching(Pattern pattern) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.error().isEmpty()) {
+        return Optional.of(
+            new Mismatch(
+                "error",
+                "expected an error matching /" + pattern.pattern() + "/, the call succeeded",
+                answer.payload().map(Expectation::pretty).orElse("")));
+      }
+      return pattern.matcher(answer.error().get()).find()
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  "error",
+                  "the error does not match /" + pattern.pattern() + "/",
+                  TextDiff.unified(pattern.pattern(), answer.error().get())));
+    }
+  }
+
+  /** {@code truncated}: whether a cap cut the result. */
+  record Truncated(boolean truncated) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError("truncated", answer));
+      }
+      return answer.truncated() == truncated
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  "truncated",
+                  truncated ? "expected a cap to cut the result, none did" : "a cap cut the result",
+                  ""));
+    }
+  }
+
+  private static String closestNote(JsonNode rows) {
+    return rows.isEmpty() ? " (the result has no rows)" : "; the closest row, in its fields:";
+  }
+
+  /**
+   * The row sharing most fields with {@code fields}, cut down to those fields (so that a diff shows
+   * only what differs), or empty when there are no rows.
+   */
+  private static Optional<JsonNode> closest(JsonNode rows, JsonNode fields) {
+    JsonNode best = null;
+    int bestScore = -1;
+    for (JsonNode row : rows) {
+      int score = 0;
+      for (var field : fields.properties()) {
+        JsonNode value = row.get(field.getKey());
+        if (value != null && JsonMatch.equal(field.getValue(), value)) {
+          score++;
+        }
+      }
+      if (score > bestScore) {
+        best = row;
+        bestScore = score;
+      }
+    }
+    if (best == null) {
+      return Optional.empty();
+    }
+    var cut = Json.NODES.objectNode();
+    for (var field : fields.properties()) {
+      JsonNode value = best.get(field.getKey());
+      if (value != null) {
+        cut.set(field.getKey(), value);
+      }
+    }
+    return Optional.of(cut);
+  }
+
+  private static Mismatch unexpectedError(String expectation, Answer answer) {
+    return new Mismatch(
+        expectation, "the call failed (isError): " + answer.error().orElse("(no message)"), "");
+  }
+
+  /** A value as indented JSON, for diffs. */
+  static String pretty(JsonNode value) {
+    return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+  }
+
+  private static String oneLine(JsonNode value) {
+    String json = Json.MAPPER.writeValueAsString(value);
+    return json.length() > 200 ? json.substring(0, 197) + "..." : json;
+  }
+}

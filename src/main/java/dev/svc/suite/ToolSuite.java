@@ -1,0 +1,16 @@
+package dev.svc.suite;
+
+import java.util.List;
+
+/**
+ * The tests of one tool: its {@code tests.terse}.
+ *
+ * @param file the test file, relative to the project
+ * @param fixtures SQL files (relative to the project) run on the tool's adapter before the cases
+ */
+public record ToolSuite(String tool, String file, List<String> fixtures, List<ToolCase> cases) {
+  public ToolSuite {
+    fixtures = List.copyOf(fixtures);
+    cases = List.copyOf(cases);
+  }
+}

@@ -1,0 +1,221 @@
+package dev.svc.suite.run;
+
+import dev.svc.call.Caller;
+import dev.svc.call.Headers;
+import dev.svc.connector.Connector;
+import dev.svc.connector.ResolvedAdapter;
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.model.CachePolicy;
+import dev.svc.model.Model;
+import dev.svc.model.Tool;
+import dev.svc.project.Environment;
+import dev.svc.runtime.ProjectRuntime;
+import dev.svc.runtime.StartupException;
+import dev.svc.runtime.ToolOutcome;
+import dev.svc.script.ScriptRunner;
+import dev.svc.suite.Answer;
+import dev.svc.suite.Mismatch;
+import dev.svc.suite.ToolCase;
+import dev.svc.suite.ToolSuite;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * Runs suites on the real runtime. Each suite gets a runtime of its own holding the one tool it
+ * tests, with the result cache off, and SQLite files in a fresh directory (docs/testing.md,
+ * "Databases"); each case is one {@link dev.svc.runtime.ToolInvoker#call}, the call an MCP {@code
+ * tools/call} makes.
+ */
+public final class TestRunner {
+  /**
+   * What a run needs besides the model.
+   *
+   * @param connectors opens an adapter's connector (the one {@code svc start} uses)
+   * @param scripts makes a script runner for one suite (its runtime closes it)
+   */
+  public record Settings(
+      Environment environment,
+      Path projectDirectory,
+      Function<ResolvedAdapter, Connector> connectors,
+      Supplier<ScriptRunner> scripts) {}
+
+  private final Settings settings;
+
+  public TestRunner(Settings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * Runs every case {@code selected} accepts (it is given {@code <suite>/<case>}), suite by suite.
+   *
+   * @param done told of each suite as it ends
+   */
+  public List<SuiteResult> run(
+      Model model, List<ToolSuite> suites, Predicate<String> selected, Consumer<SuiteResult> done) {
+    List<SuiteResult> results = new ArrayList<>();
+    for (ToolSuite suite : suites) {
+      List<ToolCase> cases =
+          suite.cases().stream().filter(c -> selected.test(suite.tool() + "/" + c.name())).toList();
+      if (cases.isEmpty()) {
+        continue;
+      }
+      SuiteResult result = run(model, suite, cases);
+      results.add(result);
+      done.accept(result);
+    }
+    return results;
+  }
+
+  private SuiteResult run(Model model, ToolSuite suite, List<ToolCase> cases) {
+    String name = "tool " + suite.tool();
+    long start = System.nanoTime();
+    Tool tool = model.tool(suite.tool()).orElseThrow().withCache(CachePolicy.OFF);
+    Path data = temporaryDirectory();
+    try (ProjectRuntime runtime = ProjectRuntime.start(underTest(model, tool), settings(data))) {
+      Fixtures.apply(suite, model, runtime, settings.projectDirectory());
+      List<CaseResult> results = new ArrayList<>();
+      for (ToolCase testCase : cases) {
+        results.add(call(runtime, tool, testCase));
+      }
+      return new SuiteResult(name, suite.file(), results, Optional.empty(), since(start));
+    } catch (StartupException e) {
+      return new SuiteResult(
+          name,
+          suite.file(),
+          List.of(),
+          Optional.of(
+              "the tool's runtime could not start:\n"
+                  + String.join("\n", e.problems().stream().map(Diagnostic::render).toList())),
+          since(start));
+    } catch (Fixtures.FixtureException e) {
+      return new SuiteResult(
+          name, suite.file(), List.of(), Optional.of(e.getMessage()), since(start));
+    } finally {
+      delete(data);
+    }
+  }
+
+  private CaseResult call(ProjectRuntime runtime, Tool tool, ToolCase testCase) {
+    long start = System.nanoTime();
+    Caller caller =
+        new Caller(
+                "test-" + Integer.toHexString(testCase.name().hashCode()),
+                headers(testCase),
+                Optional.empty())
+            .via("test");
+    Answer answer;
+    try {
+      answer =
+          switch (runtime.tools().call(tool.name(), testCase.arguments(), caller)) {
+            case ToolOutcome.Success success ->
+                Answer.success(success.payload(), success.truncation().isPresent());
+            case ToolOutcome.Failure failure -> Answer.failure(failure.message());
+          };
+    } catch (RuntimeException e) {
+      return new CaseResult(
+          testCase.name(),
+          testCase.origin(),
+          Optional.empty(),
+          List.of(),
+          Optional.of("server fault: " + describe(e)),
+          since(start));
+    }
+    List<Mismatch> mismatches = testCase.check(answer);
+    return new CaseResult(
+        testCase.name(),
+        testCase.origin(),
+        Optional.of(answer.describe()),
+        mismatches,
+        Optional.empty(),
+        since(start));
+  }
+
+  private static String describe(RuntimeException e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    Throwable cause = e.getCause();
+    return cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())
+        ? message + ": " + cause.getMessage()
+        : message;
+  }
+
+  private static Headers headers(ToolCase testCase) {
+    List<String> pairs = new ArrayList<>();
+    for (Map.Entry<String, String> header : testCase.headers().entrySet()) {
+      pairs.add(header.getKey());
+      pairs.add(header.getValue());
+    }
+    return Headers.of(pairs.toArray(String[]::new));
+  }
+
+  /**
+   * The model a suite runs: the one tool it tests, with no shared result cache, so that a case
+   * answers from the database every time and opens only that tool's adapter.
+   */
+  static Model underTest(Model model, Tool tool) {
+    var service = model.service();
+    return new Model(
+        service.withFormat12Fields(service.limits(), service.rateLimitStore(), Optional.empty()),
+        model.adapters(),
+        List.of(tool),
+        model.prompts(),
+        model.resources(),
+        model.resourceTemplates(),
+        model.agents(),
+        model.scripts());
+  }
+
+  /** Settings whose SQLite files with relative paths start in {@code data}, fresh per suite. */
+  private ProjectRuntime.Settings settings(Path data) {
+    return new ProjectRuntime.Settings(
+        settings.environment(),
+        settings.projectDirectory(),
+        adapter -> settings.connectors().apply(inDataDirectory(adapter, data)),
+        settings.scripts().get(),
+        0);
+  }
+
+  static ResolvedAdapter inDataDirectory(ResolvedAdapter adapter, Path data) {
+    return new ResolvedAdapter(
+        adapter.name(),
+        adapter.connector(),
+        adapter.connectionString(),
+        adapter.options(),
+        adapter.projectDirectory(),
+        data);
+  }
+
+  private static Path temporaryDirectory() {
+    try {
+      return Files.createTempDirectory("svc-test-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make a temporary directory", e);
+    }
+  }
+
+  private static void delete(Path directory) {
+    try (Stream<Path> paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      // a leftover temporary directory is harmless
+    }
+  }
+
+  private static Duration since(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}
