@@ -11,6 +11,7 @@ import dev.svc.json.Json;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
+import dev.svc.model.InputType;
 import dev.svc.model.Tool;
 import dev.svc.project.YamlNode;
 import dev.svc.suite.Expectation;
@@ -116,12 +117,13 @@ final class TestCompiler {
       return Optional.empty(); // missing-field reported by the shape check
     }
     ExpectDefinition expect = written.expect().get();
+    int beforeExpectations = diagnostics.errorCount();
     List<Expectation> expectations = expectations(expect, name);
     boolean expectsError = expect.error().isPresent();
     if (!expectsError && tool.inputSchema().isEmpty() && written.inputs().isPresent()) {
       checkArguments(written.inputs().get(), tool);
     }
-    if (expectations.isEmpty() && diagnostics.errorCount() == errors) {
+    if (expectations.isEmpty() && diagnostics.errorCount() == beforeExpectations) {
       diagnostics.error(
           "missing-expectation",
           expect.origin(),
@@ -256,6 +258,8 @@ final class TestCompiler {
                 + input.type().wireName()
                 + ", found "
                 + value.describe()
-                + " (quote a string: \"42\")");
+                + (input.type() == InputType.STRING || input.type() == InputType.DATETIME
+                    ? " (quote it to pass text: \"42\")"
+                    : " (write it unquoted: 42, 4.2, true)"));
   }
 }

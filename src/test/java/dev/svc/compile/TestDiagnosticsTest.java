@@ -1,0 +1,182 @@
+package dev.svc.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.compile.Compilation.Success;
+import dev.svc.suite.Expectation;
+import dev.svc.suite.ToolCase;
+import dev.svc.suite.ToolSuite;
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tests.terse} beside a tool: what it compiles to, and each mistake's report. */
+class TestDiagnosticsTest {
+  @TempDir Path dir;
+
+  static final String PROJECT =
+      """
+      == .svc
+      name: shop
+      == app/adapters/shop.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/get_product/config.terse
+      description: One product.
+      use: shop
+      statement: SELECT id, name FROM products WHERE id = {{ inputs.id }}
+      inputs:
+        id: {type: int, description: Product id.}
+        note: {type: string, description: A note., optional: true}
+      == app/tools/get_product/fixtures.sql
+      CREATE TABLE products (id INTEGER, name TEXT);
+      """;
+
+  @Test
+  void aTestFileCompilesToASuiteOfCasesWithTheirExpectationsInOrder() {
+    ProjectFixture.write(
+        dir,
+        PROJECT
+            + """
+            == app/tools/get_product/tests.terse
+            fixtures: [fixtures.sql]
+            cases:
+              finds one:
+                inputs: {id: 3}
+                headers: {X-Api-Key: secret}
+                expect:
+                  result: [{id: 3, name: kettle}]
+                  rows_contain: [{name: kettle}]
+                  row_count: 1
+                  json_path: {"$[0].name": kettle}
+                  truncated: false
+              refuses text:
+                inputs: {id: three}
+                expect:
+                  error: "must be an integer"
+            """);
+
+    Success success = (Success) ProjectFixture.compile(dir);
+
+    assertThat(success.suites()).hasSize(1);
+    ToolSuite suite = success.suites().getFirst();
+    assertThat(suite.tool()).isEqualTo("get_product");
+    assertThat(suite.file()).isEqualTo("app/tools/get_product/tests.terse");
+    assertThat(suite.fixtures()).containsExactly("app/tools/get_product/fixtures.sql");
+    assertThat(suite.cases())
+        .extracting(ToolCase::name)
+        .containsExactly("finds one", "refuses text");
+    ToolCase first = suite.cases().getFirst();
+    assertThat(first.origin().toString()).isEqualTo("app/tools/get_product/tests.terse:3:3");
+    assertThat(first.arguments().toString()).isEqualTo("{\"id\":3}");
+    assertThat(first.headers()).containsEntry("X-Api-Key", "secret");
+    assertThat(first.expectations())
+        .extracting(e -> e.getClass().getSimpleName())
+        .containsExactly("Result", "RowsContain", "RowCount", "PathValue", "Truncated");
+    assertThat(suite.cases().get(1).expectations().getFirst())
+        .isInstanceOf(Expectation.ErrorMatching.class);
+  }
+
+  @Test
+  void everyMistakeInATestFileIsReportedAtItsPositionAllAtOnce() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            PROJECT
+                + """
+                == app/tools/get_product/tests.terse
+                fixtures: [missing.sql]
+                cases:
+                  typos:
+                    inputs: {idd: 3, note: 4}
+                    expect:
+                      json_path:
+                        "$[0.name": x
+                        name: y
+                      row_count: 1
+                  bad pattern:
+                    inputs: {id: 1}
+                    expect:
+                      error: "("
+                      rows_contain: {name: x}
+                      bogus: 1
+                  nothing expected:
+                    expect: {}
+                == app/tools/ghost/tests.terse
+                cases: {}
+                """);
+
+    assertThat(diagnostics)
+        .containsExactly(
+            "app/tools/get_product/tests.terse:1:12: error[missing-fixture]: fixture file"
+                + " `missing.sql` does not exist",
+            "app/tools/get_product/tests.terse:4:13: error[invalid-test-input]: required input"
+                + " `id` of tool `get_product` is missing",
+            "app/tools/get_product/tests.terse:4:14: error[invalid-test-input]: tool `get_product`"
+                + " has no input `idd`",
+            "app/tools/get_product/tests.terse:4:28: error[invalid-test-input]: input `note` is"
+                + " string, found an integer (quote it to pass text: \"42\")",
+            "app/tools/get_product/tests.terse:7:9: error[invalid-json-path]: `$[0.name` is not a"
+                + " JSON path: `[` at character 2 is not closed",
+            "app/tools/get_product/tests.terse:8:9: error[invalid-json-path]: `name` is not a JSON"
+                + " path: a JSON path starts with `$`",
+            "app/tools/get_product/tests.terse:13:14: error[invalid-expectation]: `error` of case"
+                + " `bad pattern` is not a regular expression: Unclosed group",
+            "app/tools/get_product/tests.terse:14:21: error[invalid-expectation]: `rows_contain`"
+                + " must be a list of mappings (the fields each row must hold), found a mapping",
+            "app/tools/get_product/tests.terse:15:7: error[unknown-key]: unknown key `bogus` in"
+                + " the test-case `bad pattern.expect`",
+            "app/tools/get_product/tests.terse:17:13: error[missing-expectation]: case `nothing"
+                + " expected` expects nothing",
+            "app/tools/ghost: warning[missing-config]: directory `app/tools/ghost` has no"
+                + " config.terse, so it is not a tool",
+            "app/tools/ghost/tests.terse:1:1: error[unknown-test-target]:"
+                + " `app/tools/ghost/tests.terse` tests no tool: its directory has no config.terse");
+  }
+
+  @Test
+  void fixturesNeedAToolOnASqlAdapter() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            """
+            == .svc
+            name: shop
+            == app/tools/hello/config.terse
+            description: Says hello.
+            == app/tools/hello/handler.ts
+            export default () => "hello";
+            == app/tools/hello/seed.sql
+            SELECT 1;
+            == app/tools/hello/tests.terse
+            fixtures: [seed.sql]
+            cases:
+              greets:
+                expect: {result: hello}
+            """);
+
+    assertThat(diagnostics)
+        .containsExactly(
+            "app/tools/hello/tests.terse:1:12: error[invalid-fixture]: fixtures are SQL run on the"
+                + " tool's adapter; tool `hello` has no SQL adapter");
+  }
+
+  @Test
+  void aCaseThatExpectsAnErrorMayPassArgumentsTheToolWouldRefuse() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            PROJECT
+                + """
+                == app/tools/get_product/tests.terse
+                cases:
+                  refuses text:
+                    inputs: {id: three, extra: 1}
+                    expect: {error: ""}
+                """);
+
+    assertThat(diagnostics).isEmpty();
+  }
+}
