@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Create a new project.",
-      "Writes .svc, a hello-world TypeScript tool, skills for AI coding agents",
+      "Writes .svc, a hello-world TypeScript tool with its tests, skills for AI coding agents",
       "(.agents/skills/) and a .gitignore (.env, node_modules/, dist/). Never overwrites:",
       "if any file exists, nothing is written; an existing .gitignore is kept."
     })
@@ -31,6 +31,7 @@ final class InitCommand implements Callable<Integer> {
           ".svc",
           "app/tools/hello-world/config.terse",
           "app/tools/hello-world/handler.ts",
+          "app/tools/hello-world/tests.terse",
           ".agents/skills/svc-docs/SKILL.md",
           ".agents/skills/svc-agents/SKILL.md");
 
@@ -103,6 +104,7 @@ final class InitCommand implements Callable<Integer> {
     context.out().println();
     context.out().println("Project `" + name + "` is ready. Next:");
     context.out().println("  " + cd + "svc validate     # check it");
+    context.out().println("  " + cd + "svc test         # run the tool's tests");
     context.out().println("  " + cd + "svc start        # serve it on http://127.0.0.1:8080/mcp");
     context.out().flush();
     return ExitCodes.OK;

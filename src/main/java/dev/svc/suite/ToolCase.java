@@ -24,7 +24,11 @@ public record ToolCase(
     expectations = List.copyOf(expectations);
   }
 
-  /** Every expectation {@code answer} does not satisfy, in the order written. */
+  /**
+   * Every expectation {@code answer} does not satisfy, in the order the compiler lists them: {@code
+   * result}, {@code rows_contain}, {@code row_count}, {@code json_path} (in the order written),
+   * {@code error}, {@code truncated}.
+   */
   public List<Mismatch> check(Answer answer) {
     List<Mismatch> mismatches = new ArrayList<>();
     for (Expectation expectation : expectations) {

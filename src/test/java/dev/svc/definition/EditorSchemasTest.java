@@ -47,7 +47,8 @@ class EditorSchemasTest {
             "tool.terse.schema.json",
             "agent.terse.schema.json",
             "prompt.terse.schema.json",
-            "resource.terse.schema.json");
+            "resource.terse.schema.json",
+            "tests.terse.schema.json");
   }
 
   @Test
