@@ -3,7 +3,7 @@ package dev.svc.compile;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
 import dev.svc.model.Model;
-import dev.svc.suite.ToolSuite;
+import dev.svc.suite.Suite;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +26,7 @@ public sealed interface Compilation {
       Model model,
       List<Diagnostic> diagnostics,
       Map<String, Origin> adapterOrigins,
-      List<ToolSuite> suites)
+      List<Suite> suites)
       implements Compilation {
     public Success {
       diagnostics = List.copyOf(diagnostics);

@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
@@ -27,7 +28,7 @@ import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
-import dev.svc.suite.ToolSuite;
+import dev.svc.suite.Suite;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ public final class Compiler {
     }
     Run run = new Run(project, environment, diagnostics, read.get());
     Optional<Model> model = run.model();
-    List<ToolSuite> suites = model.map(run::suites).orElse(List.of());
+    List<Suite> suites = model.map(run::suites).orElse(List.of());
     List<Diagnostic> sorted = diagnostics.sorted();
     return model.isPresent() && !diagnostics.hasErrors()
         ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()), suites)
@@ -84,6 +85,7 @@ public final class Compiler {
     private final ResourceCompiler resourceCompiler;
     private final AgentCompiler agentCompiler;
     private final TestCompiler testCompiler;
+    private final ContentTestCompiler contentTestCompiler;
 
     Run(
         Project project,
@@ -110,14 +112,15 @@ public final class Compiler {
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
       this.testCompiler = new TestCompiler(diagnostics, project.directory());
+      this.contentTestCompiler = new ContentTestCompiler(diagnostics);
     }
 
     /**
      * The suites of the tools' {@code tests.terse} files. Tests beside a directory that is no tool
      * are an error; tests of a tool that did not compile are skipped (its error is the one to fix).
      */
-    List<ToolSuite> suites(Model model) {
-      List<ToolSuite> suites = new ArrayList<>();
+    List<Suite> suites(Model model) {
+      List<Suite> suites = new ArrayList<>();
       for (ToolTestsDefinition tests : definitions.toolTests()) {
         Optional<ToolDefinition> tool =
             definitions.tools().stream()
@@ -139,7 +142,70 @@ public final class Compiler {
             .flatMap(compiled -> testCompiler.compile(tests, compiled))
             .ifPresent(suites::add);
       }
+      for (ContentTestsDefinition tests : definitions.contentTests()) {
+        switch (tests.kind()) {
+          case PROMPT -> promptSuite(tests, model).ifPresent(suites::add);
+          case RESOURCE -> resourceSuite(tests, model).ifPresent(suites::add);
+        }
+      }
       return suites;
+    }
+
+    private Optional<Suite> promptSuite(ContentTestsDefinition tests, Model model) {
+      Optional<PromptDefinition> prompt =
+          definitions.prompts().stream()
+              .filter(p ->
+                  p.directory().equals(tests.directory())
+                      && p.defaultName().equals(Optional.of(tests.stem())))
+              .findFirst();
+      if (prompt.isEmpty()) {
+        diagnostics.error(
+            "unknown-test-target",
+            tests.origin(),
+            "`"
+                + tests.file()
+                + "` tests no prompt: there is no `"
+                + tests.stem()
+                + ".terse` beside"
+                + " it",
+            "name a prompt's tests after its file: <prompt file name>.tests.terse");
+        return Optional.empty();
+      }
+      String name = prompt.get().name().map(Located::value).orElse(tests.stem());
+      return model
+          .prompt(name)
+          .flatMap(p -> contentTestCompiler.prompt(tests, p))
+          .map(Suite.class::cast);
+    }
+
+    private Optional<Suite> resourceSuite(ContentTestsDefinition tests, Model model) {
+      Optional<ResourceDefinition> resource =
+          definitions.resources().stream()
+              .filter(r -> r.directory().equals(tests.directory()))
+              .findFirst();
+      if (resource.isEmpty()) {
+        if (!definitions.unreadable().anyResource()) {
+          diagnostics.error(
+              "unknown-test-target",
+              tests.origin(),
+              "`" + tests.file() + "` tests no resource: its folder has no config.terse",
+              "move it beside the config.terse of the resource or template it tests");
+        }
+        return Optional.empty();
+      }
+      Optional<String> uri = resource.get().uri().map(Located::value);
+      Optional<String> template = resource.get().uriTemplate().map(Located::value);
+      Optional<Resource> concrete =
+          uri.flatMap(u -> model.resources().stream().filter(r -> r.uri().equals(u)).findFirst());
+      Optional<ResourceTemplate> templated =
+          template.flatMap(t ->
+              model.resourceTemplates().stream()
+                  .filter(r -> r.uriTemplate().equals(t))
+                  .findFirst());
+      if (concrete.isEmpty() && templated.isEmpty()) {
+        return Optional.empty(); // the resource did not compile: its error is the one to fix
+      }
+      return contentTestCompiler.resource(tests, concrete, templated).map(Suite.class::cast);
     }
 
     Optional<Model> model() {

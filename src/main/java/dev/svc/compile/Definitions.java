@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
@@ -20,6 +21,7 @@ import java.util.Set;
  * @param resources discovered and inline resources and templates alike
  * @param unreadable definition files that could not be parsed (already reported)
  * @param toolTests the {@code tests.terse} files of tool directories (docs/testing.md)
+ * @param contentTests the test files of prompts, resources and templates
  */
 record Definitions(
     RootDefinition root,
@@ -31,7 +33,8 @@ record Definitions(
     List<AgentDefinition> agents,
     Map<String, String> plugins,
     Unreadable unreadable,
-    List<ToolTestsDefinition> toolTests) {
+    List<ToolTestsDefinition> toolTests,
+    List<ContentTestsDefinition> contentTests) {
 
   /**
    * Definition files whose YAML could not be parsed. Their error is the root cause: a project with

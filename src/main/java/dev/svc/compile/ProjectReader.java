@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.DefinitionReader;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
@@ -40,6 +41,7 @@ final class ProjectReader {
   static final String DEFINITION_EXTENSION = ".terse";
   static final String CONFIG_FILE = "config.terse";
   static final String TESTS_FILE = "tests.terse";
+  static final String PROMPT_TESTS_EXTENSION = ".tests.terse";
 
   private final Project project;
   private final Diagnostics diagnostics;
@@ -103,7 +105,12 @@ final class ProjectReader {
     List<PromptDefinition> prompts = new ArrayList<>(root.inlinePrompts());
     prompts.addAll(
         each(
-            filesIn(promptsDir, true, p -> p.toString().endsWith(DEFINITION_EXTENSION)),
+            filesIn(
+                promptsDir,
+                true,
+                p ->
+                    p.toString().endsWith(DEFINITION_EXTENSION)
+                        && !p.toString().endsWith(PROMPT_TESTS_EXTENSION)),
             (node, file) ->
                 reader.prompt(node, project.relative(file.getParent()), Optional.of(stem(file))),
             file -> {}));
@@ -116,6 +123,31 @@ final class ProjectReader {
                 reader.resource(
                     node, project.relative(file.getParent()), Optional.of(dirName(file))),
             file -> unreadableResource = true));
+    List<ContentTestsDefinition> contentTests = new ArrayList<>();
+    contentTests.addAll(
+        each(
+            filesIn(promptsDir, true, p -> p.toString().endsWith(PROMPT_TESTS_EXTENSION)),
+            (node, file) -> {
+              String name = file.getFileName().toString();
+              return reader.contentTests(
+                  ContentTestsDefinition.Kind.PROMPT,
+                  node,
+                  project.relative(file),
+                  project.relative(file.getParent()),
+                  name.substring(0, name.length() - PROMPT_TESTS_EXTENSION.length()));
+            },
+            file -> {}));
+    contentTests.addAll(
+        each(
+            filesIn(resourcesDir, true, p -> p.getFileName().toString().equals(TESTS_FILE)),
+            (node, file) ->
+                reader.contentTests(
+                    ContentTestsDefinition.Kind.RESOURCE,
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    ""),
+            file -> {}));
     List<AgentDefinition> agents =
         each(
             configFiles(agentsDir, "agent"),
@@ -134,7 +166,8 @@ final class ProjectReader {
             plugins(baseDir.resolve("plugins")),
             new Definitions.Unreadable(
                 unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource),
-            toolTests));
+            toolTests,
+            contentTests));
   }
 
   private String rootText() {

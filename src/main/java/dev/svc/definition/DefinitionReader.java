@@ -171,6 +171,46 @@ public final class DefinitionReader {
             .toList());
   }
 
+  /**
+   * A prompt's {@code <name>.tests.terse} or a resource's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   * @param directory its folder relative to the project
+   * @param stem for a prompt, the name of the prompt file it tests without {@code .terse}
+   */
+  public ContentTestsDefinition contentTests(
+      ContentTestsDefinition.Kind kind, YamlNode node, String file, String directory, String stem) {
+    boolean prompt = kind == ContentTestsDefinition.Kind.PROMPT;
+    checker.checkMapping(
+        node, prompt ? TestShapes.PROMPT_TESTS : TestShapes.RESOURCE_TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new ContentTestsDefinition(
+        kind,
+        f.origin(),
+        file,
+        directory,
+        stem,
+        f.mapOf("cases").stream()
+            .map(e ->
+                new ContentTestsDefinition.CaseDefinition(
+                    e.key(),
+                    namedValues(e.value(), "arguments"),
+                    e.value().text("uri"),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new ContentTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.node("messages"),
+                                x.node("json_path"),
+                                x.text("error"),
+                                x.text("uri"),
+                                x.text("mime_type"),
+                                x.text("text"),
+                                x.text("text_matches")))))
+            .toList());
+  }
+
   public ToolDefinition tool(YamlNode node, String directory, String directoryName) {
     checker.checkMapping(node, Shapes.TOOL, "tool");
     Fields f = Fields.of(node);

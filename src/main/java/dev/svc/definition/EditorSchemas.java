@@ -36,6 +36,8 @@ public final class EditorSchemas {
     kinds.put("prompt", Shapes.PROMPT);
     kinds.put("resource", Shapes.RESOURCE);
     kinds.put("tests", TestShapes.TESTS);
+    kinds.put("prompt-tests", TestShapes.PROMPT_TESTS);
+    kinds.put("resource-tests", TestShapes.RESOURCE_TESTS);
     return kinds;
   }
 

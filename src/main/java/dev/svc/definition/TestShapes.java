@@ -69,4 +69,88 @@ final class TestShapes {
               "cases",
               new FieldType.MapOf(CASE),
               "The cases, keyed by a name saying what" + " each checks."));
+
+  static final Shape PROMPT_EXPECT =
+      Shapes.shape(
+          "prompt-expect",
+          "What the prompt must render; every expectation given must hold.",
+          true,
+          optional(
+              "messages",
+              new FieldType.Value(),
+              "The exact messages: a list of `{role, text}` (an image is `{role, image: <MIME"
+                  + " type>}`, an embedded resource `{role, resource: <URI>, text}`)."),
+          optional(
+              "json_path",
+              new FieldType.Document(),
+              "JSON paths into the messages (`$[1].text`) and the value each must select."),
+          optional(
+              "error",
+              FieldType.text(),
+              "The request must fail (a missing required argument, an unknown resource) with a"
+                  + " message this regular expression finds."));
+
+  static final Shape PROMPT_CASE =
+      Shapes.shape(
+          "prompt-test-case",
+          "One `prompts/get` of the prompt and what it must render.",
+          true,
+          optional(
+              "arguments", new FieldType.ScalarMap(), "The prompt's arguments (default: none)."),
+          required("expect", new FieldType.Object(PROMPT_EXPECT), "What it must render."));
+
+  /** A prompt's {@code <name>.tests.terse}. */
+  static final Shape PROMPT_TESTS =
+      Shapes.shape(
+          "prompt-tests",
+          "Tests of the prompt in the file of the same name, run by `svc test`.",
+          true,
+          required(
+              "cases",
+              new FieldType.MapOf(PROMPT_CASE),
+              "The cases, keyed by a name saying what each checks."));
+
+  static final Shape RESOURCE_EXPECT =
+      Shapes.shape(
+          "resource-expect",
+          "What reading the resource must return; every expectation given must hold.",
+          true,
+          optional("uri", FieldType.text(), "The URI read (for a template: the expanded URI)."),
+          optional("mime_type", FieldType.text(), "The content's MIME type."),
+          optional("text", FieldType.text(), "The exact text content."),
+          optional(
+              "text_matches",
+              FieldType.text(),
+              "A regular expression the text content must contain a match of."),
+          optional(
+              "error",
+              FieldType.text(),
+              "The read must fail (no resource at the URI, a path leaving the folder) with a"
+                  + " message this regular expression finds."));
+
+  static final Shape RESOURCE_CASE =
+      Shapes.shape(
+          "resource-test-case",
+          "One `resources/read` and what it must return.",
+          true,
+          optional(
+              "arguments",
+              new FieldType.ScalarMap(),
+              "A template's variables: the URI read is the template expanded with them."),
+          optional(
+              "uri",
+              FieldType.text(),
+              "The URI to read instead (default: the resource's URI, or the expanded template)."),
+          required("expect", new FieldType.Object(RESOURCE_EXPECT), "What it must return."));
+
+  /** A resource's or template's {@code tests.terse}. */
+  static final Shape RESOURCE_TESTS =
+      Shapes.shape(
+          "resource-tests",
+          "Tests of the resource or template in this folder, run by `svc test`.",
+          true,
+          required(
+              "cases",
+              new FieldType.MapOf(RESOURCE_CASE),
+              "The cases, keyed by a name saying what each checks."));
 }

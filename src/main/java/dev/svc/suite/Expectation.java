@@ -12,20 +12,29 @@ public sealed interface Expectation {
   /** The mismatch when {@code answer} does not satisfy this expectation. */
   Optional<Mismatch> check(Answer answer);
 
-  /** {@code result}: the payload, exactly (numbers by value, keys in any order). */
-  record Result(JsonNode expected) implements Expectation {
+  /**
+   * {@code result} (a prompt's {@code messages}): the payload, exactly (numbers by value, keys in
+   * any order).
+   *
+   * @param label the field it is written as
+   */
+  record Result(String label, JsonNode expected) implements Expectation {
+    public Result(JsonNode expected) {
+      this("result", expected);
+    }
+
     @Override
     public Optional<Mismatch> check(Answer answer) {
       if (answer.payload().isEmpty()) {
-        return Optional.of(unexpectedError("result", answer));
+        return Optional.of(unexpectedError(label, answer));
       }
       JsonNode actual = answer.payload().get();
       return JsonMatch.equal(expected, actual)
           ? Optional.empty()
           : Optional.of(
               new Mismatch(
-                  "result",
-                  "the result differs",
+                  label,
+                  "the " + label + " differ" + (label.endsWith("s") ? "" : "s"),
                   TextDiff.unified(pretty(expected), pretty(actual))));
     }
   }
@@ -86,11 +95,20 @@ public sealed interface Expectation {
     }
   }
 
-  /** One entry of {@code json_path}: the value the path selects in the payload. */
-  record PathValue(JsonPath path, JsonNode expected) implements Expectation {
+  /**
+   * One entry of {@code json_path}, or a field of a resource ({@code uri}, {@code mime_type},
+   * {@code text}): the value the path selects in the payload.
+   *
+   * @param label how a report names it
+   */
+  record PathValue(String label, JsonPath path, JsonNode expected) implements Expectation {
+    public PathValue(JsonPath path, JsonNode expected) {
+      this("json_path " + path.text(), path, expected);
+    }
+
     @Override
     public Optional<Mismatch> check(Answer answer) {
-      String name = "json_path " + path.text();
+      String name = label;
       if (answer.payload().isEmpty()) {
         return Optional.of(unexpectedError(name, answer));
       }
@@ -125,6 +143,28 @@ public sealed interface Expectation {
                   "error",
                   "the error does not match /" + pattern.pattern() + "/",
                   TextDiff.unified(pattern.pattern(), answer.error().get())));
+    }
+  }
+
+  /** {@code text_matches}: a text the path selects, which the pattern finds. */
+  record TextMatching(String label, JsonPath path, Pattern pattern) implements Expectation {
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError(label, answer));
+      }
+      Optional<JsonNode> selected = path.select(answer.payload().get());
+      if (selected.isEmpty() || !selected.get().isString()) {
+        return Optional.of(new Mismatch(label, "there is no text", pretty(answer.payload().get())));
+      }
+      String text = selected.get().asString();
+      return pattern.matcher(text).find()
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  label,
+                  "the text does not match /" + pattern.pattern() + "/",
+                  TextDiff.unified(pattern.pattern(), text)));
     }
   }
 

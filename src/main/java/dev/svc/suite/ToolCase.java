@@ -1,7 +1,6 @@
 package dev.svc.suite;
 
 import dev.svc.diagnostic.Origin;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -18,22 +17,10 @@ public record ToolCase(
     Origin origin,
     JsonNode arguments,
     Map<String, String> headers,
-    List<Expectation> expectations) {
+    List<Expectation> expectations)
+    implements TestCase {
   public ToolCase {
     headers = Map.copyOf(headers);
     expectations = List.copyOf(expectations);
-  }
-
-  /**
-   * Every expectation {@code answer} does not satisfy, in the order the compiler lists them: {@code
-   * result}, {@code rows_contain}, {@code row_count}, {@code json_path} (in the order written),
-   * {@code error}, {@code truncated}.
-   */
-  public List<Mismatch> check(Answer answer) {
-    List<Mismatch> mismatches = new ArrayList<>();
-    for (Expectation expectation : expectations) {
-      expectation.check(answer).ifPresent(mismatches::add);
-    }
-    return mismatches;
   }
 }

@@ -8,9 +8,20 @@ import java.util.List;
  * @param file the test file, relative to the project
  * @param fixtures SQL files (relative to the project) run on the tool's adapter before the cases
  */
-public record ToolSuite(String tool, String file, List<String> fixtures, List<ToolCase> cases) {
+public record ToolSuite(String tool, String file, List<String> fixtures, List<ToolCase> cases)
+    implements Suite {
   public ToolSuite {
     fixtures = List.copyOf(fixtures);
     cases = List.copyOf(cases);
+  }
+
+  @Override
+  public String subject() {
+    return tool;
+  }
+
+  @Override
+  public String title() {
+    return "tool " + tool;
   }
 }

@@ -119,7 +119,9 @@ class TestCommandIT {
             PASS  tool low_stock  app/tools/low_stock/tests.terse  (1 case)
             PASS  tool place_order  app/tools/place_order/tests.terse  (3 cases)
             PASS  tool search_products  app/tools/search_products/tests.terse  (1 case)
-            5 suites, 10 cases: 10 passed, 0 failed, 0 errors
+            PASS  prompt recommend  app/prompts/recommend.tests.terse  (3 cases)
+            PASS  resource shop://guide  app/resources/catalog-guide/tests.terse  (1 case)
+            7 suites, 14 cases: 14 passed, 0 failed, 0 errors
             """);
     assertThat(REPOSITORY.resolve("examples/quickstart/shop.db")).doesNotExist();
   }
@@ -129,7 +131,9 @@ class TestCommandIT {
     CliRun run = svc(REPOSITORY, "test", "examples/conformance");
 
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-    assertThat(run.out()).endsWith("4 suites, 4 cases: 4 passed, 0 failed, 0 errors\n");
+    assertThat(run.out())
+        .contains("PASS  template test://template/{id}/data  app/resources/template/tests.terse")
+        .endsWith("5 suites, 7 cases: 7 passed, 0 failed, 0 errors\n");
   }
 
   @Test
@@ -255,7 +259,7 @@ class TestCommandIT {
     assertThat(run.out())
         .startsWith(
             "ERROR  tool find_item  app/tools/find_item/tests.terse  (did not run)\n"
-                + "  the tool's runtime could not start:\n")
+                + "  the runtime could not start:\n")
         .endsWith("1 suite, 0 cases: 0 passed, 0 failed, 1 error\n");
   }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.compile.Compilation.Success;
 import dev.svc.suite.Expectation;
+import dev.svc.suite.PromptSuite;
+import dev.svc.suite.ResourceSuite;
+import dev.svc.suite.Suite;
 import dev.svc.suite.ToolCase;
 import dev.svc.suite.ToolSuite;
 import dev.svc.testing.ProjectFixture;
@@ -61,7 +64,7 @@ class TestDiagnosticsTest {
     Success success = (Success) ProjectFixture.compile(dir);
 
     assertThat(success.suites()).hasSize(1);
-    ToolSuite suite = success.suites().getFirst();
+    ToolSuite suite = (ToolSuite) success.suites().getFirst();
     assertThat(suite.tool()).isEqualTo("get_product");
     assertThat(suite.file()).isEqualTo("app/tools/get_product/tests.terse");
     assertThat(suite.fixtures()).containsExactly("app/tools/get_product/fixtures.sql");
@@ -178,5 +181,108 @@ class TestDiagnosticsTest {
                 """);
 
     assertThat(diagnostics).isEmpty();
+  }
+
+  static final String CONTENT =
+      """
+      == .svc
+      name: shop
+      == app/prompts/recommend.terse
+      description: Recommend a product.
+      arguments:
+        need: {description: What for., required: true}
+        budget: {description: In euros., default: no limit}
+      messages:
+        - role: user
+          text: "I want to {{ need }} for {{ budget }}."
+      == app/resources/guide/config.terse
+      name: guide
+      uri: shop://guide
+      text: "# Guide"
+      == app/resources/items/config.terse
+      name: items
+      uri_template: "shop://items/{id}{?lang}"
+      text_template: "item {{ id }}"
+      """;
+
+  @Test
+  void promptAndResourceTestsCompileToSuitesWithTemplatesExpanded() {
+    ProjectFixture.write(
+        dir,
+        CONTENT
+            + """
+            == app/prompts/recommend.tests.terse
+            cases:
+              fills in the need:
+                arguments: {need: brew coffee}
+                expect:
+                  messages: [{role: user, text: "I want to brew coffee for no limit."}]
+            == app/resources/guide/tests.terse
+            cases:
+              is markdown:
+                expect: {mime_type: text/markdown, text_matches: "^# "}
+            == app/resources/items/tests.terse
+            cases:
+              item seven in German:
+                arguments: {id: "7", lang: de}
+                expect: {uri: "shop://items/7?lang=de", text: item 7}
+            """);
+
+    Success success = (Success) ProjectFixture.compile(dir);
+
+    assertThat(success.suites())
+        .extracting(Suite::title)
+        .containsExactly(
+            "prompt recommend", "resource shop://guide", "template shop://items/{id}{?lang}");
+    ResourceSuite items = (ResourceSuite) success.suites().get(2);
+    assertThat(items.cases().getFirst().uri()).isEqualTo("shop://items/7?lang=de");
+    PromptSuite prompt = (PromptSuite) success.suites().getFirst();
+    assertThat(prompt.cases().getFirst().arguments()).containsEntry("need", "brew coffee");
+  }
+
+  @Test
+  void mistakesInPromptAndResourceTestsAreReportedAtTheirPositions() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            CONTENT
+                + """
+                == app/prompts/recommend.tests.terse
+                cases:
+                  forgets the need:
+                    arguments: {budgett: "5"}
+                    expect: {json_path: {"$[0]text": x}}
+                == app/prompts/missing.tests.terse
+                cases: {}
+                == app/resources/guide/tests.terse
+                cases:
+                  has arguments:
+                    arguments: {id: "1"}
+                    expect: {}
+                == app/resources/items/tests.terse
+                cases:
+                  gives nothing:
+                    expect: {text_matches: "["}
+                """);
+
+    assertThat(diagnostics)
+        .containsExactly(
+            "app/prompts/missing.tests.terse:1:1: error[unknown-test-target]:"
+                + " `app/prompts/missing.tests.terse` tests no prompt: there is no `missing.terse`"
+                + " beside it",
+            "app/prompts/recommend.tests.terse:2:3: error[invalid-test-input]: case `forgets the"
+                + " need` leaves out `need`, a required argument of prompt `recommend`",
+            "app/prompts/recommend.tests.terse:3:17: error[invalid-test-input]: prompt"
+                + " `recommend` has no argument `budgett`",
+            "app/prompts/recommend.tests.terse:4:26: error[invalid-json-path]: `$[0]text` is not"
+                + " a JSON path: unexpected `t` at character 5; use `.name` or `[index]`",
+            "app/resources/guide/tests.terse:3:17: error[invalid-test-input]: a resource has no"
+                + " arguments; only a template does",
+            "app/resources/guide/tests.terse:4:13: error[missing-expectation]: case `has"
+                + " arguments` expects nothing",
+            "app/resources/items/tests.terse:2:3: error[invalid-test-input]: case `gives nothing`"
+                + " gives a template neither `arguments` nor a `uri`",
+            "app/resources/items/tests.terse:3:28: error[invalid-expectation]: `text_matches` is"
+                + " not a regular expression: Unclosed character class");
   }
 }

@@ -48,7 +48,9 @@ class EditorSchemasTest {
             "agent.terse.schema.json",
             "prompt.terse.schema.json",
             "resource.terse.schema.json",
-            "tests.terse.schema.json");
+            "tests.terse.schema.json",
+            "prompt-tests.terse.schema.json",
+            "resource-tests.terse.schema.json");
   }
 
   @Test

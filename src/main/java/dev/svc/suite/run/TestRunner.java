@@ -15,6 +15,10 @@ import dev.svc.runtime.ToolOutcome;
 import dev.svc.script.ScriptRunner;
 import dev.svc.suite.Answer;
 import dev.svc.suite.Mismatch;
+import dev.svc.suite.PromptCase;
+import dev.svc.suite.ResourceCase;
+import dev.svc.suite.Suite;
+import dev.svc.suite.TestCase;
 import dev.svc.suite.ToolCase;
 import dev.svc.suite.ToolSuite;
 import java.io.IOException;
@@ -59,16 +63,19 @@ public final class TestRunner {
   }
 
   /**
-   * Runs every case {@code selected} accepts (it is given {@code <suite>/<case>}), suite by suite.
+   * Runs every case {@code selected} accepts (it is given {@code <subject>/<case>}: a tool or
+   * prompt name, or a resource URI), suite by suite.
    *
    * @param done told of each suite as it ends
    */
   public List<SuiteResult> run(
-      Model model, List<ToolSuite> suites, Predicate<String> selected, Consumer<SuiteResult> done) {
+      Model model, List<Suite> suites, Predicate<String> selected, Consumer<SuiteResult> done) {
     List<SuiteResult> results = new ArrayList<>();
-    for (ToolSuite suite : suites) {
-      List<ToolCase> cases =
-          suite.cases().stream().filter(c -> selected.test(suite.tool() + "/" + c.name())).toList();
+    for (Suite suite : suites) {
+      List<? extends TestCase> cases =
+          suite.cases().stream()
+              .filter(c -> selected.test(suite.subject() + "/" + c.name()))
+              .toList();
       if (cases.isEmpty()) {
         continue;
       }
@@ -79,50 +86,48 @@ public final class TestRunner {
     return results;
   }
 
-  private SuiteResult run(Model model, ToolSuite suite, List<ToolCase> cases) {
-    String name = "tool " + suite.tool();
+  private SuiteResult run(Model model, Suite suite, List<? extends TestCase> cases) {
     long start = System.nanoTime();
-    Tool tool = model.tool(suite.tool()).orElseThrow().withCache(CachePolicy.OFF);
+    Optional<Tool> tool =
+        suite instanceof ToolSuite tested
+            ? Optional.of(model.tool(tested.tool()).orElseThrow().withCache(CachePolicy.OFF))
+            : Optional.empty();
     Path data = temporaryDirectory();
     try (ProjectRuntime runtime = ProjectRuntime.start(underTest(model, tool), settings(data))) {
-      Fixtures.apply(suite, model, runtime, settings.projectDirectory());
-      List<CaseResult> results = new ArrayList<>();
-      for (ToolCase testCase : cases) {
-        results.add(call(runtime, tool, testCase));
+      if (suite instanceof ToolSuite tested) {
+        Fixtures.apply(tested, model, runtime, settings.projectDirectory());
       }
-      return new SuiteResult(name, suite.file(), results, Optional.empty(), since(start));
+      List<CaseResult> results = new ArrayList<>();
+      for (TestCase testCase : cases) {
+        results.add(run(runtime, model, testCase));
+      }
+      return new SuiteResult(suite.title(), suite.file(), results, Optional.empty(), since(start));
     } catch (StartupException e) {
       return new SuiteResult(
-          name,
+          suite.title(),
           suite.file(),
           List.of(),
           Optional.of(
-              "the tool's runtime could not start:\n"
+              "the runtime could not start:\n"
                   + String.join("\n", e.problems().stream().map(Diagnostic::render).toList())),
           since(start));
     } catch (Fixtures.FixtureException e) {
       return new SuiteResult(
-          name, suite.file(), List.of(), Optional.of(e.getMessage()), since(start));
+          suite.title(), suite.file(), List.of(), Optional.of(e.getMessage()), since(start));
     } finally {
       delete(data);
     }
   }
 
-  private CaseResult call(ProjectRuntime runtime, Tool tool, ToolCase testCase) {
+  private CaseResult run(ProjectRuntime runtime, Model model, TestCase testCase) {
     long start = System.nanoTime();
-    Caller caller =
-        new Caller(
-                "test-" + Integer.toHexString(testCase.name().hashCode()),
-                headers(testCase),
-                Optional.empty())
-            .via("test");
     Answer answer;
     try {
       answer =
-          switch (runtime.tools().call(tool.name(), testCase.arguments(), caller)) {
-            case ToolOutcome.Success success ->
-                Answer.success(success.payload(), success.truncation().isPresent());
-            case ToolOutcome.Failure failure -> Answer.failure(failure.message());
+          switch (testCase) {
+            case ToolCase call -> call(runtime, call);
+            case PromptCase get -> ContentAnswers.prompt(runtime, model, get);
+            case ResourceCase read -> ContentAnswers.resource(runtime, read);
           };
     } catch (RuntimeException e) {
       return new CaseResult(
@@ -143,6 +148,22 @@ public final class TestRunner {
         since(start));
   }
 
+  /** A tool case: the call an MCP {@code tools/call} makes. */
+  private static Answer call(ProjectRuntime runtime, ToolCase testCase) {
+    Caller caller =
+        new Caller(
+                "test-" + Integer.toHexString(testCase.name().hashCode()),
+                headers(testCase),
+                Optional.empty())
+            .via("test");
+    Tool tool = runtime.model().tools().getFirst();
+    return switch (runtime.tools().call(tool.name(), testCase.arguments(), caller)) {
+      case ToolOutcome.Success success ->
+          Answer.success(success.payload(), success.truncation().isPresent());
+      case ToolOutcome.Failure failure -> Answer.failure(failure.message());
+    };
+  }
+
   private static String describe(RuntimeException e) {
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     Throwable cause = e.getCause();
@@ -161,15 +182,16 @@ public final class TestRunner {
   }
 
   /**
-   * The model a suite runs: the one tool it tests, with no shared result cache, so that a case
-   * answers from the database every time and opens only that tool's adapter.
+   * The model a suite runs: the one tool it tests (none for a prompt or resource), with no shared
+   * result cache, so that a case answers from the database every time and opens only that tool's
+   * adapter.
    */
-  static Model underTest(Model model, Tool tool) {
+  static Model underTest(Model model, Optional<Tool> tool) {
     var service = model.service();
     return new Model(
         service.withFormat12Fields(service.limits(), service.rateLimitStore(), Optional.empty()),
         model.adapters(),
-        List.of(tool),
+        tool.map(List::of).orElse(List.of()),
         model.prompts(),
         model.resources(),
         model.resourceTemplates(),
