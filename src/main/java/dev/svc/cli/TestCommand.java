@@ -29,9 +29,10 @@ import picocli.CommandLine.Option;
     name = "test",
     mixinStandardHelpOptions = true,
     description = {
-      "Run a project's tests: the cases of each tool's tests.terse, called as an MCP client",
-      "would (auth, validation, transforms; result cache off). Connects to the databases the",
-      "tested tools use; SQLite files are fresh copies per suite.",
+      "Run a project's tests: the cases of the tests.terse files beside its tools, prompts",
+      "(<prompt>.tests.terse) and resources, run as an MCP client's calls would be (auth,",
+      "validation, transforms; result cache off). Connects to the databases the tested tools",
+      "use; SQLite files are fresh copies per suite.",
       "Exit code 0 when every case passes, 1 when one fails or the project is invalid."
     })
 final class TestCommand implements Callable<Integer> {
@@ -42,7 +43,8 @@ final class TestCommand implements Callable<Integer> {
       names = "--filter",
       paramLabel = "TEXT",
       description =
-          "Run only the cases whose `<tool>/<case name>` contains TEXT (case-insensitive).")
+          "Run only the cases whose `<subject>/<case name>` contains TEXT (case-insensitive);"
+              + " the subject is a tool or prompt name, or a resource URI.")
   String filter;
 
   @Option(
