@@ -65,9 +65,36 @@ final class TestCompiler {
           "the test file has no cases",
           "add a case under `cases:` (docs/testing.md)");
     }
+    boolean inMemorySqlite =
+        definition.inMemorySqlite().filter(Located::value).isPresent()
+            && inMemorySqlite(definition.inMemorySqlite().get(), tool);
     return diagnostics.errorCount() > errors
         ? Optional.empty()
-        : Optional.of(new ToolSuite(tool.name(), definition.file(), fixtures, cases));
+        : Optional.of(
+            new ToolSuite(tool.name(), definition.file(), fixtures, inMemorySqlite, cases));
+  }
+
+  /** Whether the tool can run on SQLite in place of its adapter; reports why not. */
+  private boolean inMemorySqlite(Located<Boolean> written, Tool tool) {
+    if (!(tool.execution() instanceof Execution.OnAdapter on && SQL.contains(on.connector()))) {
+      diagnostics.error(
+          "invalid-test-database",
+          written.origin(),
+          "`in_memory_sqlite` replaces a SQL adapter; tool `" + tool.name() + "` has none",
+          "remove `in_memory_sqlite`");
+      return false;
+    }
+    if (on.session().isPresent()) {
+      diagnostics.error(
+          "invalid-test-database",
+          written.origin(),
+          "tool `"
+              + tool.name()
+              + "` sets PostgreSQL `session` settings, which SQLite does not have",
+          "test it on a PostgreSQL database instead: remove `in_memory_sqlite`");
+      return false;
+    }
+    return true;
   }
 
   private Optional<String> fixture(Located<String> fixture, String directory, Tool tool) {

@@ -151,6 +151,7 @@ public final class DefinitionReader {
         directory,
         directoryName,
         f.textList("fixtures").map(Located::value).orElse(List.of()),
+        f.bool("in_memory_sqlite"),
         f.mapOf("cases").stream()
             .map(e ->
                 new ToolTestsDefinition.CaseDefinition(

@@ -65,6 +65,11 @@ final class TestShapes {
               "fixtures",
               new FieldType.TextList(),
               "SQL files (relative to this file) run on the tool's adapter before the cases."),
+          optional(
+              "in_memory_sqlite",
+              new FieldType.Bool(),
+              "Run the cases on a fresh in-memory SQLite database instead of the tool's postgres"
+                  + " or mysql adapter (`fixtures` create its tables): no database server needed."),
           required(
               "cases",
               new FieldType.MapOf(CASE),

@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param directory the tool directory relative to the project, where fixture paths start
  * @param directoryName the last segment of {@code directory}: the tool the tests are beside
  * @param fixtures {@code fixtures}: SQL files run on the tool's adapter before the cases
+ * @param inMemorySqlite {@code in_memory_sqlite}: run on an in-memory SQLite database instead
  * @param cases the cases, in the order written
  */
 public record ToolTestsDefinition(
@@ -21,6 +22,7 @@ public record ToolTestsDefinition(
     String directory,
     String directoryName,
     List<Located<String>> fixtures,
+    Optional<Located<Boolean>> inMemorySqlite,
     List<CaseDefinition> cases) {
 
   public ToolTestsDefinition {

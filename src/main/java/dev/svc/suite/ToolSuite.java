@@ -7,8 +7,10 @@ import java.util.List;
  *
  * @param file the test file, relative to the project
  * @param fixtures SQL files (relative to the project) run on the tool's adapter before the cases
+ * @param inMemorySqlite whether the tool's adapter is replaced by a fresh in-memory SQLite database
  */
-public record ToolSuite(String tool, String file, List<String> fixtures, List<ToolCase> cases)
+public record ToolSuite(
+    String tool, String file, List<String> fixtures, boolean inMemorySqlite, List<ToolCase> cases)
     implements Suite {
   public ToolSuite {
     fixtures = List.copyOf(fixtures);

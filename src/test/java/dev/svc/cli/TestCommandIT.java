@@ -264,6 +264,27 @@ class TestCommandIT {
   }
 
   @Test
+  void anInMemorySqliteStandsInForAPostgresAdapterNoServerNeeded() {
+    ProjectFixture.write(
+        work,
+        PROJECT.replace("fixtures: [", "in_memory_sqlite: true\nfixtures: [")
+            + """
+            == app/adapters/pantry.terse
+            connector: postgres
+            connection_string: "postgresql://nobody@127.0.0.1:1/none"
+            """);
+
+    CliRun run = svc(work, "test");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out())
+        .isEqualTo(
+            REPORT
+                .replace("tests.terse:14:3", "tests.terse:15:3")
+                .replace("tests.terse:19:3", "tests.terse:20:3"));
+  }
+
+  @Test
   void anInvalidTestFileStopsTheRunWithItsDiagnostics() {
     ProjectFixture.write(
         work, PROJECT.replace("json_path: {\"$[0].qty\": 7}", "json_path: {\"qty\": 7}") + SQLITE);

@@ -167,6 +167,31 @@ class TestDiagnosticsTest {
   }
 
   @Test
+  void anInMemorySqliteNeedsAToolOnASqlAdapter() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            """
+            == .svc
+            name: shop
+            == app/tools/hello/config.terse
+            description: Says hello.
+            == app/tools/hello/handler.ts
+            export default () => "hello";
+            == app/tools/hello/tests.terse
+            in_memory_sqlite: true
+            cases:
+              greets:
+                expect: {result: hello}
+            """);
+
+    assertThat(diagnostics)
+        .containsExactly(
+            "app/tools/hello/tests.terse:1:19: error[invalid-test-database]: `in_memory_sqlite`"
+                + " replaces a SQL adapter; tool `hello` has none");
+  }
+
+  @Test
   void aCaseThatExpectsAnErrorMayPassArgumentsTheToolWouldRefuse() {
     List<String> diagnostics =
         ProjectFixture.diagnostics(

@@ -6,6 +6,8 @@ import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.CachePolicy;
+import dev.svc.model.ConnectorKind;
+import dev.svc.model.Execution;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.project.Environment;
@@ -93,7 +95,12 @@ public final class TestRunner {
             ? Optional.of(model.tool(tested.tool()).orElseThrow().withCache(CachePolicy.OFF))
             : Optional.empty();
     Path data = temporaryDirectory();
-    try (ProjectRuntime runtime = ProjectRuntime.start(underTest(model, tool), settings(data))) {
+    Optional<String> inMemory =
+        suite instanceof ToolSuite tested && tested.inMemorySqlite()
+            ? tool.map(t -> ((Execution.OnAdapter) t.execution()).adapter())
+            : Optional.empty();
+    try (ProjectRuntime runtime =
+        ProjectRuntime.start(underTest(model, tool), settings(data, inMemory))) {
       if (suite instanceof ToolSuite tested) {
         Fixtures.apply(tested, model, runtime, settings.projectDirectory());
       }
@@ -199,14 +206,35 @@ public final class TestRunner {
         model.scripts());
   }
 
-  /** Settings whose SQLite files with relative paths start in {@code data}, fresh per suite. */
-  private ProjectRuntime.Settings settings(Path data) {
+  /**
+   * Settings whose SQLite files with relative paths start in {@code data}, fresh per suite.
+   *
+   * @param inMemory the adapter opened as a fresh in-memory SQLite database instead, if any
+   */
+  private ProjectRuntime.Settings settings(Path data, Optional<String> inMemory) {
     return new ProjectRuntime.Settings(
         settings.environment(),
         settings.projectDirectory(),
-        adapter -> settings.connectors().apply(inDataDirectory(adapter, data)),
+        adapter ->
+            settings
+                .connectors()
+                .apply(
+                    inMemory.filter(adapter.name()::equals).isPresent()
+                        ? inMemorySqlite(adapter, data)
+                        : inDataDirectory(adapter, data)),
         settings.scripts().get(),
         0);
+  }
+
+  /** {@code adapter} as a fresh in-memory SQLite database ({@code in_memory_sqlite: true}). */
+  static ResolvedAdapter inMemorySqlite(ResolvedAdapter adapter, Path data) {
+    return new ResolvedAdapter(
+        adapter.name(),
+        ConnectorKind.SQLITE,
+        ":memory:",
+        Map.of(),
+        adapter.projectDirectory(),
+        data);
   }
 
   static ResolvedAdapter inDataDirectory(ResolvedAdapter adapter, Path data) {
