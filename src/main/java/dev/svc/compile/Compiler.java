@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
 import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
@@ -86,6 +87,7 @@ public final class Compiler {
     private final AgentCompiler agentCompiler;
     private final TestCompiler testCompiler;
     private final ContentTestCompiler contentTestCompiler;
+    private final AgentTestCompiler agentTestCompiler;
 
     Run(
         Project project,
@@ -113,6 +115,7 @@ public final class Compiler {
       this.agentCompiler = new AgentCompiler(diagnostics, env);
       this.testCompiler = new TestCompiler(diagnostics, project.directory());
       this.contentTestCompiler = new ContentTestCompiler(diagnostics);
+      this.agentTestCompiler = new AgentTestCompiler(diagnostics, testCompiler);
     }
 
     /**
@@ -140,6 +143,28 @@ public final class Compiler {
         model
             .tool(name)
             .flatMap(compiled -> testCompiler.compile(tests, compiled))
+            .ifPresent(suites::add);
+      }
+      Set<String> toolNames = new TreeSet<>();
+      model.tools().forEach(t -> toolNames.add(t.name()));
+      toolNames.add(ToolCompiler.RESERVED_SEARCH);
+      for (AgentTestsDefinition tests : definitions.agentTests()) {
+        Optional<AgentDefinition> agent =
+            definitions.agents().stream()
+                .filter(a -> a.directoryName().equals(tests.directoryName()))
+                .findFirst();
+        if (agent.isEmpty()) {
+          diagnostics.error(
+              "unknown-test-target",
+              tests.origin(),
+              "`" + tests.file() + "` tests no agent: its directory has no config.terse",
+              "move it beside the config.terse of the agent it tests");
+          continue;
+        }
+        String name = agent.get().name().map(Located::value).orElse(tests.directoryName());
+        model
+            .agent(name)
+            .flatMap(a -> agentTestCompiler.compile(tests, a, toolNames, model))
             .ifPresent(suites::add);
       }
       for (ContentTestsDefinition tests : definitions.contentTests()) {

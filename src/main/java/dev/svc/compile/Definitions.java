@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
 import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
@@ -22,6 +23,7 @@ import java.util.Set;
  * @param unreadable definition files that could not be parsed (already reported)
  * @param toolTests the {@code tests.terse} files of tool directories (docs/testing.md)
  * @param contentTests the test files of prompts, resources and templates
+ * @param agentTests the {@code tests.terse} files of agent directories
  */
 record Definitions(
     RootDefinition root,
@@ -34,7 +36,8 @@ record Definitions(
     Map<String, String> plugins,
     Unreadable unreadable,
     List<ToolTestsDefinition> toolTests,
-    List<ContentTestsDefinition> contentTests) {
+    List<ContentTestsDefinition> contentTests,
+    List<AgentTestsDefinition> agentTests) {
 
   /**
    * Definition files whose YAML could not be parsed. Their error is the root cause: a project with

@@ -2,6 +2,7 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
 import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.DefinitionReader;
 import dev.svc.definition.Located;
@@ -148,6 +149,19 @@ final class ProjectReader {
                     project.relative(file.getParent()),
                     ""),
             file -> {}));
+    List<AgentTestsDefinition> agentTests =
+        each(
+            filesIn(agentsDir, false, Files::isDirectory).stream()
+                .map(dir -> dir.resolve(TESTS_FILE))
+                .filter(Files::isRegularFile)
+                .toList(),
+            (node, file) ->
+                reader.agentTests(
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    dirName(file)),
+            file -> {});
     List<AgentDefinition> agents =
         each(
             configFiles(agentsDir, "agent"),
@@ -167,7 +181,8 @@ final class ProjectReader {
             new Definitions.Unreadable(
                 unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource),
             toolTests,
-            contentTests));
+            contentTests,
+            agentTests));
   }
 
   private String rootText() {

@@ -109,12 +109,17 @@ final class TestCompiler {
               + " adapter");
       return Optional.empty();
     }
+    return fixtureFile(fixture, directory);
+  }
+
+  /** A fixture's path relative to the project, when the file exists inside it (else reported). */
+  Optional<String> fixtureFile(Located<String> fixture, String directory) {
     Path file = projectDirectory.resolve(directory).resolve(fixture.value()).normalize();
     if (!file.startsWith(projectDirectory.normalize())) {
       diagnostics.error(
           "invalid-fixture",
           fixture.origin(),
-          "fixture `" + fixture.value() + "` is outside the" + " project");
+          "fixture `" + fixture.value() + "` is outside the project");
       return Optional.empty();
     }
     if (!Files.isRegularFile(file)) {

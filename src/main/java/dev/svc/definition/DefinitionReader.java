@@ -212,6 +212,57 @@ public final class DefinitionReader {
             .toList());
   }
 
+  /**
+   * An agent's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   */
+  public AgentTestsDefinition agentTests(
+      YamlNode node, String file, String directory, String directoryName) {
+    checker.checkMapping(node, TestShapes.AGENT_TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new AgentTestsDefinition(
+        f.origin(),
+        file,
+        directory,
+        directoryName,
+        f.node("fixtures"),
+        f.mapOf("cases").stream()
+            .map(e ->
+                new AgentTestsDefinition.CaseDefinition(
+                    e.key(),
+                    e.value().text("message"),
+                    namedValues(e.value(), "headers"),
+                    e.value().listOf("model").map(Located::value).orElse(List.of()).stream()
+                        .map(turn ->
+                            new AgentTestsDefinition.TurnDefinition(
+                                turn.origin(),
+                                turn.text("text"),
+                                turn
+                                    .listOf("tool_calls")
+                                    .map(Located::value)
+                                    .orElse(List.of())
+                                    .stream()
+                                    .map(call ->
+                                        new AgentTestsDefinition.CallDefinition(
+                                            call.origin(),
+                                            call.text("tool"),
+                                            call.node("arguments")))
+                                    .toList()))
+                        .toList(),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new AgentTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.text("answer"),
+                                x.text("answer_matches"),
+                                x.node("tool_calls"),
+                                x.node("json_path"),
+                                x.text("error")))))
+            .toList());
+  }
+
   public ToolDefinition tool(YamlNode node, String directory, String directoryName) {
     checker.checkMapping(node, Shapes.TOOL, "tool");
     Fields f = Fields.of(node);

@@ -38,6 +38,7 @@ public final class EditorSchemas {
     kinds.put("tests", TestShapes.TESTS);
     kinds.put("prompt-tests", TestShapes.PROMPT_TESTS);
     kinds.put("resource-tests", TestShapes.RESOURCE_TESTS);
+    kinds.put("agent-tests", TestShapes.AGENT_TESTS);
     return kinds;
   }
 

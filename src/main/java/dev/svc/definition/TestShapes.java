@@ -158,4 +158,81 @@ final class TestShapes {
               "cases",
               new FieldType.MapOf(RESOURCE_CASE),
               "The cases, keyed by a name saying what each checks."));
+
+  static final Shape SCRIPTED_CALL =
+      Shapes.shape(
+          "scripted-tool-call",
+          "A tool call the scripted model makes.",
+          true,
+          required("tool", FieldType.text(), "The tool's name."),
+          optional("arguments", new FieldType.Document(), "The call's arguments (default: none)."));
+
+  static final Shape MODEL_TURN =
+      Shapes.shape(
+          "model-turn",
+          "One answer of the scripted model: text, tool calls, or both.",
+          true,
+          optional("text", FieldType.text(), "What the model says."),
+          optional(
+              "tool_calls",
+              new FieldType.ListOf(SCRIPTED_CALL),
+              "The tools the model calls in this turn, in order."));
+
+  static final Shape AGENT_EXPECT =
+      Shapes.shape(
+          "agent-expect",
+          "What the agent's run must end with; every expectation given must hold.",
+          true,
+          optional("answer", FieldType.text(), "The exact final answer (the text of every turn)."),
+          optional(
+              "answer_matches",
+              FieldType.text(),
+              "A regular expression the final answer must contain a match of."),
+          optional(
+              "tool_calls",
+              new FieldType.Value(),
+              "The tools called, in order: a list of `{tool, arguments}` (without `arguments`, any"
+                  + " arguments)."),
+          optional(
+              "json_path",
+              new FieldType.Document(),
+              "JSON paths into `{answer, tool_calls: [{tool, arguments, result, failed}]}` and the"
+                  + " value each must select."),
+          optional(
+              "error",
+              FieldType.text(),
+              "The run must fail (e.g. the steps ran out) with a message this regular expression"
+                  + " finds."));
+
+  static final Shape AGENT_CASE =
+      Shapes.shape(
+          "agent-test-case",
+          "One task for the agent, the model's scripted turns, and what the run must end with.",
+          true,
+          required("message", FieldType.text(), "The user's message."),
+          optional(
+              "headers",
+              new FieldType.ScalarMap(),
+              "HTTP headers of the request that starts the task (they go with every tool call)."),
+          required(
+              "model",
+              new FieldType.ListOf(MODEL_TURN),
+              "The model's answers, in order: one per model call the agent makes. No network."),
+          required("expect", new FieldType.Object(AGENT_EXPECT), "What the run must end with."));
+
+  /** An agent's {@code tests.terse}. */
+  static final Shape AGENT_TESTS =
+      Shapes.shape(
+          "agent-tests",
+          "Tests of the agent in this folder, run by `svc test` with a scripted model.",
+          true,
+          optional(
+              "fixtures",
+              new FieldType.Document(),
+              "SQL files to run before the cases, by adapter: `{shop: [fixtures.sql]}` (paths"
+                  + " relative to this file)."),
+          required(
+              "cases",
+              new FieldType.MapOf(AGENT_CASE),
+              "The cases, keyed by a name saying what each checks."));
 }

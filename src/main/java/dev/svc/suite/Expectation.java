@@ -168,6 +168,43 @@ public sealed interface Expectation {
     }
   }
 
+  /**
+   * An agent's {@code tool_calls}: the tools called, in order, each with its arguments when the
+   * expected entry gives them (an entry without {@code arguments} accepts any).
+   */
+  record ToolCalls(List<JsonNode> expected) implements Expectation {
+    public ToolCalls {
+      expected = List.copyOf(expected);
+    }
+
+    @Override
+    public Optional<Mismatch> check(Answer answer) {
+      if (answer.payload().isEmpty()) {
+        return Optional.of(unexpectedError("tool_calls", answer));
+      }
+      JsonNode calls = answer.payload().get().path("tool_calls");
+      var actual = Json.NODES.arrayNode();
+      for (int i = 0; i < calls.size(); i++) {
+        var call = Json.NODES.objectNode();
+        call.set("tool", calls.get(i).path("tool"));
+        boolean withArguments = i >= expected.size() || expected.get(i).has("arguments");
+        if (withArguments) {
+          call.set("arguments", calls.get(i).path("arguments"));
+        }
+        actual.add(call);
+      }
+      var wanted = Json.NODES.arrayNode();
+      expected.forEach(wanted::add);
+      return JsonMatch.equal(wanted, actual)
+          ? Optional.empty()
+          : Optional.of(
+              new Mismatch(
+                  "tool_calls",
+                  "the tools called differ",
+                  TextDiff.unified(pretty(wanted), pretty(actual))));
+    }
+  }
+
   /** {@code truncated}: whether a cap cut the result. */
   record Truncated(boolean truncated) implements Expectation {
     @Override

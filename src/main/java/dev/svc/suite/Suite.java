@@ -3,7 +3,7 @@ package dev.svc.suite;
 import java.util.List;
 
 /** The tests of one tool, prompt, resource or resource template: one test file. */
-public sealed interface Suite permits ToolSuite, PromptSuite, ResourceSuite {
+public sealed interface Suite permits ToolSuite, PromptSuite, ResourceSuite, AgentSuite {
   /** What the suite tests, for reports and {@code --filter}: a tool or prompt name, a URI. */
   String subject();
 

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One case of a suite: what it asks for, and what the answer must satisfy. */
-public sealed interface TestCase permits ToolCase, PromptCase, ResourceCase {
+public sealed interface TestCase permits ToolCase, PromptCase, ResourceCase, AgentCase {
   String name();
 
   /** Where the case's name is written. */

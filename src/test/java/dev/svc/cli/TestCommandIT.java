@@ -285,6 +285,60 @@ class TestCommandIT {
   }
 
   @Test
+  void anAgentRunsWithAScriptedModelAndItsToolCallsGoThroughThePipeline() {
+    ProjectFixture.write(
+        work,
+        PROJECT
+            + SQLITE
+            + """
+            == app/agents/clerk/config.terse
+            description: Answers questions about the pantry.
+            instruction: Use the tools to answer.
+            model: {provider: openai_compatible, model: any}
+            tool_access: {mode: allow_list, tools: [find_item]}
+            == app/agents/clerk/tests.terse
+            fixtures: {pantry: [../../../db/items.sql]}
+            cases:
+              looks the bananas up:
+                message: How many bananas are there?
+                model:
+                  - tool_calls: [{tool: find_item, arguments: {prefix: ban}}]
+                  - text: There are 7 bananas.
+                expect:
+                  answer: There are 7 bananas.
+                  tool_calls: [{tool: find_item, arguments: {prefix: ban}}]
+                  json_path: {"$.tool_calls[0].result[0].qty": 7}
+              may not list everything:
+                message: List all items.
+                model:
+                  - tool_calls: [{tool: list_items}]
+                  - text: I cannot.
+                expect:
+                  tool_calls: [{tool: list_items}]
+                  json_path: {"$.tool_calls[0].failed": true}
+              says more than the script holds:
+                message: Hi
+                model:
+                  - tool_calls: [{tool: find_item, arguments: {prefix: a}}]
+                expect:
+                  answer: Hello
+            """);
+
+    CliRun run = svc(work, "test", "--filter", "clerk/");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out())
+        .isEqualTo(
+            """
+            ERROR  agent clerk  app/agents/clerk/tests.terse  (1 of 3 cases failed)
+              ERROR says more than the script holds  app/agents/clerk/tests.terse:20:3
+                the agent asked the model for turn 2, but the case scripts 1 turn (end `model` \
+            with a turn that only has `text`)
+            1 suite, 3 cases: 2 passed, 0 failed, 1 error
+            """);
+  }
+
+  @Test
   void anInvalidTestFileStopsTheRunWithItsDiagnostics() {
     ProjectFixture.write(
         work, PROJECT.replace("json_path: {\"$[0].qty\": 7}", "json_path: {\"qty\": 7}") + SQLITE);

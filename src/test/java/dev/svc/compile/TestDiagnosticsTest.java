@@ -310,4 +310,49 @@ class TestDiagnosticsTest {
             "app/resources/items/tests.terse:3:28: error[invalid-expectation]: `text_matches` is"
                 + " not a regular expression: Unclosed character class");
   }
+
+  @Test
+  void mistakesInAgentTestsAreReportedAtTheirPositions() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            PROJECT
+                + """
+                == app/agents/clerk/config.terse
+                description: A clerk.
+                instruction: Help.
+                model: {provider: openai_compatible, model: any}
+                == app/agents/clerk/tests.terse
+                cases:
+                  typos:
+                    message: hi
+                    model:
+                      - tool_calls: [{tool: get_prodcut}]
+                      - {}
+                    expect:
+                      tool_calls: [{tool: get_product, args: {}}]
+                  nothing expected:
+                    message: hi
+                    model: [{text: hello}]
+                    expect: {}
+                == app/agents/ghost/tests.terse
+                cases: {}
+                """);
+
+    assertThat(diagnostics)
+        .containsExactly(
+            "app/agents/clerk/tests.terse:5:29: error[unknown-tool]: no tool is named"
+                + " `get_prodcut`",
+            "app/agents/clerk/tests.terse:6:9: error[invalid-model-turn]: a scripted model turn"
+                + " needs `text`, `tool_calls` or both",
+            "app/agents/clerk/tests.terse:8:40: error[invalid-expectation]: unknown key `args` in"
+                + " an expected tool call",
+            "app/agents/clerk/tests.terse:12:13: error[missing-expectation]: case `nothing"
+                + " expected` expects nothing",
+            "app/agents/ghost: warning[missing-config]: directory `app/agents/ghost` has no"
+                + " config.terse, so it is not a agent",
+            "app/agents/ghost/tests.terse:1:1: error[unknown-test-target]:"
+                + " `app/agents/ghost/tests.terse` tests no agent: its directory has no"
+                + " config.terse");
+  }
 }

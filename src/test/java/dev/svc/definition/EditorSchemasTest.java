@@ -50,7 +50,8 @@ class EditorSchemasTest {
             "resource.terse.schema.json",
             "tests.terse.schema.json",
             "prompt-tests.terse.schema.json",
-            "resource-tests.terse.schema.json");
+            "resource-tests.terse.schema.json",
+            "agent-tests.terse.schema.json");
   }
 
   @Test

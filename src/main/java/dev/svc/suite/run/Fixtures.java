@@ -35,6 +35,7 @@ final class Fixtures {
     }
   }
 
+  /** A tool suite's fixtures, on its tool's adapter. */
   static void apply(ToolSuite suite, Model model, ProjectRuntime runtime, Path projectDirectory) {
     if (suite.fixtures().isEmpty()) {
       return;
@@ -45,16 +46,24 @@ final class Fixtures {
           case Execution.Handler handler ->
               throw new IllegalStateException("the compiler lets fixtures only on SQL tools");
         };
+    apply(adapter, suite.fixtures(), runtime, projectDirectory);
+  }
+
+  /** Runs {@code files}, in order, on the adapter named {@code adapter}. */
+  static void apply(
+      String adapter, List<String> files, ProjectRuntime runtime, Path projectDirectory) {
     Connector connector = runtime.connectors().get(adapter);
-    for (String fixture : suite.fixtures()) {
+    if (connector == null) {
+      throw new FixtureException("no tool of this suite uses adapter `" + adapter + "`", null);
+    }
+    for (String fixture : files) {
       String sql;
       try {
         sql = Files.readString(projectDirectory.resolve(fixture));
       } catch (IOException e) {
         throw new FixtureException("fixture " + fixture + " cannot be read: " + e.getMessage(), e);
       }
-      List<SqlScript.Part> statements = SqlScript.statements(sql);
-      for (SqlScript.Part statement : statements) {
+      for (SqlScript.Part statement : SqlScript.statements(sql)) {
         try {
           connector.execute(
               new Statement.Sql(statement.text(), statement.text(), List.of()),

@@ -15,6 +15,8 @@ import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.StartupException;
 import dev.svc.runtime.ToolOutcome;
 import dev.svc.script.ScriptRunner;
+import dev.svc.suite.AgentCase;
+import dev.svc.suite.AgentSuite;
 import dev.svc.suite.Answer;
 import dev.svc.suite.Mismatch;
 import dev.svc.suite.PromptCase;
@@ -94,15 +96,27 @@ public final class TestRunner {
         suite instanceof ToolSuite tested
             ? Optional.of(model.tool(tested.tool()).orElseThrow().withCache(CachePolicy.OFF))
             : Optional.empty();
+    // an agent calls any tool of the project it may: they are all there
+    List<Tool> tools =
+        suite instanceof AgentSuite
+            ? model.tools().stream().map(t -> t.withCache(CachePolicy.OFF)).toList()
+            : tool.map(List::of).orElse(List.of());
     Path data = temporaryDirectory();
     Optional<String> inMemory =
         suite instanceof ToolSuite tested && tested.inMemorySqlite()
             ? tool.map(t -> ((Execution.OnAdapter) t.execution()).adapter())
             : Optional.empty();
     try (ProjectRuntime runtime =
-        ProjectRuntime.start(underTest(model, tool), settings(data, inMemory))) {
-      if (suite instanceof ToolSuite tested) {
-        Fixtures.apply(tested, model, runtime, settings.projectDirectory());
+        ProjectRuntime.start(underTest(model, tools), settings(data, inMemory))) {
+      switch (suite) {
+        case ToolSuite tested ->
+            Fixtures.apply(tested, model, runtime, settings.projectDirectory());
+        case AgentSuite agent ->
+            agent
+                .fixtures()
+                .forEach((adapter, files) ->
+                    Fixtures.apply(adapter, files, runtime, settings.projectDirectory()));
+        default -> {}
       }
       List<CaseResult> results = new ArrayList<>();
       for (TestCase testCase : cases) {
@@ -129,13 +143,27 @@ public final class TestRunner {
   private CaseResult run(ProjectRuntime runtime, Model model, TestCase testCase) {
     long start = System.nanoTime();
     Answer answer;
+    List<Mismatch> scriptProblems = new ArrayList<>();
     try {
-      answer =
-          switch (testCase) {
-            case ToolCase call -> call(runtime, call);
-            case PromptCase get -> ContentAnswers.prompt(runtime, model, get);
-            case ResourceCase read -> ContentAnswers.resource(runtime, read);
-          };
+      switch (testCase) {
+        case ToolCase call -> answer = call(runtime, call);
+        case PromptCase get -> answer = ContentAnswers.prompt(runtime, model, get);
+        case ResourceCase read -> answer = ContentAnswers.resource(runtime, read);
+        case AgentCase task -> {
+          AgentAnswers.Run run = AgentAnswers.run(runtime, model, settings.environment(), task);
+          if (run.scriptEnded().isPresent()) {
+            return new CaseResult(
+                testCase.name(),
+                testCase.origin(),
+                Optional.empty(),
+                List.of(),
+                run.scriptEnded(),
+                since(start));
+          }
+          answer = run.answer();
+          run.unusedTurns().ifPresent(scriptProblems::add);
+        }
+      }
     } catch (RuntimeException e) {
       return new CaseResult(
           testCase.name(),
@@ -145,7 +173,8 @@ public final class TestRunner {
           Optional.of("server fault: " + describe(e)),
           since(start));
     }
-    List<Mismatch> mismatches = testCase.check(answer);
+    List<Mismatch> mismatches = new ArrayList<>(testCase.check(answer));
+    mismatches.addAll(scriptProblems);
     return new CaseResult(
         testCase.name(),
         testCase.origin(),
@@ -189,16 +218,16 @@ public final class TestRunner {
   }
 
   /**
-   * The model a suite runs: the one tool it tests (none for a prompt or resource), with no shared
-   * result cache, so that a case answers from the database every time and opens only that tool's
-   * adapter.
+   * The model a suite runs: the one tool it tests (every tool for an agent, none for a prompt or
+   * resource), with no shared result cache, so that a case answers from the database every time and
+   * opens only that tool's adapter.
    */
-  static Model underTest(Model model, Optional<Tool> tool) {
+  static Model underTest(Model model, List<Tool> tools) {
     var service = model.service();
     return new Model(
         service.withFormat12Fields(service.limits(), service.rateLimitStore(), Optional.empty()),
         model.adapters(),
-        tool.map(List::of).orElse(List.of()),
+        tools,
         model.prompts(),
         model.resources(),
         model.resourceTemplates(),
