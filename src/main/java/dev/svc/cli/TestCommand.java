@@ -30,9 +30,9 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Run a project's tests: the cases of the tests.terse files beside its tools, prompts",
-      "(<prompt>.tests.terse) and resources, run as an MCP client's calls would be (auth,",
-      "validation, transforms; result cache off). Connects to the databases the tested tools",
-      "use; SQLite files are fresh copies per suite.",
+      "(<prompt>.tests.terse), resources and agents, run as an MCP client's calls would be",
+      "(auth, validation, transforms; result cache off); agents get a scripted model (no",
+      "network). Connects to the databases the tested tools use; SQLite files are fresh per suite.",
       "Exit code 0 when every case passes, 1 when one fails or the project is invalid."
     })
 final class TestCommand implements Callable<Integer> {
@@ -44,7 +44,7 @@ final class TestCommand implements Callable<Integer> {
       paramLabel = "TEXT",
       description =
           "Run only the cases whose `<subject>/<case name>` contains TEXT (case-insensitive);"
-              + " the subject is a tool or prompt name, or a resource URI.")
+              + " the subject is a tool, prompt or agent name, or a resource URI.")
   String filter;
 
   @Option(

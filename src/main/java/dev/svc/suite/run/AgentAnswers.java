@@ -35,8 +35,8 @@ final class AgentAnswers {
    * How a run went.
    *
    * @param answer what the case checks
-   * @param scriptProblem why the script and the run disagree, when they do: the agent asked for
-   *     more turns than scripted (an error), or left scripted turns unused (a failure)
+   * @param scriptEnded the agent asked for more turns than scripted (an error of the case)
+   * @param unusedTurns the run answered before every scripted turn was used (a failure)
    */
   record Run(Answer answer, Optional<String> scriptEnded, Optional<Mismatch> unusedTurns) {}
 
@@ -61,7 +61,8 @@ final class AgentAnswers {
     } catch (ScriptedModel.ScriptEnded e) {
       return new Run(Answer.failure(e.getMessage()), Optional.of(e.getMessage()), Optional.empty());
     } catch (ModelException e) {
-      return new Run(Answer.failure(e.getMessage()), Optional.empty(), unused(scripted, testCase));
+      // a run that failed (its steps ran out) leaves turns unused by design
+      return new Run(Answer.failure(e.getMessage()), Optional.empty(), Optional.empty());
     }
     ObjectNode json = Json.NODES.objectNode();
     json.put("answer", answer.text());
