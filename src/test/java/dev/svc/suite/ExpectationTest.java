@@ -115,4 +115,62 @@ class ExpectationTest {
     assertThat(new Expectation.RowCount(0).check(REFUSED).orElseThrow().message())
         .isEqualTo("the call failed (isError): input `id` must be an integer");
   }
+
+  @Test
+  void toolCallsCompareToolsInOrderAndArgumentsOnlyWhereGiven() {
+    Answer run =
+        Answer.success(
+            json(
+                "{\"answer\":\"7\",\"tool_calls\":[{\"tool\":\"find\",\"arguments\":{\"p\":\"b\"},"
+                    + "\"result\":[],\"failed\":false},{\"tool\":\"list\",\"arguments\":{},"
+                    + "\"result\":{},\"failed\":true}]}"),
+            false);
+
+    assertThat(
+            new Expectation.ToolCalls(
+                    List.of(
+                        json("{\"tool\":\"find\",\"arguments\":{\"p\":\"b\"}}"),
+                        json("{\"tool\":\"list\"}")))
+                .check(run))
+        .isEmpty();
+    Mismatch mismatch =
+        new Expectation.ToolCalls(List.of(json("{\"tool\":\"list\"}"))).check(run).orElseThrow();
+    assertThat(mismatch.message()).isEqualTo("the tools called differ");
+    assertThat(mismatch.diff())
+        .isEqualTo(
+            """
+              [ {
+            -   "tool" : "list"
+            +   "tool" : "find"
+            + }, {
+            +   "tool" : "list",
+            +   "arguments" : { }
+              } ]
+            """);
+  }
+
+  @Test
+  void textMatchingFindsThePatternInTheSelectedText() {
+    Answer guide = Answer.success(json("{\"text\":\"# Guide\\nline\"}"), false);
+
+    assertThat(
+            new Expectation.TextMatching(
+                    "text_matches", JsonPath.parse("$.text"), Pattern.compile("(?m)^line"))
+                .check(guide))
+        .isEmpty();
+    assertThat(
+            new Expectation.TextMatching(
+                    "text_matches", JsonPath.parse("$.text"), Pattern.compile("^x"))
+                .check(guide)
+                .orElseThrow()
+                .message())
+        .isEqualTo("the text does not match /^x/");
+    assertThat(
+            new Expectation.TextMatching(
+                    "text_matches", JsonPath.parse("$.blob"), Pattern.compile("x"))
+                .check(guide)
+                .orElseThrow()
+                .message())
+        .isEqualTo("there is no text");
+  }
 }

@@ -106,8 +106,9 @@ public final class TestRunner {
         suite instanceof ToolSuite tested && tested.inMemorySqlite()
             ? tool.map(t -> ((Execution.OnAdapter) t.execution()).adapter())
             : Optional.empty();
+    ScriptRunner scripts = settings.scripts().get();
     try (ProjectRuntime runtime =
-        ProjectRuntime.start(underTest(model, tools), settings(data, inMemory))) {
+        start(underTest(model, tools), settings(data, inMemory, scripts), scripts)) {
       switch (suite) {
         case ToolSuite tested ->
             Fixtures.apply(tested, model, runtime, settings.projectDirectory());
@@ -184,6 +185,17 @@ public final class TestRunner {
         since(start));
   }
 
+  /** Starts a runtime; a runtime that does not start leaves its script runner to be closed here. */
+  private static ProjectRuntime start(
+      Model model, ProjectRuntime.Settings settings, ScriptRunner scripts) {
+    try {
+      return ProjectRuntime.start(model, settings);
+    } catch (RuntimeException e) {
+      scripts.close();
+      throw e;
+    }
+  }
+
   /** A tool case: the call an MCP {@code tools/call} makes. */
   private static Answer call(ProjectRuntime runtime, ToolCase testCase) {
     Caller caller =
@@ -240,7 +252,8 @@ public final class TestRunner {
    *
    * @param inMemory the adapter opened as a fresh in-memory SQLite database instead, if any
    */
-  private ProjectRuntime.Settings settings(Path data, Optional<String> inMemory) {
+  private ProjectRuntime.Settings settings(
+      Path data, Optional<String> inMemory, ScriptRunner scripts) {
     return new ProjectRuntime.Settings(
         settings.environment(),
         settings.projectDirectory(),
@@ -251,7 +264,7 @@ public final class TestRunner {
                     inMemory.filter(adapter.name()::equals).isPresent()
                         ? inMemorySqlite(adapter, data)
                         : inDataDirectory(adapter, data)),
-        settings.scripts().get(),
+        scripts,
         0);
   }
 
