@@ -127,6 +127,21 @@ class TestCommandIT {
   }
 
   @Test
+  void aProjectFromSvcInitHasTestsThatPass() {
+    assertThat(svc(work, "init").exitCode()).isZero();
+
+    CliRun run = svc(work, "test");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .isEqualTo(
+            """
+            PASS  tool hello-world  app/tools/hello-world/tests.terse  (2 cases)
+            1 suite, 2 cases: 2 passed, 0 failed, 0 errors
+            """);
+  }
+
+  @Test
   void theConformanceExamplesTestsPass() {
     CliRun run = svc(REPOSITORY, "test", "examples/conformance");
 
