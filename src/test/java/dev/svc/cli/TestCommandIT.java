@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestCommandIT {
   @RegisterExtension static final TestDatabase POSTGRES = TestDatabase.postgres();
+  @RegisterExtension static final TestDatabase MYSQL = TestDatabase.mysql();
 
   @TempDir Path work;
 
@@ -165,6 +166,24 @@ class TestCommandIT {
   @Test
   void onPostgresTheSameProjectGivesTheSameReport() {
     ProjectFixture.write(work, PROJECT + postgres());
+
+    CliRun run = svc(work, "test");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+    assertThat(run.out()).isEqualTo(REPORT);
+  }
+
+  @Test
+  void onMysqlTheSameProjectGivesTheSameReport() {
+    ProjectFixture.write(
+        work,
+        PROJECT.replace("{{ inputs.prefix }} || '%'", "CONCAT({{ inputs.prefix }}, '%')")
+            + """
+            == app/adapters/pantry.terse
+            connector: mysql
+            connection_string: "%s"
+            """
+                .formatted(MYSQL.connectionString()));
 
     CliRun run = svc(work, "test");
 
