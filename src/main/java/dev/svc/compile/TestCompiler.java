@@ -68,10 +68,36 @@ final class TestCompiler {
     boolean inMemorySqlite =
         definition.inMemorySqlite().filter(Located::value).isPresent()
             && inMemorySqlite(definition.inMemorySqlite().get(), tool);
+    boolean freshSchema =
+        definition.freshSchema().filter(Located::value).isPresent()
+            && freshSchema(definition.freshSchema().get(), tool, inMemorySqlite);
     return diagnostics.errorCount() > errors
         ? Optional.empty()
         : Optional.of(
-            new ToolSuite(tool.name(), definition.file(), fixtures, inMemorySqlite, cases));
+            new ToolSuite(
+                tool.name(), definition.file(), fixtures, inMemorySqlite, freshSchema, cases));
+  }
+
+  /** Whether the tool runs on a PostgreSQL adapter, where a schema can be made; reports why not. */
+  private boolean freshSchema(Located<Boolean> written, Tool tool, boolean inMemorySqlite) {
+    if (inMemorySqlite) {
+      diagnostics.error(
+          "invalid-test-database",
+          written.origin(),
+          "`fresh_schema` and `in_memory_sqlite` exclude each other",
+          "keep one: a schema on the real PostgreSQL server, or SQLite instead of it");
+      return false;
+    }
+    if (!(tool.execution() instanceof Execution.OnAdapter on
+        && on.connector() == ConnectorKind.POSTGRES)) {
+      diagnostics.error(
+          "invalid-test-database",
+          written.origin(),
+          "`fresh_schema` is for tools on a postgres adapter; tool `" + tool.name() + "` has none",
+          "remove `fresh_schema` (SQLite files are fresh per suite anyway)");
+      return false;
+    }
+    return true;
   }
 
   /** Whether the tool can run on SQLite in place of its adapter; reports why not. */

@@ -152,6 +152,7 @@ public final class DefinitionReader {
         directoryName,
         f.textList("fixtures").map(Located::value).orElse(List.of()),
         f.bool("in_memory_sqlite"),
+        f.bool("fresh_schema"),
         f.mapOf("cases").stream()
             .map(e ->
                 new ToolTestsDefinition.CaseDefinition(

@@ -70,6 +70,12 @@ final class TestShapes {
               new FieldType.Bool(),
               "Run the cases on a fresh in-memory SQLite database instead of the tool's postgres"
                   + " or mysql adapter (`fixtures` create its tables): no database server needed."),
+          optional(
+              "fresh_schema",
+              new FieldType.Bool(),
+              "PostgreSQL: run the suite in a new schema, the whole search_path of the tool's"
+                  + " connections (`fixtures` create their tables there), dropped with everything"
+                  + " in it after the suite."),
           required(
               "cases",
               new FieldType.MapOf(CASE),

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param directoryName the last segment of {@code directory}: the tool the tests are beside
  * @param fixtures {@code fixtures}: SQL files run on the tool's adapter before the cases
  * @param inMemorySqlite {@code in_memory_sqlite}: run on an in-memory SQLite database instead
+ * @param freshSchema {@code fresh_schema}: run in a throw-away PostgreSQL schema
  * @param cases the cases, in the order written
  */
 public record ToolTestsDefinition(
@@ -23,6 +24,7 @@ public record ToolTestsDefinition(
     String directoryName,
     List<Located<String>> fixtures,
     Optional<Located<Boolean>> inMemorySqlite,
+    Optional<Located<Boolean>> freshSchema,
     List<CaseDefinition> cases) {
 
   public ToolTestsDefinition {

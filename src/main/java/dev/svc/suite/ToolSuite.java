@@ -8,9 +8,15 @@ import java.util.List;
  * @param file the test file, relative to the project
  * @param fixtures SQL files (relative to the project) run on the tool's adapter before the cases
  * @param inMemorySqlite whether the tool's adapter is replaced by a fresh in-memory SQLite database
+ * @param freshSchema whether the suite runs in a throw-away PostgreSQL schema
  */
 public record ToolSuite(
-    String tool, String file, List<String> fixtures, boolean inMemorySqlite, List<ToolCase> cases)
+    String tool,
+    String file,
+    List<String> fixtures,
+    boolean inMemorySqlite,
+    boolean freshSchema,
+    List<ToolCase> cases)
     implements Suite {
   public ToolSuite {
     fixtures = List.copyOf(fixtures);

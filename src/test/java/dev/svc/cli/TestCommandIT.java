@@ -174,6 +174,46 @@ class TestCommandIT {
   }
 
   @Test
+  void aFreshSchemaHoldsASuitesTablesAndIsDroppedAfterIt() throws Exception {
+    ProjectFixture.write(
+        work,
+        PROJECT
+                .replace("fixtures: [", "fresh_schema: true\nfixtures: [")
+                .replace(" items", " fresh_items")
+            + postgres());
+
+    CliRun run = svc(work, "test");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+    assertThat(run.out())
+        .isEqualTo(
+            REPORT
+                .replace("tests.terse:14:3", "tests.terse:15:3")
+                .replace("tests.terse:19:3", "tests.terse:20:3"));
+    try (var connection =
+            java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://"
+                    + POSTGRES.host()
+                    + ":"
+                    + POSTGRES.port()
+                    + "/"
+                    + POSTGRES.name(),
+                POSTGRES.user(),
+                "");
+        var rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT (SELECT count(*) FROM information_schema.schemata"
+                        + " WHERE schema_name LIKE 'svc_test_%')"
+                        + " + (SELECT count(*) FROM information_schema.tables"
+                        + " WHERE table_name = 'fresh_items')")) {
+      rows.next();
+      assertThat(rows.getInt(1)).isZero();
+    }
+  }
+
+  @Test
   void onMysqlTheSameProjectGivesTheSameReport() {
     ProjectFixture.write(
         work,

@@ -8,6 +8,7 @@ import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
+import dev.svc.model.MissingVariableException;
 import dev.svc.model.Model;
 import dev.svc.model.Tool;
 import dev.svc.project.Environment;
@@ -102,21 +103,66 @@ public final class TestRunner {
             ? model.tools().stream().map(t -> t.withCache(CachePolicy.OFF)).toList()
             : tool.map(List::of).orElse(List.of());
     Path data = temporaryDirectory();
-    Optional<String> inMemory =
-        suite instanceof ToolSuite tested && tested.inMemorySqlite()
-            ? tool.map(t -> ((Execution.OnAdapter) t.execution()).adapter())
-            : Optional.empty();
+    Optional<String> adapter =
+        tool.flatMap(t ->
+            t.execution() instanceof Execution.OnAdapter on
+                ? Optional.of(on.adapter())
+                : Optional.empty());
+    boolean inMemory = suite instanceof ToolSuite tested && tested.inMemorySqlite();
+    boolean freshSchema = suite instanceof ToolSuite tested && tested.freshSchema();
+    Optional<FreshSchema> schema = Optional.empty();
+    try {
+      if (freshSchema) {
+        schema = Optional.of(FreshSchema.create(resolve(model, adapter.orElseThrow(), data)));
+      }
+      Optional<FreshSchema> made = schema;
+      Function<ResolvedAdapter, ResolvedAdapter> adapters =
+          opened -> {
+            ResolvedAdapter here = inDataDirectory(opened, data);
+            if (adapter.filter(opened.name()::equals).isEmpty()) {
+              return here;
+            }
+            if (inMemory) {
+              return inMemorySqlite(opened, data);
+            }
+            return made.map(s -> s.applyTo(here)).orElse(here);
+          };
+      return run(model, suite, cases, tools, adapters, start);
+    } catch (Fixtures.FixtureException e) {
+      return new SuiteResult(
+          suite.title(), suite.file(), List.of(), Optional.of(e.getMessage()), since(start));
+    } catch (MissingVariableException e) {
+      return new SuiteResult(
+          suite.title(),
+          suite.file(),
+          List.of(),
+          Optional.of("the adapter cannot be resolved: " + e.getMessage()),
+          since(start));
+    } finally {
+      schema.ifPresent(FreshSchema::close);
+      delete(data);
+    }
+  }
+
+  /** Runs a suite's cases on a runtime of their own, opened with {@code adapters}. */
+  private SuiteResult run(
+      Model model,
+      Suite suite,
+      List<? extends TestCase> cases,
+      List<Tool> tools,
+      Function<ResolvedAdapter, ResolvedAdapter> adapters,
+      long start) {
     ScriptRunner scripts = settings.scripts().get();
     try (ProjectRuntime runtime =
-        start(underTest(model, tools), settings(data, inMemory, scripts), scripts)) {
+        start(underTest(model, tools), settings(adapters, scripts), scripts)) {
       switch (suite) {
         case ToolSuite tested ->
             Fixtures.apply(tested, model, runtime, settings.projectDirectory());
         case AgentSuite agent ->
             agent
                 .fixtures()
-                .forEach((adapter, files) ->
-                    Fixtures.apply(adapter, files, runtime, settings.projectDirectory()));
+                .forEach((name, files) ->
+                    Fixtures.apply(name, files, runtime, settings.projectDirectory()));
         default -> {}
       }
       List<CaseResult> results = new ArrayList<>();
@@ -133,12 +179,18 @@ public final class TestRunner {
               "the runtime could not start:\n"
                   + String.join("\n", e.problems().stream().map(Diagnostic::render).toList())),
           since(start));
-    } catch (Fixtures.FixtureException e) {
-      return new SuiteResult(
-          suite.title(), suite.file(), List.of(), Optional.of(e.getMessage()), since(start));
-    } finally {
-      delete(data);
     }
+  }
+
+  /**
+   * The adapter named {@code name} with its placeholders filled in, as the runtime will open it.
+   */
+  private ResolvedAdapter resolve(Model model, String name, Path data) {
+    return ResolvedAdapter.of(
+        model.adapter(name).orElseThrow(),
+        settings.environment()::get,
+        settings.projectDirectory(),
+        data);
   }
 
   private CaseResult run(ProjectRuntime runtime, Model model, TestCase testCase) {
@@ -248,22 +300,15 @@ public final class TestRunner {
   }
 
   /**
-   * Settings whose SQLite files with relative paths start in {@code data}, fresh per suite.
-   *
-   * @param inMemory the adapter opened as a fresh in-memory SQLite database instead, if any
+   * Settings opening each adapter as {@code adapters} says: SQLite files with relative paths in a
+   * directory of the suite's own, the tested adapter maybe replaced or moved to a fresh schema.
    */
   private ProjectRuntime.Settings settings(
-      Path data, Optional<String> inMemory, ScriptRunner scripts) {
+      Function<ResolvedAdapter, ResolvedAdapter> adapters, ScriptRunner scripts) {
     return new ProjectRuntime.Settings(
         settings.environment(),
         settings.projectDirectory(),
-        adapter ->
-            settings
-                .connectors()
-                .apply(
-                    inMemory.filter(adapter.name()::equals).isPresent()
-                        ? inMemorySqlite(adapter, data)
-                        : inDataDirectory(adapter, data)),
+        adapter -> settings.connectors().apply(adapters.apply(adapter)),
         scripts,
         0);
   }

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 class JunitReportTest {
   static final CaseResult ESCAPED =
       new CaseResult(
-          "quotes \\"<&>\\"",
+          "quotes \"<&>\"",
           new Origin("app/tools/t/tests.terse", 3, 3),
-          Optional.of("isError: bad \\u0000 byte"),
-          List.of(new Mismatch("error", "the error does not match /a&b/", "- a&b\\n+ bad\\n")),
+          Optional.of("isError: bad \0 byte"),
+          List.of(new Mismatch("error", "the error does not match /a&b/", "- a&b\n+ bad\n")),
           Optional.empty(),
           Duration.ofMillis(1500));
   static final SuiteResult FAILED =
@@ -27,7 +27,7 @@ class JunitReportTest {
           "tool u",
           "app/tools/u/tests.terse",
           List.of(),
-          Optional.of("the runtime could not start:\\nadapter `db` is unreachable"),
+          Optional.of("the runtime could not start:\nadapter `db` is unreachable"),
           Duration.ZERO);
 
   @Test
@@ -37,22 +37,22 @@ class JunitReportTest {
             """
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="svc &amp; co" tests="2" failures="1" errors="1" time="0.000">
-              <testsuite name="tool t" file="app/tools/t/tests.terse" tests="1" failures="1" \\
+              <testsuite name="tool t" file="app/tools/t/tests.terse" tests="1" failures="1" \
             errors="0" skipped="0" time="0.000">
-                <testcase name="quotes &quot;&lt;&amp;&gt;&quot;" classname="tool t" \\
+                <testcase name="quotes &quot;&lt;&amp;&gt;&quot;" classname="tool t" \
             file="app/tools/t/tests.terse" line="3" time="1.500">
-                  <failure message="error: the error does not match /a&amp;b/" \\
+                  <failure message="error: the error does not match /a&amp;b/" \
             type="expectation">error: the error does not match /a&amp;b/
             - a&amp;b
             + bad
             answer:
-            isError: bad \\uFFFD byte
+            isError: bad \uFFFD byte
             </failure>
                 </testcase>
               </testsuite>
-              <testsuite name="tool u" file="app/tools/u/tests.terse" tests="1" failures="0" \\
+              <testsuite name="tool u" file="app/tools/u/tests.terse" tests="1" failures="0" \
             errors="1" skipped="0" time="0.000">
-                <testcase name="(suite setup)" classname="tool u" file="app/tools/u/tests.terse" \\
+                <testcase name="(suite setup)" classname="tool u" file="app/tools/u/tests.terse" \
             time="0.000">
                   <error message="the runtime could not start:">the runtime could not start:
             adapter `db` is unreachable</error>
