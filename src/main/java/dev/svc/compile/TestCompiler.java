@@ -6,8 +6,10 @@ import dev.svc.definition.ToolTestsDefinition;
 import dev.svc.definition.ToolTestsDefinition.CaseDefinition;
 import dev.svc.definition.ToolTestsDefinition.ExpectDefinition;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.diagnostic.Origin;
 import dev.svc.diagnostic.Suggestions;
 import dev.svc.json.Json;
+import dev.svc.json.JsonSchema;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
@@ -178,7 +180,10 @@ final class TestCompiler {
     int beforeExpectations = diagnostics.errorCount();
     List<Expectation> expectations = expectations(expect, name);
     boolean expectsError = expect.error().isPresent();
-    if (!expectsError && tool.inputSchema().isEmpty() && written.inputs().isPresent()) {
+    if (!expectsError && tool.inputSchema().isPresent()) {
+      checkAgainstSchema(
+          arguments, written.inputs().map(YamlNode::origin).orElse(written.name().origin()), tool);
+    } else if (!expectsError && written.inputs().isPresent()) {
       checkArguments(written.inputs().get(), tool);
     }
     if (expectations.isEmpty() && diagnostics.errorCount() == beforeExpectations) {
@@ -252,6 +257,27 @@ final class TestCompiler {
         });
     expect.truncated().ifPresent(t -> expectations.add(new Expectation.Truncated(t.value())));
     return expectations;
+  }
+
+  /** Arguments of a tool with an {@code input_schema} must be valid against it. */
+  private void checkAgainstSchema(JsonNode arguments, Origin at, Tool tool) {
+    JsonNode schema = Json.MAPPER.readTree(tool.inputSchema().orElseThrow());
+    if (!(JsonSchema.compile(schema) instanceof JsonSchema.Valid valid)) {
+      return; // the tool's own diagnostic says why
+    }
+    for (JsonSchema.Problem problem : valid.schema().problems(arguments)) {
+      diagnostics.error(
+          "invalid-test-input",
+          at,
+          "the inputs do not match the input_schema of tool `"
+              + tool.name()
+              + "`: "
+              + (problem.location().isEmpty() || problem.location().equals("$")
+                  ? ""
+                  : problem.location() + ": ")
+              + problem.message(),
+          "fix the inputs, or expect the refusal with `error:`");
+    }
   }
 
   /** Arguments must name declared inputs, give every required one, and have the inputs' types. */

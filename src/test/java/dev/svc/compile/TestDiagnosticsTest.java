@@ -192,6 +192,40 @@ class TestDiagnosticsTest {
   }
 
   @Test
+  void inputsOfAToolWithAnInputSchemaAreCheckedAgainstIt() {
+    List<String> diagnostics =
+        ProjectFixture.diagnostics(
+            dir,
+            """
+            == .svc
+            name: shop
+            == app/tools/t/config.terse
+            description: A tool.
+            input_schema:
+              type: object
+              properties: {n: {type: integer, minimum: 1}}
+              required: [n]
+            == app/tools/t/handler.ts
+            export default () => 1;
+            == app/tools/t/tests.terse
+            cases:
+              too small:
+                inputs: {n: 0}
+                expect: {result: 1}
+              refused on purpose:
+                inputs: {n: 0}
+                expect: {error: ""}
+            """);
+
+    assertThat(diagnostics).hasSize(1);
+    assertThat(diagnostics.getFirst())
+        .startsWith(
+            "app/tools/t/tests.terse:3:13: error[invalid-test-input]: the inputs do not match the"
+                + " input_schema of tool `t`: ")
+        .contains("minimum");
+  }
+
+  @Test
   void aCaseThatExpectsAnErrorMayPassArgumentsTheToolWouldRefuse() {
     List<String> diagnostics =
         ProjectFixture.diagnostics(
