@@ -43,10 +43,12 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Runs suites on the real runtime. Each suite gets a runtime of its own holding the one tool it
- * tests, with the result cache off, and SQLite files in a fresh directory (docs/testing.md,
- * "Databases"); each case is one {@link dev.svc.runtime.ToolInvoker#call}, the call an MCP {@code
- * tools/call} makes.
+ * Runs suites on the real runtime (docs/testing.md). Each suite gets a runtime of its own holding
+ * what it needs (its tool, every tool for an agent, none for a prompt or resource) with the result
+ * cache off, SQLite files in a fresh directory, and the tested adapter maybe replaced by SQLite or
+ * moved to a fresh PostgreSQL schema. A tool case is one {@link dev.svc.runtime.ToolInvoker#call},
+ * the call an MCP {@code tools/call} makes; prompt and resource cases go through {@link
+ * ContentAnswers}, agent cases through {@link AgentAnswers}.
  */
 public final class TestRunner {
   /**
