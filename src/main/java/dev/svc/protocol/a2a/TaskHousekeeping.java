@@ -48,15 +48,10 @@ final class TaskHousekeeping {
         }
       } catch (RuntimeException e) {
         if (!closed.getAsBoolean()) {
-          LOG.warn("task leases not renewed", "store", description, "error", firstLine(e));
+          LOG.warn(
+              "task leases not renewed", "store", description, "error", StoredTasks.firstLine(e));
         }
       }
     }
-  }
-
-  private static String firstLine(RuntimeException e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 }
