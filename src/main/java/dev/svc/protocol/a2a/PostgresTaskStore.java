@@ -66,23 +66,13 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             + ")";
     this.connections = new PostgresTaskConnections(adapter, description);
     PostgresTaskSchema.create(connections, description);
-    this.listener =
-        Thread.ofPlatform()
-            .daemon()
-            .name("svc-a2a-listen")
-            .start(() -> TaskStoreListener.run(description, () -> closed, this::listen));
+    this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
     this.housekeeper =
-        Thread.ofPlatform()
-            .daemon()
-            .name("svc-a2a-leases")
-            .start(() ->
-                TaskHousekeeping.run(
-                    settings,
-                    description,
-                    () -> closed,
-                    this::renew,
-                    this::failExpired,
-                    this::deleteFinished));
+        TaskHousekeeping.start(
+            settings,
+            description,
+            () -> closed,
+            new TaskHousekeeping.Chores(this::renew, this::failExpired, this::deleteFinished));
   }
 
   @Override

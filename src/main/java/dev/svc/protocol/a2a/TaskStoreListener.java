@@ -26,7 +26,15 @@ final class TaskStoreListener {
 
   private TaskStoreListener() {}
 
-  static void run(String description, BooleanSupplier closed, Session session) {
+  /** Starts listening on a daemon thread of its own, until the store closes. */
+  static Thread start(String description, BooleanSupplier closed, Session session) {
+    return Thread.ofPlatform()
+        .daemon()
+        .name("svc-a2a-listen")
+        .start(() -> run(description, closed, session));
+  }
+
+  private static void run(String description, BooleanSupplier closed, Session session) {
     long[] backoff = {FIRST_BACKOFF_MILLIS};
     while (!closed.getAsBoolean()) {
       try {
