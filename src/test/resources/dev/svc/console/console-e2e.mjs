@@ -1,0 +1,113 @@
+// Drives the dev console (svc start --ui) in Debian's headless Chromium with playwright-core:
+// DevConsoleIT runs it against a live svc. Arguments come in the environment:
+//   SVC_URL          the server, e.g. http://127.0.0.1:8080
+//   PLAYWRIGHT_DIR   where scripts/test-tools.sh put playwright-core
+//   CHROMIUM         the browser (default /usr/bin/chromium); never a downloaded one
+//   PROJECT          the project directory, whose files the reload step edits
+//   SCREENSHOT       where to save the screenshot
+// Each step prints "step: <name>"; a failure prints its reason and exits 1.
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const require = createRequire(join(process.env.PLAYWRIGHT_DIR, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const base = process.env.SVC_URL;
+const project = process.env.PROJECT;
+const profile = mkdtempSync(join(tmpdir(), 'svc-console-chromium-'));
+const step = (name) => console.log('step: ' + name);
+
+// a new empty profile each run (Playwright passes it as --user-data-dir)
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1366, height: 768 },
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const problems = [];
+const page = browser.pages()[0] ?? (await browser.newPage());
+try {
+  page.setDefaultTimeout(20000);
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push('console error: ' + m.text());
+  });
+
+  await page.goto(base + '/ui/');
+  await page.getByRole('status').filter({ hasText: 'connected' }).waitFor();
+  step('opened');
+
+  // a tool: fill its generated form, call it, see the row
+  await page.getByRole('tab', { name: /Tools/ }).click();
+  await page.getByRole('button', { name: /^find_pet/ }).click();
+  await page.getByLabel('name', { exact: true }).fill('Rex');
+  await page.getByRole('button', { name: 'Call' }).click();
+  const call = page.locator('#calls li').first();
+  await call.getByRole('cell', { name: 'dog' }).waitFor();
+  await call.locator('.status', { hasText: 'ok' }).waitFor();
+  step('tool called');
+
+  // a prompt with an argument
+  await page.getByRole('tab', { name: /Prompts/ }).click();
+  await page.getByRole('button', { name: /^greet/ }).click();
+  await page.getByLabel('who').fill('Ada');
+  await page.getByRole('button', { name: 'Render' }).click();
+  await page.locator('#prompt-output').getByText('Say hello to Ada.').waitFor();
+  step('prompt rendered');
+
+  // a resource
+  await page.getByRole('tab', { name: /Resources/ }).click();
+  await page.getByRole('button', { name: /^pets:\/\/guide/ }).click();
+  await page.locator('#resource-output').getByText('Pets are friends.').waitFor();
+  step('resource read');
+
+  // the agent, streamed over A2A
+  await page.getByRole('tab', { name: /Agents/ }).click();
+  await page.getByRole('button', { name: /^helper/ }).click();
+  await page.getByLabel('Message').fill('Which pets are there?');
+  await page.getByLabel('Message').press('Enter');
+  const answer = page.locator('#chat .bubble.agent').last();
+  await answer.getByText('Rex is a dog.').waitFor();
+  await answer.locator('.state', { hasText: 'completed' }).waitFor();
+  step('agent answered');
+  await page.screenshot({ path: process.env.SCREENSHOT, fullPage: false });
+
+  // a reload under --watch: a new tool appears without a page refresh
+  const marker = await page.evaluate(() => (window.__svcMarker = Math.random()));
+  await page.getByRole('tab', { name: /Tools/ }).click();
+  mkdirSync(join(project, 'app/tools/count_pets'), { recursive: true });
+  writeFileSync(
+    join(project, 'app/tools/count_pets/config.terse'),
+    'description: How many pets there are.\nuse: db\nstatement: SELECT count(*) AS pets FROM pets\n',
+  );
+  await page.getByRole('button', { name: /^count_pets/ }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Reloaded' }).waitFor();
+  if ((await page.evaluate(() => window.__svcMarker)) !== marker) {
+    throw new Error('the page was loaded again instead of updated');
+  }
+  step('reload shown');
+
+  // the log tail shows the reload
+  await page.getByRole('tab', { name: 'Log' }).click();
+  await page.locator('#log').getByText('reloaded').first().waitFor();
+  step('log tailed');
+
+  if (problems.length) throw new Error(problems.join('\n'));
+  console.log('all steps passed');
+} catch (e) {
+  console.log('FAILED: ' + e.message + (problems.length ? '\n' + problems.join('\n') : ''));
+  process.exitCode = 1;
+  await page.screenshot({ path: process.env.SCREENSHOT.replace(/\.png$/, '-failed.png') }).catch(() => {});
+} finally {
+  await browser.close();
+}
