@@ -344,6 +344,7 @@ public final class Instance implements AutoCloseable {
     synchronized (reloading) {
       List<Diagnostic> agentProblems = AgentChecks.check(next, options.environment());
       if (!agentProblems.isEmpty()) {
+        reloadRefused(agentProblems);
         throw new StartupException(agentProblems);
       }
       ProjectRuntime previous = runtime.get();
@@ -364,6 +365,9 @@ public final class Instance implements AutoCloseable {
       } catch (RuntimeException e) {
         if (!sameScripts) {
           scripts.close();
+        }
+        if (e instanceof StartupException refused) {
+          reloadRefused(refused.problems());
         }
         throw e;
       }
@@ -402,6 +406,14 @@ public final class Instance implements AutoCloseable {
       }
       return changes;
     }
+  }
+
+  /**
+   * Says on the dev console (when served) why a changed project was not swapped in; {@link #reload}
+   * says it itself when the model cannot be served.
+   */
+  public void reloadRefused(List<Diagnostic> problems) {
+    console.ifPresent(c -> c.reloadFailed(problems));
   }
 
   public int port() {

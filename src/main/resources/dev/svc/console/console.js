@@ -781,10 +781,14 @@ async function followEvents() {
           describe(event);
           setConnection('connected', true);
         } else if (event.type === 'reload') {
+          $('problems').hidden = true;
           describe(event);
           await refresh();
           const changed = event.changedTools?.length ? ' (tools changed: ' + event.changedTools.join(', ') + ')' : '';
           toast('Reloaded' + changed);
+        } else if (event.type === 'reloadFailed') {
+          $('problems-list').textContent = (event.problems || []).join('\n');
+          $('problems').hidden = false;
         } else if (event.type === 'log') {
           addLogLine(event.line);
         } else if (event.type === 'dropped') {

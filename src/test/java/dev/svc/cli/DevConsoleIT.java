@@ -20,9 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Debian's headless Chromium driven by playwright-core (both installed by {@code
  * scripts/test-tools.sh}; missing, the test fails and says so) opens {@code /ui}, calls a SQLite
  * tool from its generated form and sees the row, renders a prompt, reads a resource, chats with an
- * agent backed by a scripted model and sees the streamed answer, then sees a tool added by an edit
- * appear without a page refresh, and the reload in the log tail. The screenshot is kept in {@code
- * target/dev-console.png}.
+ * agent backed by a scripted model and sees the streamed answer, then sees a mistaken edit's
+ * diagnostic, then the tool the corrected edit adds appear without a page refresh, and the reload
+ * in the log tail. The screenshot is kept in {@code target/dev-console.png}.
  */
 class DevConsoleIT {
   static final String PROJECT =
@@ -120,6 +120,7 @@ class DevConsoleIT {
                 "step: prompt rendered",
                 "step: resource read",
                 "step: agent answered",
+                "step: reload refusal shown",
                 "step: reload shown",
                 "step: log tailed",
                 "all steps passed");

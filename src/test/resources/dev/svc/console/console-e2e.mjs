@@ -86,11 +86,20 @@ try {
   const marker = await page.evaluate(() => (window.__svcMarker = Math.random()));
   await page.getByRole('tab', { name: /Tools/ }).click();
   mkdirSync(join(project, 'app/tools/count_pets'), { recursive: true });
+  // first a mistake: the page shows the diagnostic, the previous version still serves
   writeFileSync(
     join(project, 'app/tools/count_pets/config.terse'),
-    'description: How many pets there are.\nuse: db\nstatement: SELECT count(*) AS pets FROM pets\n',
+    'description: How many pets there are.\nuse: nowhere\nstatement: SELECT 3 AS pets\n',
+  );
+  const problems = page.getByRole('alert').filter({ hasText: 'not reloaded' });
+  await problems.getByText(/count_pets\/config\.terse:2:\d+: error/).waitFor();
+  step('reload refusal shown');
+  writeFileSync(
+    join(project, 'app/tools/count_pets/config.terse'),
+    'description: How many pets there are.\nuse: db\nstatement: SELECT 3 AS pets\n',
   );
   await page.getByRole('button', { name: /^count_pets/ }).waitFor();
+  await problems.waitFor({ state: 'hidden' });
   await page.getByRole('status').filter({ hasText: 'Reloaded' }).waitFor();
   if ((await page.evaluate(() => window.__svcMarker)) !== marker) {
     throw new Error('the page was loaded again instead of updated');

@@ -1,5 +1,6 @@
 package dev.svc.protocol.console;
 
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.json.Json;
 import dev.svc.log.LogTail;
 import dev.svc.model.Agent;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -101,7 +103,10 @@ public final class DevConsole {
       return new HttpReply.Body(200, PAGE_HEADERS, asset.contentType(), asset.bytes());
     }
     if (call.path().equals(EVENTS)) {
-      return new HttpReply.Stream(200, Map.of(), this::stream);
+      // HEAD gets the status only: a stream that sends nothing would stay open until the page left
+      return call.method().equals("HEAD")
+          ? new HttpReply.Empty(200, Map.of("Content-Type", "text/event-stream"))
+          : new HttpReply.Stream(200, Map.of(), this::stream);
     }
     return HttpReply.error(
         404,
@@ -122,6 +127,17 @@ public final class DevConsole {
     changes.tools().forEach(tools::add);
     event.put("promptsChanged", changes.promptsChanged());
     event.put("resourcesChanged", changes.resourcesChanged());
+    watchers.forEach(w -> w.offer(event));
+  }
+
+  /**
+   * Tells every open page that a reload was refused (the project has errors, or cannot be served)
+   * and why: each diagnostic as {@code svc validate} prints it. The previous project keeps serving.
+   */
+  public void reloadFailed(List<Diagnostic> problems) {
+    ObjectNode event = Json.NODES.objectNode().put("type", "reloadFailed");
+    ArrayNode lines = event.putArray("problems");
+    problems.forEach(problem -> lines.add(problem.render()));
     watchers.forEach(w -> w.offer(event));
   }
 
