@@ -19,10 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The dev console ({@code svc start --ui --watch}) used in a real browser, as a developer would:
  * Debian's headless Chromium driven by playwright-core (both installed by {@code
  * scripts/test-tools.sh}; missing, the test fails and says so) opens {@code /ui}, calls a SQLite
- * tool from its generated form and sees the row, renders a prompt, reads a resource, chats with an
- * agent backed by a scripted model and sees the streamed answer, then sees a mistaken edit's
- * diagnostic, then the tool the corrected edit adds appear without a page refresh, and the reload
- * in the log tail. The screenshot is kept in {@code target/dev-console.png}.
+ * tool from its generated form and sees the row, renders a prompt, reads a resource and a template,
+ * chats with an agent backed by a scripted model and sees the streamed answer, then sees a mistaken
+ * edit's diagnostic, then the tool the corrected edit adds appear without a page refresh, and the
+ * reload in the log tail. The screenshot is kept in {@code target/dev-console.png}.
  */
 class DevConsoleIT {
   static final String PROJECT =
@@ -30,6 +30,10 @@ class DevConsoleIT {
       == .svc
       name: pets
       version: "1.0.0"
+      resource_templates:
+        - uri_template: "pets://card/{name}"
+          name: pet-card
+          text_template: "Card of {{ name }}"
       == app/adapters/db.terse
       connector: sqlite
       connection_string: ":memory:"
@@ -116,9 +120,11 @@ class DevConsoleIT {
             .as("the browser session (svc's log:\n%s)", svc.err())
             .contains(
                 "step: opened",
+                "step: keyboard and layout",
                 "step: tool called",
                 "step: prompt rendered",
                 "step: resource read",
+                "step: template read",
                 "step: agent answered",
                 "step: reload refusal shown",
                 "step: reload shown",

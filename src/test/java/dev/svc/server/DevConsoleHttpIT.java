@@ -16,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -228,11 +229,16 @@ class DevConsoleHttpIT {
       assertThat(hello.path("agents").get(0).path("name").asString()).isEqualTo("helper");
 
       Log.tagged("test").warn("a line for the console");
-      JsonNode log = next(lines);
-      while (!log.path("type").asString().equals("log")) {
-        log = next(lines);
+      List<String> logged = new ArrayList<>();
+      while (logged.isEmpty() || !logged.getLast().contains("a line for the console")) {
+        JsonNode event = next(lines);
+        if (event.path("type").asString().equals("log")) {
+          logged.add(event.path("line").asString());
+        }
       }
-      assertThat(log.path("line").asString()).contains("a line for the console");
+      assertThat(logged.subList(0, logged.size() - 1))
+          .as("a page starts with the lines written before it opened")
+          .anySatisfy(line -> assertThat(line).contains("adapter ready"));
 
       Model next =
           ProjectFixture.model(

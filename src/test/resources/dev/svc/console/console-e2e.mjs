@@ -47,6 +47,17 @@ try {
   await page.getByRole('status').filter({ hasText: 'connected' }).waitFor();
   step('opened');
 
+  // keyboard: the sections are a tab list; the layout fits a laptop screen
+  await page.getByRole('tab', { name: /Tools/ }).focus();
+  await page.keyboard.press('ArrowDown');
+  if ((await page.getByRole('tab', { name: /Prompts/ }).getAttribute('aria-selected')) !== 'true') {
+    throw new Error('ArrowDown did not move to the next section');
+  }
+  await page.keyboard.press('Home');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 0) throw new Error('the page scrolls sideways at 1366x768 by ' + overflow + ' px');
+  step('keyboard and layout');
+
   // a tool: fill its generated form, call it, see the row
   await page.getByRole('tab', { name: /Tools/ }).click();
   await page.getByRole('button', { name: /^find_pet/ }).click();
@@ -70,6 +81,11 @@ try {
   await page.getByRole('button', { name: /^pets:\/\/guide/ }).click();
   await page.locator('#resource-output').getByText('Pets are friends.').waitFor();
   step('resource read');
+  await page.getByRole('button', { name: /^pets:\/\/card\/\{name\}/ }).click();
+  await page.locator('#resource-detail').getByLabel('name', { exact: true }).fill('Rex');
+  await page.locator('#resource-detail').getByRole('button', { name: 'Read' }).click();
+  await page.locator('#resource-output').getByText('Card of Rex').waitFor();
+  step('template read');
 
   // the agent, streamed over A2A
   await page.getByRole('tab', { name: /Agents/ }).click();
@@ -109,6 +125,8 @@ try {
   // the log tail shows the reload
   await page.getByRole('tab', { name: 'Log' }).click();
   await page.locator('#log').getByText('reloaded').first().waitFor();
+  // lines written before the page opened are there too
+  await page.locator('#log').getByText('adapter ready').first().waitFor();
   step('log tailed');
 
   if (problems.length) throw new Error(problems.join('\n'));

@@ -77,8 +77,12 @@ public final class DevConsole {
   private final Set<Watcher> watchers = new CopyOnWriteArraySet<>();
   private volatile boolean closed;
 
+  /** Log lines a page opened later starts with. */
+  private static final int RECENT_LINES = 500;
+
   public DevConsole(Supplier<Model> model) {
     this.model = model;
+    LogTail.remember(RECENT_LINES);
   }
 
   /** Whether {@code path} is the console's, {@code /ui} or below it. */
