@@ -74,21 +74,8 @@ class DevConsoleIT {
   @Test
   void aDeveloperCallsAToolRendersAPromptChatsWithAnAgentAndSeesAReloadInTheBrowser()
       throws Exception {
-    Path chromium = Path.of("/usr/bin/chromium");
-    assertThat(chromium)
-        .as("Chromium from Debian (`chromium`, `chromium-driver`): run scripts/test-tools.sh")
-        .isExecutable();
-    Path playwright = testTools().resolve("playwright");
-    assertThat(playwright.resolve("node_modules/playwright-core"))
-        .as("playwright-core: run scripts/test-tools.sh")
-        .isDirectory();
-    Path script = dir.resolve("console-e2e.mjs");
-    try (InputStream in = getClass().getResourceAsStream("/dev/svc/console/console-e2e.mjs")) {
-      Files.copy(in, script);
-    }
     Path screenshot = Path.of("target", "dev-console.png").toAbsolutePath();
     Files.deleteIfExists(screenshot);
-
     try (ScriptedModelServer model = ScriptedModelServer.start()) {
       model.sse(
           OpenAiReplies.delta("Rex is "), OpenAiReplies.delta("a dog."), OpenAiReplies.done());
@@ -96,28 +83,7 @@ class DevConsoleIT {
           ProjectFixture.write(dir.resolve("pets"), PROJECT.replace("{{MODEL}}", model.url()));
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui", "--watch")) {
         assertThat(svc.out()).contains("svc: dev console at " + svc.baseUrl() + "/ui/");
-        ProcessBuilder node =
-            new ProcessBuilder(List.of("node", script.toString()))
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("node.txt").toFile());
-        node.environment().put("SVC_URL", svc.baseUrl());
-        node.environment().put("PLAYWRIGHT_DIR", playwright.toString());
-        node.environment().put("CHROMIUM", chromium.toString());
-        node.environment().put("PROJECT", project.toString());
-        node.environment().put("SCREENSHOT", screenshot.toString());
-        Process run;
-        try {
-          run = node.start();
-        } catch (IOException e) {
-          throw new AssertionError("node is not installed (Node.js runs playwright-core)", e);
-        }
-        boolean ended = run.waitFor(3, TimeUnit.MINUTES);
-        if (!ended) {
-          run.destroyForcibly();
-        }
-        String output = Files.readString(dir.resolve("node.txt"), StandardCharsets.UTF_8);
-        assertThat(output)
-            .as("the browser session (svc's log:\n%s)", svc.err())
+        assertThat(browse(svc, project, "tour", screenshot))
             .contains(
                 "step: opened",
                 "step: keyboard and layout",
@@ -135,6 +101,75 @@ class DevConsoleIT {
           .isEqualTo("Which pets are there?");
     }
     assertThat(screenshot).isNotEmptyFile();
+  }
+
+  @Test
+  void withServerAuthThePageAsksForTheTokenAndSendsIt() throws Exception {
+    Path project =
+        ProjectFixture.write(
+            dir.resolve("guarded"),
+            PROJECT
+                .replace("{{MODEL}}", "http://127.0.0.1:9")
+                .replace(
+                    "version: \"1.0.0\"\n",
+                    """
+                    version: "1.0.0"
+                    server:
+                      auth:
+                        plugin: oauth
+                        policy:
+                          issuer: http://127.0.0.1:9/realms/none
+                          audience: https://svc.test/mcp
+                    """));
+    try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
+      assertThat(svc.out()).contains("/ui/ (it asks for an access token, as /mcp does)");
+      assertThat(browse(svc, project, "token", dir.resolve("token.png")))
+          .contains("step: token asked", "step: token sent", "all steps passed");
+    }
+  }
+
+  /** Runs the browser script's {@code scenario} against {@code svc}; returns what it printed. */
+  private String browse(SvcProcess svc, Path project, String scenario, Path screenshot)
+      throws Exception {
+    Path chromium = Path.of("/usr/bin/chromium");
+    assertThat(chromium)
+        .as("Chromium from Debian (`chromium`, `chromium-driver`): run scripts/test-tools.sh")
+        .isExecutable();
+    Path playwright = testTools().resolve("playwright");
+    assertThat(playwright.resolve("node_modules/playwright-core"))
+        .as("playwright-core: run scripts/test-tools.sh")
+        .isDirectory();
+    Path script = dir.resolve("console-e2e.mjs");
+    if (!Files.exists(script)) {
+      try (InputStream in = getClass().getResourceAsStream("/dev/svc/console/console-e2e.mjs")) {
+        Files.copy(in, script);
+      }
+    }
+    Path output = dir.resolve(scenario + ".txt");
+    ProcessBuilder node =
+        new ProcessBuilder(List.of("node", script.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
+    node.environment().put("SVC_URL", svc.baseUrl());
+    node.environment().put("PLAYWRIGHT_DIR", playwright.toString());
+    node.environment().put("CHROMIUM", chromium.toString());
+    node.environment().put("PROJECT", project.toString());
+    node.environment().put("SCREENSHOT", screenshot.toString());
+    node.environment().put("SCENARIO", scenario);
+    Process run;
+    try {
+      run = node.start();
+    } catch (IOException e) {
+      throw new AssertionError("node is not installed (Node.js runs playwright-core)", e);
+    }
+    if (!run.waitFor(3, TimeUnit.MINUTES)) {
+      run.destroyForcibly();
+    }
+    String printed = Files.readString(output, StandardCharsets.UTF_8);
+    assertThat(printed)
+        .as("the browser session; svc's log:\n%s", svc.err())
+        .doesNotContain("FAILED");
+    return printed;
   }
 
   private static Path testTools() {

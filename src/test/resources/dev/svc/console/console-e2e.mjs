@@ -5,9 +5,11 @@
 //   CHROMIUM         the browser (default /usr/bin/chromium); never a downloaded one
 //   PROJECT          the project directory, whose files the reload step edits
 //   SCREENSHOT       where to save the screenshot
+//   SCENARIO         `tour` (default: every section, then reloads) or `token` (a server with
+//                    server.auth: the page asks for a token and sends it)
 // Each step prints "step: <name>"; a failure prints its reason and exits 1.
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,13 +38,35 @@ const browser = await chromium.launchPersistentContext(profile, {
 });
 const problems = [];
 const page = browser.pages()[0] ?? (await browser.newPage());
-try {
-  page.setDefaultTimeout(20000);
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push('console error: ' + m.text());
-  });
+page.setDefaultTimeout(20000);
+page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+page.on('console', (m) => {
+  // the browser reports each refused request (401) as an error: expected in the token scenario
+  if (m.type() === 'error' && !m.text().includes('401')) problems.push('console error: ' + m.text());
+});
 
+/** A server with server.auth: the page asks for a token, and sends it on /mcp. */
+async function token() {
+  const sent = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/mcp') sent.push(r.headers()['authorization'] || '');
+  });
+  await page.goto(base + '/ui/');
+  const field = page.getByLabel('Access token');
+  await field.waitFor();
+  await page.getByRole('status').filter({ hasText: 'needs an access token' }).waitFor();
+  step('token asked');
+  await field.fill('not-a-real-token');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByText('The server refused this token').waitFor();
+  if (!sent.includes('Bearer not-a-real-token')) {
+    throw new Error('the token was not sent on /mcp: ' + JSON.stringify(sent));
+  }
+  step('token sent');
+}
+
+/** Every section, then a refused and an accepted reload. */
+async function tour() {
   await page.goto(base + '/ui/');
   await page.getByRole('status').filter({ hasText: 'connected' }).waitFor();
   step('opened');
@@ -129,6 +153,10 @@ try {
   await page.locator('#log').getByText('adapter ready').first().waitFor();
   step('log tailed');
 
+}
+
+try {
+  await (process.env.SCENARIO === 'token' ? token() : tour());
   if (problems.length) throw new Error(problems.join('\n'));
   console.log('all steps passed');
 } catch (e) {
