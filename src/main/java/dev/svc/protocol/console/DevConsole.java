@@ -29,8 +29,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The dev console's routes under {@code /ui}: the page itself (three files bundled in the jar), and
  * {@code GET /ui/events}, a server-sent-events stream of what no protocol carries: the agents'
- * names, every log line as written, and each reload of {@code --watch}. Everything else the page
- * does, it does with MCP and A2A requests of its own.
+ * names, the last log lines and every line as written, and each reload of {@code --watch} (or why a
+ * change was not reloaded). Everything else the page does, it does with MCP and A2A requests of its
+ * own.
  *
  * <p>The page's files hold no project data and are served without a token, since a browser cannot
  * send one when it opens a URL; {@code /ui/events} takes the same token as {@code /mcp} (the HTTP
