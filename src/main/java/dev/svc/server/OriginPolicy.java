@@ -48,10 +48,6 @@ final class OriginPolicy {
     return !loopbackOnly && allowedHosts.isEmpty();
   }
 
-  boolean originAllowed(Optional<String> originHeader) {
-    return originAllowed(originHeader, Optional.empty());
-  }
-
   /**
    * Whether a request with this {@code Origin}, sent to this {@code Host}, may be served: loopback
    * and configured origins, and a same-origin request (svc's own page) to a host named in {@code
