@@ -289,7 +289,13 @@ function schemaField(formId, name, schema = {}, required) {
       value: schema.default,
       inputmode: type === 'integer' ? 'numeric' : 'decimal',
     });
-    read = () => (input.value === '' ? undefined : Number(input.value));
+    // a whole number beyond JavaScript's exact range goes as the digits typed (svc reads "42" as 42)
+    read = () =>
+      input.value === ''
+        ? undefined
+        : type === 'integer' && !Number.isSafeInteger(Number(input.value))
+          ? input.value.trim()
+          : Number(input.value);
   } else if (type === 'array' || type === 'object' || type === undefined) {
     input = el('textarea', {
       ...common,
