@@ -28,10 +28,13 @@ if [ ${#missing[@]} -gt 0 ] && { [ "$(id -u)" != 0 ] || ! command -v apt-get >/d
   echo "  (zsh, fish: shell-completion tests; haproxy: LoadBalancedInstancesIT; chromium," >&2
   echo "  chromium-driver: DevConsoleIT). ./run-tests" >&2
   echo "  installs them itself when run as root, as CI does." >&2
-  if [ ! -d "$grammar/node_modules/tree-sitter-powershell" ] && ! command -v npm >/dev/null 2>&1; then
-    echo "  and Node.js with npm, which fetches tree-sitter's PowerShell grammar once" >&2
-  elif [ ! -d "$playwright/node_modules/playwright-core" ] && ! command -v npm >/dev/null 2>&1; then
-    echo "  and Node.js with npm, which fetches playwright-core once (DevConsoleIT)" >&2
+  fetched=()
+  [ -d "$grammar/node_modules/tree-sitter-powershell" ] || fetched+=("tree-sitter's PowerShell grammar")
+  [ -d "$playwright/node_modules/playwright-core" ] || fetched+=("playwright-core (DevConsoleIT)")
+  if [ ${#fetched[@]} -gt 0 ] && ! command -v npm >/dev/null 2>&1; then
+    list="${fetched[0]}"
+    [ ${#fetched[@]} -gt 1 ] && list="$list and ${fetched[1]}"
+    echo "  and Node.js with npm, which fetches $list once" >&2
   fi
   echo "  To run only some tests meanwhile: mvn -B verify -Dtest=… -Dit.test=… (README, Tests)." >&2
   exit 1
