@@ -63,6 +63,7 @@ final class Reloader implements AutoCloseable {
     switch (compilation) {
       case Compilation.Failure failure -> {
         ProjectCompiler.print(failure.diagnostics(), context.err());
+        instance.reloadRefused(failure.diagnostics().stream().filter(Diagnostic::isError).toList());
         LOG.error(
             "the changed project has errors; still serving the previous version",
             "errors",
