@@ -1,6 +1,10 @@
-// svc dev console (svc start --ui). Plain DOM, no framework, nothing loaded from elsewhere.
+// svc dev console (svc start --ui). Plain DOM, no framework, nothing loaded from elsewhere: the
+// two npm packages it imports (marked, DOMPurify) are served by svc from the jar.
 // It speaks the server's own protocols: MCP JSON-RPC at POST /mcp and A2A v1 at /agent/{name};
 // GET /ui/events carries only what no protocol does (agents' names, log lines, reloads).
+
+import { marked } from './vendor/marked.js';
+import DOMPurify from './vendor/purify.js';
 
 const MCP_VERSION = '2025-11-25';
 const TOKEN_KEY = 'svc-console-token';
@@ -35,6 +39,28 @@ function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// ---------------------------------------------------------------- markdown
+
+// links a description or an answer holds open in a new tab, and never tell where they came from
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A') {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+});
+
+/** Markdown (descriptions, agents' answers) as sanitised HTML in the node: no script, no handler. */
+function setMarkdown(node, text) {
+  node.classList.add('markdown');
+  node.innerHTML = DOMPurify.sanitize(marked.parse(String(text ?? ''), { async: false, gfm: true }));
+  return node;
+}
+
+/** A block of markdown with the given classes. */
+function markdown(text, cls) {
+  return setMarkdown(el('div', { class: 'markdown ' + (cls || '') }), text);
 }
 
 // ---------------------------------------------------------------- HTTP, auth
@@ -390,7 +416,7 @@ function showTool(tool) {
   );
   $('tool-detail').replaceChildren(
     el('h3', {}, tool.title || tool.name),
-    tool.description ? el('p', { class: 'description' }, tool.description) : null,
+    tool.description ? markdown(tool.description, 'description') : null,
     form,
   );
 }
@@ -486,7 +512,7 @@ function showPrompt(prompt) {
           const result = await mcp('prompts/get', { name: prompt.name, arguments: args });
           output.replaceChildren(
             el('h3', {}, 'Rendered ' + prompt.name),
-            result.description ? el('p', { class: 'description' }, result.description) : null,
+            result.description ? markdown(result.description, 'description') : null,
             ...(result.messages || []).map((m) =>
               el('div', { class: 'message' }, el('div', { class: 'role' }, m.role), el('div', { class: 'value-text' }, contentText([m.content]))),
             ),
@@ -504,7 +530,7 @@ function showPrompt(prompt) {
   );
   $('prompt-detail').replaceChildren(
     el('h3', {}, prompt.title || prompt.name),
-    prompt.description ? el('p', { class: 'description' }, prompt.description) : null,
+    prompt.description ? markdown(prompt.description, 'description') : null,
     form,
   );
 }
@@ -516,7 +542,7 @@ function renderResources() {
   renderList('resource-list', state.resources, 'resources', (r) => r.uri, (r) => r.name || r.title, (r) => {
     $('resource-detail').replaceChildren(
       el('h3', {}, r.title || r.name || r.uri),
-      r.description ? el('p', { class: 'description' }, r.description) : null,
+      r.description ? markdown(r.description, 'description') : null,
       el('p', {}, el('code', {}, r.uri), r.mimeType ? ' · ' + r.mimeType : ''),
     );
     readResource(r.uri);
@@ -553,7 +579,7 @@ function showTemplate(template) {
   );
   $('resource-detail').replaceChildren(
     el('h3', {}, template.title || template.name),
-    template.description ? el('p', { class: 'description' }, template.description) : null,
+    template.description ? markdown(template.description, 'description') : null,
     el('p', {}, el('code', {}, template.uriTemplate)),
     form,
   );
@@ -663,7 +689,7 @@ async function sendChat(text) {
       if (artifact) {
         const chunk = partsText(artifact.artifact?.parts);
         streamed = artifact.append ? streamed + chunk : chunk;
-        textNode.textContent = streamed;
+        setMarkdown(textNode, streamed);
         answer.scrollIntoView({ block: 'end' });
       }
       const status = result.statusUpdate;
@@ -674,7 +700,7 @@ async function sendChat(text) {
       }
       return true;
     });
-    if (!streamed && final) textNode.textContent = final;
+    if (!streamed && final) setMarkdown(textNode, final);
     stateNode.textContent += ' · ' + Math.round(performance.now() - started) + ' ms';
   } catch (e) {
     answer.classList.add('error');

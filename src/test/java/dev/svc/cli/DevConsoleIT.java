@@ -38,7 +38,7 @@ class DevConsoleIT {
       connector: sqlite
       connection_string: ":memory:"
       == app/tools/find_pet/config.terse
-      description: A pet by name.
+      description: A pet by `name`.
       use: db
       statement: SELECT {{ inputs.name }} AS name, 'dog' AS kind, 3 AS age
       inputs:
@@ -78,7 +78,14 @@ class DevConsoleIT {
     Files.deleteIfExists(screenshot);
     try (ScriptedModelServer model = ScriptedModelServer.start()) {
       model.sse(
-          OpenAiReplies.delta("Rex is "), OpenAiReplies.delta("a dog."), OpenAiReplies.done());
+          OpenAiReplies.delta("Rex is "),
+          OpenAiReplies.delta("a **dog**."),
+          // what a model may write, or be made to: shown as text, never run
+          OpenAiReplies.delta(
+              "\n\n<script>window.hacked = 1</script>"
+                  + "<b onclick=\"window.hacked = 2\">bold</b>"
+                  + " [link](javascript:window.hacked=3)"),
+          OpenAiReplies.done());
       Path project =
           ProjectFixture.write(dir.resolve("pets"), PROJECT.replace("{{MODEL}}", model.url()));
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui", "--watch")) {

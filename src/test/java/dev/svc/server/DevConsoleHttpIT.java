@@ -34,7 +34,14 @@ import tools.jackson.databind.JsonNode;
  */
 class DevConsoleHttpIT {
   static final List<String> ROUTES =
-      List.of("/ui", "/ui/", "/ui/console.js", "/ui/console.css", "/ui/events");
+      List.of(
+          "/ui",
+          "/ui/",
+          "/ui/console.js",
+          "/ui/console.css",
+          "/ui/vendor/marked.js",
+          "/ui/vendor/purify.js",
+          "/ui/events");
 
   static final String PROJECT =
       """
@@ -175,6 +182,12 @@ class DevConsoleHttpIT {
       RawHttp.Answer page = get(instance.port(), "/ui/");
       assertThat(page.status()).isEqualTo(200);
       assertThat(page.body()).doesNotContain("pets", "find_pet", "helper");
+      for (String module : List.of("/ui/vendor/marked.js", "/ui/vendor/purify.js")) {
+        RawHttp.Answer vendor = get(instance.port(), module);
+        assertThat(vendor.status()).as(module).isEqualTo(200);
+        assertThat(vendor.header("content-type")).hasValue("text/javascript; charset=utf-8");
+        assertThat(vendor.body()).as(module).contains("export");
+      }
     }
   }
 

@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The dev console's routes under {@code /ui}: the page itself (three files bundled in the jar), and
+ * The dev console's routes under {@code /ui}: the page itself (three files bundled in the jar, and
+ * the ES modules of the npm packages marked and DOMPurify from their Maven Central jars), and
  * {@code GET /ui/events}, a server-sent-events stream of what no protocol carries: the agents'
  * names, the last log lines and every line as written, and each reload of {@code --watch} (or why a
  * change was not reloaded). Everything else the page does, it does with MCP and A2A requests of its
@@ -58,16 +59,38 @@ public final class DevConsole {
           "Cache-Control",
           "no-store");
 
-  private static final Map<String, Asset> ASSETS =
-      Map.of(
+  /** The npm packages the page imports, as their Maven Central jars (org.mvnpm) hold them. */
+  static final String MARKED = "/META-INF/resources/_static/marked/17.0.5/lib/marked.esm.js";
+
+  static final String DOMPURIFY = "/META-INF/resources/_static/dompurify/3.4.15/dist/purify.es.mjs";
+
+  /** The page's files, read from the jar the first time the console serves one. */
+  private static final class Assets {
+    static final Map<String, Asset> BY_PATH =
+        Map.of(
+            PATH,
+            Asset.load("/dev/svc/console/index.html", "text/html; charset=utf-8"),
+            PATH + "/",
+            Asset.load("/dev/svc/console/index.html", "text/html; charset=utf-8"),
+            PATH + "/console.js",
+            Asset.load("/dev/svc/console/console.js", "text/javascript; charset=utf-8"),
+            PATH + "/console.css",
+            Asset.load("/dev/svc/console/console.css", "text/css; charset=utf-8"),
+            PATH + "/vendor/marked.js",
+            Asset.load(MARKED, "text/javascript; charset=utf-8"),
+            PATH + "/vendor/purify.js",
+            Asset.load(DOMPURIFY, "text/javascript; charset=utf-8"));
+  }
+
+  /** The page's own paths, served without a token. */
+  private static final Set<String> PAGE_FILES =
+      Set.of(
           PATH,
-          Asset.load("index.html", "text/html; charset=utf-8"),
           PATH + "/",
-          Asset.load("index.html", "text/html; charset=utf-8"),
           PATH + "/console.js",
-          Asset.load("console.js", "text/javascript; charset=utf-8"),
           PATH + "/console.css",
-          Asset.load("console.css", "text/css; charset=utf-8"));
+          PATH + "/vendor/marked.js",
+          PATH + "/vendor/purify.js");
 
   /** Events a slow page has not read yet; beyond, log lines are dropped (and counted). */
   private static final int BACKLOG = 2000;
@@ -93,7 +116,7 @@ public final class DevConsole {
 
   /** Whether {@code path} is one of the page's own files, served without a token. */
   public static boolean isPageFile(String path) {
-    return ASSETS.containsKey(path);
+    return PAGE_FILES.contains(path);
   }
 
   public HttpReply handle(HttpCall call) {
@@ -103,7 +126,7 @@ public final class DevConsole {
           Map.of("Allow", "GET, HEAD"),
           "Method not allowed: " + call.method() + " " + call.path());
     }
-    Asset asset = ASSETS.get(call.path());
+    Asset asset = PAGE_FILES.contains(call.path()) ? Assets.BY_PATH.get(call.path()) : null;
     if (asset != null) {
       return new HttpReply.Body(200, PAGE_HEADERS, asset.contentType(), asset.bytes());
     }
@@ -223,7 +246,7 @@ public final class DevConsole {
   /** One of the page's files, read from the jar once. */
   private record Asset(String contentType, byte[] bytes) {
     static Asset load(String name, String contentType) {
-      try (InputStream in = DevConsole.class.getResourceAsStream("/dev/svc/console/" + name)) {
+      try (InputStream in = DevConsole.class.getResourceAsStream(name)) {
         if (in == null) {
           throw new IllegalStateException("the dev console's " + name + " is missing from the jar");
         }
