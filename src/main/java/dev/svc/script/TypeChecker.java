@@ -1,0 +1,421 @@
+package dev.svc.script;
+
+import com.caoccao.javet.annotations.V8Function;
+import com.caoccao.javet.exceptions.JavetException;
+import com.caoccao.javet.interop.V8Host;
+import com.caoccao.javet.interop.V8Runtime;
+import com.caoccao.javet.values.reference.V8ValueObject;
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
+import dev.svc.json.Jackson;
+import dev.svc.model.Model;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPInputStream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Type-checks the scripts of a compiled project with the TypeScript compiler, run in the V8 that
+ * svc already has (no Node.js): the project's own {@code node_modules/typescript} when it is a 5.x,
+ * else the one that ships in svc ({@value #BUNDLED_VERSION}). The compiler sees a virtual file
+ * system: the project's script and declaration files, its {@code node_modules} type declarations,
+ * the generated {@link TypeDeclarations} and TypeScript's lib files, nothing else.
+ *
+ * <p>Each script is checked as its importers see it, and each export a tool uses against the
+ * function type of its role ({@code Svc.Handler<"tool">}, …), so a handler whose payload type names
+ * an input the tool does not have is an error at the export. Errors are the diagnostic {@code
+ * type-error} at their file, line and column, the TypeScript code in the message.
+ */
+public final class TypeChecker {
+  public static final String BUNDLED_VERSION = "5.9.3";
+  public static final String CODE = "type-error";
+
+  private static final String BUNDLED =
+      "META-INF/resources/_static/typescript/" + BUNDLED_VERSION + "/lib/typescript.js";
+  private static final String BUNDLED_LIBS = "META-INF/.more.tgz";
+  private static final String ROOT = "/project/";
+  private static final String LIB = "/lib/";
+  private static final String TYPES = ROOT + TypeDeclarations.DIRECTORY + "/";
+  private static final String CHECKS = TYPES + "exports.ts";
+  private static final List<String> LIBS = List.of("lib.es2023.d.ts");
+
+  /** The largest file the compiler is handed, and the most it is handed in all. */
+  private static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
+
+  private static final long MAX_TOTAL_BYTES = 64L * 1024 * 1024;
+
+  /** How much V8 heap a check may grow to, and how long it may take. */
+  private static final long MAX_HEAP_BYTES = 1024L * 1024 * 1024;
+
+  private static final long TIMEOUT_SECONDS = 120;
+
+  private static volatile Map<String, String> bundledLibs;
+
+  private TypeChecker() {}
+
+  /** Which TypeScript compiler checks a project, and where its lib files are. */
+  record Compiler(String version, String source, Optional<Path> libDirectory) {}
+
+  /** The diagnostics of type-checking {@code model}'s scripts; none when it has no scripts. */
+  public static List<Diagnostic> check(Path projectDirectory, Model model) {
+    List<TypeDeclarations.Use> uses = TypeDeclarations.uses(model);
+    if (uses.isEmpty()) {
+      return List.of();
+    }
+    Path project = projectDirectory.toAbsolutePath().normalize();
+    Compiler compiler = compiler(project);
+    Files files = new Files(project, compiler, TypeDeclarations.of(model), checks(uses));
+    try {
+      return run(compiler, files, roots(uses));
+    } catch (CheckFailed e) {
+      return List.of(
+          Diagnostic.error(CODE, Origin.ofFile(uses.getFirst().script().path()), e.getMessage())
+              .withHint(
+                  "fix or split the script, or skip type checking with `svc validate"
+                      + " --no-type-check`"));
+    }
+  }
+
+  /** The compiler: the project's own TypeScript 5.x when it has one, else svc's. */
+  static Compiler compiler(Path project) {
+    Path own = project.resolve("node_modules/typescript");
+    Path packageJson = own.resolve("package.json");
+    Path source = own.resolve("lib/typescript.js");
+    if (java.nio.file.Files.isRegularFile(packageJson)
+        && java.nio.file.Files.isRegularFile(source)) {
+      try {
+        JsonNode meta = Jackson.MAPPER.readTree(java.nio.file.Files.readString(packageJson));
+        String version = meta.path("version").asString("");
+        if (version.startsWith("5.")) {
+          return new Compiler(
+              version, java.nio.file.Files.readString(source), Optional.of(own.resolve("lib")));
+        }
+      } catch (IOException | RuntimeException e) {
+        // an unreadable package: svc's own compiler checks instead
+      }
+    }
+    return new Compiler(BUNDLED_VERSION, resource(BUNDLED), Optional.empty());
+  }
+
+  private static List<String> roots(List<TypeDeclarations.Use> uses) {
+    List<String> roots = new ArrayList<>();
+    roots.add(TYPES + TypeDeclarations.SANDBOX_FILE);
+    roots.add(TYPES + TypeDeclarations.PROJECT_FILE);
+    uses.stream().map(u -> ROOT + u.script().path()).distinct().forEach(roots::add);
+    roots.add(CHECKS);
+    return roots;
+  }
+
+  /** One line per TypeScript export used: it is assigned to the function type of its role. */
+  private static Checks checks(List<TypeDeclarations.Use> uses) {
+    StringBuilder text = new StringBuilder("export {};\n");
+    Map<Integer, TypeDeclarations.Use> lines = new LinkedHashMap<>();
+    int line = 2;
+    int n = 0;
+    for (TypeDeclarations.Use use : uses) {
+      String path = use.script().path();
+      if (!(path.endsWith(".ts") || path.endsWith(".mts"))) {
+        continue; // JavaScript is not type-checked
+      }
+      String module = TypeDeclarations.quote(TypeDeclarations.moduleFrom(TypeDeclarations.DIRECTORY, path));
+      text.append("import * as s")
+          .append(n)
+          .append(" from ")
+          .append(module)
+          .append("; const c")
+          .append(n)
+          .append(": ")
+          .append(use.type())
+          .append(" = s")
+          .append(n)
+          .append("[")
+          .append(TypeDeclarations.quote(use.script().exportName()))
+          .append("];\n");
+      lines.put(line, use);
+      line++;
+      n++;
+    }
+    return new Checks(text.toString(), lines);
+  }
+
+  private record Checks(String text, Map<Integer, TypeDeclarations.Use> lines) {}
+
+  private static List<Diagnostic> run(Compiler compiler, Files files, List<String> roots) {
+    V8Host host = V8Engine.sharedHost();
+    AtomicReference<String> failure = new AtomicReference<>();
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("svc-type-check-timeout").unstarted(r));
+    V8ValueObject svcFiles = null;
+    try (V8Runtime runtime = host.createV8Runtime()) {
+      runtime.setNearHeapLimitCallback(
+          (current, initial) -> {
+            if (current * 2 <= MAX_HEAP_BYTES) {
+              return current * 2;
+            }
+            failure.compareAndSet(
+                null,
+                "type checking needed more than "
+                    + MAX_HEAP_BYTES / (1024 * 1024)
+                    + " MiB of memory and was stopped");
+            runtime.terminateExecution();
+            return current + 64L * 1024 * 1024;
+          });
+      timer.schedule(
+          () -> {
+            failure.compareAndSet(
+                null, "type checking took longer than " + TIMEOUT_SECONDS + " s and was stopped");
+            runtime.terminateExecution();
+          },
+          TIMEOUT_SECONDS,
+          TimeUnit.SECONDS);
+      try (V8ValueObject global = runtime.getGlobalObject()) {
+        svcFiles = runtime.createV8ValueObject();
+        svcFiles.bind(files);
+        global.set("svcFiles", svcFiles);
+      }
+      runtime
+          .getExecutor(compiler.source())
+          .setResourceName("typescript-" + compiler.version() + ".js")
+          .executeVoid();
+      runtime.getExecutor(resource("dev/svc/script/typecheck.js")).setResourceName("svc:typecheck.js")
+          .executeVoid();
+      ObjectNode request = Jackson.MAPPER.createObjectNode();
+      ArrayNode rootNodes = request.putArray("roots");
+      roots.forEach(rootNodes::add);
+      ArrayNode libs = request.putArray("libs");
+      LIBS.forEach(libs::add);
+      ArrayNode checks = request.putArray("checks");
+      files.checks.lines().forEach((line, use) -> {
+        ObjectNode check = checks.addObject();
+        check.put("line", line);
+        check.put("file", ROOT + use.script().path());
+        check.put("name", use.script().exportName());
+        check.put("role", use.role());
+      });
+      request.put("checksFile", CHECKS);
+      String answer;
+      try (V8ValueObject global = runtime.getGlobalObject()) {
+        answer = global.invokeString("svcCheck", Jackson.MAPPER.writeValueAsString(request));
+      }
+      unbind(svcFiles, files);
+      return diagnostics(Jackson.MAPPER.readTree(answer));
+    } catch (JavetException | RuntimeException e) {
+      String why = files.stopped != null ? files.stopped : failure.get();
+      if (why != null) {
+        throw new CheckFailed(why);
+      }
+      if (e instanceof ScriptEngineException engine) {
+        throw engine;
+      }
+      throw new CheckFailed(
+          "the TypeScript compiler " + compiler.version() + " failed: " + e.getMessage());
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+
+  /** Releases the callbacks of {@code svcFiles} before its runtime closes. */
+  private static void unbind(V8ValueObject svcFiles, Files files) throws JavetException {
+    svcFiles.unbind(files);
+    svcFiles.close();
+  }
+
+  private static List<Diagnostic> diagnostics(JsonNode found) {
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    for (JsonNode d : found) {
+      String file = d.path("file").asString("");
+      String relative = file.startsWith(ROOT) ? file.substring(ROOT.length()) : file;
+      Origin origin =
+          relative.isEmpty()
+              ? Origin.ofFile(TypeDeclarations.DIRECTORY + "/" + TypeDeclarations.PROJECT_FILE)
+              : new Origin(relative, d.path("line").asInt(0), d.path("column").asInt(0));
+      String message = "TS" + d.path("code").asInt() + ": " + d.path("message").asString("");
+      diagnostics.add(
+          d.path("category").asString("").equals("error")
+              ? Diagnostic.error(CODE, origin, message)
+              : Diagnostic.warning(CODE, origin, message));
+    }
+    return diagnostics;
+  }
+
+  /** A check that could not finish: too big, too slow, or the compiler broke. */
+  private static final class CheckFailed extends RuntimeException {
+    CheckFailed(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The files the compiler may read, by their virtual paths: {@code /project/…} (files of the
+   * project directory with a script, declaration or JSON extension, the generated declarations in
+   * memory) and {@code /lib/…} (the compiler's lib files). Bound into V8 as {@code svcFiles}.
+   */
+  public static final class Files {
+    private static final List<String> EXTENSIONS =
+        List.of(".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".json");
+
+    private final Path project;
+    private final Compiler compiler;
+    private final Map<String, String> generated = new HashMap<>();
+    private final Checks checks;
+    private long read;
+    private volatile String stopped;
+
+    Files(Path project, Compiler compiler, String declarations, Checks checks) {
+      this.project = project;
+      this.compiler = compiler;
+      this.checks = checks;
+      generated.put(TYPES + TypeDeclarations.PROJECT_FILE, declarations);
+      generated.put(TYPES + TypeDeclarations.SANDBOX_FILE, TypeDeclarations.sandbox());
+      generated.put(CHECKS, checks.text());
+    }
+
+    /** The text of {@code name}, or null when there is no such file (or it may not be read). */
+    @V8Function(name = "read")
+    public String read(String name) {
+      if (generated.containsKey(name)) {
+        return generated.get(name);
+      }
+      if (name.startsWith(LIB)) {
+        return lib(name.substring(LIB.length()));
+      }
+      return onDisk(name).map(this::readFile).orElse(null);
+    }
+
+    @V8Function(name = "isDirectory")
+    public boolean isDirectory(String name) {
+      if (name.equals("/project") || name.equals("/lib") || TYPES.startsWith(name + "/")) {
+        return true;
+      }
+      return inProject(name).map(java.nio.file.Files::isDirectory).orElse(false);
+    }
+
+    private String lib(String name) {
+      if (!name.matches("lib\\.[a-z0-9.]+\\.d\\.ts") && !name.equals("lib.d.ts")) {
+        return null;
+      }
+      if (compiler.libDirectory().isPresent()) {
+        return readFile(compiler.libDirectory().get().resolve(name));
+      }
+      return bundledLibs().get(name);
+    }
+
+    private Optional<Path> inProject(String name) {
+      if (!name.startsWith(ROOT) || name.contains("\\")) {
+        return Optional.empty();
+      }
+      Path file = project.resolve(name.substring(ROOT.length())).normalize();
+      return file.startsWith(project) ? Optional.of(file) : Optional.empty();
+    }
+
+    private Optional<Path> onDisk(String name) {
+      return inProject(name)
+          .filter(f -> EXTENSIONS.stream().anyMatch(f.getFileName().toString()::endsWith));
+    }
+
+    private String readFile(Path file) {
+      try {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+          return null;
+        }
+        long size = java.nio.file.Files.size(file);
+        if (size > MAX_FILE_BYTES || read + size > MAX_TOTAL_BYTES) {
+          stopped =
+              project.relativize(file)
+                  + " is too large to type-check ("
+                  + size
+                  + " bytes; files up to "
+                  + MAX_FILE_BYTES / (1024 * 1024)
+                  + " MiB, "
+                  + MAX_TOTAL_BYTES / (1024 * 1024)
+                  + " MiB in all)";
+          throw new CheckFailed(stopped);
+        }
+        read += size;
+        return java.nio.file.Files.readString(file);
+      } catch (IOException e) {
+        return null;
+      }
+    }
+  }
+
+  /** The lib files of the bundled compiler, read once from its jar ({@code lib.*.d.ts}). */
+  private static Map<String, String> bundledLibs() {
+    Map<String, String> libs = bundledLibs;
+    if (libs != null) {
+      return libs;
+    }
+    synchronized (TypeChecker.class) {
+      if (bundledLibs == null) {
+        bundledLibs = readLibs();
+      }
+      return bundledLibs;
+    }
+  }
+
+  /** The {@code lib/lib.*.d.ts} entries of the jar's tar.gz of further files. */
+  private static Map<String, String> readLibs() {
+    Map<String, String> libs = new HashMap<>();
+    try (InputStream raw = TypeChecker.class.getClassLoader().getResourceAsStream(BUNDLED_LIBS)) {
+      if (raw == null) {
+        throw new IllegalStateException("missing resource " + BUNDLED_LIBS);
+      }
+      InputStream tar = new GZIPInputStream(raw);
+      byte[] header = new byte[512];
+      while (tar.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
+        String name = field(header, 0, 100);
+        String prefix = field(header, 345, 155);
+        if (!prefix.isEmpty()) {
+          name = prefix + "/" + name;
+        }
+        long size = Long.parseLong(field(header, 124, 12).trim(), 8);
+        byte[] body = tar.readNBytes((int) size);
+        long padding = (512 - size % 512) % 512;
+        tar.skipNBytes(padding);
+        String base = name.substring(name.lastIndexOf('/') + 1);
+        if (name.contains("/lib/") && base.startsWith("lib.") && base.endsWith(".d.ts")) {
+          libs.put(base, new String(body, StandardCharsets.UTF_8));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read TypeScript's lib files", e);
+    }
+    return Map.copyOf(libs);
+  }
+
+  private static String field(byte[] header, int offset, int length) {
+    int end = offset;
+    while (end < offset + length && header[end] != 0) {
+      end++;
+    }
+    return new String(header, offset, end - offset, StandardCharsets.US_ASCII);
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = TypeChecker.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
