@@ -133,7 +133,8 @@ public final class TypeChecker {
       if (!(path.endsWith(".ts") || path.endsWith(".mts"))) {
         continue; // JavaScript is not type-checked
       }
-      String module = TypeDeclarations.quote(TypeDeclarations.moduleFrom(TypeDeclarations.DIRECTORY, path));
+      String module =
+          TypeDeclarations.quote(TypeDeclarations.moduleFrom(TypeDeclarations.DIRECTORY, path));
       text.append("import * as s")
           .append(n)
           .append(" from ")
@@ -164,19 +165,18 @@ public final class TypeChecker {
             r -> Thread.ofPlatform().daemon().name("svc-type-check-timeout").unstarted(r));
     V8ValueObject svcFiles = null;
     try (V8Runtime runtime = host.createV8Runtime()) {
-      runtime.setNearHeapLimitCallback(
-          (current, initial) -> {
-            if (current * 2 <= MAX_HEAP_BYTES) {
-              return current * 2;
-            }
-            failure.compareAndSet(
-                null,
-                "type checking needed more than "
-                    + MAX_HEAP_BYTES / (1024 * 1024)
-                    + " MiB of memory and was stopped");
-            runtime.terminateExecution();
-            return current + 64L * 1024 * 1024;
-          });
+      runtime.setNearHeapLimitCallback((current, initial) -> {
+        if (current * 2 <= MAX_HEAP_BYTES) {
+          return current * 2;
+        }
+        failure.compareAndSet(
+            null,
+            "type checking needed more than "
+                + MAX_HEAP_BYTES / (1024 * 1024)
+                + " MiB of memory and was stopped");
+        runtime.terminateExecution();
+        return current + 64L * 1024 * 1024;
+      });
       timer.schedule(
           () -> {
             failure.compareAndSet(
@@ -194,7 +194,9 @@ public final class TypeChecker {
           .getExecutor(compiler.source())
           .setResourceName("typescript-" + compiler.version() + ".js")
           .executeVoid();
-      runtime.getExecutor(resource("dev/svc/script/typecheck.js")).setResourceName("svc:typecheck.js")
+      runtime
+          .getExecutor(resource("dev/svc/script/typecheck.js"))
+          .setResourceName("svc:typecheck.js")
           .executeVoid();
       ObjectNode request = Jackson.MAPPER.createObjectNode();
       ArrayNode rootNodes = request.putArray("roots");
@@ -202,13 +204,16 @@ public final class TypeChecker {
       ArrayNode libs = request.putArray("libs");
       LIBS.forEach(libs::add);
       ArrayNode checks = request.putArray("checks");
-      files.checks.lines().forEach((line, use) -> {
-        ObjectNode check = checks.addObject();
-        check.put("line", line);
-        check.put("file", ROOT + use.script().path());
-        check.put("name", use.script().exportName());
-        check.put("role", use.role());
-      });
+      files
+          .checks
+          .lines()
+          .forEach((line, use) -> {
+            ObjectNode check = checks.addObject();
+            check.put("line", line);
+            check.put("file", ROOT + use.script().path());
+            check.put("name", use.script().exportName());
+            check.put("role", use.role());
+          });
       request.put("checksFile", CHECKS);
       String answer;
       try (V8ValueObject global = runtime.getGlobalObject()) {

@@ -113,7 +113,8 @@ public final class TypeDeclarations {
       out.append("    };\n");
     }
     out.append("  }\n\n");
-    out.append("  /** Every custom auth plugin (app/plugins/<name>.ts) and the tools using it. */\n");
+    out.append(
+        "  /** Every custom auth plugin (app/plugins/<name>.ts) and the tools using it. */\n");
     out.append("  interface Plugins {\n");
     SortedMap<String, Set<String>> plugins = plugins(model);
     plugins.forEach((plugin, tools) -> {
@@ -195,6 +196,11 @@ public final class TypeDeclarations {
     return plugins;
   }
 
+  /** Whether {@code model} uses any script: only then are declarations written. */
+  public static boolean hasScripts(Model model) {
+    return !uses(model).isEmpty();
+  }
+
   /**
    * The script uses of {@code model} with the function type each export must have, e.g. {@code
    * Svc.Handler<"get_weather">}: what {@link TypeChecker} checks the exports against.
@@ -204,7 +210,8 @@ public final class TypeDeclarations {
     for (Tool tool : model.tools()) {
       String name = quote(tool.name());
       tool.inputMapper()
-          .ifPresent(r -> uses.add(new Use(r, "input transform", "Svc.InputTransform<" + name + ">")));
+          .ifPresent(
+              r -> uses.add(new Use(r, "input transform", "Svc.InputTransform<" + name + ">")));
       if (tool.execution() instanceof Execution.Handler handler) {
         uses.add(new Use(handler.script(), "handler", "Svc.Handler<" + name + ">"));
       }
@@ -212,13 +219,15 @@ public final class TypeDeclarations {
           .ifPresent(
               r -> uses.add(new Use(r, "output transform", "Svc.OutputTransform<" + name + ">")));
       tool.auth()
-          .ifPresent(a -> a.script()
-              .ifPresent(r -> {
-                Use use = new Use(r, "auth plugin", "Svc.AuthPlugin<" + quote(a.plugin()) + ">");
-                if (!uses.contains(use)) {
-                  uses.add(use);
-                }
-              }));
+          .ifPresent(a ->
+              a.script()
+                  .ifPresent(r -> {
+                    Use use =
+                        new Use(r, "auth plugin", "Svc.AuthPlugin<" + quote(a.plugin()) + ">");
+                    if (!uses.contains(use)) {
+                      uses.add(use);
+                    }
+                  }));
     }
     return uses;
   }
@@ -339,9 +348,7 @@ public final class TypeDeclarations {
     if (!properties.isObject() || properties.isEmpty()) {
       return additional.isObject()
           ? "Record<string, " + schemaType(additional, indent, depth + 1) + ">"
-          : additional.isBoolean() && !additional.asBoolean()
-              ? "{}"
-              : "Record<string, any>";
+          : additional.isBoolean() && !additional.asBoolean() ? "{}" : "Record<string, any>";
     }
     StringBuilder out = new StringBuilder("{\n");
     for (Map.Entry<String, JsonNode> property : properties.properties()) {

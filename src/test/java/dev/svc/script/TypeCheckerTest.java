@@ -2,7 +2,6 @@ package dev.svc.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Model;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
