@@ -220,7 +220,7 @@ public final class TypeChecker {
         answer = global.invokeString("svcCheck", Jackson.MAPPER.writeValueAsString(request));
       }
       unbind(svcFiles, files);
-      return diagnostics(Jackson.MAPPER.readTree(answer));
+      return diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList();
     } catch (JavetException | RuntimeException e) {
       String why = files.stopped != null ? files.stopped : failure.get();
       if (why != null) {
@@ -354,7 +354,8 @@ public final class TypeChecker {
           throw new CheckFailed(stopped);
         }
         read += size;
-        return java.nio.file.Files.readString(file);
+        // bytes that are not UTF-8 become U+FFFD: the compiler reports them where they are
+        return new String(java.nio.file.Files.readAllBytes(file), StandardCharsets.UTF_8);
       } catch (IOException e) {
         return null;
       }
@@ -373,6 +374,11 @@ public final class TypeChecker {
       }
       return bundledLibs;
     }
+  }
+
+  /** The bundled compiler's lib files, by name: for tests that give a project its own compiler. */
+  static Map<String, String> bundledLibsForTest() {
+    return bundledLibs();
   }
 
   /** The {@code lib/lib.*.d.ts} entries of the jar's tar.gz of further files. */

@@ -261,7 +261,7 @@ public final class TypeDeclarations {
   private static String inputs(Tool tool, String indent) {
     if (tool.inputSchema().isPresent()) {
       JsonNode schema = Jackson.MAPPER.readTree(tool.inputSchema().get());
-      return schemaType(schema, indent, 0);
+      return new SchemaTypes(schema).of(schema, indent, 0);
     }
     if (tool.inputs().isEmpty()) {
       return "{}";
@@ -286,92 +286,100 @@ public final class TypeDeclarations {
     return out.append(indent).append("}").toString();
   }
 
-  /**
-   * A JSON Schema as a TypeScript type: {@code type}, {@code enum}, {@code const}, {@code
-   * properties}/{@code required}, {@code items}, {@code anyOf}/{@code oneOf}; what has no simple
-   * TypeScript form is {@code any}.
-   */
-  private static String schemaType(JsonNode schema, String indent, int depth) {
-    if (depth > MAX_SCHEMA_DEPTH || !schema.isObject()) {
-      return schema.isBoolean() && !schema.asBoolean() ? "never" : "any";
-    }
-    if (schema.has("const")) {
-      return literal(schema.get("const"));
-    }
-    if (schema.path("enum").isArray() && !schema.get("enum").isEmpty()) {
-      List<String> values = new ArrayList<>();
-      schema.get("enum").forEach(v -> values.add(literal(v)));
-      return String.join(" | ", values.stream().distinct().toList());
-    }
-    for (String union : List.of("anyOf", "oneOf")) {
-      if (schema.path(union).isArray() && !schema.get(union).isEmpty()) {
+  /** JSON Schemas as TypeScript types, {@code $ref}s resolved within {@code root}. */
+  private record SchemaTypes(JsonNode root) {
+    /**
+     * A JSON Schema as a TypeScript type: {@code type}, {@code enum}, {@code const}, {@code
+     * properties}/{@code required}, {@code items}, {@code anyOf}/{@code oneOf}; what has no simple
+     * TypeScript form is {@code any}.
+     */
+    String of(JsonNode schema, String indent, int depth) {
+      if (depth > MAX_SCHEMA_DEPTH || !schema.isObject()) {
+        return schema.isBoolean() && !schema.asBoolean() ? "never" : "any";
+      }
+      String ref = schema.path("$ref").asString("");
+      if (ref.startsWith("#/")) {
+        JsonNode target = root.at(ref.substring(1));
+        return target.isMissingNode() ? "any" : of(target, indent, depth + 1);
+      }
+      if (schema.has("const")) {
+        return literal(schema.get("const"));
+      }
+      if (schema.path("enum").isArray() && !schema.get("enum").isEmpty()) {
+        List<String> values = new ArrayList<>();
+        schema.get("enum").forEach(v -> values.add(literal(v)));
+        return String.join(" | ", values.stream().distinct().toList());
+      }
+      for (String union : List.of("anyOf", "oneOf")) {
+        if (schema.path(union).isArray() && !schema.get(union).isEmpty()) {
+          List<String> types = new ArrayList<>();
+          schema.get(union).forEach(s -> types.add("(" + of(s, indent, depth + 1) + ")"));
+          return String.join(" | ", types.stream().distinct().toList());
+        }
+      }
+      JsonNode type = schema.path("type");
+      if (type.isArray()) {
         List<String> types = new ArrayList<>();
-        schema.get(union).forEach(s -> types.add("(" + schemaType(s, indent, depth + 1) + ")"));
+        type.forEach(t -> types.add(typeNamed(t.asString(""), schema, indent, depth)));
         return String.join(" | ", types.stream().distinct().toList());
       }
-    }
-    JsonNode type = schema.path("type");
-    if (type.isArray()) {
-      List<String> types = new ArrayList<>();
-      type.forEach(t -> types.add(typeNamed(t.asString(""), schema, indent, depth)));
-      return String.join(" | ", types.stream().distinct().toList());
-    }
-    if (type.isString()) {
-      return typeNamed(type.asString(), schema, indent, depth);
-    }
-    if (schema.has("properties")) {
-      return typeNamed("object", schema, indent, depth);
-    }
-    return "any";
-  }
-
-  private static String typeNamed(String type, JsonNode schema, String indent, int depth) {
-    return switch (type) {
-      case "string" -> "string";
-      case "number", "integer" -> "number";
-      case "boolean" -> "boolean";
-      case "null" -> "null";
-      case "array" ->
-          schema.has("items")
-              ? "Array<" + schemaType(schema.get("items"), indent, depth + 1) + ">"
-              : "any[]";
-      case "object" -> objectType(schema, indent, depth);
-      default -> "any";
-    };
-  }
-
-  private static String objectType(JsonNode schema, String indent, int depth) {
-    JsonNode properties = schema.path("properties");
-    JsonNode additional = schema.path("additionalProperties");
-    Set<String> required = new TreeSet<>();
-    schema.path("required").forEach(r -> required.add(r.asString("")));
-    if (!properties.isObject() || properties.isEmpty()) {
-      return additional.isObject()
-          ? "Record<string, " + schemaType(additional, indent, depth + 1) + ">"
-          : additional.isBoolean() && !additional.asBoolean() ? "{}" : "Record<string, any>";
-    }
-    StringBuilder out = new StringBuilder("{\n");
-    for (Map.Entry<String, JsonNode> property : properties.properties()) {
-      String description = property.getValue().path("description").asString("");
-      if (!description.isBlank()) {
-        out.append(indent).append("  ").append(doc(description));
+      if (type.isString()) {
+        return typeNamed(type.asString(), schema, indent, depth);
       }
-      out.append(indent)
-          .append("  ")
-          .append(key(property.getKey()))
-          .append(required.contains(property.getKey()) ? ": " : "?: ")
-          .append(schemaType(property.getValue(), indent + "  ", depth + 1))
-          .append(";\n");
+      if (schema.has("properties")) {
+        return typeNamed("object", schema, indent, depth);
+      }
+      return "any";
     }
-    if (additional.isObject()) {
-      out.append(indent)
-          .append("  [name: string]: ")
-          .append(schemaType(additional, indent + "  ", depth + 1))
-          .append(" | undefined;\n");
-    } else if (additional.isBoolean() && additional.asBoolean()) {
-      out.append(indent).append("  [name: string]: unknown;\n");
+
+    String typeNamed(String type, JsonNode schema, String indent, int depth) {
+      return switch (type) {
+        case "string" -> "string";
+        case "number", "integer" -> "number";
+        case "boolean" -> "boolean";
+        case "null" -> "null";
+        case "array" ->
+            schema.has("items")
+                ? "Array<" + of(schema.get("items"), indent, depth + 1) + ">"
+                : "any[]";
+        case "object" -> objectType(schema, indent, depth);
+        default -> "any";
+      };
     }
-    return out.append(indent).append("}").toString();
+
+    String objectType(JsonNode schema, String indent, int depth) {
+      JsonNode properties = schema.path("properties");
+      JsonNode additional = schema.path("additionalProperties");
+      Set<String> required = new TreeSet<>();
+      schema.path("required").forEach(r -> required.add(r.asString("")));
+      if (!properties.isObject() || properties.isEmpty()) {
+        return additional.isObject()
+            ? "Record<string, " + of(additional, indent, depth + 1) + ">"
+            : additional.isBoolean() && !additional.asBoolean() ? "{}" : "Record<string, any>";
+      }
+      StringBuilder out = new StringBuilder("{\n");
+      for (Map.Entry<String, JsonNode> property : properties.properties()) {
+        String description = property.getValue().path("description").asString("");
+        if (!description.isBlank()) {
+          out.append(indent).append("  ").append(doc(description));
+        }
+        out.append(indent)
+            .append("  ")
+            .append(key(property.getKey()))
+            .append(required.contains(property.getKey()) ? ": " : "?: ")
+            .append(of(property.getValue(), indent + "  ", depth + 1))
+            .append(";\n");
+      }
+      if (additional.isObject()) {
+        out.append(indent)
+            .append("  [name: string]: ")
+            .append(of(additional, indent + "  ", depth + 1))
+            .append(" | undefined;\n");
+      } else if (additional.isBoolean() && additional.asBoolean()) {
+        out.append(indent).append("  [name: string]: unknown;\n");
+      }
+      return out.append(indent).append("}").toString();
+    }
   }
 
   private static String literal(JsonNode value) {

@@ -17,7 +17,8 @@
 
   function flatten(message) {
     return ts.flattenDiagnosticMessageText(message, "\n").split("\n")
-      .map((line) => line.trim()).filter((line) => line !== "").join(" ");
+      .map((line) => line.trim()).filter((line) => line !== "").join(" ")
+      .split("/project/").join("");
   }
 
   // where the export a check line names is declared, and what the check is about
@@ -35,7 +36,7 @@
       result.line = position.line + 1;
       result.column = position.character + 1;
     }
-    const name = check.name === "default" ? "the default export" : "`" + check.name + "`";
+    const name = check.name === "default" ? "the default export" : "the export `" + check.name + "`";
     result.message = name + " is the " + check.role + " but does not have its type: " + result.message;
   }
 

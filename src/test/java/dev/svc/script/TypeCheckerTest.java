@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.model.Model;
 import dev.svc.testing.ProjectFixture;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -88,5 +89,186 @@ class TypeCheckerTest {
             "app/tools/get_weather/handler.ts:5:1: error[type-error]: TS2322: the default export"
                 + " is the handler but does not have its type:")
         .contains("'dayz'");
+  }
+
+  @Test
+  void anInputTransformThatReturnsNoObjectAndAnOutputTransformMisusingResultsAreCaught() {
+    List<String> found =
+        check(
+            WEATHER
+                + """
+                == app/tools/get_weather/config.terse
+                description: The weather.
+                mappers:
+                  input: transforms.ts#normalise
+                  output: transforms.ts#compact
+                inputs:
+                  city:
+                    description: A city.
+                == app/tools/get_weather/transforms.ts
+                export function normalise({ inputs }: Svc.InputTransformPayload<"get_weather">) {
+                  return inputs.city.trim();
+                }
+
+                export function compact({ results, tool }: Svc.OutputTransformPayload<"get_weather">) {
+                  return results.length + tool.length + inputs;
+                }
+                == app/tools/get_weather/handler.ts
+                export default ({ inputs }: Svc.HandlerPayload<"get_weather">) => inputs;
+                """);
+
+    assertThat(found)
+        .containsExactly(
+            "app/tools/get_weather/transforms.ts:1:1: error[type-error]: TS2322: the export"
+                + " `normalise` is the input transform but does not have its type: Type '({"
+                + " inputs }: InputTransformPayload<\"get_weather\">) => string' is not"
+                + " assignable to type 'InputTransform<\"get_weather\">'. Type 'string' is not"
+                + " assignable to type 'Record<string, unknown> | Promise<Record<string,"
+                + " unknown>>'.",
+            "app/tools/get_weather/transforms.ts:6:41: error[type-error]: TS2304: Cannot find"
+                + " name 'inputs'.");
+  }
+
+  @Test
+  void anAuthPluginReadingAFieldItsPayloadLacksOrReturningTheWrongDecisionIsCaught() {
+    List<String> found =
+        check(
+            """
+            == .svc
+            name: shop
+            == app/plugins/tenant.ts
+            export default ({ headers, cookies }: Svc.AuthPluginPayload<"tenant">) =>
+              headers["x-tenant"] === "acme" ? "yes" : { allow: false, reason: 42 };
+            == app/tools/hello/config.terse
+            description: Hello.
+            auth:
+              plugin: tenant
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """);
+
+    assertThat(found).hasSize(2);
+    assertThat(found.get(0))
+        .startsWith(
+            "app/plugins/tenant.ts:1:1: error[type-error]: TS2322: the default export is the auth"
+                + " plugin but does not have its type:");
+    assertThat(found.get(1))
+        .startsWith("app/plugins/tenant.ts:1:28: error[type-error]: TS2339: Property 'cookies'");
+  }
+
+  @Test
+  void untypedScriptsAndJavaScriptPass() {
+    List<String> found =
+        check(
+            WEATHER
+                + """
+                == app/tools/get_weather/handler.ts
+                export default ({ inputs }) => inputs.anything;
+                == app/tools/other/config.terse
+                description: Other.
+                handler: other.js
+                == app/tools/other/other.js
+                module.exports = { default: (p) => p.whatever };
+                """);
+
+    assertThat(found).isEmpty();
+  }
+
+  @Test
+  void theProjectsOwnTypeScriptWins() throws Exception {
+    Path own = work.resolve("node_modules/typescript");
+    Files.createDirectories(own.resolve("lib"));
+    Files.writeString(
+        own.resolve("package.json"), "{\"name\": \"typescript\", \"version\": \"5.4.5\"}");
+    Files.writeString(
+        own.resolve("lib/typescript.js"),
+        TypeChecker.compiler(Path.of("/nonexistent")).source()
+            + "\nts = Object.assign({}, ts, { flattenDiagnosticMessageText: () => 'own compiler' });\n");
+    for (String lib : List.of("lib.es2023.d.ts")) {
+      Files.writeString(own.resolve("lib").resolve(lib), "/// <reference lib=\"es2022\" />\n");
+    }
+    TypeChecker.bundledLibsForTest()
+        .forEach((name, text) -> {
+          if (!name.equals("lib.es2023.d.ts")) {
+            try {
+              Files.writeString(own.resolve("lib").resolve(name), text);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        });
+
+    List<String> found =
+        check(
+            WEATHER
+                + """
+                == app/tools/get_weather/handler.ts
+                export default ({ inputs }: Svc.HandlerPayload<"get_weather">) => inputs.dayz;
+                """);
+
+    assertThat(TypeChecker.compiler(work).version()).isEqualTo("5.4.5");
+    assertThat(found)
+        .containsExactly(
+            "app/tools/get_weather/handler.ts:1:74: error[type-error]: TS2339: own compiler");
+  }
+
+  @Test
+  void aTypeScriptOtherThan5IsNotUsed() throws Exception {
+    Path own = work.resolve("node_modules/typescript");
+    Files.createDirectories(own.resolve("lib"));
+    Files.writeString(own.resolve("package.json"), "{\"version\": \"7.0.0\"}");
+    Files.writeString(own.resolve("lib/typescript.js"), "throw new Error('not JavaScript');");
+
+    assertThat(TypeChecker.compiler(work).version()).isEqualTo(TypeChecker.BUNDLED_VERSION);
+  }
+
+  @Test
+  void aHugeImportedFileIsADiagnosticNotACrash() throws Exception {
+    String files =
+        WEATHER
+            + """
+            == app/tools/get_weather/handler.ts
+            import { rows } from "./data";
+            export default () => rows.length;
+            == app/tools/get_weather/data.ts
+            export const rows: number[] = [];
+            """;
+    Model model = ProjectFixture.model(work, files);
+    Files.writeString(
+        work.resolve("app/tools/get_weather/data.ts"),
+        "export const rows: number[] = [];\n" + "// padding\n".repeat(500_000));
+
+    List<String> found = TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
+
+    assertThat(found)
+        .containsExactly(
+            "app/tools/get_weather/handler.ts: error[type-error]: app/tools/get_weather/data.ts is"
+                + " too large to type-check (5500034 bytes; files up to 4 MiB, 64 MiB in all)");
+  }
+
+  @Test
+  void garbageInADeclarationFileIsDiagnosedNotACrash() throws Exception {
+    String files =
+        WEATHER
+            + """
+            == app/tools/get_weather/handler.ts
+            import type { Row } from "./row";
+            export default (): Row[] => [];
+            == app/tools/get_weather/row.d.ts
+            export interface Row { id: number }
+            """;
+    Model model = ProjectFixture.model(work, files);
+    byte[] garbage = new byte[200_000];
+    new java.util.Random(7).nextBytes(garbage);
+    Files.write(work.resolve("app/tools/get_weather/row.d.ts"), garbage);
+
+    List<String> found = TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
+
+    assertThat(found).isNotEmpty().allMatch(line -> line.contains("error[type-error]: TS"));
+    assertThat(found)
+        .contains(
+            "app/tools/get_weather/handler.ts:1:26: error[type-error]: TS2306: File"
+                + " 'app/tools/get_weather/row.d.ts' is not a module.")
+        .anyMatch(line -> line.startsWith("app/tools/get_weather/row.d.ts:"));
   }
 }
