@@ -23,10 +23,8 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Option(
       names = "--no-type-check",
-      negatable = true,
-      defaultValue = "true",
       description = "Do not type-check scripts (syntax and imports are still checked).")
-  boolean typeCheck;
+  boolean noTypeCheck;
 
   private final CliContext context;
 
@@ -36,7 +34,8 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Optional<Model> model = ProjectCompiler.validated(project.locate(context), context, typeCheck);
+    Optional<Model> model =
+        ProjectCompiler.validated(project.locate(context), context, !noTypeCheck);
     if (model.isEmpty()) {
       return ExitCodes.FAILED;
     }

@@ -4,10 +4,13 @@ import com.caoccao.javet.annotations.V8Function;
 import com.caoccao.javet.exceptions.JavetException;
 import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
+import com.caoccao.javet.interop.callback.JavetCallbackContext;
 import com.caoccao.javet.values.reference.V8ValueObject;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
 import dev.svc.json.Jackson;
+import dev.svc.log.Log;
+import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,6 +68,8 @@ public final class TypeChecker {
 
   private static final long TIMEOUT_SECONDS = 120;
 
+  private static final Log LOG = Log.tagged("script");
+
   private static volatile Map<String, String> bundledLibs;
 
   private TypeChecker() {}
@@ -110,7 +115,7 @@ public final class TypeChecker {
         // an unreadable package: svc's own compiler checks instead
       }
     }
-    return new Compiler(BUNDLED_VERSION, resource(BUNDLED), Optional.empty());
+    return new Compiler(BUNDLED_VERSION, bundledSource(), Optional.empty());
   }
 
   private static List<String> roots(List<TypeDeclarations.Use> uses) {
@@ -163,8 +168,12 @@ public final class TypeChecker {
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("svc-type-check-timeout").unstarted(r));
-    V8ValueObject svcFiles = null;
-    try (V8Runtime runtime = host.createV8Runtime()) {
+    List<JavetCallbackContext> callbacks = new ArrayList<>();
+    V8Runtime runtime = null;
+    CompilerCode code = null;
+    try {
+      runtime = host.createV8Runtime();
+      V8Runtime checking = runtime;
       runtime.setNearHeapLimitCallback((current, initial) -> {
         if (current * 2 <= MAX_HEAP_BYTES) {
           return current * 2;
@@ -174,52 +183,45 @@ public final class TypeChecker {
             "type checking needed more than "
                 + MAX_HEAP_BYTES / (1024 * 1024)
                 + " MiB of memory and was stopped");
-        runtime.terminateExecution();
+        checking.terminateExecution();
         return current + 64L * 1024 * 1024;
       });
       timer.schedule(
           () -> {
             failure.compareAndSet(
                 null, "type checking took longer than " + TIMEOUT_SECONDS + " s and was stopped");
-            runtime.terminateExecution();
+            checking.terminateExecution();
           },
           TIMEOUT_SECONDS,
           TimeUnit.SECONDS);
-      try (V8ValueObject global = runtime.getGlobalObject()) {
-        svcFiles = runtime.createV8ValueObject();
-        svcFiles.bind(files);
+      try (V8ValueObject global = runtime.getGlobalObject();
+          V8ValueObject svcFiles = runtime.createV8ValueObject()) {
+        callbacks.addAll(svcFiles.bind(files));
         global.set("svcFiles", svcFiles);
       }
-      runtime
-          .getExecutor(compiler.source())
-          .setResourceName("typescript-" + compiler.version() + ".js")
-          .executeVoid();
+      StartupTrace.mark("type check: V8 runtime ready");
+      long started = System.nanoTime();
+      code = CompilerCode.load(runtime, compiler);
+      long loaded = System.nanoTime();
+      StartupTrace.mark("type check: TypeScript " + compiler.version() + " loaded");
       runtime
           .getExecutor(resource("dev/svc/script/typecheck.js"))
           .setResourceName("svc:typecheck.js")
           .executeVoid();
-      ObjectNode request = Jackson.MAPPER.createObjectNode();
-      ArrayNode rootNodes = request.putArray("roots");
-      roots.forEach(rootNodes::add);
-      ArrayNode libs = request.putArray("libs");
-      LIBS.forEach(libs::add);
-      ArrayNode checks = request.putArray("checks");
-      files
-          .checks
-          .lines()
-          .forEach((line, use) -> {
-            ObjectNode check = checks.addObject();
-            check.put("line", line);
-            check.put("file", ROOT + use.script().path());
-            check.put("name", use.script().exportName());
-            check.put("role", use.role());
-          });
-      request.put("checksFile", CHECKS);
       String answer;
       try (V8ValueObject global = runtime.getGlobalObject()) {
-        answer = global.invokeString("svcCheck", Jackson.MAPPER.writeValueAsString(request));
+        answer = global.invokeString("svcCheck", request(files, roots));
       }
-      unbind(svcFiles, files);
+      StartupTrace.mark("type check: checked");
+      code.save();
+      LOG.debug(
+          "scripts type-checked",
+          "typescript",
+          compiler.version(),
+          "load_ms",
+          (loaded - started) / 1_000_000,
+          "check_ms",
+          (System.nanoTime() - loaded) / 1_000_000);
       return diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList();
     } catch (JavetException | RuntimeException e) {
       String why = files.stopped != null ? files.stopped : failure.get();
@@ -233,13 +235,46 @@ public final class TypeChecker {
           "the TypeScript compiler " + compiler.version() + " failed: " + e.getMessage());
     } finally {
       timer.shutdownNow();
+      if (code != null) {
+        code.close();
+      }
+      close(runtime, callbacks);
     }
   }
 
-  /** Releases the callbacks of {@code svcFiles} before its runtime closes. */
-  private static void unbind(V8ValueObject svcFiles, Files files) throws JavetException {
-    svcFiles.unbind(files);
-    svcFiles.close();
+  private static String request(Files files, List<String> roots) {
+    ObjectNode request = Jackson.MAPPER.createObjectNode();
+    ArrayNode rootNodes = request.putArray("roots");
+    roots.forEach(rootNodes::add);
+    ArrayNode libs = request.putArray("libs");
+    LIBS.forEach(libs::add);
+    ArrayNode checks = request.putArray("checks");
+    files
+        .checks
+        .lines()
+        .forEach((line, use) -> {
+          ObjectNode check = checks.addObject();
+          check.put("line", line);
+          check.put("file", ROOT + use.script().path());
+          check.put("name", use.script().exportName());
+          check.put("role", use.role());
+        });
+    request.put("checksFile", CHECKS);
+    return Jackson.MAPPER.writeValueAsString(request);
+  }
+
+  private static void close(V8Runtime runtime, List<JavetCallbackContext> callbacks) {
+    if (runtime == null) {
+      return;
+    }
+    for (JavetCallbackContext context : callbacks) {
+      runtime.removeCallbackContext(context.getHandle());
+    }
+    try {
+      runtime.close();
+    } catch (JavetException | RuntimeException e) {
+      LOG.debug("closing the type checker's V8 runtime failed", "error", e.toString());
+    }
   }
 
   private static List<Diagnostic> diagnostics(JsonNode found) {
@@ -417,6 +452,17 @@ public final class TypeChecker {
       end++;
     }
     return new String(header, offset, end - offset, StandardCharsets.US_ASCII);
+  }
+
+  private static volatile String bundledSource;
+
+  private static String bundledSource() {
+    String source = bundledSource;
+    if (source == null) {
+      source = resource(BUNDLED);
+      bundledSource = source;
+    }
+    return source;
   }
 
   private static String resource(String name) {
