@@ -2,6 +2,7 @@ package dev.svc.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.compile.Compilation;
 import dev.svc.model.Model;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Files;
@@ -270,5 +271,17 @@ class TypeCheckerTest {
             "app/tools/get_weather/handler.ts:1:26: error[type-error]: TS2306: File"
                 + " 'app/tools/get_weather/row.d.ts' is not a module.")
         .anyMatch(line -> line.startsWith("app/tools/get_weather/row.d.ts:"));
+  }
+
+  @Test
+  void theExampleProjectsTypeCheckClean() {
+    for (String example : List.of("examples/conformance", "examples/quickstart")) {
+      Path directory = Path.of(example).toAbsolutePath();
+      if (!(ProjectFixture.compile(directory) instanceof Compilation.Success success)) {
+        throw new AssertionError(example + " does not compile");
+      }
+
+      assertThat(TypeChecker.check(directory, success.model())).as(example).isEmpty();
+    }
   }
 }
