@@ -284,4 +284,66 @@ class TypeCheckerTest {
       assertThat(TypeChecker.check(directory, success.model())).as(example).isEmpty();
     }
   }
+
+  @Test
+  void theDocumentedWaysOfTypingScriptsTypeCheck() {
+    List<String> found =
+        check(
+            """
+            == .svc
+            name: shop
+            == app/plugins/bearer.ts
+            export default async function ({ headers, policy }: Svc.AuthPluginPayload<"bearer">) {
+              const auth = headers["authorization"] ?? "";
+              if (!auth.startsWith("Bearer ")) return { allow: false, reason: "missing bearer token" };
+              const res = await fetch(`${policy.issuer}/introspect`, {
+                method: "POST",
+                headers: { "content-type": "application/x-www-form-urlencoded" },
+                body: `token=${encodeURIComponent(auth.slice(7))}`,
+              });
+              return res.ok;
+            }
+            == app/tools/get_weather/config.terse
+            description: The weather.
+            auth:
+              plugin: bearer
+              policy:
+                issuer: https://auth.example.com
+            inputs:
+              city:
+                description: A city.
+            == app/tools/get_weather/handler.ts
+            const handler: Svc.Handler<"get_weather"> = async ({ inputs, auth }) => {
+              const res = await fetch(`https://wttr.in/${encodeURIComponent(inputs.city)}`);
+              if (!res.ok) throw new Error(`weather service answered ${res.status}`);
+              console.info("weather", inputs.city, auth?.subject ?? "anonymous");
+              return mcp.content(mcp.text(await res.text()));
+            };
+            export default handler;
+            == app/tools/find_user/config.terse
+            description: Users by name.
+            handler: handler.ts
+            mappers:
+              input: transforms.ts#normalise
+              output: transforms.ts#compact
+            inputs:
+              name:
+                description: A name.
+            == app/tools/find_user/transforms.ts
+            export function normalise({ inputs }: Svc.InputTransformPayload<"find_user">) {
+              return { name: inputs.name.trim().toLowerCase(), limit: 10 };
+            }
+            export function compact({ results }: Svc.OutputTransformPayload<"find_user">) {
+              return results.map((r) => `${r.id}:${r.name}`);
+            }
+            == app/tools/find_user/handler.ts
+            interface Payload {
+              inputs: { name: string; limit: number };
+              tool: string;
+            }
+            export default ({ inputs }: Payload) => [{ id: inputs.limit, name: inputs.name }];
+            """);
+
+    assertThat(found).isEmpty();
+  }
 }
