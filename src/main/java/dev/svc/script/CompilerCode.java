@@ -5,14 +5,10 @@ import com.caoccao.javet.interop.V8Runtime;
 import com.caoccao.javet.values.V8Value;
 import com.caoccao.javet.values.reference.V8Script;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 
 /**
@@ -99,21 +95,20 @@ final class CompilerCode implements AutoCloseable {
    */
   private static Optional<Path> cacheFile(TypeChecker.Compiler compiler) {
     try {
-      String key =
-          compiler.libDirectory().isEmpty()
-              ? "bundled"
-              : HexFormat.of()
-                  .formatHex(
-                      MessageDigest.getInstance("SHA-256")
-                          .digest(compiler.source().getBytes(StandardCharsets.UTF_8)))
-                  .substring(0, 16);
       return Optional.of(
           CachedBinaries.cacheDirectory()
               .resolve("typescript-" + compiler.version())
-              .resolve(key + "-javet-" + V8Engine.JAVET_VERSION + ".v8cache"));
-    } catch (NoSuchAlgorithmException | RuntimeException e) {
+              .resolve(identity(compiler) + "-javet-" + V8Engine.JAVET_VERSION + ".v8cache"));
+    } catch (RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /** Names the compiler's code: {@code bundled}, or a digest of a project's own compiler. */
+  static String identity(TypeChecker.Compiler compiler) {
+    return compiler.libDirectory().isEmpty()
+        ? "bundled"
+        : CheckResults.sha256(compiler.source()).substring(0, 16);
   }
 
   private static Optional<byte[]> read(Path file) {

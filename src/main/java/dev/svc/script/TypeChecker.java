@@ -85,9 +85,28 @@ public final class TypeChecker {
     }
     Path project = projectDirectory.toAbsolutePath().normalize();
     Compiler compiler = compiler(project);
-    Files files = new Files(project, compiler, TypeDeclarations.of(model), checks(uses));
+    String declarations = TypeDeclarations.of(model);
+    Checks checks = checks(uses);
+    List<String> roots = roots(uses);
+    String key =
+        CheckResults.sha256(
+            String.join(
+                "\n",
+                compiler.version(),
+                CompilerCode.identity(compiler),
+                String.join(",", LIBS),
+                String.join(",", roots)));
+    Files replay = new Files(project, compiler, declarations, checks, Optional.empty());
+    Optional<String> reused = CheckResults.reusable(project, key, replay::probe);
+    if (reused.isPresent()) {
+      return diagnostics(Jackson.MAPPER.readTree(reused.get())).stream().sorted().toList();
+    }
+    CheckResults.Reads reads = new CheckResults.Reads();
+    Files files = new Files(project, compiler, declarations, checks, Optional.of(reads));
     try {
-      return run(compiler, files, roots(uses));
+      String answer = run(compiler, files, roots);
+      CheckResults.store(project, key, reads, answer);
+      return diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList();
     } catch (CheckFailed e) {
       return List.of(
           Diagnostic.error(CODE, Origin.ofFile(uses.getFirst().script().path()), e.getMessage())
@@ -162,7 +181,13 @@ public final class TypeChecker {
 
   private record Checks(String text, Map<Integer, TypeDeclarations.Use> lines) {}
 
-  private static List<Diagnostic> run(Compiler compiler, Files files, List<String> roots) {
+  /** How many times the compiler ran in this process: for tests of {@link CheckResults}. */
+  static final java.util.concurrent.atomic.AtomicInteger RUNS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Runs the compiler; returns its answer, the diagnostics as JSON. */
+  private static String run(Compiler compiler, Files files, List<String> roots) {
+    RUNS.incrementAndGet();
     V8Host host = V8Engine.sharedHost();
     AtomicReference<String> failure = new AtomicReference<>();
     ScheduledExecutorService timer =
@@ -222,7 +247,7 @@ public final class TypeChecker {
           (loaded - started) / 1_000_000,
           "check_ms",
           (System.nanoTime() - loaded) / 1_000_000);
-      return diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList();
+      return answer;
     } catch (JavetException | RuntimeException e) {
       String why = files.stopped != null ? files.stopped : failure.get();
       if (why != null) {
@@ -315,13 +340,20 @@ public final class TypeChecker {
     private final Compiler compiler;
     private final Map<String, String> generated = new HashMap<>();
     private final Checks checks;
+    private final Optional<CheckResults.Reads> reads;
     private long read;
     private volatile String stopped;
 
-    Files(Path project, Compiler compiler, String declarations, Checks checks) {
+    Files(
+        Path project,
+        Compiler compiler,
+        String declarations,
+        Checks checks,
+        Optional<CheckResults.Reads> reads) {
       this.project = project;
       this.compiler = compiler;
       this.checks = checks;
+      this.reads = reads;
       generated.put(TYPES + TypeDeclarations.PROJECT_FILE, declarations);
       generated.put(TYPES + TypeDeclarations.SANDBOX_FILE, TypeDeclarations.sandbox());
       generated.put(CHECKS, checks.text());
@@ -330,6 +362,30 @@ public final class TypeChecker {
     /** The text of {@code name}, or null when there is no such file (or it may not be read). */
     @V8Function(name = "read")
     public String read(String name) {
+      String text = text(name);
+      reads.ifPresent(r -> r.saw("file:" + name, text));
+      return text;
+    }
+
+    @V8Function(name = "isDirectory")
+    public boolean isDirectory(String name) {
+      boolean directory = directory(name);
+      reads.ifPresent(r -> r.saw("directory:" + name, directory ? "yes" : null));
+      return directory;
+    }
+
+    /** What a probe recorded by {@link CheckResults.Reads} gives now. */
+    String probe(String probe) {
+      if (probe.startsWith("file:")) {
+        return text(probe.substring("file:".length()));
+      }
+      if (probe.startsWith("directory:")) {
+        return directory(probe.substring("directory:".length())) ? "yes" : null;
+      }
+      return "?";
+    }
+
+    private String text(String name) {
       if (generated.containsKey(name)) {
         return generated.get(name);
       }
@@ -339,8 +395,7 @@ public final class TypeChecker {
       return onDisk(name).map(this::readFile).orElse(null);
     }
 
-    @V8Function(name = "isDirectory")
-    public boolean isDirectory(String name) {
+    private boolean directory(String name) {
       if (name.equals("/project") || name.equals("/lib") || TYPES.startsWith(name + "/")) {
         return true;
       }

@@ -3,7 +3,9 @@ package dev.svc.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.compile.Compilation;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Model;
+import dev.svc.testing.NpmFixture;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -345,5 +347,61 @@ class TypeCheckerTest {
             """);
 
     assertThat(found).isEmpty();
+  }
+
+  @Test
+  void npmPackagesAreSeenThroughTheirTypeDeclarations() {
+    NpmFixture.install(work);
+    List<String> found =
+        check(
+            WEATHER
+                + """
+                == node_modules/typed-units/package.json
+                {"name": "typed-units", "version": "1.0.0", "main": "index.js", "types": "index.d.ts"}
+                == node_modules/typed-units/index.js
+                export const celsius = (f) => (f - 32) / 1.8;
+                == node_modules/typed-units/index.d.ts
+                export declare function celsius(fahrenheit: number): number;
+                == app/tools/get_weather/handler.ts
+                import slug from "tiny-slug";
+                import { celsius } from "typed-units";
+                export default ({ inputs }: Svc.HandlerPayload<"get_weather">) =>
+                  ({ city: slug(inputs.city), temperature: celsius(inputs.city) });
+                """);
+
+    assertThat(found)
+        .containsExactly(
+            "app/tools/get_weather/handler.ts:4:52: error[type-error]: TS2345: Argument of type"
+                + " 'string' is not assignable to parameter of type 'number'.");
+  }
+
+  @Test
+  void aProjectWhoseFilesReadTheSameIsNotCheckedAgainAndAChangeIsSeen() throws Exception {
+    String files =
+        WEATHER
+            + """
+            == app/tools/get_weather/handler.ts
+            import { twice } from "./twice";
+            export default ({ inputs }: Svc.HandlerPayload<"get_weather">) => twice(inputs.days);
+            == app/tools/get_weather/twice.ts
+            export const twice = (n: number) => n * 2;
+            """;
+    Model model = ProjectFixture.model(work, files);
+    int before = TypeChecker.RUNS.get();
+
+    List<Diagnostic> first = TypeChecker.check(work, model);
+    List<Diagnostic> second = TypeChecker.check(work, model);
+    Files.writeString(
+        work.resolve("app/tools/get_weather/twice.ts"), "export const twice = (s: string) => s;\n");
+    List<String> afterChange =
+        TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
+
+    assertThat(first).isEmpty();
+    assertThat(second).isEmpty();
+    assertThat(afterChange)
+        .containsExactly(
+            "app/tools/get_weather/handler.ts:2:73: error[type-error]: TS2345: Argument of type"
+                + " 'number' is not assignable to parameter of type 'string'.");
+    assertThat(TypeChecker.RUNS.get() - before).isEqualTo(2);
   }
 }
