@@ -98,17 +98,10 @@ final class CompilerCode implements AutoCloseable {
       return Optional.of(
           CachedBinaries.cacheDirectory()
               .resolve("typescript-" + compiler.version())
-              .resolve(identity(compiler) + "-javet-" + V8Engine.JAVET_VERSION + ".v8cache"));
+              .resolve(compiler.identity() + "-javet-" + V8Engine.JAVET_VERSION + ".v8cache"));
     } catch (RuntimeException e) {
       return Optional.empty();
     }
-  }
-
-  /** Names the compiler's code: {@code bundled}, or a digest of a project's own compiler. */
-  static String identity(TypeChecker.Compiler compiler) {
-    return compiler.libDirectory().isEmpty()
-        ? "bundled"
-        : CheckResults.sha256(compiler.source()).substring(0, 16);
   }
 
   private static Optional<byte[]> read(Path file) {

@@ -75,7 +75,37 @@ public final class TypeChecker {
   private TypeChecker() {}
 
   /** Which TypeScript compiler checks a project, and where its lib files are. */
-  record Compiler(String version, String source, Optional<Path> libDirectory) {}
+  record Compiler(String version, Optional<Path> ownSource, Optional<Path> libDirectory) {
+    /** The compiler's JavaScript, read when it is to run (9 MB: a reused check never reads it). */
+    String source() {
+      if (ownSource.isEmpty()) {
+        return bundledSource();
+      }
+      try {
+        return java.nio.file.Files.readString(ownSource.get());
+      } catch (IOException e) {
+        throw new CheckFailed("cannot read " + ownSource.get() + ": " + e.getMessage());
+      }
+    }
+
+    /** Names this compiler's code: {@code bundled}, or the project's own file, size and time. */
+    String identity() {
+      if (ownSource.isEmpty()) {
+        return "bundled";
+      }
+      try {
+        return CheckResults.sha256(
+                ownSource.get()
+                    + "\n"
+                    + java.nio.file.Files.size(ownSource.get())
+                    + "\n"
+                    + java.nio.file.Files.getLastModifiedTime(ownSource.get()).toMillis())
+            .substring(0, 16);
+      } catch (IOException e) {
+        return "unreadable";
+      }
+    }
+  }
 
   /** The diagnostics of type-checking {@code model}'s scripts; none when it has no scripts. */
   public static List<Diagnostic> check(Path projectDirectory, Model model) {
@@ -93,7 +123,7 @@ public final class TypeChecker {
             String.join(
                 "\n",
                 compiler.version(),
-                CompilerCode.identity(compiler),
+                compiler.identity(),
                 String.join(",", LIBS),
                 String.join(",", roots)));
     Files replay = new Files(project, compiler, declarations, checks, Optional.empty());
@@ -127,14 +157,13 @@ public final class TypeChecker {
         JsonNode meta = Jackson.MAPPER.readTree(java.nio.file.Files.readString(packageJson));
         String version = meta.path("version").asString("");
         if (version.startsWith("5.")) {
-          return new Compiler(
-              version, java.nio.file.Files.readString(source), Optional.of(own.resolve("lib")));
+          return new Compiler(version, Optional.of(source), Optional.of(own.resolve("lib")));
         }
       } catch (IOException | RuntimeException e) {
         // an unreadable package: svc's own compiler checks instead
       }
     }
-    return new Compiler(BUNDLED_VERSION, bundledSource(), Optional.empty());
+    return new Compiler(BUNDLED_VERSION, Optional.empty(), Optional.empty());
   }
 
   private static List<String> roots(List<TypeDeclarations.Use> uses) {
@@ -363,7 +392,10 @@ public final class TypeChecker {
     @V8Function(name = "read")
     public String read(String name) {
       String text = text(name);
-      reads.ifPresent(r -> r.saw("file:" + name, text));
+      // the bundled compiler's lib files are fixed by its version, which the check's key names
+      if (!(name.startsWith(LIB) && compiler.libDirectory().isEmpty())) {
+        reads.ifPresent(r -> r.saw("file:" + name, text));
+      }
       return text;
     }
 
