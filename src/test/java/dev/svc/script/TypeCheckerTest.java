@@ -404,4 +404,26 @@ class TypeCheckerTest {
                 + " 'number' is not assignable to parameter of type 'string'.");
     assertThat(TypeChecker.RUNS.get() - before).isEqualTo(2);
   }
+
+  @Test
+  void codeNestedTooDeeplyForTheCompilerIsADiagnosticNotACrash() throws Exception {
+    String files =
+        WEATHER
+            + """
+            == app/tools/get_weather/handler.ts
+            import { deep } from "./deep";
+            export default () => deep;
+            == app/tools/get_weather/deep.ts
+            export const deep = [];
+            """;
+    Model model = ProjectFixture.model(work, files);
+    Files.writeString(
+        work.resolve("app/tools/get_weather/deep.ts"),
+        "export const deep = " + "[".repeat(100_000) + "]".repeat(100_000) + ";\n");
+
+    List<String> found =
+        TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
+
+    assertThat(found).isNotEmpty().allMatch(line -> line.contains("error[type-error]: "));
+  }
 }
