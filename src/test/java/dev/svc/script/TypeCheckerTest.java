@@ -421,8 +421,7 @@ class TypeCheckerTest {
         work.resolve("app/tools/get_weather/deep.ts"),
         "export const deep = " + "[".repeat(100_000) + "]".repeat(100_000) + ";\n");
 
-    List<String> found =
-        TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
+    List<String> found = TypeChecker.check(work, model).stream().map(ProjectFixture::line).toList();
 
     assertThat(found).isNotEmpty().allMatch(line -> line.contains("error[type-error]: "));
   }
