@@ -12,11 +12,11 @@ import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
 /**
- * The TypeScript compiler's code in V8, with V8's code cache of it kept in the svc cache ({@code
- * typescript-<version>/}, beside esbuild and V8's library): parsing and compiling its 9 MB of
- * JavaScript is most of a cold type check, and the cache skips it. The cache is written once, after
- * a check, so that it holds the functions checking needed; V8 ignores a cache made by another V8 or
- * for other source.
+ * The TypeScript compiler's code in V8, with V8's code cache of svc's own compiler kept in the svc
+ * cache ({@code typescript-<version>/}, beside esbuild and V8's library): parsing and compiling its
+ * 9 MB of JavaScript is most of a cold type check, and the cache skips it. The cache is written
+ * once, after a check, so that it holds the functions checking needed; V8 ignores a cache made by
+ * another V8 or for other source.
  */
 final class CompilerCode implements AutoCloseable {
   private static final long MAX_CACHE_BYTES = 64L * 1024 * 1024;
@@ -89,11 +89,11 @@ final class CompilerCode implements AutoCloseable {
     }
   }
 
-  /**
-   * {@code typescript-<version>/<source digest>-v8-<javet>.cache}: the bundled compiler's source is
-   * fixed by its version, a project's own is named by its digest.
-   */
+  /** {@code typescript-<version>/bundled-javet-<version>.v8cache}, for svc's own compiler only. */
   private static Optional<Path> cacheFile(TypeChecker.Compiler compiler) {
+    if (compiler.ownSource().isPresent()) {
+      return Optional.empty(); // a project's own compiler: one cache per project would pile up
+    }
     try {
       return Optional.of(
           CachedBinaries.cacheDirectory()

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPInputStream;
 import tools.jackson.databind.JsonNode;
@@ -57,6 +58,7 @@ public final class TypeChecker {
   private static final String TYPES = ROOT + TypeDeclarations.DIRECTORY + "/";
   private static final String CHECKS = TYPES + "exports.ts";
   private static final List<String> LIBS = List.of("lib.es2023.d.ts");
+  private static final String CHECKER = "dev/svc/script/typecheck.js";
 
   /** The largest file the compiler is handed, and the most it is handed in all. */
   private static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
@@ -82,7 +84,7 @@ public final class TypeChecker {
         return bundledSource();
       }
       try {
-        return java.nio.file.Files.readString(ownSource.get());
+        return Files.readString(ownSource.get());
       } catch (IOException e) {
         throw new CheckFailed("cannot read " + ownSource.get() + ": " + e.getMessage());
       }
@@ -97,9 +99,9 @@ public final class TypeChecker {
         return CheckResults.sha256(
                 ownSource.get()
                     + "\n"
-                    + java.nio.file.Files.size(ownSource.get())
+                    + Files.size(ownSource.get())
                     + "\n"
-                    + java.nio.file.Files.getLastModifiedTime(ownSource.get()).toMillis())
+                    + Files.getLastModifiedTime(ownSource.get()).toMillis())
             .substring(0, 16);
       } catch (IOException e) {
         return "unreadable";
@@ -124,15 +126,18 @@ public final class TypeChecker {
                 "\n",
                 compiler.version(),
                 compiler.identity(),
+                resource(CHECKER),
                 String.join(",", LIBS),
                 String.join(",", roots)));
-    Files replay = new Files(project, compiler, declarations, checks, Optional.empty());
+    VirtualFiles replay =
+        new VirtualFiles(project, compiler, declarations, checks, Optional.empty());
     Optional<String> reused = CheckResults.reusable(project, key, replay::probe);
     if (reused.isPresent()) {
       return diagnostics(Jackson.MAPPER.readTree(reused.get())).stream().sorted().toList();
     }
     CheckResults.Reads reads = new CheckResults.Reads();
-    Files files = new Files(project, compiler, declarations, checks, Optional.of(reads));
+    VirtualFiles files =
+        new VirtualFiles(project, compiler, declarations, checks, Optional.of(reads));
     try {
       String answer = run(compiler, files, roots);
       CheckResults.store(project, key, reads, answer);
@@ -151,10 +156,9 @@ public final class TypeChecker {
     Path own = project.resolve("node_modules/typescript");
     Path packageJson = own.resolve("package.json");
     Path source = own.resolve("lib/typescript.js");
-    if (java.nio.file.Files.isRegularFile(packageJson)
-        && java.nio.file.Files.isRegularFile(source)) {
+    if (Files.isRegularFile(packageJson) && Files.isRegularFile(source)) {
       try {
-        JsonNode meta = Jackson.MAPPER.readTree(java.nio.file.Files.readString(packageJson));
+        JsonNode meta = Jackson.MAPPER.readTree(Files.readString(packageJson));
         String version = meta.path("version").asString("");
         if (version.startsWith("5.")) {
           return new Compiler(version, Optional.of(source), Optional.of(own.resolve("lib")));
@@ -215,13 +219,11 @@ public final class TypeChecker {
   private record Checks(String text, Map<Integer, TypeDeclarations.Use> lines) {}
 
   /** How many times the compiler ran in this process: for tests of {@link CheckResults}. */
-  static final java.util.concurrent.atomic.AtomicInteger RUNS =
-      new java.util.concurrent.atomic.AtomicInteger();
+  static final AtomicInteger RUNS = new AtomicInteger();
 
   /** Runs the compiler; returns its answer, the diagnostics as JSON. */
-  private static String run(Compiler compiler, Files files, List<String> roots) {
+  private static String run(Compiler compiler, VirtualFiles files, List<String> roots) {
     RUNS.incrementAndGet();
-    V8Host host = V8Engine.sharedHost();
     AtomicReference<String> failure = new AtomicReference<>();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -230,6 +232,7 @@ public final class TypeChecker {
     V8Runtime runtime = null;
     CompilerCode code = null;
     try {
+      V8Host host = V8Engine.sharedHost();
       runtime = host.createV8Runtime();
       V8Runtime checking = runtime;
       runtime.setNearHeapLimitCallback((current, initial) -> {
@@ -262,10 +265,7 @@ public final class TypeChecker {
       code = CompilerCode.load(runtime, compiler);
       long loaded = System.nanoTime();
       StartupTrace.mark("type check: TypeScript " + compiler.version() + " loaded");
-      runtime
-          .getExecutor(resource("dev/svc/script/typecheck.js"))
-          .setResourceName("svc:typecheck.js")
-          .executeVoid();
+      runtime.getExecutor(resource(CHECKER)).setResourceName("svc:typecheck.js").executeVoid();
       String answer;
       try (V8ValueObject global = runtime.getGlobalObject()) {
         answer = global.invokeString("svcCheck", request(files, roots));
@@ -287,7 +287,7 @@ public final class TypeChecker {
         throw new CheckFailed(why);
       }
       if (e instanceof ScriptEngineException engine) {
-        throw engine;
+        throw new CheckFailed("type checking needs V8: " + engine.getMessage());
       }
       throw new CheckFailed(
           "the TypeScript compiler " + compiler.version() + " failed: " + e.getMessage());
@@ -300,7 +300,7 @@ public final class TypeChecker {
     }
   }
 
-  private static String request(Files files, List<String> roots) {
+  private static String request(VirtualFiles files, List<String> roots) {
     ObjectNode request = Jackson.MAPPER.createObjectNode();
     ArrayNode rootNodes = request.putArray("roots");
     roots.forEach(rootNodes::add);
@@ -365,7 +365,7 @@ public final class TypeChecker {
    * project directory with a script, declaration or JSON extension, the generated declarations in
    * memory) and {@code /lib/…} (the compiler's lib files). Bound into V8 as {@code svcFiles}.
    */
-  public static final class Files {
+  public static final class VirtualFiles {
     private static final List<String> EXTENSIONS =
         List.of(".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".json");
 
@@ -377,7 +377,7 @@ public final class TypeChecker {
     private long read;
     private volatile String stopped;
 
-    Files(
+    VirtualFiles(
         Path project,
         Compiler compiler,
         String declarations,
@@ -435,7 +435,7 @@ public final class TypeChecker {
       if (name.equals("/project") || name.equals("/lib") || TYPES.startsWith(name + "/")) {
         return true;
       }
-      return inProject(name).map(java.nio.file.Files::isDirectory).orElse(false);
+      return inProject(name).map(Files::isDirectory).orElse(false);
     }
 
     private String lib(String name) {
@@ -463,10 +463,10 @@ public final class TypeChecker {
 
     private String readFile(Path file) {
       try {
-        if (!java.nio.file.Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file)) {
           return null;
         }
-        long size = java.nio.file.Files.size(file);
+        long size = Files.size(file);
         if (size > MAX_FILE_BYTES || read + size > MAX_TOTAL_BYTES) {
           stopped =
               project.relativize(file)
@@ -481,7 +481,7 @@ public final class TypeChecker {
         }
         read += size;
         // bytes that are not UTF-8 become U+FFFD: the compiler reports them where they are
-        return new String(java.nio.file.Files.readAllBytes(file), StandardCharsets.UTF_8);
+        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
       } catch (IOException e) {
         return null;
       }
