@@ -344,6 +344,11 @@ class TypeCheckerTest {
               tool: string;
             }
             export default ({ inputs }: Payload) => [{ id: inputs.limit, name: inputs.name }];
+            == app/tools/whoami/config.terse
+            description: Who calls.
+            == app/tools/whoami/handler.ts
+            export default ({ auth }: Svc.HandlerPayload<"whoami">) =>
+              auth ? { user: auth.subject, email: auth.claims.email ?? null } : { user: null };
             """);
 
     assertThat(found).isEmpty();
