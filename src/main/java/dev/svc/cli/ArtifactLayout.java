@@ -83,18 +83,26 @@ final class ArtifactLayout {
     return List.of(target);
   }
 
-  /** {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names. */
+  /**
+   * {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names; but
+   * not the TypeScript compiler (4 MB), which only {@code svc validate} runs: a built artifact is
+   * served, never validated (a Class-Path entry whose jar is absent is skipped by the JVM).
+   */
   List<String> writeRuntime(RuntimeJars jars) {
     copy(jars.mainJar(), out.resolve("lib/svc.jar"));
-    for (String entry : jars.classPath()) {
+    List<String> copied =
+        jars.classPath().stream().filter(entry -> !isTypeScriptCompiler(entry)).toList();
+    for (String entry : copied) {
       copy(jars.dependency(entry), out.resolve("lib").resolve(entry));
     }
     return List.of(
-        "lib/svc.jar",
-        "lib/"
-            + (jars.classPath().isEmpty()
-                ? ""
-                : "lib/*.jar (" + jars.classPath().size() + " jars)"));
+        "lib/svc.jar", "lib/" + (copied.isEmpty() ? "" : "lib/*.jar (" + copied.size() + " jars)"));
+  }
+
+  /** The jar of {@code org.mvnpm:typescript}, as the manifest names it. */
+  static boolean isTypeScriptCompiler(String classPathEntry) {
+    String name = classPathEntry.substring(classPathEntry.lastIndexOf('/') + 1);
+    return name.startsWith("typescript-") && name.endsWith(".jar");
   }
 
   /**
