@@ -112,7 +112,7 @@ public final class TypeChecker {
   /** The diagnostics of type-checking {@code model}'s scripts; none when it has no scripts. */
   public static List<Diagnostic> check(Path projectDirectory, Model model) {
     List<TypeDeclarations.Use> uses = TypeDeclarations.uses(model);
-    if (uses.stream().noneMatch(u -> isTypeScript(u.script().path()))) {
+    if (uses.stream().noneMatch(u -> TypeDeclarations.isTypeScript(u.script().path()))) {
       return List.of(); // JavaScript is not type-checked
     }
     Path project = projectDirectory.toAbsolutePath().normalize();
@@ -170,10 +170,6 @@ public final class TypeChecker {
     return new Compiler(BUNDLED_VERSION, Optional.empty(), Optional.empty());
   }
 
-  private static boolean isTypeScript(String path) {
-    return path.endsWith(".ts") || path.endsWith(".mts");
-  }
-
   private static List<String> roots(List<TypeDeclarations.Use> uses) {
     List<String> roots = new ArrayList<>();
     roots.add(TYPES + TypeDeclarations.SANDBOX_FILE);
@@ -191,7 +187,7 @@ public final class TypeChecker {
     int n = 0;
     for (TypeDeclarations.Use use : uses) {
       String path = use.script().path();
-      if (!isTypeScript(path)) {
+      if (!TypeDeclarations.isTypeScript(path)) {
         continue; // JavaScript is not type-checked
       }
       String module =

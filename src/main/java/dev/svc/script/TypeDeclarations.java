@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,7 +108,10 @@ public final class TypeDeclarations {
       out.append("      handlerInputs: ")
           .append(
               tool.inputMapper()
-                  .map(ref -> "Awaited<ReturnType<" + exportType(ref) + ">>")
+                  .map(ref ->
+                      isTypeScript(ref.path())
+                          ? "Awaited<ReturnType<" + exportType(ref) + ">>"
+                          : "Record<string, any>")
                   .orElse("Tools[" + quote(tool.name()) + "][\"inputs\"]"))
           .append(";\n");
       out.append("    };\n");
@@ -250,6 +254,10 @@ public final class TypeDeclarations {
     return depth + withoutExtension;
   }
 
+  static boolean isTypeScript(String path) {
+    return path.endsWith(".ts") || path.endsWith(".mts");
+  }
+
   private static String exportType(ScriptRef ref) {
     return "(typeof import("
         + quote(moduleFrom(DIRECTORY, ref.path()))
@@ -287,20 +295,38 @@ public final class TypeDeclarations {
   }
 
   /** JSON Schemas as TypeScript types, {@code $ref}s resolved within {@code root}. */
-  private record SchemaTypes(JsonNode root) {
+  private static final class SchemaTypes {
+    /** The most schema nodes one tool's type is made of; beyond, parts become {@code any}. */
+    private static final int MAX_NODES = 2_000;
+
+    private final JsonNode root;
+    private final Set<String> expanding = new HashSet<>();
+    private int nodes;
+
+    SchemaTypes(JsonNode root) {
+      this.root = root;
+    }
+
     /**
      * A JSON Schema as a TypeScript type: {@code type}, {@code enum}, {@code const}, {@code
      * properties}/{@code required}, {@code items}, {@code anyOf}/{@code oneOf}; what has no simple
      * TypeScript form is {@code any}.
      */
     String of(JsonNode schema, String indent, int depth) {
-      if (depth > MAX_SCHEMA_DEPTH || !schema.isObject()) {
+      if (depth > MAX_SCHEMA_DEPTH || ++nodes > MAX_NODES || !schema.isObject()) {
         return schema.isBoolean() && !schema.asBoolean() ? "never" : "any";
       }
       String ref = schema.path("$ref").asString("");
       if (ref.startsWith("#/")) {
         JsonNode target = root.at(ref.substring(1));
-        return target.isMissingNode() ? "any" : of(target, indent, depth + 1);
+        if (target.isMissingNode() || !expanding.add(ref)) {
+          return "any"; // a recursive schema: its inner occurrences are any
+        }
+        try {
+          return of(target, indent, depth + 1);
+        } finally {
+          expanding.remove(ref);
+        }
       }
       if (schema.has("const")) {
         return literal(schema.get("const"));

@@ -6,6 +6,7 @@ import dev.svc.model.Model;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,5 +159,44 @@ class TypeDeclarationsTest {
 
     assertThat(Files.getLastModifiedTime(file).toMillis()).isZero();
     assertThat(work.resolve(".svc-types/sandbox.d.ts")).content().contains("declare const mcp");
+  }
+
+  @Test
+  void aRecursiveOrExplodingSchemaGivesABoundedType() {
+    StringBuilder defs = new StringBuilder();
+    for (int i = 0; i < 20; i++) {
+      String next = i == 19 ? "{type: string}" : "{$ref: \"#/$defs/d" + (i + 1) + "\"}";
+      defs.append("    d").append(i).append(":\n      type: object\n      properties:\n");
+      for (String key : List.of("a", "b", "c")) {
+        defs.append("        ").append(key).append(": ").append(next).append("\n");
+      }
+    }
+    Model model =
+        ProjectFixture.model(
+            work,
+            """
+            == .svc
+            name: shop
+            == app/tools/tree/config.terse
+            description: A tree.
+            input_schema:
+              type: object
+              $defs:
+                node:
+                  type: object
+                  properties:
+                    children: {type: array, items: {$ref: "#/$defs/node"}}
+            %s  properties:
+                root: {$ref: "#/$defs/node"}
+                wide: {$ref: "#/$defs/d0"}
+            == app/tools/tree/handler.ts
+            export default () => 1;
+            """
+                .formatted(defs));
+
+    String declarations = TypeDeclarations.of(model);
+
+    assertThat(declarations).contains("children?: Array<any>;");
+    assertThat(declarations.length()).isLessThan(200_000);
   }
 }
