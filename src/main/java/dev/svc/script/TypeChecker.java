@@ -131,9 +131,10 @@ public final class TypeChecker {
                 String.join(",", roots)));
     VirtualFiles replay =
         new VirtualFiles(project, compiler, declarations, checks, Optional.empty());
-    Optional<String> reused = CheckResults.reusable(project, key, replay::probe);
+    Optional<List<Diagnostic>> reused =
+        CheckResults.reusable(project, key, replay::probe).flatMap(TypeChecker::parsed);
     if (reused.isPresent()) {
-      return diagnostics(Jackson.MAPPER.readTree(reused.get())).stream().sorted().toList();
+      return reused.get();
     }
     CheckResults.Reads reads = new CheckResults.Reads();
     VirtualFiles files =
@@ -328,6 +329,15 @@ public final class TypeChecker {
       runtime.close();
     } catch (JavetException | RuntimeException e) {
       LOG.debug("closing the type checker's V8 runtime failed", "error", e.toString());
+    }
+  }
+
+  /** The diagnostics of a kept answer; empty when it cannot be read (the check runs again). */
+  private static Optional<List<Diagnostic>> parsed(String answer) {
+    try {
+      return Optional.of(diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList());
+    } catch (RuntimeException e) {
+      return Optional.empty();
     }
   }
 
