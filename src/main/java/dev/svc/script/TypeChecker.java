@@ -47,7 +47,9 @@ import tools.jackson.databind.node.ObjectNode;
  * type-error} at their file, line and column, the TypeScript code in the message.
  */
 public final class TypeChecker {
+  /** {@code typescript.version} in pom.xml: the jar's resources are under this version. */
   public static final String BUNDLED_VERSION = "5.9.3";
+
   public static final String CODE = "type-error";
 
   private static final String BUNDLED =
