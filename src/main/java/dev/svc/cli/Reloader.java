@@ -71,6 +71,7 @@ final class Reloader implements AutoCloseable {
       }
       case Compilation.Success success -> {
         ProjectCompiler.print(success.diagnostics(), context.err());
+        ProjectCompiler.writeTypes(project.directory(), success.model());
         try {
           ModelChanges changes = instance.reload(success.model(), changed);
           LOG.info(
