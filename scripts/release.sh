@@ -7,7 +7,7 @@
 #   lib/svc.jar, lib/lib/ svc and its dependencies
 #   runtime/              the Java runtime, linked with jlink (modules: runtime-modules.txt)
 #   install.sh            puts svc on the PATH (~/.local/bin by default; --prefix DIR)
-#   README.md, LICENSE, docs/, examples/quickstart/
+#   README.md, LICENSE, docs/ (pages and images), examples/quickstart/
 # The runtime is linked once per JDK version and module list and kept in the svc cache
 # ($SVC_CACHE_DIR, else ~/.cache/svc), where `svc build --image` finds it too.
 set -euo pipefail
@@ -60,6 +60,7 @@ ln -s ../svc "$stage/bin/svc"
 cp scripts/install.sh "$stage/install.sh"
 cp README.md LICENSE "$stage/"
 cp docs/*.md "$stage/docs/"
+cp -R docs/images "$stage/docs/images"   # the pictures the pages show (console.md)
 cp -R examples/quickstart "$stage/examples/quickstart"
 rm -f "$stage"/examples/quickstart/*.db "$stage"/examples/quickstart/*.db-*
 chmod 755 "$stage/svc" "$stage/install.sh"

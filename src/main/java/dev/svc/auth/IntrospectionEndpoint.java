@@ -15,9 +15,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -44,21 +42,19 @@ final class IntrospectionEndpoint {
   }
 
   private final OAuthPolicy policy;
-  private final Clock clock;
   private final String authorization;
   private final HttpClient http =
       HttpClient.newBuilder()
           .connectTimeout(TIMEOUT)
           .followRedirects(HttpClient.Redirect.NEVER)
           .build();
-  private volatile URI endpoint;
-  private Optional<Instant> lastFailure = Optional.empty();
-  private String lastFailureReason = "";
+  private final Discovered<URI> endpoint;
 
   IntrospectionEndpoint(OAuthPolicy policy, OAuthPolicy.Introspection settings, Clock clock) {
     this.policy = policy;
-    this.clock = clock;
-    this.endpoint = settings.endpoint().orElse(null);
+    this.endpoint =
+        new Discovered<>(
+            settings.endpoint().orElse(null), this::discover, policy.refreshInterval(), clock);
     // RFC 6749 §2.3.1: each part form-urlencoded before Base64
     this.authorization =
         "Basic "
@@ -72,8 +68,8 @@ final class IntrospectionEndpoint {
   Reply ask(String token) {
     URI target;
     try {
-      target = endpoint();
-    } catch (DiscoveryException e) {
+      target = endpoint.get();
+    } catch (Discovered.NotDiscoveredException e) {
       return new Reply.Failed(e.getMessage());
     }
     HttpRequest request =
@@ -124,32 +120,6 @@ final class IntrospectionEndpoint {
     } catch (JacksonException e) {
       return new Reply.Failed(
           "the introspection endpoint " + target + " answered something that is not JSON");
-    }
-  }
-
-  /** The endpoint, discovering it on first use. */
-  private URI endpoint() throws DiscoveryException {
-    URI known = endpoint;
-    if (known != null) {
-      return known;
-    }
-    synchronized (this) {
-      if (endpoint != null) {
-        return endpoint;
-      }
-      Instant now = clock.instant();
-      if (lastFailure.isPresent()
-          && now.isBefore(lastFailure.get().plus(policy.refreshInterval()))) {
-        throw new DiscoveryException(lastFailureReason);
-      }
-      try {
-        endpoint = discover();
-        return endpoint;
-      } catch (DiscoveryException e) {
-        lastFailure = Optional.of(now);
-        lastFailureReason = e.getMessage();
-        throw e;
-      }
     }
   }
 

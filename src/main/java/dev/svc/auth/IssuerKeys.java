@@ -16,9 +16,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -34,16 +32,13 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
   private static final Duration CACHE_TIME = Duration.ofMinutes(5);
 
   private final OAuthPolicy policy;
-  private final Clock clock;
   private final ResourceRetriever retriever =
       new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT);
-  private volatile JWKSource<SecurityContext> keys;
-  private Optional<Instant> lastFailure = Optional.empty();
-  private String lastFailureReason = "";
+  private final Discovered<JWKSource<SecurityContext>> keys;
 
   IssuerKeys(OAuthPolicy policy, Clock clock) {
     this.policy = policy;
-    this.clock = clock;
+    this.keys = new Discovered<>(null, this::source, policy.refreshInterval(), clock);
   }
 
   @Override
@@ -52,39 +47,26 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
   }
 
   private JWKSource<SecurityContext> keys() throws KeySourceException {
-    JWKSource<SecurityContext> known = keys;
-    if (known != null) {
-      return known;
+    try {
+      return keys.get();
+    } catch (Discovered.NotDiscoveredException e) {
+      throw new KeySourceException(e.getMessage(), e.getCause());
     }
-    synchronized (this) {
-      if (keys != null) {
-        return keys;
-      }
-      Instant now = clock.instant();
-      if (lastFailure.isPresent()
-          && now.isBefore(lastFailure.get().plus(policy.refreshInterval()))) {
-        throw new KeySourceException(lastFailureReason);
-      }
-      try {
-        URL location = policy.jwksUri().isPresent() ? url(policy.jwksUri().get()) : discover();
-        keys =
-            JWKSourceBuilder.<SecurityContext>create(location, retriever)
-                .cache(
-                    // Nimbus wants the refresh interval shorter than the cache time
-                    Math.max(CACHE_TIME.toMillis(), 2 * policy.refreshInterval().toMillis()),
-                    TIMEOUT_MILLIS)
-                .rateLimited(policy.refreshInterval().toMillis())
-                .refreshAheadCache(false)
-                .retrying(false)
-                .outageTolerant(false)
-                .build();
-        return keys;
-      } catch (KeySourceException e) {
-        lastFailure = Optional.of(now);
-        lastFailureReason = e.getMessage();
-        throw e;
-      }
-    }
+  }
+
+  /** Nimbus's cached, rate-limited source of the keys at the given or discovered location. */
+  private JWKSource<SecurityContext> source() throws KeySourceException {
+    URL location = policy.jwksUri().isPresent() ? url(policy.jwksUri().get()) : discover();
+    return JWKSourceBuilder.<SecurityContext>create(location, retriever)
+        .cache(
+            // Nimbus wants the refresh interval shorter than the cache time
+            Math.max(CACHE_TIME.toMillis(), 2 * policy.refreshInterval().toMillis()),
+            TIMEOUT_MILLIS)
+        .rateLimited(policy.refreshInterval().toMillis())
+        .refreshAheadCache(false)
+        .retrying(false)
+        .outageTolerant(false)
+        .build();
   }
 
   /** OpenID Connect Discovery 1.0 §4: the document's {@code issuer} must be ours, exactly. */

@@ -83,18 +83,34 @@ final class ArtifactLayout {
     return List.of(target);
   }
 
-  /** {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names. */
+  /**
+   * {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names; but
+   * not the jars only development uses: the TypeScript compiler (4 MB), which only {@code svc
+   * validate} runs, and the dev console's npm packages, which only {@code svc start --ui} serves. A
+   * built artifact is served, never validated, and has no console (a Class-Path entry whose jar is
+   * absent is skipped by the JVM).
+   */
   List<String> writeRuntime(RuntimeJars jars) {
     copy(jars.mainJar(), out.resolve("lib/svc.jar"));
-    for (String entry : jars.classPath()) {
+    List<String> copied =
+        jars.classPath().stream().filter(entry -> !isDevelopmentOnly(entry)).toList();
+    for (String entry : copied) {
       copy(jars.dependency(entry), out.resolve("lib").resolve(entry));
     }
     return List.of(
-        "lib/svc.jar",
-        "lib/"
-            + (jars.classPath().isEmpty()
-                ? ""
-                : "lib/*.jar (" + jars.classPath().size() + " jars)"));
+        "lib/svc.jar", "lib/" + (copied.isEmpty() ? "" : "lib/*.jar (" + copied.size() + " jars)"));
+  }
+
+  /**
+   * The jars of {@code org.mvnpm:typescript} (svc validate), {@code org.mvnpm:marked} and {@code
+   * org.mvnpm:dompurify} (the dev console), as the manifest names them.
+   */
+  static boolean isDevelopmentOnly(String classPathEntry) {
+    String name = classPathEntry.substring(classPathEntry.lastIndexOf('/') + 1);
+    return name.endsWith(".jar")
+        && (name.startsWith("typescript-")
+            || name.startsWith("marked-")
+            || name.startsWith("dompurify-"));
   }
 
   /**

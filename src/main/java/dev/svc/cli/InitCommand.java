@@ -1,5 +1,10 @@
 package dev.svc.cli;
 
+import dev.svc.compile.Compilation;
+import dev.svc.compile.Compiler;
+import dev.svc.project.Environment;
+import dev.svc.project.Project;
+import dev.svc.script.TypeDeclarations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,8 +26,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Create a new project.",
       "Writes .svc, a hello-world TypeScript tool with its tests, skills for AI coding agents",
-      "(.agents/skills/) and a .gitignore (.env, node_modules/, dist/). Never overwrites:",
-      "if any file exists, nothing is written; an existing .gitignore is kept."
+      "(.agents/skills/), a tsconfig.json, the tools' TypeScript types (.svc-types/) and a",
+      ".gitignore (.env, node_modules/, dist/, .svc-types/). Never overwrites: if any file",
+      "exists, nothing is written; an existing .gitignore or tsconfig.json is kept."
     })
 final class InitCommand implements Callable<Integer> {
   /** Project files written, each with the resource it comes from. */
@@ -40,6 +46,9 @@ final class InitCommand implements Callable<Integer> {
    * repository keeps its own); an existing one does not stop {@code init}.
    */
   static final String GITIGNORE = ".gitignore";
+
+  /** Like {@link #GITIGNORE}: for editors, so that scripts see the sandbox's and tools' types. */
+  static final String TSCONFIG = "tsconfig.json";
 
   @Parameters(
       index = "0",
@@ -85,11 +94,22 @@ final class InitCommand implements Callable<Integer> {
       }
       Path gitignore = target.resolve(GITIGNORE);
       if (Files.exists(gitignore)) {
-        context.out().println("  kept the existing " + GITIGNORE + " (make sure it lists .env)");
+        context
+            .out()
+            .println(
+                "  kept the existing " + GITIGNORE + " (make sure it lists .env, .svc-types/)");
       } else {
         Files.writeString(gitignore, template(GITIGNORE), StandardCharsets.UTF_8);
         context.out().println("  created " + GITIGNORE);
       }
+      Path tsconfig = target.resolve(TSCONFIG);
+      if (Files.exists(tsconfig)) {
+        context.out().println("  kept the existing " + TSCONFIG);
+      } else {
+        Files.writeString(tsconfig, template(TSCONFIG), StandardCharsets.UTF_8);
+        context.out().println("  created " + TSCONFIG);
+      }
+      writeTypes(target);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the project in " + target, e);
     }
@@ -108,6 +128,16 @@ final class InitCommand implements Callable<Integer> {
     context.out().println("  " + cd + "svc start        # serve it on http://127.0.0.1:8080/mcp");
     context.out().flush();
     return ExitCodes.OK;
+  }
+
+  /** The new project's TypeScript declarations, so that an editor opened now knows its types. */
+  private void writeTypes(Path target) {
+    Project project = new Project(target, new Project.RootFile(target.resolve(".svc"), ".svc"));
+    Environment environment = Environment.load(target, target, context.environment());
+    if (Compiler.compile(project, environment) instanceof Compilation.Success success) {
+      ProjectCompiler.writeTypes(target, success.model());
+      context.out().println("  created " + TypeDeclarations.DIRECTORY + "/ (git-ignored)");
+    }
   }
 
   /** A valid service name from a folder name: lower-case, other characters become {@code -}. */

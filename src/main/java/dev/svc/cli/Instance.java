@@ -15,6 +15,7 @@ import dev.svc.project.Environment;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.protocol.a2a.TaskStores;
+import dev.svc.protocol.console.DevConsole;
 import dev.svc.protocol.mcp.McpServer;
 import dev.svc.protocol.mcp.McpSessions;
 import dev.svc.protocol.mcp.SessionTokens;
@@ -56,6 +57,7 @@ public final class Instance implements AutoCloseable {
   private final Object reloading = new Object();
   private final RuntimeMetrics gauges;
   private final RateLimiter limiter;
+  private final Optional<DevConsole> console;
 
   /** The memory ceiling of every script runner of this instance, the reloads' included. */
   private final ScriptMemory scriptMemory;
@@ -67,8 +69,10 @@ public final class Instance implements AutoCloseable {
       A2aServer agents,
       Options options,
       ScriptMemory scriptMemory,
-      RateLimiter limiter) {
+      RateLimiter limiter,
+      Optional<DevConsole> console) {
     this.runtime = runtime;
+    this.console = console;
     this.limiter = limiter;
     this.http = http;
     this.mcp = mcp;
@@ -87,7 +91,26 @@ public final class Instance implements AutoCloseable {
       boolean watch,
       Function<ResolvedAdapter, Connector> connectors,
       A2aServer.Settings agents,
-      AuditTrail audit) {
+      AuditTrail audit,
+      boolean console) {
+
+    public Options(
+        Environment environment,
+        Path projectDirectory,
+        String address,
+        int port,
+        boolean watch,
+        Function<ResolvedAdapter, Connector> connectors,
+        A2aServer.Settings agents,
+        AuditTrail audit) {
+      this(environment, projectDirectory, address, port, watch, connectors, agents, audit, false);
+    }
+
+    /** These options with the dev console at {@code /ui} ({@code svc start --ui}) or without. */
+    public Options withConsole(boolean served) {
+      return new Options(
+          environment, projectDirectory, address, port, watch, connectors, agents, audit, served);
+    }
 
     public Options(
         Environment environment,
@@ -146,6 +169,11 @@ public final class Instance implements AutoCloseable {
                 model.service().limits().drainTimeout()));
     Optional<EndpointAuth> endpointAuth =
         model.service().auth().map(a -> EndpointAuth.of(a, options.environment()::get));
+    AtomicReference<ProjectRuntime> runtime = new AtomicReference<>();
+    Optional<DevConsole> console =
+        options.console()
+            ? Optional.of(new DevConsole(() -> runtime.get().model()))
+            : Optional.empty();
     CompletableFuture<HttpServer> preparing =
         CompletableFuture.supplyAsync(
             () ->
@@ -153,7 +181,8 @@ public final class Instance implements AutoCloseable {
                     serverSettings,
                     call -> mcpRoute.get().handle(call),
                     call -> agentRoute.get().handle(call),
-                    endpointAuth),
+                    endpointAuth,
+                    console),
             command -> Thread.ofPlatform().name("svc-http-start").start(command));
     ScriptMemory scriptMemory = scriptMemory(options.environment());
     PooledScriptRunner scripts = scripts(model, options.environment(), scriptMemory);
@@ -168,7 +197,7 @@ public final class Instance implements AutoCloseable {
       throw e;
     }
     scripts.warmUp();
-    AtomicReference<ProjectRuntime> runtime = new AtomicReference<>(started);
+    runtime.set(started);
     A2aServer agents = null;
     RateLimiter limiter = null;
     try {
@@ -208,7 +237,7 @@ public final class Instance implements AutoCloseable {
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
-      return new Instance(runtime, http, mcp, agents, options, scriptMemory, limiter);
+      return new Instance(runtime, http, mcp, agents, options, scriptMemory, limiter, console);
     } catch (RuntimeException e) {
       if (agents != null) {
         agents.close();
@@ -315,6 +344,7 @@ public final class Instance implements AutoCloseable {
     synchronized (reloading) {
       List<Diagnostic> agentProblems = AgentChecks.check(next, options.environment());
       if (!agentProblems.isEmpty()) {
+        reloadRefused(agentProblems);
         throw new StartupException(agentProblems);
       }
       ProjectRuntime previous = runtime.get();
@@ -336,6 +366,9 @@ public final class Instance implements AutoCloseable {
         if (!sameScripts) {
           scripts.close();
         }
+        if (e instanceof StartupException refused) {
+          reloadRefused(refused.problems());
+        }
         throw e;
       }
       runtime.set(fresh);
@@ -348,6 +381,7 @@ public final class Instance implements AutoCloseable {
       ModelChanges changes = ModelChanges.between(previous.model(), next, changedFiles);
       fresh.cache().invalidateTools(changes.tools());
       mcp.publish(changes);
+      console.ifPresent(c -> c.reloaded(changes));
       List<Connector> retired = previous.retiredBy(fresh);
       Optional<ScriptRunner> retiredScripts =
           sameScripts ? Optional.empty() : Optional.of(previous.scripts());
@@ -372,6 +406,14 @@ public final class Instance implements AutoCloseable {
       }
       return changes;
     }
+  }
+
+  /**
+   * Says on the dev console (when served) why a changed project was not swapped in; {@link #reload}
+   * says it itself when the model cannot be served.
+   */
+  public void reloadRefused(List<Diagnostic> problems) {
+    console.ifPresent(c -> c.reloadFailed(problems));
   }
 
   public int port() {
@@ -424,6 +466,7 @@ public final class Instance implements AutoCloseable {
     }
     http.startDraining();
     mcp.shutdown();
+    console.ifPresent(DevConsole::close);
     Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();
     if (!http.awaitIdle(drainTimeout)) {
       LOG.warn(

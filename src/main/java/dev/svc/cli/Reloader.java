@@ -63,6 +63,7 @@ final class Reloader implements AutoCloseable {
     switch (compilation) {
       case Compilation.Failure failure -> {
         ProjectCompiler.print(failure.diagnostics(), context.err());
+        instance.reloadRefused(failure.diagnostics().stream().filter(Diagnostic::isError).toList());
         LOG.error(
             "the changed project has errors; still serving the previous version",
             "errors",
@@ -70,6 +71,7 @@ final class Reloader implements AutoCloseable {
       }
       case Compilation.Success success -> {
         ProjectCompiler.print(success.diagnostics(), context.err());
+        ProjectCompiler.writeTypes(project.directory(), success.model());
         try {
           ModelChanges changes = instance.reload(success.model(), changed);
           LOG.info(

@@ -87,6 +87,7 @@ final class ServeCommand implements Callable<Integer> {
     if (train) {
       return StartupTraining.run(model, environment.withFallback(""), directory, context);
     }
-    return serve.run(model, environment, directory, Optional.empty(), Map.of(), log, context);
+    return serve.run(
+        model, environment, directory, Optional.empty(), Map.of(), log, false, context);
   }
 }

@@ -52,12 +52,14 @@ final class ServeOptions {
       Optional<Project> watched,
       Map<String, Origin> adapterOrigins,
       LogOptions log,
+      boolean console,
       CliContext context) {
     log.apply(model.service().logLevel(), context)
         .ifPresent(path -> context.out().println("svc: logging to " + path));
     StartupTrace.mark("log configured");
     return StartCommand.runUntilStopped(
-        StartCommand.options(model, environment, directory, address, port, watched.isPresent()),
+        StartCommand.options(model, environment, directory, address, port, watched.isPresent())
+            .withConsole(console),
         model,
         watched,
         adapterOrigins,

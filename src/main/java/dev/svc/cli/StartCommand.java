@@ -45,6 +45,13 @@ final class StartCommand implements Callable<Integer> {
   @Option(names = "--watch", description = "Recompile and reload when .terse or .ts files change.")
   boolean watch;
 
+  @Option(
+      names = "--ui",
+      description =
+          "Also serve the dev console, a web page at /ui to call tools, render prompts, read"
+              + " resources, chat with agents and tail the log (off by default).")
+  boolean ui;
+
   private final CliContext context;
 
   StartCommand(CliContext context) {
@@ -72,6 +79,7 @@ final class StartCommand implements Callable<Integer> {
         watch ? Optional.of(located) : Optional.<Project>empty(),
         compiled.get().adapterOrigins(),
         log,
+        ui,
         context);
   }
 
@@ -184,6 +192,15 @@ final class StartCommand implements Callable<Integer> {
           "svc: OAuth access tokens required on /mcp and /agent/* (metadata at "
               + instance.baseUrl()
               + "/.well-known/oauth-protected-resource/mcp)");
+    }
+    if (options.console()) {
+      lines.add(
+          "svc: dev console at "
+              + instance.baseUrl()
+              + "/ui/"
+              + (model.service().auth().isPresent()
+                  ? " (it asks for an access token, as /mcp does)"
+                  : ""));
     }
     if (options.audit() instanceof AuditFile file) {
       lines.add("svc: audit trail in " + file.path());

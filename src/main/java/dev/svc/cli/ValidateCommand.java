@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code svc validate}: checks a project without starting anything. */
 @Command(
@@ -13,11 +14,17 @@ import picocli.CommandLine.Mixin;
     description = {
       "Check a project without starting it.",
       "Every problem is reported at once as `file:line:col: error[code]: message`.",
+      "Type-checks TypeScript scripts against the tools' inputs (--no-type-check: do not).",
       "Never connects to a database and never needs environment values.",
       "Exit code 0 when the project is valid, 1 when it is not."
     })
 final class ValidateCommand implements Callable<Integer> {
   @Mixin ProjectOptions project;
+
+  @Option(
+      names = "--no-type-check",
+      description = "Do not type-check scripts (syntax and imports are still checked).")
+  boolean noTypeCheck;
 
   private final CliContext context;
 
@@ -27,7 +34,8 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Optional<Model> model = ProjectCompiler.compile(project.locate(context), context);
+    Optional<Model> model =
+        ProjectCompiler.validated(project.locate(context), context, !noTypeCheck);
     if (model.isEmpty()) {
       return ExitCodes.FAILED;
     }

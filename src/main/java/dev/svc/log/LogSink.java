@@ -132,6 +132,7 @@ public final class LogSink {
     } finally {
       lock.unlock();
     }
+    LogTail.publish(line);
   }
 
   private static void closeQuietly(OutputStream out) {

@@ -1,17 +1,54 @@
 package dev.svc.model;
 
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Origin;
+import dev.svc.log.Log;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Checks of the URLs and scopes of {@code server.auth}: the same rules when compiling (values
  * without env placeholders) and at start (values with them).
  */
 public final class OAuthUrls {
+  private static final Log LOG = Log.tagged("auth");
+
   private OAuthUrls() {}
+
+  /**
+   * A URL whose env placeholders were filled in at start: usable (plain http to another machine is
+   * logged as a warning), or an {@code invalid-auth-url} error at the value's position.
+   *
+   * @param place where it was written, as the messages name it (e.g. {@code server.auth})
+   * @param travels what would travel in the clear over plain http (e.g. {@code tokens and keys})
+   */
+  public static Optional<URI> usable(
+      String text, Origin origin, String place, String travels, List<Diagnostic> problems) {
+    return switch (check(text)) {
+      case Check.Valid valid -> Optional.of(valid.uri());
+      case Check.Insecure insecure -> {
+        LOG.warn(
+            place + " uses plain http to another machine: " + travels + " travel in the clear",
+            "url",
+            text);
+        yield Optional.of(insecure.uri());
+      }
+      case Check.Invalid invalid -> {
+        problems.add(
+            Diagnostic.error(
+                    "invalid-auth-url",
+                    origin,
+                    "`" + text + "` in " + place + " is not a usable URL: " + invalid.reason())
+                .withHint("write an absolute https URL"));
+        yield Optional.empty();
+      }
+    };
+  }
 
   /** What a URL is worth as an issuer or JWKS location. */
   public sealed interface Check {

@@ -153,25 +153,7 @@ public final class EndpointAuth {
   }
 
   private static Optional<URI> url(String text, EnvString written, List<Diagnostic> problems) {
-    return switch (OAuthUrls.check(text)) {
-      case OAuthUrls.Check.Valid valid -> Optional.of(valid.uri());
-      case OAuthUrls.Check.Insecure insecure -> {
-        LOG.warn(
-            "server.auth uses plain http to another machine: tokens and keys travel in the clear",
-            "url",
-            text);
-        yield Optional.of(insecure.uri());
-      }
-      case OAuthUrls.Check.Invalid invalid -> {
-        problems.add(
-            Diagnostic.error(
-                    "invalid-auth-url",
-                    written.origin(),
-                    "`" + text + "` in server.auth is not a usable URL: " + invalid.reason())
-                .withHint("write an absolute https URL"));
-        yield Optional.empty();
-      }
-    };
+    return OAuthUrls.usable(text, written.origin(), "`server.auth`", "tokens and keys", problems);
   }
 
   /** What a token must be: the policy with its placeholders filled in. */

@@ -6,7 +6,6 @@ import dev.svc.auth.TokenVerifier;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.log.Log;
 import dev.svc.model.AuthPolicy;
-import dev.svc.model.EnvString;
 import dev.svc.model.OAuthUrls;
 import java.net.URI;
 import java.util.HashMap;
@@ -82,30 +81,11 @@ final class JwtPlugins {
 
   private static Optional<URI> url(
       String text, AuthPolicy written, String key, List<Diagnostic> problems) {
-    EnvString origin = written.policy().get(key);
-    return switch (OAuthUrls.check(text)) {
-      case OAuthUrls.Check.Valid valid -> Optional.of(valid.uri());
-      case OAuthUrls.Check.Insecure insecure -> {
-        LOG.warn(
-            "a jwt auth plugin uses plain http to another machine: keys travel in the clear",
-            "url",
-            text);
-        yield Optional.of(insecure.uri());
-      }
-      case OAuthUrls.Check.Invalid invalid -> {
-        problems.add(
-            Diagnostic.error(
-                    "invalid-auth-url",
-                    origin.origin(),
-                    "`"
-                        + text
-                        + "` in `policy."
-                        + key
-                        + "` is not a usable URL: "
-                        + invalid.reason())
-                .withHint("write an absolute https URL"));
-        yield Optional.empty();
-      }
-    };
+    return OAuthUrls.usable(
+        text,
+        written.policy().get(key).origin(),
+        "`policy." + key + "` of a jwt auth plugin",
+        "keys",
+        problems);
   }
 }

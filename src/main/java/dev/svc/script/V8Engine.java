@@ -57,6 +57,16 @@ public final class V8Engine implements ScriptEngine {
     return V8Isolate.create(host(heapMb), scripts, heapMb);
   }
 
+  /**
+   * The process's V8, for work beside script calls (type checking): loaded with the default heap
+   * cap when no engine loaded it first.
+   */
+  static V8Host sharedHost() {
+    synchronized (V8Engine.class) {
+      return host != null ? host : host(DEFAULT_HEAP_MB);
+    }
+  }
+
   private static synchronized V8Host host(int heapMb) {
     if (host != null) {
       if (heapMb != configuredHeapMb) {

@@ -6,6 +6,12 @@
  *       binary that ships in a Maven artifact, and builds one vendor bundle of the npm packages
  *       scripts import; {@link dev.svc.script.BundleDiagnostics} maps esbuild's messages to
  *       positioned diagnostics.
+ *   <li>{@link dev.svc.script.TypeDeclarations} generates the TypeScript declarations of a
+ *       project's scripts ({@code .svc-types/}: each tool's inputs and the payload of each script)
+ *       and {@link dev.svc.script.TypeChecker} type-checks the scripts against them with the
+ *       TypeScript compiler run in V8 ({@code svc validate}); {@link dev.svc.script.CompilerCode}
+ *       keeps V8's code cache of the compiler and {@link dev.svc.script.CheckResults} the last
+ *       check of each project.
  *   <li>{@link dev.svc.script.ScriptRunner} is what the runtime calls; {@link
  *       dev.svc.script.PooledScriptRunner} implements it with a pool of isolates: a call runs on
  *       its caller's own thread while a caller slot is free ({@link dev.svc.script.CallerSlots}),

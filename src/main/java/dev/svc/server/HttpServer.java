@@ -3,6 +3,7 @@ package dev.svc.server;
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.protocol.EndpointAuth;
+import dev.svc.protocol.console.DevConsole;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -98,6 +99,19 @@ public final class HttpServer implements AutoCloseable {
    */
   public static HttpServer prepare(
       ServerSettings settings, Route mcp, Route agents, Optional<EndpointAuth> auth) {
+    return prepare(settings, mcp, agents, auth, Optional.empty());
+  }
+
+  /**
+   * {@link #prepare(ServerSettings, Route, Route, Optional)}, with the dev console (when present)
+   * at {@code /ui}; without it {@code /ui} is 404.
+   */
+  public static HttpServer prepare(
+      ServerSettings settings,
+      Route mcp,
+      Route agents,
+      Optional<EndpointAuth> auth,
+      Optional<DevConsole> console) {
     StartupTrace.mark("http prepare begins");
     VirtualThreadPool threads = new VirtualThreadPool();
     threads.setName("svc-http");
@@ -150,7 +164,8 @@ public final class HttpServer implements AutoCloseable {
             http.ready::get,
             () -> http.readiness,
             http.drain,
-            auth));
+            auth,
+            console));
     StartupTrace.mark("http handlers made");
     server.setStopTimeout(Duration.ofSeconds(10).toMillis());
     try {

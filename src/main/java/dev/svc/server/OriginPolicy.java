@@ -15,7 +15,9 @@ import java.util.Optional;
  *       is configured.
  *   <li>{@code Origin} (sent by browsers only): loopback origins and the configured ones, wherever
  *       svc listens. A page from any other origin gets 403 and no CORS headers, so it can neither
- *       send a request with a JSON body nor read an answer.
+ *       send a request with a JSON body nor read an answer. A page from svc itself (the dev
+ *       console, {@code /ui}) is also accepted under a name listed in {@code allowed_hosts}: its
+ *       origin names the same host and port as the {@code Host} it is sent to.
  * </ul>
  */
 final class OriginPolicy {
@@ -46,7 +48,13 @@ final class OriginPolicy {
     return !loopbackOnly && allowedHosts.isEmpty();
   }
 
-  boolean originAllowed(Optional<String> originHeader) {
+  /**
+   * Whether a request with this {@code Origin}, sent to this {@code Host}, may be served: loopback
+   * and configured origins, and a same-origin request (svc's own page) to a host named in {@code
+   * allowed_hosts}. Not any same-origin request: without a list, a server on a public address
+   * accepts every {@code Host}, and a page of a rebound name would pass as its own.
+   */
+  boolean originAllowed(Optional<String> originHeader, Optional<String> hostHeader) {
     if (originHeader.isEmpty()) {
       return true; // not a browser
     }
@@ -55,9 +63,15 @@ final class OriginPolicy {
       return true;
     }
     try {
-      String host = URI.create(origin).getHost();
+      URI uri = URI.create(origin);
+      String host = uri.getHost();
       if (host != null && LOOPBACK.contains(host)) {
         return true;
+      }
+      if (host != null && hostHeader.isPresent() && uri.getRawAuthority() != null) {
+        String sentTo = hostHeader.get().toLowerCase(Locale.ROOT);
+        return sentTo.equals(uri.getRawAuthority())
+            && (allowedHosts.contains(sentTo) || allowedHosts.contains(withoutPort(sentTo)));
       }
     } catch (IllegalArgumentException e) {
       return false;

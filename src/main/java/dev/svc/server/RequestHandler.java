@@ -7,6 +7,7 @@ import dev.svc.log.Log;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
+import dev.svc.protocol.console.DevConsole;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
@@ -62,6 +63,7 @@ final class RequestHandler extends Handler.Abstract {
   private final Supplier<ReadinessProbe> readiness;
   private final Drain drain;
   private final Optional<EndpointAuth> auth;
+  private final Optional<DevConsole> console;
 
   RequestHandler(
       ServerSettings settings,
@@ -71,7 +73,8 @@ final class RequestHandler extends Handler.Abstract {
       BooleanSupplier ready,
       Supplier<ReadinessProbe> readiness,
       Drain drain,
-      Optional<EndpointAuth> auth) {
+      Optional<EndpointAuth> auth,
+      Optional<DevConsole> console) {
     super(InvocationType.BLOCKING);
     this.settings = settings;
     this.policy = policy;
@@ -81,6 +84,7 @@ final class RequestHandler extends Handler.Abstract {
     this.readiness = readiness;
     this.drain = drain;
     this.auth = auth;
+    this.console = console;
   }
 
   @Override
@@ -139,7 +143,7 @@ final class RequestHandler extends Handler.Abstract {
         return;
       }
       Optional<String> origin = headers.first("origin");
-      if (!policy.originAllowed(origin)) {
+      if (!policy.originAllowed(origin, headers.first("host"))) {
         writeError(
             response, callback, 403, "Forbidden: Origin not allowed (see server.allowed_origins)");
         return;
@@ -183,6 +187,10 @@ final class RequestHandler extends Handler.Abstract {
             auth.get().metadata(call(request, path, method, headers, new byte[0])),
             response,
             callback);
+        return;
+      }
+      if (DevConsole.owns(path)) {
+        console(request, response, callback, path, method, headers);
         return;
       }
       boolean isMcp = path.equals("/mcp") || path.equals("/mcp/");
@@ -279,6 +287,40 @@ final class RequestHandler extends Handler.Abstract {
         callback.failed(e);
       }
     }
+  }
+
+  /**
+   * {@code /ui} and below, with {@code svc start --ui}: the page's files for anyone who passed the
+   * {@code Host}/{@code Origin} check (a browser cannot send a token when it opens a URL, and they
+   * hold no project data), the rest with the same token as {@code /mcp}. Same-origin only: no CORS
+   * headers.
+   */
+  private void console(
+      Request request,
+      Response response,
+      Callback callback,
+      String path,
+      String method,
+      Headers headers) {
+    if (console.isEmpty()) {
+      writeError(
+          response,
+          callback,
+          404,
+          "not found: " + path + " (the dev console is served by svc start --ui)");
+      return;
+    }
+    HttpCall call = call(request, path, method, headers, new byte[0]);
+    if (auth.isPresent() && !DevConsole.isPageFile(path)) {
+      switch (auth.get().admit(call)) {
+        case EndpointAuth.Admission.Refused refused -> {
+          write(refused.reply(), response, callback);
+          return;
+        }
+        case EndpointAuth.Admission.Admitted admitted -> call = admitted.call();
+      }
+    }
+    write(console.get().handle(call), response, callback);
   }
 
   /**

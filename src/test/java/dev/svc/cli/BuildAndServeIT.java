@@ -119,6 +119,13 @@ class BuildAndServeIT {
     assertThat(out.resolve("svc")).isExecutable();
     assertThat(out.resolve("lib/svc.jar")).exists();
     assertThat(out.resolve("seed.sql")).exists();
+    // an artifact is served, never type-checked: no compiler, no declarations
+    assertThat(out.resolve("lib/lib"))
+        .isDirectoryNotContaining("glob:**/typescript-*.jar")
+        .isDirectoryNotContaining("glob:**/marked-*.jar")
+        .isDirectoryNotContaining("glob:**/dompurify-*.jar");
+    assertThat(out.resolve(".svc-types")).doesNotExist();
+    assertThat(project.resolve(".svc-types")).doesNotExist();
 
     for (Path file : files(out)) {
       String content =

@@ -297,6 +297,37 @@ class HotReloadIT {
   }
 
   @Test
+  void aReloadRewritesTheTypeDeclarationsOfTheChangedTools() throws Exception {
+    String files =
+        """
+        == .svc
+        name: scripted
+        == app/tools/greet/config.terse
+        description: Greets.
+        inputs:
+          name:
+            description: Who.
+        == app/tools/greet/handler.ts
+        export default ({ inputs }: Svc.HandlerPayload<"greet">) => `hello ${inputs.name}`;
+        """;
+    try (Watched watched = watch(files)) {
+      Files.writeString(
+          dir.resolve("app/tools/greet/config.terse"),
+          "description: Greets.\ninputs:\n  name:\n    description: Who.\n"
+              + "  times:\n    type: int\n    optional: true\n");
+
+      Path declarations = dir.resolve(".svc-types/svc.d.ts");
+      long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (System.nanoTime() < end
+          && !(Files.exists(declarations) && Files.readString(declarations).contains("times?"))) {
+        Thread.sleep(100);
+      }
+      assertThat(declarations).content().contains("name: string;").contains("times?: number;");
+      assertThat(watched.err().toString()).doesNotContain("error[");
+    }
+  }
+
+  @Test
   void onlySessionsSubscribedToAResourceHearThatItChanged() throws Exception {
     try (Watched watched = watch(PROJECT)) {
       McpHttpClient subscriber = new McpHttpClient(watched.instance().baseUrl());

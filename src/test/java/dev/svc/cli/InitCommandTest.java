@@ -32,12 +32,33 @@ class InitCommandTest {
             "app/tools/hello-world/tests.terse",
             ".agents/skills/svc-docs/SKILL.md",
             ".agents/skills/svc-agents/SKILL.md",
-            ".gitignore");
+            ".gitignore",
+            "tsconfig.json",
+            ".svc-types/svc.d.ts",
+            ".svc-types/sandbox.d.ts");
     assertThat(files(shop).values()).allSatisfy(content -> assertThat(content).isNotBlank());
     CliRun validate = svc(shop, "validate");
     assertThat(validate.err()).isEmpty();
     assertThat(validate.exitCode()).isZero();
     assertThat(validate.out()).startsWith("valid: shop (1 tool,");
+  }
+
+  @Test
+  void theStarterHandlerIsTypedByTheGeneratedDeclarations() {
+    assertThat(svc(work, "init").exitCode()).isZero();
+
+    assertThat(files(work).get("app/tools/hello-world/handler.ts"))
+        .contains("Svc.HandlerPayload<\"hello-world\">");
+    assertThat(files(work).get(".svc-types/svc.d.ts"))
+        .contains(
+            """
+                "hello-world": {
+                  inputs: {
+                    /** Who to greet. */
+                    name: string;
+                  };
+            """);
+    assertThat(files(work).get("tsconfig.json")).contains("\".svc-types/*.d.ts\"");
   }
 
   @Test
@@ -57,7 +78,7 @@ class InitCommandTest {
 
     assertThat(init.out()).contains("  created .gitignore");
     assertThat(files(work).get(".gitignore").lines().filter(l -> !l.startsWith("#")))
-        .containsExactly(".env", "node_modules/", "dist/");
+        .containsExactly(".env", "node_modules/", "dist/", ".svc-types/");
   }
 
   @Test
@@ -68,7 +89,7 @@ class InitCommandTest {
 
     assertThat(init.exitCode()).isZero();
     assertThat(init.out())
-        .contains("kept the existing .gitignore (make sure it lists .env)")
+        .contains("kept the existing .gitignore (make sure it lists .env, .svc-types/)")
         .doesNotContain("created .gitignore");
     assertThat(files(work)).containsEntry(".gitignore", "target/\n").containsKey(".svc");
   }

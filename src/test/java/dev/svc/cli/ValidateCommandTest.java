@@ -187,4 +187,59 @@ class ValidateCommandTest {
             2 errors, 0 warnings
             """);
   }
+
+  @Test
+  void aTypeErrorInAScriptFailsValidateAtItsPositionAndNoTypeCheckSkipsIt() {
+    ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: shop
+        == app/tools/forecast/config.terse
+        description: The forecast.
+        inputs:
+          days:
+            type: int
+        == app/tools/forecast/handler.ts
+        export default ({ inputs }: Svc.HandlerPayload<"forecast">) =>
+          ({ days: inputs.dayz });
+        """);
+
+    CliRun checked = svc(work, "validate");
+    CliRun unchecked = svc(work, "validate", "--no-type-check");
+
+    assertThat(checked.exitCode()).isEqualTo(1);
+    assertThat(checked.out()).isEmpty();
+    assertThat(checked.err())
+        .isEqualTo(
+            """
+            app/tools/forecast/handler.ts:2:19: error[type-error]: TS2339: Property 'dayz' does not exist on type '{ days: number; }'.
+            1 error, 0 warnings
+            """);
+    assertThat(unchecked.exitCode()).isZero();
+    assertThat(unchecked.out()).startsWith("valid: shop (1 tool,");
+    assertThat(work.resolve(".svc-types/svc.d.ts")).content().contains("\"forecast\": {");
+  }
+
+  @Test
+  void aProjectWithoutScriptsGetsNoTypeDeclarations() {
+    ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: shop
+        == app/tools/hello/config.terse
+        description: Says hello.
+        use: db
+        statement: SELECT 1
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: "file:./shop.db"
+        """);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(work.resolve(".svc-types")).doesNotExist();
+  }
 }

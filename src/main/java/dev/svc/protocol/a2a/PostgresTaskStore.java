@@ -2,7 +2,6 @@ package dev.svc.protocol.a2a;
 
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.connector.StateConnections;
-import dev.svc.json.Json;
 import dev.svc.log.Log;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,13 +14,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -39,21 +34,17 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   private static final Log LOG = Log.tagged("a2a:tasks");
 
   /** The version of the tables this class reads and writes. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = PostgresTaskSchema.VERSION;
 
   static final String CHANNEL = "svc_a2a";
-  private static final long SCHEMA_LOCK = 0x5356_4332_4131L; // "SVC2A1": one per database
-  private static final long POOL_WAIT_MILLIS = 5_000;
   private static final int MAX_EVENTS = 1_000;
 
   private static final String COLUMNS = "body";
 
   private final String description;
-  private final ResolvedAdapter adapter;
   private final Settings settings;
   private final String instance = UUID.randomUUID().toString();
-  private final Semaphore permits;
-  private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+  private final PostgresTaskConnections connections;
   private final TaskSignals signals = new TaskSignals();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -66,7 +57,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
    * @throws TaskStoreException when the database cannot be reached or holds a newer schema
    */
   public PostgresTaskStore(ResolvedAdapter adapter, Settings settings) {
-    this.adapter = adapter;
     this.settings = settings;
     this.description =
         "the task store (postgres adapter `"
@@ -74,21 +64,15 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             + "` at "
             + StateConnections.postgresLocation(adapter)
             + ")";
-    this.permits = new Semaphore(StateConnections.postgresPoolSize(adapter));
-    createSchema();
-    this.listener = Thread.ofPlatform().daemon().name("svc-a2a-listen").start(this::listen);
+    this.connections = new PostgresTaskConnections(adapter, description);
+    PostgresTaskSchema.create(connections, description);
+    this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
     this.housekeeper =
-        Thread.ofPlatform()
-            .daemon()
-            .name("svc-a2a-leases")
-            .start(() ->
-                TaskHousekeeping.run(
-                    settings,
-                    description,
-                    () -> closed,
-                    this::renew,
-                    this::failExpired,
-                    this::deleteFinished));
+        TaskHousekeeping.start(
+            settings,
+            description,
+            () -> closed,
+            new TaskHousekeeping.Chores(this::renew, this::failExpired, this::deleteFinished));
   }
 
   @Override
@@ -100,91 +84,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   public String instance() {
     return instance;
   }
-
-  // ---- schema
-
-  private void createSchema() {
-    run(
-        "create its tables",
-        c -> {
-          c.setAutoCommit(false);
-          try (Statement s = c.createStatement()) {
-            s.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
-            s.execute("CREATE TABLE IF NOT EXISTS svc_a2a_schema (version integer NOT NULL)");
-            int version = 0;
-            try (ResultSet rs = s.executeQuery("SELECT max(version) FROM svc_a2a_schema")) {
-              if (rs.next()) {
-                version = rs.getInt(1);
-              }
-            }
-            if (version > SCHEMA_VERSION) {
-              throw new TaskStoreException(
-                  description
-                      + " holds tables of schema version "
-                      + version
-                      + ", written by a newer svc; this one reads version "
-                      + SCHEMA_VERSION
-                      + ": upgrade every instance, or name another database");
-            }
-            if (version == 0) {
-              for (String ddl : SCHEMA_1) {
-                s.execute(ddl);
-              }
-              s.execute("INSERT INTO svc_a2a_schema (version) VALUES (" + SCHEMA_VERSION + ")");
-            }
-            c.commit();
-          } catch (SQLException | RuntimeException e) {
-            c.rollback();
-            throw e;
-          } finally {
-            c.setAutoCommit(true);
-          }
-          return null;
-        });
-  }
-
-  private static final List<String> SCHEMA_1 =
-      List.of(
-          """
-          CREATE TABLE IF NOT EXISTS svc_a2a_tasks (
-            id text PRIMARY KEY,
-            agent text NOT NULL,
-            principal text NOT NULL,
-            context_id text NOT NULL,
-            created bigserial NOT NULL,
-            state text NOT NULL,
-            terminal boolean NOT NULL,
-            status_ms bigint NOT NULL,
-            seq bigint NOT NULL DEFAULT 0,
-            body text NOT NULL,
-            owner text,
-            lease_until timestamptz,
-            updated_at timestamptz NOT NULL DEFAULT now())\
-          """,
-          "CREATE INDEX IF NOT EXISTS svc_a2a_tasks_listing"
-              + " ON svc_a2a_tasks (agent, principal, status_ms DESC, id DESC)",
-          "CREATE INDEX IF NOT EXISTS svc_a2a_tasks_context"
-              + " ON svc_a2a_tasks (agent, principal, context_id, created)",
-          "CREATE INDEX IF NOT EXISTS svc_a2a_tasks_leases"
-              + " ON svc_a2a_tasks (lease_until) WHERE NOT terminal",
-          "CREATE INDEX IF NOT EXISTS svc_a2a_tasks_finished"
-              + " ON svc_a2a_tasks (updated_at) WHERE terminal",
-          """
-          CREATE TABLE IF NOT EXISTS svc_a2a_events (
-            task_id text NOT NULL REFERENCES svc_a2a_tasks (id) ON DELETE CASCADE,
-            seq bigint NOT NULL,
-            terminal boolean NOT NULL,
-            body text NOT NULL,
-            PRIMARY KEY (task_id, seq))\
-          """,
-          """
-          CREATE TABLE IF NOT EXISTS svc_a2a_push_configs (
-            task_id text NOT NULL REFERENCES svc_a2a_tasks (id) ON DELETE CASCADE,
-            id text NOT NULL,
-            created bigserial NOT NULL,
-            body text NOT NULL,
-            PRIMARY KEY (task_id, id))\
-          """);
 
   // ---- tasks
 
@@ -226,8 +125,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   private boolean upsert(Scope scope, Task task, long seq, boolean run) {
     boolean terminal = task.status().state().isTerminal();
-    String body = json(task.toJson());
-    return run(
+    String body = StoredTasks.json(task.toJson());
+    return connections.run(
         "save task " + task.id(),
         c -> {
           try (PreparedStatement s = c.prepareStatement(UPSERT)) {
@@ -255,7 +154,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public Optional<Snapshot> snapshot(Scope scope, String taskId) {
-    return run(
+    return connections.run(
         "read task " + taskId,
         c -> {
           try (PreparedStatement s =
@@ -270,7 +169,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
                 return Optional.empty();
               }
               return Optional.of(
-                  new Snapshot(task(rs.getString(1)), rs.getLong(2), rs.getBoolean(3)));
+                  new Snapshot(StoredTasks.task(rs.getString(1)), rs.getLong(2), rs.getBoolean(3)));
             }
           }
         });
@@ -278,7 +177,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public List<Task> context(Scope scope, String contextId) {
-    return run(
+    return connections.run(
         "read context " + contextId,
         c -> {
           try (PreparedStatement s =
@@ -317,7 +216,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
           where.append(" AND status_ms > ?");
           values.add(after.toEpochMilli());
         });
-    return run(
+    return connections.run(
         "list tasks",
         c -> {
           int total;
@@ -365,7 +264,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {
-    run(
+    connections.run(
         "save a push config of task " + config.taskId(),
         c -> {
           try (PreparedStatement s =
@@ -376,7 +275,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
                   ON CONFLICT (task_id, id) DO UPDATE SET body = excluded.body\
                   """)) {
             s.setString(1, config.id());
-            s.setString(2, json(config.toJson()));
+            s.setString(2, StoredTasks.json(config.toJson()));
             s.setString(3, config.taskId());
             s.setString(4, scope.agent());
             s.setString(5, scope.principal().id());
@@ -387,7 +286,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public List<PushConfig> pushConfigs(Scope scope, String taskId) {
-    return run(
+    return connections.run(
         "read the push configs of task " + taskId,
         c -> {
           try (PreparedStatement s =
@@ -402,7 +301,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             List<PushConfig> configs = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
               while (rs.next()) {
-                configs.add(PushConfig.fromJson(parse(rs.getString(1)), "stored push config"));
+                configs.add(
+                    PushConfig.fromJson(StoredTasks.parse(rs.getString(1)), "stored push config"));
               }
             }
             return configs;
@@ -412,7 +312,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public boolean deletePushConfig(Scope scope, String taskId, String configId) {
-    return run(
+    return connections.run(
         "delete a push config of task " + taskId,
         c -> {
           try (PreparedStatement s =
@@ -437,8 +337,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   public void append(String taskId, long seq, StreamResponse event) {
     boolean terminal =
         event instanceof StreamResponse.StatusUpdate update && update.status().state().isTerminal();
-    String body = json(event.toJson());
-    run(
+    String body = StoredTasks.json(event.toJson());
+    connections.run(
         "append an event of task " + taskId,
         c -> {
           try (PreparedStatement s =
@@ -462,7 +362,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public List<Event> events(String taskId, long after) {
-    return run(
+    return connections.run(
         "read the events of task " + taskId,
         c -> {
           try (PreparedStatement s =
@@ -477,7 +377,9 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
               while (rs.next()) {
                 events.add(
                     new Event(
-                        rs.getLong(1), (ObjectNode) parse(rs.getString(3)), rs.getBoolean(2)));
+                        rs.getLong(1),
+                        (ObjectNode) StoredTasks.parse(rs.getString(3)),
+                        rs.getBoolean(2)));
               }
             }
             return events;
@@ -501,7 +403,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   }
 
   private void notify(String payload) {
-    run(
+    connections.run(
         "send a notification",
         c -> {
           try (PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
@@ -513,42 +415,23 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
         });
   }
 
-  /** The listening connection: reconnects after a failure, then wakes every listener. */
-  private void listen() {
-    long backoff = 200;
-    while (!closed) {
-      try (Connection c = StateConnections.postgres(adapter)) {
-        try (Statement s = c.createStatement()) {
-          s.execute("LISTEN " + CHANNEL);
+  /** One listening session on a connection of its own; each reconnection wakes every listener. */
+  private void listen(Runnable connected) throws SQLException {
+    try (Connection c = connections.open()) {
+      try (Statement s = c.createStatement()) {
+        s.execute("LISTEN " + CHANNEL);
+      }
+      connected.run();
+      signals.wakeAll(); // anything sent while no connection listened is read again
+      PGConnection pg = c.unwrap(PGConnection.class);
+      while (!closed) {
+        PGNotification[] notifications = pg.getNotifications(500);
+        if (notifications == null) {
+          continue;
         }
-        backoff = 200;
-        signals.wakeAll(); // anything sent while no connection listened is read again
-        PGConnection pg = c.unwrap(PGConnection.class);
-        while (!closed) {
-          PGNotification[] notifications = pg.getNotifications(500);
-          if (notifications == null) {
-            continue;
-          }
-          for (PGNotification n : notifications) {
-            signals.dispatch(n.getParameter());
-          }
+        for (PGNotification n : notifications) {
+          signals.dispatch(n.getParameter());
         }
-      } catch (SQLException | RuntimeException e) {
-        if (closed) {
-          return;
-        }
-        LOG.warn(
-            "task store listener lost its connection; reconnecting",
-            "store",
-            description,
-            "error",
-            firstLine(e));
-        try {
-          Thread.sleep(backoff);
-        } catch (InterruptedException interrupted) {
-          return;
-        }
-        backoff = Math.min(backoff * 2, 5_000);
       }
     }
   }
@@ -557,7 +440,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public Optional<Task> end(Scope scope, String taskId, TaskStatus status, boolean onlyUnleased) {
-    return run(
+    return connections.run(
         "end task " + taskId,
         c -> {
           owned.remove(taskId);
@@ -592,10 +475,10 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
         if (!rs.next()) {
           return Optional.empty();
         }
-        task = task(rs.getString(1));
+        task = StoredTasks.task(rs.getString(1));
       }
     }
-    Task ended = ended(task, status);
+    Task ended = StoredTasks.ended(task, status);
     long seq;
     try (PreparedStatement s =
         c.prepareStatement(
@@ -608,7 +491,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             """)) {
       s.setString(1, status.state().name());
       s.setLong(2, status.timestamp().toEpochMilli());
-      s.setString(3, json(ended.toJson()));
+      s.setString(3, StoredTasks.json(ended.toJson()));
       s.setString(4, taskId);
       s.setString(5, taskId);
       try (ResultSet rs = s.executeQuery()) {
@@ -626,7 +509,9 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
       s.setString(1, taskId);
       s.setLong(2, seq);
       s.setString(
-          3, json(new StreamResponse.StatusUpdate(taskId, task.contextId(), status).toJson()));
+          3,
+          StoredTasks.json(
+              new StreamResponse.StatusUpdate(taskId, task.contextId(), status).toJson()));
       s.setString(4, CHANNEL);
       s.setString(5, TaskSignals.changed(taskId));
       s.execute();
@@ -634,18 +519,11 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
     return Optional.of(ended);
   }
 
-  /** The task with a terminal status; the status's message joins the history, as a run does. */
-  static Task ended(Task task, TaskStatus status) {
-    List<Message> history = new ArrayList<>(task.history());
-    status.message().ifPresent(history::add);
-    return task.withStatus(status).withHistory(history);
-  }
-
   @Override
   public int failExpired() {
     record Expired(String id, Scope scope) {}
     List<Expired> expired =
-        run(
+        connections.run(
             "find expired leases",
             c -> {
               try (PreparedStatement s =
@@ -692,7 +570,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public int deleteFinished() {
-    return run(
+    return connections.run(
         "delete finished tasks",
         c -> {
           try (PreparedStatement s =
@@ -711,7 +589,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
       return;
     }
     String[] ids = owned.toArray(String[]::new);
-    run(
+    connections.run(
         "renew leases",
         c -> {
           try (PreparedStatement s =
@@ -724,69 +602,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             return s.executeUpdate();
           }
         });
-  }
-
-  // ---- connections
-
-  @FunctionalInterface
-  private interface Work<T> {
-    T apply(Connection connection) throws SQLException;
-  }
-
-  /** Runs on a pooled connection; a failure is a {@link TaskStoreException} naming the store. */
-  private <T> T run(String what, Work<T> work) {
-    if (closed) {
-      throw new TaskStoreException(description + " is closed");
-    }
-    try {
-      if (!permits.tryAcquire(POOL_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-        throw new TaskStoreException(
-            description + " could not " + what + ": every connection stayed busy for 5 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TaskStoreException(description + " could not " + what + ": interrupted");
-    }
-    Connection connection = null;
-    boolean healthy = false;
-    try {
-      connection = idle.pollFirst();
-      if (connection == null) {
-        connection = StateConnections.postgres(adapter);
-      }
-      T result = work.apply(connection);
-      healthy = true;
-      return result;
-    } catch (SQLException e) {
-      healthy = connection != null && !isBroken(e);
-      throw new TaskStoreException(description + " could not " + what + ": " + firstLine(e), e);
-    } catch (RuntimeException e) {
-      healthy = connection != null; // not the connection's fault (a newer schema, a bad row)
-      throw e;
-    } finally {
-      if (connection != null) {
-        if (healthy && !closed) {
-          idle.offerFirst(connection);
-        } else {
-          closeQuietly(connection);
-        }
-      }
-      permits.release();
-    }
-  }
-
-  /** A connection-class failure (SQLSTATE 08…) or a dead socket: the connection is not reused. */
-  private static boolean isBroken(SQLException e) {
-    String state = e.getSQLState();
-    return state == null || state.startsWith("08") || state.startsWith("57P");
-  }
-
-  private static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException | RuntimeException e) {
-      // best effort
-    }
   }
 
   private static void bind(PreparedStatement s, List<Object> values) throws SQLException {
@@ -805,28 +620,10 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
     List<Task> tasks = new ArrayList<>();
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        tasks.add(task(rs.getString(1)));
+        tasks.add(StoredTasks.task(rs.getString(1)));
       }
     }
     return tasks;
-  }
-
-  static Task task(String body) {
-    return Task.fromJson(parse(body), "stored task");
-  }
-
-  static JsonNode parse(String body) {
-    return Json.MAPPER.readTree(body);
-  }
-
-  static String json(JsonNode node) {
-    return Json.MAPPER.writeValueAsString(node);
-  }
-
-  private static String firstLine(Exception e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 
   @Override
@@ -834,10 +631,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
     closed = true;
     listener.interrupt();
     housekeeper.interrupt();
-    Connection c;
-    while ((c = idle.pollFirst()) != null) {
-      closeQuietly(c);
-    }
+    connections.close();
   }
 
   @Override

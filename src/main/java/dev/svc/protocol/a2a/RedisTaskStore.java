@@ -98,19 +98,13 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       redis.close();
       throw e;
     }
-    this.listener = Thread.ofPlatform().daemon().name("svc-a2a-listen").start(this::listen);
+    this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
     this.housekeeper =
-        Thread.ofPlatform()
-            .daemon()
-            .name("svc-a2a-leases")
-            .start(() ->
-                TaskHousekeeping.run(
-                    settings,
-                    description,
-                    () -> closed,
-                    this::renew,
-                    this::failExpired,
-                    this::deleteFinished));
+        TaskHousekeeping.start(
+            settings,
+            description,
+            () -> closed,
+            new TaskHousekeeping.Chores(this::renew, this::failExpired, this::deleteFinished));
   }
 
   private void checkVersion() {
@@ -186,30 +180,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   // ---- tasks
 
-  private static final String SAVE =
-      """
-      local cur = redis.call('HMGET', KEYS[1], 'terminal', 'agent', 'principal', 'seq')
-      if cur[1] then
-        if cur[1] == '1' or cur[2] ~= ARGV[2] or cur[3] ~= ARGV[3] then return 0 end
-      else
-        redis.call('RPUSH', KEYS[3], ARGV[1])
-        redis.call('HSET', KEYS[1], 'agent', ARGV[2], 'principal', ARGV[3], 'context', ARGV[4])
-      end
-      local seq = tonumber(ARGV[8])
-      if cur[4] and tonumber(cur[4]) > seq then seq = tonumber(cur[4]) end
-      redis.call('HSET', KEYS[1], 'state', ARGV[5], 'terminal', ARGV[6], 'status_ms', ARGV[7],
-        'seq', seq, 'body', ARGV[9], 'updated', ARGV[12])
-      if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'owner', ARGV[10]) end
-      redis.call('ZADD', KEYS[2], ARGV[7], ARGV[1])
-      if ARGV[6] == '1' then
-        redis.call('ZREM', KEYS[4], ARGV[1])
-        redis.call('ZADD', KEYS[5], ARGV[12], ARGV[1])
-      elseif ARGV[11] ~= '0' then
-        redis.call('ZADD', KEYS[4], ARGV[11], ARGV[1])
-      end
-      return 1\
-      """;
-
   @Override
   public void save(Scope scope, Task task) {
     store(scope, task, 0, false);
@@ -232,7 +202,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             "save task " + task.id(),
             () ->
                 redis.eval(
-                    SAVE,
+                    RedisTaskScripts.SAVE,
                     List.of(
                         taskKey(task.id()),
                         scopeKey,
@@ -248,7 +218,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                         terminal ? "1" : "0",
                         String.valueOf(task.status().timestamp().toEpochMilli()),
                         String.valueOf(seq),
-                        PostgresTaskStore.json(task.toJson()),
+                        StoredTasks.json(task.toJson()),
                         run ? instance : "",
                         run && !terminal ? String.valueOf(now + settings.lease().toMillis()) : "0",
                         String.valueOf(now))));
@@ -263,14 +233,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     return ok;
   }
 
-  private static final String SNAPSHOT =
-      """
-      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal', 'body', 'seq')
-      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return nil end
-      local lease = redis.call('ZSCORE', KEYS[2], ARGV[3])
-      return {t[3], t[4], lease or '0'}\
-      """;
-
   @Override
   public Optional<Task> find(Scope scope, String taskId) {
     return snapshot(scope, taskId).map(Snapshot::task);
@@ -283,7 +245,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             "read task " + taskId,
             () ->
                 redis.eval(
-                    SNAPSHOT,
+                    RedisTaskScripts.SNAPSHOT,
                     List.of(taskKey(taskId), leases),
                     List.of(scope.agent(), scope.principal().id(), taskId)));
     if (!(reply instanceof List<?> fields) || fields.size() < 3) {
@@ -292,30 +254,24 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     long leaseUntil = (long) Double.parseDouble(String.valueOf(fields.get(2)));
     return Optional.of(
         new Snapshot(
-            PostgresTaskStore.task(String.valueOf(fields.get(0))),
+            StoredTasks.task(String.valueOf(fields.get(0))),
             Long.parseLong(String.valueOf(fields.get(1))),
             leaseUntil > System.currentTimeMillis()));
   }
-
-  private static final String BODIES =
-      """
-      local out = {}
-      for i, id in ipairs(ARGV) do
-        out[i] = redis.call('HGET', KEYS[1] .. id, 'body') or ''
-      end
-      return out\
-      """;
 
   private List<Task> bodies(List<String> ids) {
     if (ids.isEmpty()) {
       return List.of();
     }
-    Object reply = call("read tasks", () -> redis.eval(BODIES, List.of(prefix + "task:"), ids));
+    Object reply =
+        call(
+            "read tasks",
+            () -> redis.eval(RedisTaskScripts.BODIES, List.of(prefix + "task:"), ids));
     List<Task> tasks = new ArrayList<>();
     for (Object body : (List<?>) reply) {
       String text = String.valueOf(body);
       if (!text.isEmpty()) {
-        tasks.add(PostgresTaskStore.task(text));
+        tasks.add(StoredTasks.task(text));
       }
     }
     return tasks;
@@ -330,20 +286,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     return bodies(ids);
   }
 
-  private static final String FIELDS =
-      """
-      local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '-inf')
-      local out = {}
-      for _, id in ipairs(ids) do
-        local f = redis.call('HMGET', ARGV[1] .. id, 'context', 'state', 'status_ms')
-        if f[1] then
-          table.insert(out, id); table.insert(out, f[1]); table.insert(out, f[2])
-          table.insert(out, f[3])
-        end
-      end
-      return out\
-      """;
-
   /**
    * Reads the scope's ids with their context, state and status time (one script), filters and pages
    * them here, then reads the page's tasks.
@@ -353,7 +295,9 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     Object reply =
         call(
             "list tasks",
-            () -> redis.eval(FIELDS, List.of(scopeKey(scope)), List.of(prefix + "task:")));
+            () ->
+                redis.eval(
+                    RedisTaskScripts.FIELDS, List.of(scopeKey(scope)), List.of(prefix + "task:")));
     List<?> flat = (List<?>) reply;
     List<String> matching = new ArrayList<>();
     List<Long> times = new ArrayList<>();
@@ -396,23 +340,13 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   // ---- push configs
 
-  private static final String SAVE_PUSH =
-      """
-      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
-      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return 0 end
-      if redis.call('HSET', KEYS[2], ARGV[3], ARGV[4]) == 1 then
-        redis.call('RPUSH', KEYS[3], ARGV[3])
-      end
-      return 1\
-      """;
-
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {
     call(
         "save a push config of task " + config.taskId(),
         () ->
             redis.eval(
-                SAVE_PUSH,
+                RedisTaskScripts.SAVE_PUSH,
                 List.of(
                     taskKey(config.taskId()),
                     pushKey(config.taskId()),
@@ -421,20 +355,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                     scope.agent(),
                     scope.principal().id(),
                     config.id(),
-                    PostgresTaskStore.json(config.toJson()))));
+                    StoredTasks.json(config.toJson()))));
   }
-
-  private static final String PUSH_CONFIGS =
-      """
-      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
-      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return {} end
-      local out = {}
-      for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
-        local c = redis.call('HGET', KEYS[2], id)
-        if c then table.insert(out, c) end
-      end
-      return out\
-      """;
 
   @Override
   public List<PushConfig> pushConfigs(Scope scope, String taskId) {
@@ -443,24 +365,16 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             "read the push configs of task " + taskId,
             () ->
                 redis.eval(
-                    PUSH_CONFIGS,
+                    RedisTaskScripts.PUSH_CONFIGS,
                     List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
                     List.of(scope.agent(), scope.principal().id())));
     List<PushConfig> configs = new ArrayList<>();
     for (Object json : (List<?>) reply) {
       configs.add(
-          PushConfig.fromJson(PostgresTaskStore.parse(String.valueOf(json)), "stored push config"));
+          PushConfig.fromJson(StoredTasks.parse(String.valueOf(json)), "stored push config"));
     }
     return configs;
   }
-
-  private static final String DELETE_PUSH =
-      """
-      local t = redis.call('HMGET', KEYS[1], 'agent', 'principal')
-      if not t[1] or t[1] ~= ARGV[1] or t[2] ~= ARGV[2] then return 0 end
-      redis.call('LREM', KEYS[3], 0, ARGV[3])
-      return redis.call('HDEL', KEYS[2], ARGV[3])\
-      """;
 
   @Override
   public boolean deletePushConfig(Scope scope, String taskId, String configId) {
@@ -469,20 +383,13 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             "delete a push config of task " + taskId,
             () ->
                 redis.eval(
-                    DELETE_PUSH,
+                    RedisTaskScripts.DELETE_PUSH,
                     List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
                     List.of(scope.agent(), scope.principal().id(), configId)));
     return Long.valueOf(1).equals(reply);
   }
 
   // ---- events
-
-  private static final String APPEND =
-      """
-      local n = redis.call('RPUSH', KEYS[1], ARGV[1])
-      redis.call('PUBLISH', ARGV[2], ARGV[3])
-      return n\
-      """;
 
   /**
    * Appends the event; its number is its place in the task's list, which matches {@code seq} while
@@ -492,12 +399,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   public void append(String taskId, long seq, StreamResponse event) {
     boolean terminal =
         event instanceof StreamResponse.StatusUpdate update && update.status().state().isTerminal();
-    String entry = (terminal ? "1" : "0") + PostgresTaskStore.json(event.toJson());
+    String entry = (terminal ? "1" : "0") + StoredTasks.json(event.toJson());
     call(
         "append an event of task " + taskId,
         () ->
             redis.eval(
-                APPEND,
+                RedisTaskScripts.APPEND,
                 List.of(eventsKey(taskId)),
                 List.of(entry, channel, TaskSignals.changed(taskId))));
   }
@@ -514,9 +421,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       seq++;
       events.add(
           new Event(
-              seq,
-              (ObjectNode) PostgresTaskStore.parse(entry.substring(1)),
-              entry.charAt(0) == '1'));
+              seq, (ObjectNode) StoredTasks.parse(entry.substring(1)), entry.charAt(0) == '1'));
     }
     return events;
   }
@@ -536,71 +441,26 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     signals.onCancelRequest(handler);
   }
 
-  /** The subscription: on its own connection, reconnecting after a failure. */
-  private void listen() {
-    long backoff = 200;
-    while (!closed) {
-      JedisPubSub pubsub =
-          new JedisPubSub() {
-            @Override
-            public void onSubscribe(String channel, int count) {
-              signals.wakeAll(); // anything sent while no connection listened is read again
-            }
+  /** One subscription on a connection of its own; each subscription wakes every listener. */
+  private void listen(Runnable connected) {
+    JedisPubSub pubsub =
+        new JedisPubSub() {
+          @Override
+          public void onSubscribe(String channel, int count) {
+            connected.run();
+            signals.wakeAll(); // anything sent while no connection listened is read again
+          }
 
-            @Override
-            public void onMessage(String channel, String message) {
-              signals.dispatch(message);
-            }
-          };
-      subscription = pubsub;
-      try {
-        redis.subscribe(pubsub, channel);
-        backoff = 200;
-      } catch (JedisException | IllegalStateException e) {
-        if (closed) {
-          return;
-        }
-        LOG.warn(
-            "task store listener lost its connection; reconnecting",
-            "store",
-            description,
-            "error",
-            String.valueOf(e.getMessage()));
-        try {
-          Thread.sleep(backoff);
-        } catch (InterruptedException interrupted) {
-          return;
-        }
-        backoff = Math.min(backoff * 2, 5_000);
-      }
-    }
+          @Override
+          public void onMessage(String channel, String message) {
+            signals.dispatch(message);
+          }
+        };
+    subscription = pubsub;
+    redis.subscribe(pubsub, channel);
   }
 
   // ---- leases and retention
-
-  private static final String END =
-      """
-      local t = redis.call('HMGET', KEYS[1], 'terminal', 'agent', 'principal')
-      if not t[1] or t[1] == '1' or t[2] ~= ARGV[1] or t[3] ~= ARGV[2] then return 0 end
-      if ARGV[8] == '1' then
-        local lease = redis.call('ZSCORE', KEYS[2], ARGV[9])
-        if lease and tonumber(lease) > tonumber(ARGV[7]) then return 0 end
-      end
-      local seq = redis.call('RPUSH', KEYS[4], ARGV[6])
-      local saved = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-      while seq <= saved do
-        -- the task was saved with more events than its list holds (an append failed): the
-        -- terminal event must come after what any snapshot has seen
-        seq = redis.call('RPUSH', KEYS[4], ARGV[6])
-      end
-      redis.call('HSET', KEYS[1], 'state', ARGV[3], 'terminal', '1', 'status_ms', ARGV[4],
-        'body', ARGV[5], 'seq', seq, 'updated', ARGV[7])
-      redis.call('ZREM', KEYS[2], ARGV[9])
-      redis.call('ZADD', KEYS[3], ARGV[7], ARGV[9])
-      redis.call('ZADD', KEYS[5], ARGV[4], ARGV[9])
-      redis.call('PUBLISH', ARGV[10], 'e ' .. ARGV[9])
-      return seq\
-      """;
 
   @Override
   public Optional<Task> end(Scope scope, String taskId, TaskStatus status, boolean onlyUnleased) {
@@ -608,24 +468,24 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     if (current.isEmpty() || current.get().task().status().state().isTerminal()) {
       return Optional.empty();
     }
-    Task ended = PostgresTaskStore.ended(current.get().task(), status);
+    Task ended = StoredTasks.ended(current.get().task(), status);
     String event =
         "1"
-            + PostgresTaskStore.json(
+            + StoredTasks.json(
                 new StreamResponse.StatusUpdate(taskId, ended.contextId(), status).toJson());
     Object reply =
         call(
             "end task " + taskId,
             () ->
                 redis.eval(
-                    END,
+                    RedisTaskScripts.END,
                     List.of(taskKey(taskId), leases, finished, eventsKey(taskId), scopeKey(scope)),
                     List.of(
                         scope.agent(),
                         scope.principal().id(),
                         status.state().name(),
                         String.valueOf(status.timestamp().toEpochMilli()),
-                        PostgresTaskStore.json(ended.toJson()),
+                        StoredTasks.json(ended.toJson()),
                         event,
                         String.valueOf(System.currentTimeMillis()),
                         onlyUnleased ? "1" : "0",
@@ -711,14 +571,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       return work.get();
     } catch (JedisException e) {
       throw new TaskStoreException(
-          description + " could not " + what + ": " + firstLine(e.getMessage()), e);
+          description + " could not " + what + ": " + StoredTasks.firstLine(e), e);
     }
-  }
-
-  private static String firstLine(String message) {
-    String text = String.valueOf(message);
-    int newline = text.indexOf('\n');
-    return newline < 0 ? text : text.substring(0, newline);
   }
 
   @Override

@@ -15,13 +15,26 @@ final class TaskHousekeeping {
 
   private TaskHousekeeping() {}
 
-  static void run(
-      SharedTasks.Settings settings,
-      String description,
-      BooleanSupplier closed,
-      Runnable renew,
-      IntSupplier failExpired,
-      IntSupplier deleteFinished) {
+  /**
+   * What a shared store does in the rounds.
+   *
+   * @param renew renews the leases of the tasks this instance runs
+   * @param failExpired fails the tasks whose instance stopped renewing their lease: how many
+   * @param deleteFinished deletes finished tasks past the retention: how many
+   */
+  record Chores(Runnable renew, IntSupplier failExpired, IntSupplier deleteFinished) {}
+
+  /** Starts the loop on a daemon thread of its own, until the store closes. */
+  static Thread start(
+      SharedTasks.Settings settings, String description, BooleanSupplier closed, Chores chores) {
+    return Thread.ofPlatform()
+        .daemon()
+        .name("svc-a2a-leases")
+        .start(() -> run(settings, description, closed, chores));
+  }
+
+  private static void run(
+      SharedTasks.Settings settings, String description, BooleanSupplier closed, Chores chores) {
     long renewEvery = Math.max(50, settings.lease().toMillis() / 3);
     long cleanEvery = Math.clamp(settings.retention().toMillis() / 10, 1_000, 600_000);
     long nextExpiry = 0;
@@ -33,14 +46,14 @@ final class TaskHousekeeping {
         return;
       }
       try {
-        renew.run();
+        chores.renew().run();
         long now = System.currentTimeMillis();
         if (now >= nextExpiry) {
-          failExpired.getAsInt();
+          chores.failExpired().getAsInt();
           nextExpiry = now + settings.lease().toMillis() / 2;
         }
         if (now >= nextClean) {
-          int deleted = deleteFinished.getAsInt();
+          int deleted = chores.deleteFinished().getAsInt();
           if (deleted > 0) {
             LOG.info("finished tasks past their retention deleted", "tasks", deleted);
           }
@@ -48,15 +61,10 @@ final class TaskHousekeeping {
         }
       } catch (RuntimeException e) {
         if (!closed.getAsBoolean()) {
-          LOG.warn("task leases not renewed", "store", description, "error", firstLine(e));
+          LOG.warn(
+              "task leases not renewed", "store", description, "error", StoredTasks.firstLine(e));
         }
       }
     }
-  }
-
-  private static String firstLine(RuntimeException e) {
-    String message = String.valueOf(e.getMessage());
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 }

@@ -98,8 +98,10 @@ final class TaskRun {
       history.add(message.get());
     }
     task = task.withStatus(status).withHistory(history);
+    // saved before its event is published: whoever sees the event (a stream here or on another
+    // instance) and then asks for the task reads this state, not the one before
+    changes.statusChanged(task, seq + 1);
     publish(new StreamResponse.StatusUpdate(task.id(), task.contextId(), status));
-    changes.statusChanged(task, seq);
     if (state.isTerminal()) {
       subscribers.clear();
       finished.countDown();

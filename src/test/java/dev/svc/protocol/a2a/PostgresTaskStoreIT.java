@@ -3,7 +3,9 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestDatabase;
+import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -20,6 +22,17 @@ class PostgresTaskStoreIT extends SharedTaskStoreContract {
   @Override
   TaskStore open(SharedTasks.Settings settings) {
     return new PostgresTaskStore(db.adapter(Map.of()), settings);
+  }
+
+  @Override
+  TaskStore openThrough(TcpProxy proxy) {
+    String through = db.connectionString().replace(":" + db.port() + "/", ":" + proxy.port() + "/");
+    return new PostgresTaskStore(db.adapter(through, Map.of()), SharedTasks.Settings.DEFAULTS);
+  }
+
+  @Override
+  InetSocketAddress server() {
+    return new InetSocketAddress(db.host(), db.port());
   }
 
   Connection admin() throws Exception {

@@ -3,7 +3,9 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestRedis;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +26,19 @@ class RedisTaskStoreIT extends SharedTaskStoreContract {
   @Override
   TaskStore open(SharedTasks.Settings settings) {
     return new RedisTaskStore(redis.adapter(Map.of()), settings, prefix);
+  }
+
+  @Override
+  TaskStore openThrough(TcpProxy proxy) {
+    return new RedisTaskStore(
+        redis.adapter("redis://127.0.0.1:" + proxy.port() + "/0", Map.of()),
+        SharedTasks.Settings.DEFAULTS,
+        prefix);
+  }
+
+  @Override
+  InetSocketAddress server() {
+    return new InetSocketAddress(redis.host(), redis.port());
   }
 
   @Test

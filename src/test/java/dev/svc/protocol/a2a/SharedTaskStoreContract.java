@@ -2,6 +2,8 @@ package dev.svc.protocol.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.testing.TcpProxy;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,6 +24,12 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
 
   /** Another instance's store on the same database as {@link #store()}. */
   abstract TaskStore open(SharedTasks.Settings settings);
+
+  /** Another instance's store on the same database, reached through {@code proxy}. */
+  abstract TaskStore openThrough(TcpProxy proxy);
+
+  /** Where {@link #openThrough} proxies to: the database server's host and port. */
+  abstract InetSocketAddress server();
 
   @Override
   TaskStore store() {
@@ -90,6 +98,36 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
         shared(store()).append(task.id(), 1, status(task, TaskState.COMPLETED));
         assertThat(woken.poll(5, TimeUnit.SECONDS)).isEqualTo("e");
         assertThat(shared(other).events(task.id(), 0)).hasSize(1);
+      } finally {
+        listening.close();
+      }
+    }
+  }
+
+  @Test
+  void aListenerWhoseConnectionDropsReconnectsAndIsWokenByTheNextEvent() throws Exception {
+    Task task = task(newId(), "ctx", TaskState.WORKING, T0);
+    shared(store()).saveRun(WEATHER_ALICE, task, 0);
+    try (TcpProxy proxy = TcpProxy.to(server().getHostString(), server().getPort());
+        TaskStore other = openThrough(proxy)) {
+      BlockingQueue<String> woken = new ArrayBlockingQueue<>(100);
+      SharedTasks.Listening listening = shared(other).listen(task.id(), () -> woken.offer("e"));
+      try {
+        Thread.sleep(300); // the subscription is up
+        proxy.cut();
+        shared(store()).append(task.id(), 1, status(task, TaskState.WORKING));
+        proxy.resume();
+        woken.clear();
+        assertThat(woken.poll(10, TimeUnit.SECONDS))
+            .as("the listener reconnects and wakes its listeners to read what they missed")
+            .isEqualTo("e");
+        assertThat(shared(other).events(task.id(), 0)).hasSize(1);
+        woken.clear();
+        shared(store()).append(task.id(), 2, status(task, TaskState.COMPLETED));
+        assertThat(woken.poll(10, TimeUnit.SECONDS))
+            .as("and is woken by the next event")
+            .isEqualTo("e");
+        assertThat(shared(other).events(task.id(), 0)).hasSize(2);
       } finally {
         listening.close();
       }
