@@ -15,6 +15,8 @@ import dev.svc.model.Model;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +130,7 @@ public final class TypeChecker {
                 "\n",
                 compiler.version(),
                 compiler.identity(),
+                svcBuild(),
                 resource(CHECKER),
                 String.join(",", LIBS),
                 String.join(",", roots)));
@@ -151,6 +154,20 @@ public final class TypeChecker {
               .withHint(
                   "fix or split the script, or skip type checking with `svc validate"
                       + " --no-type-check`"));
+    }
+  }
+
+  /**
+   * Which svc made a stored result: its jar's size and time (a rebuilt or upgraded svc may read the
+   * same files differently, so its results are not reused).
+   */
+  private static String svcBuild() {
+    try {
+      Path jar =
+          Path.of(TypeChecker.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return jar + " " + Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis();
+    } catch (IOException | RuntimeException | java.net.URISyntaxException e) {
+      return "unknown " + System.nanoTime(); // nothing is reused
     }
   }
 
@@ -518,10 +535,7 @@ public final class TypeChecker {
   /** The {@code lib/lib.*.d.ts} entries of the jar's tar.gz of further files. */
   private static Map<String, String> readLibs() {
     Map<String, String> libs = new HashMap<>();
-    try (InputStream raw = TypeChecker.class.getClassLoader().getResourceAsStream(BUNDLED_LIBS)) {
-      if (raw == null) {
-        throw new IllegalStateException("missing resource " + BUNDLED_LIBS);
-      }
+    try (InputStream raw = inCompilerJar(BUNDLED_LIBS).openStream()) {
       InputStream tar = new GZIPInputStream(raw);
       byte[] header = new byte[512];
       while (tar.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
@@ -543,6 +557,23 @@ public final class TypeChecker {
       throw new UncheckedIOException("cannot read TypeScript's lib files", e);
     }
     return Map.copyOf(libs);
+  }
+
+  /**
+   * A resource of the compiler's own jar: every org.mvnpm jar has a {@code META-INF/.more.tgz} (the
+   * dev console's marked and DOMPurify too), so the class path's first one may not be ours.
+   */
+  private static URL inCompilerJar(String resource) throws IOException {
+    URL source = TypeChecker.class.getClassLoader().getResource(BUNDLED);
+    if (source == null) {
+      throw new IllegalStateException("missing resource " + BUNDLED);
+    }
+    String url = source.toString();
+    int separator = url.indexOf("!/");
+    if (!url.startsWith("jar:") || separator < 0) {
+      throw new IllegalStateException("the TypeScript compiler is not in a jar: " + url);
+    }
+    return URI.create(url.substring(0, separator + 2) + resource).toURL();
   }
 
   private static String field(byte[] header, int offset, int length) {
