@@ -29,10 +29,11 @@ import picocli.CommandLine.Option;
     name = "test",
     mixinStandardHelpOptions = true,
     description = {
-      "Run a project's tests: the cases of the tests.terse files beside its tools, prompts",
-      "(<prompt>.tests.terse), resources and agents, run as an MCP client's calls would be",
-      "(auth, validation, transforms; result cache off); agents get a scripted model (no",
-      "network). Connects to the databases the tested tools use; SQLite files are fresh per suite.",
+      "Run a project's tests: the cases of the tests.terse files beside its tools,",
+      "prompts (<prompt>.tests.terse), resources and agents, run as an MCP client's",
+      "calls would be (auth, validation, transforms; result cache off); agents get",
+      "a scripted model (no network). Connects to the databases the tested tools use;",
+      "SQLite files are fresh per suite. Logs errors only unless --log-level says more.",
       "Exit code 0 when every case passes, 1 when one fails or the project is invalid."
     })
 final class TestCommand implements Callable<Integer> {
