@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Create a new project.",
-      "Writes .svc, a hello-world TypeScript tool, skills for AI coding agents",
+      "Writes .svc, a hello-world TypeScript tool with its tests, skills for AI coding agents",
       "(.agents/skills/), a tsconfig.json, the tools' TypeScript types (.svc-types/) and a",
       ".gitignore (.env, node_modules/, dist/, .svc-types/). Never overwrites: if any file",
       "exists, nothing is written; an existing .gitignore or tsconfig.json is kept."
@@ -37,6 +37,7 @@ final class InitCommand implements Callable<Integer> {
           ".svc",
           "app/tools/hello-world/config.terse",
           "app/tools/hello-world/handler.ts",
+          "app/tools/hello-world/tests.terse",
           ".agents/skills/svc-docs/SKILL.md",
           ".agents/skills/svc-agents/SKILL.md");
 
@@ -123,6 +124,7 @@ final class InitCommand implements Callable<Integer> {
     context.out().println();
     context.out().println("Project `" + name + "` is ready. Next:");
     context.out().println("  " + cd + "svc validate     # check it");
+    context.out().println("  " + cd + "svc test         # run the tool's tests");
     context.out().println("  " + cd + "svc start        # serve it on http://127.0.0.1:8080/mcp");
     context.out().flush();
     return ExitCodes.OK;

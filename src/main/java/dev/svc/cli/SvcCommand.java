@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       BuildCommand.class,
       ValidateCommand.class,
+      TestCommand.class,
       InitCommand.class,
       UpgradeCommand.class,
       CompletionCommand.class,

@@ -2,12 +2,15 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolTestsDefinition;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
@@ -26,6 +29,7 @@ import dev.svc.model.Tool;
 import dev.svc.model.ToolAccess;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
+import dev.svc.suite.Suite;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,10 +52,12 @@ public final class Compiler {
     if (read.isEmpty()) {
       return new Compilation.Failure(diagnostics.sorted());
     }
-    Optional<Model> model = new Run(project, environment, diagnostics, read.get()).model();
+    Run run = new Run(project, environment, diagnostics, read.get());
+    Optional<Model> model = run.model();
+    List<Suite> suites = model.map(run::suites).orElse(List.of());
     List<Diagnostic> sorted = diagnostics.sorted();
     return model.isPresent() && !diagnostics.hasErrors()
-        ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()))
+        ? new Compilation.Success(model.get(), sorted, adapterOrigins(read.get()), suites)
         : new Compilation.Failure(sorted);
   }
 
@@ -79,6 +85,9 @@ public final class Compiler {
     private final PromptCompiler promptCompiler;
     private final ResourceCompiler resourceCompiler;
     private final AgentCompiler agentCompiler;
+    private final TestCompiler testCompiler;
+    private final ContentTestCompiler contentTestCompiler;
+    private final AgentTestCompiler agentTestCompiler;
 
     Run(
         Project project,
@@ -104,6 +113,124 @@ public final class Compiler {
               definitions.unreadable().anyResource());
       this.resourceCompiler = new ResourceCompiler(diagnostics, project.directory());
       this.agentCompiler = new AgentCompiler(diagnostics, env);
+      this.testCompiler = new TestCompiler(diagnostics, project.directory());
+      this.contentTestCompiler = new ContentTestCompiler(diagnostics);
+      this.agentTestCompiler = new AgentTestCompiler(diagnostics, testCompiler);
+    }
+
+    /**
+     * The suites of the tools' {@code tests.terse} files. Tests beside a directory that is no tool
+     * are an error; tests of a tool that did not compile are skipped (its error is the one to fix).
+     */
+    List<Suite> suites(Model model) {
+      List<Suite> suites = new ArrayList<>();
+      for (ToolTestsDefinition tests : definitions.toolTests()) {
+        Optional<ToolDefinition> tool =
+            definitions.tools().stream()
+                .filter(t -> t.directory().equals(tests.directory()))
+                .findFirst();
+        if (tool.isEmpty()) {
+          if (!definitions.unreadable().tools().contains(tests.directoryName())) {
+            diagnostics.error(
+                "unknown-test-target",
+                tests.origin(),
+                "`" + tests.file() + "` tests no tool: its directory has no config.terse",
+                "move it beside the config.terse of the tool it tests");
+          }
+          continue;
+        }
+        String name = tool.get().name().map(Located::value).orElse(tool.get().directoryName());
+        model
+            .tool(name)
+            .flatMap(compiled -> testCompiler.compile(tests, compiled))
+            .ifPresent(suites::add);
+      }
+      Set<String> toolNames = new TreeSet<>();
+      model.tools().forEach(t -> toolNames.add(t.name()));
+      toolNames.add(ToolCompiler.RESERVED_SEARCH);
+      for (AgentTestsDefinition tests : definitions.agentTests()) {
+        Optional<AgentDefinition> agent =
+            definitions.agents().stream()
+                .filter(a -> a.directoryName().equals(tests.directoryName()))
+                .findFirst();
+        if (agent.isEmpty()) {
+          diagnostics.error(
+              "unknown-test-target",
+              tests.origin(),
+              "`" + tests.file() + "` tests no agent: its directory has no config.terse",
+              "move it beside the config.terse of the agent it tests");
+          continue;
+        }
+        String name = agent.get().name().map(Located::value).orElse(tests.directoryName());
+        model
+            .agent(name)
+            .flatMap(a -> agentTestCompiler.compile(tests, a, toolNames, model))
+            .ifPresent(suites::add);
+      }
+      for (ContentTestsDefinition tests : definitions.contentTests()) {
+        switch (tests.kind()) {
+          case PROMPT -> promptSuite(tests, model).ifPresent(suites::add);
+          case RESOURCE -> resourceSuite(tests, model).ifPresent(suites::add);
+        }
+      }
+      return suites;
+    }
+
+    private Optional<Suite> promptSuite(ContentTestsDefinition tests, Model model) {
+      Optional<PromptDefinition> prompt =
+          definitions.prompts().stream()
+              .filter(p ->
+                  p.directory().equals(tests.directory())
+                      && p.defaultName().equals(Optional.of(tests.stem())))
+              .findFirst();
+      if (prompt.isEmpty()) {
+        diagnostics.error(
+            "unknown-test-target",
+            tests.origin(),
+            "`"
+                + tests.file()
+                + "` tests no prompt: there is no `"
+                + tests.stem()
+                + ".terse` beside"
+                + " it",
+            "name a prompt's tests after its file: <prompt file name>.tests.terse");
+        return Optional.empty();
+      }
+      String name = prompt.get().name().map(Located::value).orElse(tests.stem());
+      return model
+          .prompt(name)
+          .flatMap(p -> contentTestCompiler.prompt(tests, p))
+          .map(Suite.class::cast);
+    }
+
+    private Optional<Suite> resourceSuite(ContentTestsDefinition tests, Model model) {
+      Optional<ResourceDefinition> resource =
+          definitions.resources().stream()
+              .filter(r -> r.directory().equals(tests.directory()))
+              .findFirst();
+      if (resource.isEmpty()) {
+        if (!definitions.unreadable().anyResource()) {
+          diagnostics.error(
+              "unknown-test-target",
+              tests.origin(),
+              "`" + tests.file() + "` tests no resource: its folder has no config.terse",
+              "move it beside the config.terse of the resource or template it tests");
+        }
+        return Optional.empty();
+      }
+      Optional<String> uri = resource.get().uri().map(Located::value);
+      Optional<String> template = resource.get().uriTemplate().map(Located::value);
+      Optional<Resource> concrete =
+          uri.flatMap(u -> model.resources().stream().filter(r -> r.uri().equals(u)).findFirst());
+      Optional<ResourceTemplate> templated =
+          template.flatMap(t ->
+              model.resourceTemplates().stream()
+                  .filter(r -> r.uriTemplate().equals(t))
+                  .findFirst());
+      if (concrete.isEmpty() && templated.isEmpty()) {
+        return Optional.empty(); // the resource did not compile: its error is the one to fix
+      }
+      return contentTestCompiler.resource(tests, concrete, templated).map(Suite.class::cast);
     }
 
     Optional<Model> model() {

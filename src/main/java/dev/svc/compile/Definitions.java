@@ -2,10 +2,13 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolTestsDefinition;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +21,9 @@ import java.util.Set;
  * @param plugins custom auth plugins by name, each the project-relative path of its script
  * @param resources discovered and inline resources and templates alike
  * @param unreadable definition files that could not be parsed (already reported)
+ * @param toolTests the {@code tests.terse} files of tool directories (docs/testing.md)
+ * @param contentTests the test files of prompts, resources and templates
+ * @param agentTests the {@code tests.terse} files of agent directories
  */
 record Definitions(
     RootDefinition root,
@@ -28,7 +34,10 @@ record Definitions(
     List<ResourceDefinition> resources,
     List<AgentDefinition> agents,
     Map<String, String> plugins,
-    Unreadable unreadable) {
+    Unreadable unreadable,
+    List<ToolTestsDefinition> toolTests,
+    List<ContentTestsDefinition> contentTests,
+    List<AgentTestsDefinition> agentTests) {
 
   /**
    * Definition files whose YAML could not be parsed. Their error is the root cause: a project with

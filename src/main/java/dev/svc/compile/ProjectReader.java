@@ -2,12 +2,15 @@ package dev.svc.compile;
 
 import dev.svc.definition.AdapterDefinition;
 import dev.svc.definition.AgentDefinition;
+import dev.svc.definition.AgentTestsDefinition;
+import dev.svc.definition.ContentTestsDefinition;
 import dev.svc.definition.DefinitionReader;
 import dev.svc.definition.Located;
 import dev.svc.definition.PromptDefinition;
 import dev.svc.definition.ResourceDefinition;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.ToolDefinition;
+import dev.svc.definition.ToolTestsDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
 import dev.svc.project.Project;
@@ -38,6 +41,8 @@ import java.util.stream.Stream;
 final class ProjectReader {
   static final String DEFINITION_EXTENSION = ".terse";
   static final String CONFIG_FILE = "config.terse";
+  static final String TESTS_FILE = "tests.terse";
+  static final String PROMPT_TESTS_EXTENSION = ".tests.terse";
 
   private final Project project;
   private final Diagnostics diagnostics;
@@ -85,10 +90,28 @@ final class ProjectReader {
             configFiles(toolsDir, "tool"),
             (node, file) -> reader.tool(node, project.relative(file.getParent()), dirName(file)),
             file -> unreadableTools.add(dirName(file)));
+    List<ToolTestsDefinition> toolTests =
+        each(
+            filesIn(toolsDir, false, Files::isDirectory).stream()
+                .map(dir -> dir.resolve(TESTS_FILE))
+                .filter(Files::isRegularFile)
+                .toList(),
+            (node, file) ->
+                reader.toolTests(
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    dirName(file)),
+            file -> {});
     List<PromptDefinition> prompts = new ArrayList<>(root.inlinePrompts());
     prompts.addAll(
         each(
-            filesIn(promptsDir, true, p -> p.toString().endsWith(DEFINITION_EXTENSION)),
+            filesIn(
+                promptsDir,
+                true,
+                p ->
+                    p.toString().endsWith(DEFINITION_EXTENSION)
+                        && !p.toString().endsWith(PROMPT_TESTS_EXTENSION)),
             (node, file) ->
                 reader.prompt(node, project.relative(file.getParent()), Optional.of(stem(file))),
             file -> {}));
@@ -101,6 +124,44 @@ final class ProjectReader {
                 reader.resource(
                     node, project.relative(file.getParent()), Optional.of(dirName(file))),
             file -> unreadableResource = true));
+    List<ContentTestsDefinition> contentTests = new ArrayList<>();
+    contentTests.addAll(
+        each(
+            filesIn(promptsDir, true, p -> p.toString().endsWith(PROMPT_TESTS_EXTENSION)),
+            (node, file) -> {
+              String name = file.getFileName().toString();
+              return reader.contentTests(
+                  ContentTestsDefinition.Kind.PROMPT,
+                  node,
+                  project.relative(file),
+                  project.relative(file.getParent()),
+                  name.substring(0, name.length() - PROMPT_TESTS_EXTENSION.length()));
+            },
+            file -> {}));
+    contentTests.addAll(
+        each(
+            filesIn(resourcesDir, true, p -> p.getFileName().toString().equals(TESTS_FILE)),
+            (node, file) ->
+                reader.contentTests(
+                    ContentTestsDefinition.Kind.RESOURCE,
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    ""),
+            file -> {}));
+    List<AgentTestsDefinition> agentTests =
+        each(
+            filesIn(agentsDir, false, Files::isDirectory).stream()
+                .map(dir -> dir.resolve(TESTS_FILE))
+                .filter(Files::isRegularFile)
+                .toList(),
+            (node, file) ->
+                reader.agentTests(
+                    node,
+                    project.relative(file),
+                    project.relative(file.getParent()),
+                    dirName(file)),
+            file -> {});
     List<AgentDefinition> agents =
         each(
             configFiles(agentsDir, "agent"),
@@ -118,7 +179,10 @@ final class ProjectReader {
             agents,
             plugins(baseDir.resolve("plugins")),
             new Definitions.Unreadable(
-                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource)));
+                unreadableFiles, unreadableAdapters, unreadableTools, unreadableResource),
+            toolTests,
+            contentTests,
+            agentTests));
   }
 
   private String rootText() {

@@ -135,6 +135,135 @@ public final class DefinitionReader {
         namedValues(f, "options"));
   }
 
+  /**
+   * A tool's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   * @param directory the tool directory relative to the project
+   */
+  public ToolTestsDefinition toolTests(
+      YamlNode node, String file, String directory, String directoryName) {
+    checker.checkMapping(node, TestShapes.TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new ToolTestsDefinition(
+        f.origin(),
+        file,
+        directory,
+        directoryName,
+        f.textList("fixtures").map(Located::value).orElse(List.of()),
+        f.bool("in_memory_sqlite"),
+        f.bool("fresh_schema"),
+        f.mapOf("cases").stream()
+            .map(e ->
+                new ToolTestsDefinition.CaseDefinition(
+                    e.key(),
+                    e.value().node("inputs"),
+                    namedValues(e.value(), "headers"),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new ToolTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.node("result"),
+                                x.node("rows_contain"),
+                                x.integer("row_count"),
+                                x.node("json_path"),
+                                x.text("error"),
+                                x.bool("truncated")))))
+            .toList());
+  }
+
+  /**
+   * A prompt's {@code <name>.tests.terse} or a resource's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   * @param directory its folder relative to the project
+   * @param stem for a prompt, the name of the prompt file it tests without {@code .terse}
+   */
+  public ContentTestsDefinition contentTests(
+      ContentTestsDefinition.Kind kind, YamlNode node, String file, String directory, String stem) {
+    boolean prompt = kind == ContentTestsDefinition.Kind.PROMPT;
+    checker.checkMapping(
+        node, prompt ? TestShapes.PROMPT_TESTS : TestShapes.RESOURCE_TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new ContentTestsDefinition(
+        kind,
+        f.origin(),
+        file,
+        directory,
+        stem,
+        f.mapOf("cases").stream()
+            .map(e ->
+                new ContentTestsDefinition.CaseDefinition(
+                    e.key(),
+                    namedValues(e.value(), "arguments"),
+                    e.value().text("uri"),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new ContentTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.node("messages"),
+                                x.node("json_path"),
+                                x.text("error"),
+                                x.text("uri"),
+                                x.text("mime_type"),
+                                x.text("text"),
+                                x.text("text_matches")))))
+            .toList());
+  }
+
+  /**
+   * An agent's {@code tests.terse}.
+   *
+   * @param file the file relative to the project
+   */
+  public AgentTestsDefinition agentTests(
+      YamlNode node, String file, String directory, String directoryName) {
+    checker.checkMapping(node, TestShapes.AGENT_TESTS, "test file");
+    Fields f = Fields.of(node);
+    return new AgentTestsDefinition(
+        f.origin(),
+        file,
+        directory,
+        directoryName,
+        f.node("fixtures"),
+        f.mapOf("cases").stream()
+            .map(e ->
+                new AgentTestsDefinition.CaseDefinition(
+                    e.key(),
+                    e.value().text("message"),
+                    namedValues(e.value(), "headers"),
+                    e.value().listOf("model").map(Located::value).orElse(List.of()).stream()
+                        .map(turn ->
+                            new AgentTestsDefinition.TurnDefinition(
+                                turn.origin(),
+                                turn.text("text"),
+                                turn
+                                    .listOf("tool_calls")
+                                    .map(Located::value)
+                                    .orElse(List.of())
+                                    .stream()
+                                    .map(call ->
+                                        new AgentTestsDefinition.CallDefinition(
+                                            call.origin(),
+                                            call.text("tool"),
+                                            call.node("arguments")))
+                                    .toList()))
+                        .toList(),
+                    e.value()
+                        .object("expect")
+                        .map(x ->
+                            new AgentTestsDefinition.ExpectDefinition(
+                                x.origin(),
+                                x.text("answer"),
+                                x.text("answer_matches"),
+                                x.node("tool_calls"),
+                                x.node("json_path"),
+                                x.text("error")))))
+            .toList());
+  }
+
   public ToolDefinition tool(YamlNode node, String directory, String directoryName) {
     checker.checkMapping(node, Shapes.TOOL, "tool");
     Fields f = Fields.of(node);

@@ -35,6 +35,10 @@ public final class EditorSchemas {
     kinds.put("agent", Shapes.AGENT);
     kinds.put("prompt", Shapes.PROMPT);
     kinds.put("resource", Shapes.RESOURCE);
+    kinds.put("tests", TestShapes.TESTS);
+    kinds.put("prompt-tests", TestShapes.PROMPT_TESTS);
+    kinds.put("resource-tests", TestShapes.RESOURCE_TESTS);
+    kinds.put("agent-tests", TestShapes.AGENT_TESTS);
     return kinds;
   }
 
@@ -113,6 +117,7 @@ public final class EditorSchemas {
             .add("boolean");
       }
       case FieldType.Document ignored -> node.put("type", "object");
+      case FieldType.Value ignored -> {} // any JSON value
       case FieldType.Object object -> node.put("$ref", reference(object.shape(), definitions));
       case FieldType.MapOf map -> {
         node.put("type", "object");

@@ -76,6 +76,12 @@ public sealed interface FieldType {
    */
   record Document() implements FieldType {}
 
+  /**
+   * Any YAML value at all (a scalar, a list or a mapping), kept as written with its positions: an
+   * expected result or an input of a test case; its meaning is checked where it is compiled.
+   */
+  record Value() implements FieldType {}
+
   static Text text() {
     return new Text(Optional.empty(), List.of());
   }

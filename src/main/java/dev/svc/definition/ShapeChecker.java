@@ -179,6 +179,7 @@ final class ShapeChecker {
               name + " must be a mapping, found " + value.describe());
         }
       }
+      case FieldType.Value ignored -> {}
       case FieldType.Object object -> checkMapping(value, object.shape(), nested(what, name));
       case FieldType.MapOf map -> checkMapOf(name, map.shape(), value);
       case FieldType.ListOf list -> checkListOf(name, list.shape(), value);

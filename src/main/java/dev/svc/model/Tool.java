@@ -77,6 +77,27 @@ public record Tool(
         Optional.empty());
   }
 
+  /** This tool with its results cached as {@code policy} says ({@code svc test} turns it off). */
+  public Tool withCache(CachePolicy policy) {
+    return new Tool(
+        name,
+        description,
+        inputs,
+        execution,
+        inputMapper,
+        outputMapper,
+        auth,
+        policy,
+        timeout,
+        caps,
+        readOnly,
+        annotations,
+        outputSchema,
+        confirm,
+        inputSchema,
+        rateLimit);
+  }
+
   public Optional<Input> input(String name) {
     for (Input input : inputs) { // a loop, not a stream: this runs on every call
       if (input.name().equals(name)) {

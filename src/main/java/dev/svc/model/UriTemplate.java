@@ -4,6 +4,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,11 @@ public final class UriTemplate {
   private final List<Group> groups;
   private final int literalLength;
 
-  private record Group(char operator, List<String> names) {}
+  /**
+   * One expression: its operator (0 for none), its variables and their prefix lengths (0: the whole
+   * value).
+   */
+  private record Group(char operator, List<String> names, List<Integer> prefixes) {}
 
   private UriTemplate(
       String text, List<String> variables, Pattern pattern, List<Group> groups, int literalLength) {
@@ -71,16 +76,19 @@ public final class UriTemplate {
       char operator = OPERATORS.indexOf(expression.charAt(0)) >= 0 ? expression.charAt(0) : 0;
       String list = operator == 0 ? expression : expression.substring(1);
       List<String> names = new ArrayList<>();
+      List<Integer> prefixes = new ArrayList<>();
       for (String spec : list.split(",", -1)) {
         if (!VARSPEC.matcher(spec).matches()) {
           throw new IllegalArgumentException(
               "`" + spec + "` in `{" + expression + "}` is not a variable name");
         }
         String name = spec.replaceAll("(\\*|:[0-9]+)$", "");
+        int colon = spec.lastIndexOf(':');
+        prefixes.add(colon < 0 ? 0 : Integer.parseInt(spec.substring(colon + 1)));
         names.add(name);
         variables.add(name);
       }
-      groups.add(new Group(operator, names));
+      groups.add(new Group(operator, names, prefixes));
       regex.append(groupRegex(operator, names));
       i = close + 1;
     }
@@ -162,6 +170,95 @@ public final class UriTemplate {
       }
     }
     return Optional.of(values);
+  }
+
+  /**
+   * The URI this template expands to with {@code values} (RFC 6570 section 3.2, for string values):
+   * a variable without a value is left out, as the RFC says.
+   */
+  public String expand(Map<String, String> values) {
+    StringBuilder out = new StringBuilder();
+    int group = 0;
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c != '{') {
+        out.append(c);
+        i++;
+        continue;
+      }
+      Group g = groups.get(group++);
+      boolean reserved = g.operator() == '+' || g.operator() == '#';
+      boolean named = g.operator() == ';' || g.operator() == '?' || g.operator() == '&';
+      String first =
+          switch (g.operator()) {
+            case 0, '+' -> "";
+            default -> String.valueOf(g.operator());
+          };
+      String separator =
+          switch (g.operator()) {
+            case '.', '/', ';' -> String.valueOf(g.operator());
+            case '?', '&' -> "&";
+            default -> ",";
+          };
+      List<String> parts = new ArrayList<>();
+      for (int n = 0; n < g.names().size(); n++) {
+        String value = values.get(g.names().get(n));
+        if (value == null) {
+          continue;
+        }
+        int prefix = g.prefixes().get(n);
+        if (prefix > 0 && value.codePointCount(0, value.length()) > prefix) {
+          value = value.substring(0, value.offsetByCodePoints(0, prefix));
+        }
+        String encoded = encode(value, reserved);
+        if (!named) {
+          parts.add(encoded);
+        } else if (value.isEmpty()) {
+          parts.add(g.names().get(n) + (g.operator() == ';' ? "" : "="));
+        } else {
+          parts.add(g.names().get(n) + "=" + encoded);
+        }
+      }
+      if (!parts.isEmpty()) {
+        out.append(first).append(String.join(separator, parts));
+      }
+      i = text.indexOf('}', i) + 1;
+    }
+    return out.toString();
+  }
+
+  private static final String UNRESERVED = "-._~";
+  private static final String RESERVED = ":/?#[]@!$&'()*+,;=";
+
+  private static String encode(String value, boolean allowReserved) {
+    StringBuilder out = new StringBuilder();
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < bytes.length; i++) {
+      int b = bytes[i] & 0xff;
+      char c = (char) b;
+      boolean keep =
+          b < 0x80
+              && (Character.isLetterOrDigit(c)
+                  || UNRESERVED.indexOf(c) >= 0
+                  || allowReserved && RESERVED.indexOf(c) >= 0);
+      boolean triplet =
+          allowReserved
+              && c == '%'
+              && i + 2 < bytes.length
+              && isHex(bytes[i + 1])
+              && isHex(bytes[i + 2]);
+      if (keep || triplet) {
+        out.append(c);
+      } else {
+        out.append('%').append(HexFormat.of().withUpperCase().toHexDigits((byte) b));
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isHex(byte b) {
+    return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F';
   }
 
   private static String decode(String text) {

@@ -29,6 +29,7 @@ class InitCommandTest {
             ".svc",
             "app/tools/hello-world/config.terse",
             "app/tools/hello-world/handler.ts",
+            "app/tools/hello-world/tests.terse",
             ".agents/skills/svc-docs/SKILL.md",
             ".agents/skills/svc-agents/SKILL.md",
             ".gitignore",

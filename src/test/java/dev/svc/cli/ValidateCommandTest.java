@@ -162,6 +162,33 @@ class ValidateCommandTest {
   }
 
   @Test
+  void mistakesInTestFilesAreReportedLikeAnyOther() {
+    ProjectFixture.write(
+        work,
+        VALID
+            + """
+            == app/tools/hello/tests.terse
+            cases:
+              greets:
+                inputs: {nam: x}
+                expect: {json_path: {"greeting": x}}
+            """);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            """
+            app/tools/hello/tests.terse:3:14: error[invalid-test-input]: tool `hello` has no input `nam`
+              hint: the tool takes no inputs
+            app/tools/hello/tests.terse:4:26: error[invalid-json-path]: `greeting` is not a JSON path: a JSON path starts with `$`
+              hint: write `$`, then `.name`, `['name']` or `[index]` steps, e.g. `$[0].name`
+            2 errors, 0 warnings
+            """);
+  }
+
+  @Test
   void aTypeErrorInAScriptFailsValidateAtItsPositionAndNoTypeCheckSkipsIt() {
     ProjectFixture.write(
         work,

@@ -47,7 +47,11 @@ class EditorSchemasTest {
             "tool.terse.schema.json",
             "agent.terse.schema.json",
             "prompt.terse.schema.json",
-            "resource.terse.schema.json");
+            "resource.terse.schema.json",
+            "tests.terse.schema.json",
+            "prompt-tests.terse.schema.json",
+            "resource-tests.terse.schema.json",
+            "agent-tests.terse.schema.json");
   }
 
   @Test
