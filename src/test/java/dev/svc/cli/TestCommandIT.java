@@ -86,7 +86,7 @@ class TestCommandIT {
       """
       FAIL  tool find_item  app/tools/find_item/tests.terse  (2 of 4 cases failed)
         FAIL  wrong on purpose  app/tools/find_item/tests.terse:14:3
-          rows_contain: no row matches {"name":"cherry"}; the closest row, in its fields:
+          rows_contain: no row matches {"name":"cherry"}; the closest row, in its fields:  (- expected, + actual)
               {
             -   "name" : "cherry"
             +   "name" : "banana"
@@ -254,7 +254,7 @@ class TestCommandIT {
             file="app/tools/find_item/tests.terse" line="14" time="T">
                   <failure message="rows_contain: no row matches {&quot;name&quot;:&quot;cherry&quot;}; \
             the closest row, in its fields:" type="expectation">\
-            rows_contain: no row matches {"name":"cherry"}; the closest row, in its fields:
+            rows_contain: no row matches {"name":"cherry"}; the closest row, in its fields:  (- expected, + actual)
               {
             -   "name" : "cherry"
             +   "name" : "banana"

@@ -39,6 +39,7 @@ public final class TextReport {
             .append(mismatch.expectation())
             .append(": ")
             .append(mismatch.message())
+            .append(isDiff(mismatch.diff()) ? "  (- expected, + actual)" : "")
             .append('\n');
         if (!mismatch.diff().isEmpty()) {
           out.append(indent(mismatch.diff().stripTrailing(), "      ")).append('\n');
@@ -88,5 +89,10 @@ public final class TextReport {
 
   private static String indent(String text, String prefix) {
     return prefix + text.replace("\n", "\n" + prefix);
+  }
+
+  /** Whether the text under a mismatch is a diff (rather than the answer shown whole). */
+  private static boolean isDiff(String text) {
+    return text.lines().anyMatch(line -> line.startsWith("- ") || line.startsWith("+ "));
   }
 }

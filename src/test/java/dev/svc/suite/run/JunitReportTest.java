@@ -69,7 +69,7 @@ class JunitReportTest {
             """
             FAIL  tool t  app/tools/t/tests.terse  (1 of 1 case failed)
               FAIL  quotes "<&>"  app/tools/t/tests.terse:3:3
-                error: the error does not match /a&b/
+                error: the error does not match /a&b/  (- expected, + actual)
                   - a&b
                   + bad
             ERROR  tool u  app/tools/u/tests.terse  (did not run)
