@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Compiles a tool's {@code tests.terse} into a {@link ToolSuite}: checks that the cases' arguments
@@ -173,6 +174,7 @@ final class TestCompiler {
     for (NamedValue header : written.headers()) {
       headers.put(header.key().value(), header.value().value());
     }
+    Optional<ObjectNode> claims = written.claims().flatMap(this::claims);
     if (written.expect().isEmpty()) {
       return Optional.empty(); // missing-field reported by the shape check
     }
@@ -196,7 +198,36 @@ final class TestCompiler {
     return diagnostics.errorCount() > errors
         ? Optional.empty()
         : Optional.of(
-            new ToolCase(name, written.name().origin(), arguments, headers, expectations));
+            new ToolCase(name, written.name().origin(), arguments, headers, claims, expectations));
+  }
+
+  /**
+   * A case's {@code claims}: a mapping whose {@code sub} (when written) is a string and whose
+   * {@code scope} a string of scopes separated by spaces, as in an access token.
+   */
+  private Optional<ObjectNode> claims(YamlNode written) {
+    JsonNode claims = new YamlJson(diagnostics, "claims", "invalid-test-claims").json(written);
+    if (!(claims instanceof ObjectNode object)) {
+      diagnostics.error(
+          "invalid-test-claims",
+          written.origin(),
+          "`claims` must be a mapping of claim names to values",
+          "for example `claims: {sub: alice, scope: \"read write\"}`");
+      return Optional.empty();
+    }
+    for (String name : List.of("sub", "scope")) {
+      if (object.has(name) && !object.get(name).isString()) {
+        diagnostics.error(
+            "invalid-test-claims",
+            written.origin(),
+            "claim `" + name + "` must be a string",
+            name.equals("scope")
+                ? "write the scopes in one string, separated by spaces"
+                : "quote it");
+        return Optional.empty();
+      }
+    }
+    return Optional.of(object);
   }
 
   private List<Expectation> expectations(ExpectDefinition expect, String caseName) {

@@ -159,6 +159,7 @@ public final class DefinitionReader {
                     e.key(),
                     e.value().node("inputs"),
                     namedValues(e.value(), "headers"),
+                    e.value().node("claims"),
                     e.value()
                         .object("expect")
                         .map(x ->

@@ -53,6 +53,12 @@ final class TestShapes {
               new FieldType.ScalarMap(),
               "HTTP headers of the caller (e.g. `X-Api-Key`), for auth plugins and `header:`"
                   + " inputs."),
+          optional(
+              "claims",
+              new FieldType.Document(),
+              "The claims of the access token the call carries (`sub`, `scope`, any other"
+                  + " claim), as if `server.auth` had verified it: a `jwt` plugin checks its"
+                  + " scopes, statements and scripts read the claims; no signature is checked."),
           required("expect", new FieldType.Object(EXPECT), "What the call must return."));
 
   /** A tool's {@code tests.terse}. */

@@ -37,11 +37,13 @@ public record ToolTestsDefinition(
    *
    * @param inputs the {@code inputs} mapping as written
    * @param headers the caller's headers
+   * @param claims the {@code claims} mapping as written: the caller's verified token
    */
   public record CaseDefinition(
       Located<String> name,
       Optional<YamlNode> inputs,
       List<NamedValue> headers,
+      Optional<YamlNode> claims,
       Optional<ExpectDefinition> expect) {
     public CaseDefinition {
       headers = List.copyOf(headers);

@@ -106,7 +106,18 @@ public final class ProjectRuntime implements AutoCloseable {
       Function<ResolvedAdapter, Connector> connectorFactory,
       ScriptRunner scripts,
       long cacheBytes,
-      AuditTrail audit) {
+      AuditTrail audit,
+      boolean tokensVerifiedByCaller) {
+
+    public Settings(
+        Environment environment,
+        Path projectDirectory,
+        Function<ResolvedAdapter, Connector> connectorFactory,
+        ScriptRunner scripts,
+        long cacheBytes,
+        AuditTrail audit) {
+      this(environment, projectDirectory, connectorFactory, scripts, cacheBytes, audit, false);
+    }
 
     public Settings(
         Environment environment,
@@ -115,6 +126,15 @@ public final class ProjectRuntime implements AutoCloseable {
         ScriptRunner scripts,
         long cacheBytes) {
       this(environment, projectDirectory, connectorFactory, scripts, cacheBytes, AuditTrail.OFF);
+    }
+
+    /**
+     * Settings whose calls carry a token verified already ({@code svc test}'s {@code claims}): the
+     * {@code jwt} plugins check its scopes, as behind {@code server.auth}, and verify nothing.
+     */
+    public Settings withTokensVerifiedByCaller() {
+      return new Settings(
+          environment, projectDirectory, connectorFactory, scripts, cacheBytes, audit, true);
     }
   }
 
@@ -218,7 +238,8 @@ public final class ProjectRuntime implements AutoCloseable {
       resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));
     }
     Map<String, AuthPlugin> auth = new LinkedHashMap<>();
-    JwtPlugins jwt = new JwtPlugins(model.service().auth().isPresent());
+    JwtPlugins jwt =
+        new JwtPlugins(model.service().auth().isPresent() || settings.tokensVerifiedByCaller());
     for (Tool tool : model.tools()) {
       tool.auth()
           .flatMap(policy -> plugin(tool, policy, settings, jwt, problems))

@@ -2,9 +2,11 @@ package dev.svc.suite.run;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
+import dev.svc.call.VerifiedToken;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
+import dev.svc.json.Json;
 import dev.svc.model.CachePolicy;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
@@ -31,16 +33,20 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs suites on the real runtime (docs/testing.md). Each suite gets a runtime of its own holding
@@ -155,8 +161,11 @@ public final class TestRunner {
       Function<ResolvedAdapter, ResolvedAdapter> adapters,
       long start) {
     ScriptRunner scripts = settings.scripts().get();
-    try (ProjectRuntime runtime =
-        start(underTest(model, tools), settings(adapters, scripts), scripts)) {
+    ProjectRuntime.Settings opened = settings(adapters, scripts);
+    if (cases.stream().anyMatch(c -> c instanceof ToolCase tool && tool.claims().isPresent())) {
+      opened = opened.withTokensVerifiedByCaller();
+    }
+    try (ProjectRuntime runtime = start(underTest(model, tools), opened, scripts)) {
       switch (suite) {
         case ToolSuite tested ->
             Fixtures.apply(tested, model, runtime, settings.projectDirectory());
@@ -256,7 +265,8 @@ public final class TestRunner {
         new Caller(
                 "test-" + Integer.toHexString(testCase.name().hashCode()),
                 headers(testCase),
-                Optional.empty())
+                Optional.empty(),
+                testCase.claims().map(TestRunner::token))
             .via("test");
     Tool tool = runtime.model().tools().getFirst();
     return switch (runtime.tools().call(tool.name(), testCase.arguments(), caller)) {
@@ -264,6 +274,30 @@ public final class TestRunner {
           Answer.success(success.payload(), success.truncation().isPresent());
       case ToolOutcome.Failure failure -> Answer.failure(failure.message());
     };
+  }
+
+  /**
+   * A case's {@code claims} as the token {@code server.auth} would have verified: {@code sub}
+   * (default {@code test}), the scopes of {@code scope}, {@code exp} or an hour from now.
+   */
+  static VerifiedToken token(ObjectNode written) {
+    ObjectNode claims = written.deepCopy();
+    if (!claims.has("sub")) {
+      claims.put("sub", "test");
+    }
+    Set<String> scopes = new LinkedHashSet<>();
+    for (String scope : claims.path("scope").asString("").split(" ")) {
+      if (!scope.isEmpty()) {
+        scopes.add(scope);
+      }
+    }
+    Instant expires =
+        claims.path("exp").canConvertToLong()
+            ? Instant.ofEpochSecond(claims.path("exp").asLong())
+            : Instant.now().plus(Duration.ofHours(1));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> values = Json.MAPPER.convertValue(claims, Map.class);
+    return new VerifiedToken(claims.path("sub").asString(), scopes, expires, values);
   }
 
   private static String describe(RuntimeException e) {
