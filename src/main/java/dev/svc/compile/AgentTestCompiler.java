@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -199,26 +198,8 @@ final class AgentTestCompiler {
             expectations.add(
                 new Expectation.TextMatching("answer_matches", JsonPath.parse("$.answer"), p)));
     expect.toolCalls().ifPresent(node -> toolCalls(node, tools).ifPresent(expectations::add));
-    YamlJson json = new YamlJson(diagnostics, "json_path", "invalid-expectation");
-    expect
-        .jsonPath()
-        .filter(YamlNode.Mapping.class::isInstance)
-        .ifPresent(node -> {
-          for (YamlNode.Entry entry : ((YamlNode.Mapping) node).entries()) {
-            try {
-              expectations.add(
-                  new Expectation.PathValue(
-                      JsonPath.parse(entry.key().text()), json.json(entry.value())));
-            } catch (IllegalArgumentException e) {
-              diagnostics.error(
-                  "invalid-json-path",
-                  entry.key().origin(),
-                  "`" + entry.key().text() + "` is not a JSON path: " + e.getMessage(),
-                  "write `$`, then `.name`, `['name']` or `[index]` steps, e.g."
-                      + " `$.tool_calls[0].result`");
-            }
-          }
-        });
+    new ExpectationParts(diagnostics)
+        .jsonPaths(expect.jsonPath(), "$.tool_calls[0].result", expectations);
     expect
         .error()
         .flatMap(e -> pattern(e, "error"))
@@ -271,15 +252,6 @@ final class AgentTestCompiler {
   }
 
   private Optional<Pattern> pattern(Located<String> text, String field) {
-    try {
-      return Optional.of(Pattern.compile(text.value()));
-    } catch (PatternSyntaxException e) {
-      diagnostics.error(
-          "invalid-expectation",
-          text.origin(),
-          "`" + field + "` is not a regular expression: " + e.getDescription(),
-          "quote regex characters with `\\`, e.g. `\\(`");
-      return Optional.empty();
-    }
+    return new ExpectationParts(diagnostics).pattern(text, "`" + field + "`");
   }
 }

@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Compiles the tests of a prompt or of a resource or template: checks the arguments against what
@@ -188,24 +187,7 @@ final class ContentTestCompiler {
   }
 
   private void jsonPaths(Optional<YamlNode> jsonPath, List<Expectation> expectations) {
-    YamlJson json = new YamlJson(diagnostics, "json_path", "invalid-expectation");
-    jsonPath
-        .filter(YamlNode.Mapping.class::isInstance)
-        .ifPresent(node -> {
-          for (YamlNode.Entry entry : ((YamlNode.Mapping) node).entries()) {
-            try {
-              expectations.add(
-                  new Expectation.PathValue(
-                      JsonPath.parse(entry.key().text()), json.json(entry.value())));
-            } catch (IllegalArgumentException e) {
-              diagnostics.error(
-                  "invalid-json-path",
-                  entry.key().origin(),
-                  "`" + entry.key().text() + "` is not a JSON path: " + e.getMessage(),
-                  "write `$`, then `.name`, `['name']` or `[index]` steps, e.g. `$[0].text`");
-            }
-          }
-        });
+    new ExpectationParts(diagnostics).jsonPaths(jsonPath, "$[0].text", expectations);
   }
 
   private void error(Optional<Located<String>> error, List<Expectation> expectations) {
@@ -215,16 +197,7 @@ final class ContentTestCompiler {
   }
 
   private Optional<Pattern> pattern(Located<String> text, String field) {
-    try {
-      return Optional.of(Pattern.compile(text.value()));
-    } catch (PatternSyntaxException e) {
-      diagnostics.error(
-          "invalid-expectation",
-          text.origin(),
-          "`" + field + "` is not a regular expression: " + e.getDescription(),
-          "quote regex characters with `\\`, e.g. `\\(`");
-      return Optional.empty();
-    }
+    return new ExpectationParts(diagnostics).pattern(text, "`" + field + "`");
   }
 
   private void requireOne(

@@ -17,7 +17,6 @@ import dev.svc.model.InputType;
 import dev.svc.model.Tool;
 import dev.svc.project.YamlNode;
 import dev.svc.suite.Expectation;
-import dev.svc.suite.JsonPath;
 import dev.svc.suite.ToolCase;
 import dev.svc.suite.ToolSuite;
 import java.nio.file.Files;
@@ -28,8 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -252,40 +249,12 @@ final class TestCompiler {
     expect
         .rowCount()
         .ifPresent(count -> expectations.add(new Expectation.RowCount(count.value().intValue())));
-    expect
-        .jsonPath()
-        .filter(YamlNode.Mapping.class::isInstance)
-        .ifPresent(node -> {
-          for (YamlNode.Entry entry : ((YamlNode.Mapping) node).entries()) {
-            try {
-              expectations.add(
-                  new Expectation.PathValue(
-                      JsonPath.parse(entry.key().text()), json.json(entry.value())));
-            } catch (IllegalArgumentException e) {
-              diagnostics.error(
-                  "invalid-json-path",
-                  entry.key().origin(),
-                  "`" + entry.key().text() + "` is not a JSON path: " + e.getMessage(),
-                  "write `$`, then `.name`, `['name']` or `[index]` steps, e.g. `$[0].name`");
-            }
-          }
-        });
+    new ExpectationParts(diagnostics).jsonPaths(expect.jsonPath(), "$[0].name", expectations);
     expect
         .error()
-        .ifPresent(error -> {
-          try {
-            expectations.add(new Expectation.ErrorMatching(Pattern.compile(error.value())));
-          } catch (PatternSyntaxException e) {
-            diagnostics.error(
-                "invalid-expectation",
-                error.origin(),
-                "`error` of case `"
-                    + caseName
-                    + "` is not a regular expression: "
-                    + e.getDescription(),
-                "quote regex characters with `\\`, e.g. `\\(`");
-          }
-        });
+        .flatMap(error ->
+            new ExpectationParts(diagnostics).pattern(error, "`error` of case `" + caseName + "`"))
+        .ifPresent(pattern -> expectations.add(new Expectation.ErrorMatching(pattern)));
     expect.truncated().ifPresent(t -> expectations.add(new Expectation.Truncated(t.value())));
     return expectations;
   }
