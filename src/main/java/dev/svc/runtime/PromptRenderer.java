@@ -68,6 +68,14 @@ public final class PromptRenderer {
         .toList();
   }
 
+  /** Why a prompt cannot be rendered without {@code missing}: the words of the refusal. */
+  public static String missingMessage(Prompt prompt, List<String> missing) {
+    return "prompt `"
+        + prompt.name()
+        + "` needs the argument(s) "
+        + String.join(", ", missing.stream().map(m -> "`" + m + "`").toList());
+  }
+
   /**
    * The messages of {@code prompt} with {@code arguments} filled in.
    *

@@ -72,11 +72,7 @@ final class PromptMethods {
     Map<String, String> arguments = arguments(params.get("arguments"));
     List<String> missing = PromptRenderer.missingRequired(prompt, arguments);
     if (!missing.isEmpty()) {
-      throw JsonRpcException.invalidParams(
-          "prompt `"
-              + prompt.name()
-              + "` needs the argument(s) "
-              + String.join(", ", missing.stream().map(m -> "`" + m + "`").toList()));
+      throw JsonRpcException.invalidParams(PromptRenderer.missingMessage(prompt, missing));
     }
     List<PromptRenderer.Rendered> rendered;
     try {

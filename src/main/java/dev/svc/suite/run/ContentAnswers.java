@@ -36,11 +36,7 @@ final class ContentAnswers {
     List<String> missing = PromptRenderer.missingRequired(prompt, testCase.arguments());
     if (!missing.isEmpty()) {
       // the words of prompts/get's refusal (an invalid-params error there)
-      return Answer.failure(
-          "prompt `"
-              + prompt.name()
-              + "` needs the argument(s) "
-              + String.join(", ", missing.stream().map(m -> "`" + m + "`").toList()));
+      return Answer.failure(PromptRenderer.missingMessage(prompt, missing));
     }
     List<PromptRenderer.Rendered> rendered;
     try {
