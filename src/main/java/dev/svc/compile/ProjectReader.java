@@ -213,7 +213,12 @@ final class ProjectReader {
       diagnostics.warning(
           "misplaced-file",
           Origin.ofFile(project.relative(stray)),
-          "a " + kind + " is a directory holding " + CONFIG_FILE + "; this file is ignored",
+          article(kind)
+              + " "
+              + kind
+              + " is a directory holding "
+              + CONFIG_FILE
+              + "; this file is ignored",
           "move it to " + project.relative(dir) + "/" + stem(stray) + "/" + CONFIG_FILE);
     }
     for (Path sub : filesIn(dir, false, Files::isDirectory)) {
@@ -228,12 +233,19 @@ final class ProjectReader {
                 + project.relative(sub)
                 + "` has no "
                 + CONFIG_FILE
-                + ", so it is not a "
+                + ", so it is not "
+                + article(kind)
+                + " "
                 + kind,
             "add " + CONFIG_FILE + " or move the directory out of " + project.relative(dir));
       }
     }
     return files;
+  }
+
+  /** "a tool", "an agent". */
+  private static String article(String noun) {
+    return "aeiou".indexOf(noun.charAt(0)) >= 0 ? "an" : "a";
   }
 
   private Map<String, String> plugins(Path dir) {

@@ -384,7 +384,7 @@ class TestDiagnosticsTest {
             "app/agents/clerk/tests.terse:12:13: error[missing-expectation]: case `nothing"
                 + " expected` expects nothing",
             "app/agents/ghost: warning[missing-config]: directory `app/agents/ghost` has no"
-                + " config.terse, so it is not a agent",
+                + " config.terse, so it is not an agent",
             "app/agents/ghost/tests.terse:1:1: error[unknown-test-target]:"
                 + " `app/agents/ghost/tests.terse` tests no agent: its directory has no"
                 + " config.terse");
