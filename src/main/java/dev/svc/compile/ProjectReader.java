@@ -188,7 +188,7 @@ final class ProjectReader {
   private String rootText() {
     return switch (project.root()) {
       case Project.InlineRoot inline -> inline.yaml();
-      case Project.RootFile file -> readText(file.path());
+      case Project.RootFile file -> readText(file.path()).orElse("");
     };
   }
 
@@ -264,7 +264,8 @@ final class ProjectReader {
       List<Path> files, BiFunction<YamlNode, Path, T> read, Consumer<Path> unreadable) {
     List<T> definitions = new ArrayList<>();
     for (Path file : files) {
-      parse(readText(file), project.relative(file))
+      readText(file)
+          .flatMap(text -> parse(text, project.relative(file)))
           .ifPresentOrElse(
               node -> definitions.add(read.apply(node, file)),
               () -> {
@@ -279,13 +280,14 @@ final class ProjectReader {
     return YamlParser.parse(text, label, diagnostics);
   }
 
-  private String readText(Path file) {
+  /** The file's text; none when it is not UTF-8 (an error, and nothing else said of the file). */
+  private Optional<String> readText(Path file) {
     try {
-      return Files.readString(file);
+      return Optional.of(Files.readString(file));
     } catch (MalformedInputException e) {
       diagnostics.error(
           "invalid-encoding", Origin.ofFile(project.relative(file)), "file is not UTF-8 text");
-      return "";
+      return Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }

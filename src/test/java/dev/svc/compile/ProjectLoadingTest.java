@@ -397,4 +397,29 @@ class ProjectLoadingTest {
             "<inline .svc>:2:1: warning[unknown-key]: unknown key `port` in the root"
                 + " configuration (ignored)");
   }
+
+  @Test
+  void aFileThatIsNotUtf8IsThatOneErrorNotAlsoMissingFieldsOrItsTestsComplaints() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: shop
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/count/tests.terse
+        cases:
+          counts:
+            inputs: {table: items}
+            expect: {row_count: 1}
+        """);
+    Path config = dir.resolve("app/tools/count/config.terse");
+    Files.write(config, new byte[] {'d', 'e', 's', (byte) 0xC3, (byte) 0x28, '\n'});
+
+    assertThat(ProjectFixture.compile(dir).diagnostics())
+        .extracting(ProjectFixture::line)
+        .containsExactly(
+            "app/tools/count/config.terse: error[invalid-encoding]: file is not UTF-8 text");
+  }
 }
