@@ -45,6 +45,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   private final Settings settings;
   private final String instance = UUID.randomUUID().toString();
   private final PostgresTaskConnections connections;
+  private final PostgresPushConfigs pushConfigs;
   private final TaskSignals signals = new TaskSignals();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -66,6 +67,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             + ")";
     this.connections = new PostgresTaskConnections(adapter, description);
     PostgresTaskSchema.create(connections, description);
+    this.pushConfigs = new PostgresPushConfigs(connections);
     this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
     this.housekeeper =
         TaskHousekeeping.start(
@@ -264,71 +266,17 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {
-    connections.run(
-        "save a push config of task " + config.taskId(),
-        c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  """
-                  INSERT INTO svc_a2a_push_configs (task_id, id, body)
-                  SELECT id, ?, ? FROM svc_a2a_tasks WHERE id = ? AND agent = ? AND principal = ?
-                  ON CONFLICT (task_id, id) DO UPDATE SET body = excluded.body\
-                  """)) {
-            s.setString(1, config.id());
-            s.setString(2, StoredTasks.json(config.toJson()));
-            s.setString(3, config.taskId());
-            s.setString(4, scope.agent());
-            s.setString(5, scope.principal().id());
-            return s.executeUpdate();
-          }
-        });
+    pushConfigs.save(scope, config);
   }
 
   @Override
   public List<PushConfig> pushConfigs(Scope scope, String taskId) {
-    return connections.run(
-        "read the push configs of task " + taskId,
-        c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  """
-                  SELECT p.body FROM svc_a2a_push_configs p JOIN svc_a2a_tasks t ON t.id = p.task_id
-                  WHERE p.task_id = ? AND t.agent = ? AND t.principal = ? ORDER BY p.created\
-                  """)) {
-            s.setString(1, taskId);
-            s.setString(2, scope.agent());
-            s.setString(3, scope.principal().id());
-            List<PushConfig> configs = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-              while (rs.next()) {
-                configs.add(
-                    PushConfig.fromJson(StoredTasks.parse(rs.getString(1)), "stored push config"));
-              }
-            }
-            return configs;
-          }
-        });
+    return pushConfigs.of(scope, taskId);
   }
 
   @Override
   public boolean deletePushConfig(Scope scope, String taskId, String configId) {
-    return connections.run(
-        "delete a push config of task " + taskId,
-        c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  """
-                  DELETE FROM svc_a2a_push_configs p USING svc_a2a_tasks t
-                  WHERE p.task_id = ? AND p.id = ? AND t.id = p.task_id AND t.agent = ?
-                    AND t.principal = ?\
-                  """)) {
-            s.setString(1, taskId);
-            s.setString(2, configId);
-            s.setString(3, scope.agent());
-            s.setString(4, scope.principal().id());
-            return s.executeUpdate() > 0;
-          }
-        });
+    return pushConfigs.delete(scope, taskId, configId);
   }
 
   // ---- events
@@ -446,7 +394,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
           owned.remove(taskId);
           c.setAutoCommit(false);
           try {
-            Optional<Task> ended = end(c, scope, taskId, status, onlyUnleased);
+            Optional<Task> ended = PostgresTaskEnd.run(c, scope, taskId, status, onlyUnleased);
             c.commit();
             return ended;
           } catch (SQLException | RuntimeException e) {
@@ -456,67 +404,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             c.setAutoCommit(true);
           }
         });
-  }
-
-  private Optional<Task> end(
-      Connection c, Scope scope, String taskId, TaskStatus status, boolean onlyUnleased)
-      throws SQLException {
-    Task task;
-    try (PreparedStatement s =
-        c.prepareStatement(
-            "SELECT body FROM svc_a2a_tasks WHERE id = ? AND agent = ? AND principal = ?"
-                + " AND NOT terminal"
-                + (onlyUnleased ? " AND (lease_until IS NULL OR lease_until <= now())" : "")
-                + " FOR UPDATE SKIP LOCKED")) {
-      s.setString(1, taskId);
-      s.setString(2, scope.agent());
-      s.setString(3, scope.principal().id());
-      try (ResultSet rs = s.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        task = StoredTasks.task(rs.getString(1));
-      }
-    }
-    Task ended = StoredTasks.ended(task, status);
-    long seq;
-    try (PreparedStatement s =
-        c.prepareStatement(
-            """
-            UPDATE svc_a2a_tasks SET state = ?, terminal = true, status_ms = ?, body = ?,
-              lease_until = NULL, updated_at = now(),
-              seq = greatest(seq,
-                (SELECT coalesce(max(seq), 0) FROM svc_a2a_events WHERE task_id = ?)) + 1
-            WHERE id = ? RETURNING seq\
-            """)) {
-      s.setString(1, status.state().name());
-      s.setLong(2, status.timestamp().toEpochMilli());
-      s.setString(3, StoredTasks.json(ended.toJson()));
-      s.setString(4, taskId);
-      s.setString(5, taskId);
-      try (ResultSet rs = s.executeQuery()) {
-        rs.next();
-        seq = rs.getLong(1);
-      }
-    }
-    try (PreparedStatement s =
-        c.prepareStatement(
-            """
-            WITH e AS (INSERT INTO svc_a2a_events (task_id, seq, terminal, body)
-              VALUES (?, ?, true, ?) ON CONFLICT DO NOTHING)
-            SELECT pg_notify(?, ?)\
-            """)) {
-      s.setString(1, taskId);
-      s.setLong(2, seq);
-      s.setString(
-          3,
-          StoredTasks.json(
-              new StreamResponse.StatusUpdate(taskId, task.contextId(), status).toJson()));
-      s.setString(4, CHANNEL);
-      s.setString(5, TaskSignals.changed(taskId));
-      s.execute();
-    }
-    return Optional.of(ended);
   }
 
   @Override
