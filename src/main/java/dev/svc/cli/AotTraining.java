@@ -32,6 +32,12 @@ final class AotTraining {
           "-XX:MaxRAM=1g",
           "-XX:MaxRAMPercentage=50",
           "-XX:+ExitOnOutOfMemoryError",
+          // C2 compiles a method after 3× the JVM's default counts: during start-up it would
+          // take ~60 ms of CPU on the two cores start-up needs (docs/serving.md, "Start-up")
+          "-XX:Tier4InvocationThreshold=15000",
+          "-XX:Tier4MinInvocationThreshold=1800",
+          "-XX:Tier4CompileThreshold=45000",
+          "-XX:Tier4BackEdgeThreshold=120000",
           "-XX:-UsePerfData",
           "-Dorg.eclipse.jetty.util.referencesPerCacheLine=16",
           "-Djdk.console=java.base",

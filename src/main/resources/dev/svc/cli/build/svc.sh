@@ -62,7 +62,9 @@ fi
 # CPU at start (docs/serving.md, "Start-up"). The heap: 512 MiB (half of MaxRAM), the flags of
 # the start-up cache's training run; -Xmx in SVC_JAVA_OPTS or JAVA_TOOL_OPTIONS changes it.
 jvm=(-XX:+UseSerialGC -Xms64m -Xmn48m -XX:MaxRAM=1g -XX:MaxRAMPercentage=50
-  -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
+  -XX:+ExitOnOutOfMemoryError -XX:Tier4InvocationThreshold=15000
+  -XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000
+  -XX:Tier4BackEdgeThreshold=120000 -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
   -Djava.locale.providers=HOST --enable-native-access=ALL-UNNAMED "-Dsvc.cwd=$PWD")
 if [ -n "$launched" ]; then
