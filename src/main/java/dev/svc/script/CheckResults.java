@@ -7,13 +7,17 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -99,8 +103,39 @@ final class CheckResults {
       } finally {
         Files.deleteIfExists(partial);
       }
+      prune(target.getParent(), target);
     } catch (IOException | RuntimeException e) {
       // the next check runs the compiler again
+    }
+  }
+
+  /** How many projects' last checks are kept: the most recently checked ones. */
+  static final int KEPT = 200;
+
+  /**
+   * Deletes the oldest results beyond {@link #KEPT} (projects checked once, temporary directories),
+   * so the cache does not grow with every directory ever validated. Best effort.
+   */
+  static void prune(Path directory, Path kept) {
+    try (Stream<Path> files = Files.list(directory)) {
+      List<Path> results =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".json") && !f.equals(kept))
+              .sorted(Comparator.comparing(CheckResults::modified).reversed())
+              .toList();
+      for (Path old : results.subList(Math.min(results.size(), KEPT - 1), results.size())) {
+        Files.deleteIfExists(old);
+      }
+    } catch (IOException | RuntimeException e) {
+      // kept as it is: a later check prunes again
+    }
+  }
+
+  private static FileTime modified(Path file) {
+    try {
+      return Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      return FileTime.fromMillis(0);
     }
   }
 
