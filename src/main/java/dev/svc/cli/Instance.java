@@ -281,19 +281,25 @@ public final class Instance implements AutoCloseable {
    * The script runner of a model: V8 isolates made on demand, so a project without scripts never
    * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
    * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
-   * SVC_SCRIPT_ISOLATES} the isolates idle or running short calls (and one tool's share), {@code
-   * SVC_SCRIPT_CALLER_SLOTS} the calls run on their callers' threads at once; {@code memory} bounds
-   * them all.
+   * SVC_SCRIPT_ISOLATES} the isolates idle or running short calls, {@code SVC_SCRIPT_TOOL_CALLS}
+   * one tool's script calls at once, {@code SVC_SCRIPT_CALLER_SLOTS} the calls run on their
+   * callers' threads at once; {@code memory} bounds them all.
    */
   static PooledScriptRunner scripts(Model model, Environment environment, ScriptMemory memory) {
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
     int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
     int callerSlots = positive(environment, "SVC_SCRIPT_CALLER_SLOTS", defaults.callerSlots(), 0);
+    int toolShare = positive(environment, "SVC_SCRIPT_TOOL_CALLS", defaults.toolShare(), 1);
     return new PooledScriptRunner(
         new V8Engine(memory.heapMb()),
         model.scripts(),
         new PooledScriptRunner.Settings(
-            isolates, defaults.cpuSlots(), callerSlots, defaults.idleTimeout(), defaults.warmUp()),
+            isolates,
+            defaults.cpuSlots(),
+            callerSlots,
+            defaults.idleTimeout(),
+            defaults.warmUp(),
+            toolShare),
         memory);
   }
 

@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How many isolates one pool may have: at most {@code shortCalls} that are idle or run short calls
- * (the isolates of {@linkplain RunningCalls#LONG_CALL long calls} do not count, so a call arriving
- * while long calls hold every isolate gets a new one), and all of them within the process's memory
- * ceiling. Counts the pool's isolates alive or being made.
+ * (the isolates of {@linkplain RunningCalls#LONG_CALL long calls} and of calls waiting for a fetch
+ * do not count, so a call arriving while such calls hold every isolate gets a new one), and all of
+ * them within the process's memory ceiling. Counts the pool's isolates alive or being made.
  */
 final class IsolateLimits {
   private final int shortCalls;
@@ -24,7 +24,7 @@ final class IsolateLimits {
   boolean tryReserve() {
     while (true) {
       int n = isolates.get();
-      if (n >= shortCalls && n - running.longCalls() >= shortCalls) {
+      if (n >= shortCalls && n - running.uncounted() >= shortCalls) {
         return false;
       }
       if (isolates.compareAndSet(n, n + 1)) {
@@ -51,7 +51,7 @@ final class IsolateLimits {
   /** Whether {@link #tryReserve()} would find room now. */
   boolean hasRoom() {
     int n = isolates.get();
-    return (n < shortCalls || n - running.longCalls() < shortCalls) && !memory.isFull();
+    return (n < shortCalls || n - running.uncounted() < shortCalls) && !memory.isFull();
   }
 
   /**
@@ -59,7 +59,7 @@ final class IsolateLimits {
    * calls held the others, which stop once their call ends.
    */
   boolean beyondShortCalls() {
-    return isolates.get() - running.longCalls() > shortCalls;
+    return isolates.get() - running.uncounted() > shortCalls;
   }
 
   /** Why a call found no isolate until its deadline, in the words of its error. */

@@ -66,19 +66,32 @@ public final class PooledScriptRunner implements ScriptRunner {
   /**
    * How the pool behaves.
    *
-   * @param maxIsolates most isolates alive at once that are idle or run short calls (long calls do
-   *     not count), and the most isolates the calls of one tool hold at once
+   * @param maxIsolates most isolates alive at once that are idle or run short calls (calls running
+   *     long or waiting for a fetch do not count)
    * @param cpuSlots workers computing at once before calls queue instead of adding workers
    * @param idleTimeout how long an idle worker (beyond the first) lives
    * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
+   * @param toolShare the most isolates the calls of one tool hold at once
    */
   public record Settings(
-      int maxIsolates, int cpuSlots, int callerSlots, Duration idleTimeout, boolean warmUp) {
+      int maxIsolates,
+      int cpuSlots,
+      int callerSlots,
+      Duration idleTimeout,
+      boolean warmUp,
+      int toolShare) {
     public Settings {
-      if (maxIsolates < 1 || cpuSlots < 1 || callerSlots < 0) {
+      if (maxIsolates < 1 || cpuSlots < 1 || callerSlots < 0 || toolShare < 1) {
         throw new IllegalArgumentException(
-            "at least one isolate and one CPU slot are needed, and no negative caller slots");
+            "at least one isolate, one CPU slot and a tool share of one are needed, and no"
+                + " negative caller slots");
       }
+    }
+
+    /** A tool's share as large as {@code maxIsolates}. */
+    public Settings(
+        int maxIsolates, int cpuSlots, int callerSlots, Duration idleTimeout, boolean warmUp) {
+      this(maxIsolates, cpuSlots, callerSlots, idleTimeout, warmUp, maxIsolates);
     }
 
     /** One CPU slot per core, caller slots as {@link #defaultCallerSlots()}. */
@@ -105,19 +118,25 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
 
     /**
-     * Four isolates per core, at least eight (scripts waiting for fetch hold theirs), one CPU slot
-     * per core, caller slots as {@link #defaultCallerSlots()}, idle workers kept a minute, the
-     * first isolate warmed up.
+     * Four isolates per core, at least eight, idle or running short calls (calls waiting for a
+     * fetch or running long get isolates beyond them), one CPU slot per core, caller slots as
+     * {@link #defaultCallerSlots()}, idle workers kept a minute, the first isolate warmed up, and a
+     * tool's share of four isolates per core, at least eight.
      */
     public static Settings defaults() {
       int cores = Runtime.getRuntime().availableProcessors();
       return new Settings(
-          Math.max(8, 4 * cores), cores, defaultCallerSlots(), Duration.ofSeconds(60), true);
+          Math.max(8, 4 * cores),
+          cores,
+          defaultCallerSlots(),
+          Duration.ofSeconds(60),
+          true,
+          Math.max(8, 4 * cores));
     }
 
     /** The same settings with {@code callerSlots} calls at most on their callers' threads. */
     public Settings withCallerSlots(int slots) {
-      return new Settings(maxIsolates, cpuSlots, slots, idleTimeout, warmUp);
+      return new Settings(maxIsolates, cpuSlots, slots, idleTimeout, warmUp, toolShare);
     }
   }
 
@@ -155,7 +174,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     this.scripts = scripts;
     this.settings = settings;
     this.memory = memory;
-    this.shares = ToolShares.of(settings.maxIsolates(), memory);
+    this.shares = ToolShares.of(settings.toolShare(), memory);
     RunningCalls running = new RunningCalls();
     IsolateLimits limits = new IsolateLimits(settings.maxIsolates(), memory, running);
     this.spares = new SpareIsolates(limits);

@@ -4,6 +4,7 @@ import dev.svc.model.ScriptRef;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The calls running on a pool's isolates, on workers and on callers' threads, and how long each has
@@ -24,16 +25,30 @@ final class RunningCalls {
   private static final long LONG_NANOS = LONG_CALL.toNanos();
 
   private final Set<Run> runs = ConcurrentHashMap.newKeySet();
+  private final LongSupplier clock;
+
+  RunningCalls() {
+    this(System::nanoTime);
+  }
+
+  /**
+   * @param clock nanoseconds, as {@link System#nanoTime()} (tests give their own)
+   */
+  RunningCalls(LongSupplier clock) {
+    this.clock = clock;
+  }
+
   private final Set<ScriptRef> quick = ConcurrentHashMap.newKeySet();
 
   /** One call on its isolate, from its start to its end. */
   static final class Run implements CallHost.WaitListener {
-    private final long since = System.nanoTime();
+    private final long since;
     private final ScriptRef script;
     private final boolean onWorker;
     private volatile boolean waiting;
 
-    private Run(ScriptRef script, boolean onWorker) {
+    private Run(ScriptRef script, boolean onWorker, long since) {
+      this.since = since;
       this.script = script;
       this.onWorker = onWorker;
     }
@@ -51,14 +66,14 @@ final class RunningCalls {
 
   /** A call of {@code script} starts on a worker ({@code onWorker}) or on its caller's thread. */
   Run start(ScriptRef script, boolean onWorker) {
-    Run run = new Run(script, onWorker);
+    Run run = new Run(script, onWorker, clock.getAsLong());
     runs.add(run);
     return run;
   }
 
   void end(Run run) {
     runs.remove(run);
-    if (run.isLong(System.nanoTime())) {
+    if (run.isLong(clock.getAsLong())) {
       quick.remove(run.script);
     } else {
       quick.add(run.script);
@@ -72,7 +87,7 @@ final class RunningCalls {
 
   /** Calls running longer than {@link #LONG_CALL}. */
   int longCalls() {
-    long now = System.nanoTime();
+    long now = clock.getAsLong();
     int n = 0;
     for (Run run : runs) {
       if (run.isLong(now)) {
@@ -82,9 +97,24 @@ final class RunningCalls {
     return n;
   }
 
+  /**
+   * Calls whose isolates the limit of short or idle isolates does not count: those running long,
+   * and those waiting for a fetch (they use no CPU, and the next call should not wait for them).
+   */
+  int uncounted() {
+    long now = clock.getAsLong();
+    int n = 0;
+    for (Run run : runs) {
+      if (run.waiting || run.isLong(now)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Calls on workers that started recently and are not waiting for a fetch. */
   int computingOnWorkers() {
-    long now = System.nanoTime();
+    long now = clock.getAsLong();
     int n = 0;
     for (Run run : runs) {
       if (run.onWorker && !run.waiting && !run.isLong(now)) {

@@ -85,19 +85,43 @@ class ScriptSettingsTest {
   }
 
   @Test
-  void oneToolsShareIsTheIsolateCount_atMostHalfOfTheMemoryCeiling() {
+  void oneToolsShareIsSvcScriptToolCalls_atMostHalfOfTheMemoryCeiling() {
     try (PooledScriptRunner runner =
-        runner(Map.of("SVC_SCRIPT_ISOLATES", "3", "SVC_SCRIPT_MEMORY_MB", "1024"))) {
+        runner(Map.of("SVC_SCRIPT_TOOL_CALLS", "3", "SVC_SCRIPT_MEMORY_MB", "1024"))) {
       assertThat(runner.toolShare()).isEqualTo(3);
     }
     try (PooledScriptRunner runner =
-        runner(Map.of("SVC_SCRIPT_ISOLATES", "8", "SVC_SCRIPT_MEMORY_MB", "512"))) {
+        runner(Map.of("SVC_SCRIPT_TOOL_CALLS", "8", "SVC_SCRIPT_MEMORY_MB", "512"))) {
       assertThat(runner.toolShare()).isEqualTo(2);
     }
     try (PooledScriptRunner runner =
-        runner(Map.of("SVC_SCRIPT_ISOLATES", "8", "SVC_SCRIPT_MEMORY_MB", "128"))) {
+        runner(Map.of("SVC_SCRIPT_TOOL_CALLS", "8", "SVC_SCRIPT_MEMORY_MB", "128"))) {
       assertThat(runner.toolShare()).isEqualTo(1);
     }
+  }
+
+  @Test
+  void aToolsShareIsItsOwnSettingNotTheIsolateCount() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
+    assertThat(defaults.maxIsolates()).isEqualTo(Math.max(8, 4 * cores));
+    assertThat(defaults.toolShare()).isEqualTo(Math.max(8, 4 * cores));
+    try (PooledScriptRunner runner =
+        runner(Map.of("SVC_SCRIPT_ISOLATES", "2", "SVC_SCRIPT_MEMORY_MB", "4096"))) {
+      assertThat(runner.toolShare())
+          .as("SVC_SCRIPT_ISOLATES does not bound a tool's share")
+          .isEqualTo(Math.max(8, 4 * cores));
+    }
+  }
+
+  @Test
+  void aToolShareThatIsNotAPositiveNumberStopsTheStartWithInvalidEnv() {
+    assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_TOOL_CALLS", "0")))
+        .isInstanceOfSatisfying(
+            StartupException.class,
+            e ->
+                assertThat(e.problems().getFirst().message())
+                    .isEqualTo("SVC_SCRIPT_TOOL_CALLS must be a whole number of at least 1"));
   }
 
   @Test
