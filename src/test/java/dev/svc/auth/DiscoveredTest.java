@@ -3,35 +3,17 @@ package dev.svc.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.svc.testing.ManualClock;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A value asked of an authorization server once, with its failures remembered for a while. */
 class DiscoveredTest {
   private static final Duration INTERVAL = Duration.ofSeconds(30);
-  private Instant now = Instant.parse("2026-11-26T06:00:00Z");
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
-
-        @Override
-        public Instant instant() {
-          return now;
-        }
-      };
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-26T06:00:00Z"));
   private final AtomicInteger asked = new AtomicInteger();
 
   @Test
@@ -68,10 +50,10 @@ class DiscoveredTest {
         .isInstanceOf(Discovered.NotDiscoveredException.class)
         .hasMessage("the issuer answered HTTP 503")
         .hasCauseInstanceOf(IOException.class);
-    now = now.plus(INTERVAL).minusMillis(1);
+    clock.advance(INTERVAL.minusMillis(1));
     assertThatThrownBy(flaky::get).hasMessage("the issuer answered HTTP 503");
     assertThat(asked).as("not asked again within the interval").hasValue(1);
-    now = now.plusMillis(1);
+    clock.advance(Duration.ofMillis(1));
     assertThat(flaky.get()).isEqualTo("found");
     assertThat(asked).hasValue(2);
   }

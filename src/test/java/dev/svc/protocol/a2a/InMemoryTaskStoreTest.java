@@ -4,35 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
-import java.time.Clock;
+import dev.svc.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class InMemoryTaskStoreTest {
-  /** A clock the test moves. */
-  static final class TestClock extends Clock {
-    Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   static Task task(String id, String context, TaskState state, Instant at) {
     return new Task(id, context, TaskStatus.of(state, at), List.of(), List.of(), Optional.empty());
   }
@@ -48,11 +27,11 @@ class InMemoryTaskStoreTest {
 
   @Test
   void finishedTasksExpireAfterTheRetentionAndRunningOnesStay() {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofHours(1), clock);
-    store.save(scope("a"), task("done", "c", TaskState.COMPLETED, clock.now));
-    store.save(scope("a"), task("running", "c", TaskState.WORKING, clock.now));
-    clock.now = clock.now.plus(Duration.ofMinutes(61));
+    store.save(scope("a"), task("done", "c", TaskState.COMPLETED, clock.instant()));
+    store.save(scope("a"), task("running", "c", TaskState.WORKING, clock.instant()));
+    clock.advance(Duration.ofMinutes(61));
     assertThat(store.find(scope("a"), "done")).isEmpty();
     assertThat(store.find(scope("a"), "running")).isPresent();
     assertThat(store.context(scope("a"), "c")).extracting(Task::id).containsExactly("running");
@@ -61,17 +40,17 @@ class InMemoryTaskStoreTest {
 
   @Test
   void whenFullTheOldestFinishedTaskGoesFirstAndRunningTasksNever() {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     InMemoryTaskStore store = new InMemoryTaskStore(2, Duration.ofDays(1), clock);
-    store.save(scope("a"), task("old", "c", TaskState.COMPLETED, clock.now));
-    clock.now = clock.now.plusSeconds(1);
-    store.save(scope("a"), task("run", "c", TaskState.WORKING, clock.now));
-    clock.now = clock.now.plusSeconds(1);
-    store.save(scope("a"), task("new", "c", TaskState.SUBMITTED, clock.now));
+    store.save(scope("a"), task("old", "c", TaskState.COMPLETED, clock.instant()));
+    clock.advance(Duration.ofSeconds(1));
+    store.save(scope("a"), task("run", "c", TaskState.WORKING, clock.instant()));
+    clock.advance(Duration.ofSeconds(1));
+    store.save(scope("a"), task("new", "c", TaskState.SUBMITTED, clock.instant()));
     assertThat(store.find(scope("a"), "old")).isEmpty();
     assertThat(store.find(scope("a"), "run")).isPresent();
     assertThat(store.find(scope("a"), "new")).isPresent();
-    store.save(scope("a"), task("more", "c", TaskState.SUBMITTED, clock.now));
+    store.save(scope("a"), task("more", "c", TaskState.SUBMITTED, clock.instant()));
     assertThat(store.size()).as("running tasks are never dropped").isEqualTo(3);
   }
 
@@ -85,9 +64,9 @@ class InMemoryTaskStoreTest {
 
   @Test
   void listingIsNewestFirstAndPagesDoNotSkipTies() {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofDays(1), clock);
-    Instant same = clock.now;
+    Instant same = clock.instant();
     for (String id : List.of("a", "b", "c", "d")) {
       store.save(scope("x"), task(id, "c", TaskState.COMPLETED, same));
     }
@@ -112,9 +91,9 @@ class InMemoryTaskStoreTest {
 
   @Test
   void pushConfigsGoWithTheirTask() {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     InMemoryTaskStore store = new InMemoryTaskStore(100, Duration.ofMinutes(1), clock);
-    store.save(scope("a"), task("t", "c", TaskState.COMPLETED, clock.now));
+    store.save(scope("a"), task("t", "c", TaskState.COMPLETED, clock.instant()));
     store.savePushConfig(
         scope("a"), new PushConfig("p", "t", "https://h/", Optional.empty(), Optional.empty()));
     store.savePushConfig(
