@@ -4,14 +4,10 @@ import dev.svc.auth.Principal;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.connector.StateConnections;
 import dev.svc.log.Log;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -35,9 +31,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>A task is a hash ({@code task:<id>}); its scope's tasks a sorted set by status time (listing
  * order: newest status first, then id descending, as Redis orders equal scores); a conversation a
- * list of ids; leases and finished tasks sorted sets by time. Changes that must not race (saving
- * over an ended task, ending a task) run as Lua scripts. Lease times come from each instance's
- * clock: keep the instances' clocks in sync (NTP), as any lease needs.
+ * list of ids; leases and finished tasks sorted sets by time (keys: {@link RedisTaskKeys}). Changes
+ * that must not race (saving over an ended task, ending a task) run as Lua scripts. Lease times
+ * come from each instance's clock: keep the instances' clocks in sync (NTP), as any lease needs.
  */
 public final class RedisTaskStore implements TaskStore, SharedTasks {
   private static final Log LOG = Log.tagged("a2a:tasks");
@@ -49,11 +45,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   private static final int MAX_EVENTS = 1_000;
 
-  private final String prefix;
-  private final String channel;
-  private final String versionKey;
-  private final String leases;
-  private final String finished;
+  private final RedisTaskKeys keys;
 
   private final Settings settings;
   private final String description;
@@ -79,11 +71,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
    * @param prefix what every key starts with (tests give each their own)
    */
   RedisTaskStore(ResolvedAdapter adapter, Settings settings, String prefix) {
-    this.prefix = prefix;
-    this.channel = prefix + "notify";
-    this.versionKey = prefix + "schema_version";
-    this.leases = prefix + "leases";
-    this.finished = prefix + "finished";
+    this.keys = new RedisTaskKeys(prefix);
     this.settings = settings;
     this.description =
         "the task store (redis adapter `"
@@ -112,12 +100,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         call(
             "check its schema version",
             () -> {
-              redis.set(versionKey, String.valueOf(SCHEMA_VERSION), SetParams.setParams().nx());
-              return redis.get(versionKey);
+              redis.set(keys.version(), String.valueOf(SCHEMA_VERSION), SetParams.setParams().nx());
+              return redis.get(keys.version());
             });
     if (version == null || !version.matches("[0-9]{1,6}")) {
       throw new TaskStoreException(
-          description + " holds `" + versionKey + "` = " + version + ", not a version number");
+          description + " holds `" + keys.version() + "` = " + version + ", not a version number");
     }
     if (Integer.parseInt(version) > SCHEMA_VERSION) {
       throw new TaskStoreException(
@@ -140,44 +128,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     return instance;
   }
 
-  // ---- keys
-
-  private String taskKey(String id) {
-    return prefix + "task:" + id;
-  }
-
-  private String eventsKey(String id) {
-    return prefix + "events:" + id;
-  }
-
-  private String pushKey(String id) {
-    return prefix + "push:" + id;
-  }
-
-  private String pushOrderKey(String id) {
-    return prefix + "push_order:" + id;
-  }
-
-  /** The scope as a digest: principal ids can be long, and keys need not show them. */
-  private String scopeKey(String agent, String principal) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest((agent + "\u0000" + principal).getBytes(StandardCharsets.UTF_8));
-      return prefix + "scope:" + HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private String scopeKey(Scope scope) {
-    return scopeKey(scope.agent(), scope.principal().id());
-  }
-
-  private static String contextKey(String scopeKey, String contextId) {
-    return scopeKey + ":context:" + contextId;
-  }
-
   // ---- tasks
 
   @Override
@@ -196,7 +146,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       owned.remove(task.id()); // ended here: its lease is not renewed even if this save fails
     }
     long now = System.currentTimeMillis();
-    String scopeKey = scopeKey(scope);
+    String scopeKey = keys.scope(scope);
     Object saved =
         call(
             "save task " + task.id(),
@@ -204,11 +154,11 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                 redis.eval(
                     RedisTaskScripts.SAVE,
                     List.of(
-                        taskKey(task.id()),
+                        keys.task(task.id()),
                         scopeKey,
-                        contextKey(scopeKey, task.contextId()),
-                        leases,
-                        finished),
+                        RedisTaskKeys.context(scopeKey, task.contextId()),
+                        keys.leases(),
+                        keys.finished()),
                     List.of(
                         task.id(),
                         scope.agent(),
@@ -246,7 +196,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     RedisTaskScripts.SNAPSHOT,
-                    List.of(taskKey(taskId), leases),
+                    List.of(keys.task(taskId), keys.leases()),
                     List.of(scope.agent(), scope.principal().id(), taskId)));
     if (!(reply instanceof List<?> fields) || fields.size() < 3) {
       return Optional.empty();
@@ -266,7 +216,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     Object reply =
         call(
             "read tasks",
-            () -> redis.eval(RedisTaskScripts.BODIES, List.of(prefix + "task:"), ids));
+            () -> redis.eval(RedisTaskScripts.BODIES, List.of(keys.taskPrefix()), ids));
     List<Task> tasks = new ArrayList<>();
     for (Object body : (List<?>) reply) {
       String text = String.valueOf(body);
@@ -282,7 +232,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     List<String> ids =
         call(
             "read context " + contextId,
-            () -> redis.lrange(contextKey(scopeKey(scope), contextId), 0, -1));
+            () -> redis.lrange(RedisTaskKeys.context(keys.scope(scope), contextId), 0, -1));
     return bodies(ids);
   }
 
@@ -297,7 +247,9 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             "list tasks",
             () ->
                 redis.eval(
-                    RedisTaskScripts.FIELDS, List.of(scopeKey(scope)), List.of(prefix + "task:")));
+                    RedisTaskScripts.FIELDS,
+                    List.of(keys.scope(scope)),
+                    List.of(keys.taskPrefix())));
     List<?> flat = (List<?>) reply;
     List<String> matching = new ArrayList<>();
     List<Long> times = new ArrayList<>();
@@ -348,9 +300,9 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             redis.eval(
                 RedisTaskScripts.SAVE_PUSH,
                 List.of(
-                    taskKey(config.taskId()),
-                    pushKey(config.taskId()),
-                    pushOrderKey(config.taskId())),
+                    keys.task(config.taskId()),
+                    keys.push(config.taskId()),
+                    keys.pushOrder(config.taskId())),
                 List.of(
                     scope.agent(),
                     scope.principal().id(),
@@ -366,7 +318,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     RedisTaskScripts.PUSH_CONFIGS,
-                    List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
+                    List.of(keys.task(taskId), keys.push(taskId), keys.pushOrder(taskId)),
                     List.of(scope.agent(), scope.principal().id())));
     List<PushConfig> configs = new ArrayList<>();
     for (Object json : (List<?>) reply) {
@@ -384,7 +336,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     RedisTaskScripts.DELETE_PUSH,
-                    List.of(taskKey(taskId), pushKey(taskId), pushOrderKey(taskId)),
+                    List.of(keys.task(taskId), keys.push(taskId), keys.pushOrder(taskId)),
                     List.of(scope.agent(), scope.principal().id(), configId)));
     return Long.valueOf(1).equals(reply);
   }
@@ -405,8 +357,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         () ->
             redis.eval(
                 RedisTaskScripts.APPEND,
-                List.of(eventsKey(taskId)),
-                List.of(entry, channel, TaskSignals.changed(taskId))));
+                List.of(keys.events(taskId)),
+                List.of(entry, keys.channel(), TaskSignals.changed(taskId))));
   }
 
   @Override
@@ -414,7 +366,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     List<String> entries =
         call(
             "read the events of task " + taskId,
-            () -> redis.lrange(eventsKey(taskId), after, after + MAX_EVENTS - 1));
+            () -> redis.lrange(keys.events(taskId), after, after + MAX_EVENTS - 1));
     List<Event> events = new ArrayList<>();
     long seq = after;
     for (String entry : entries) {
@@ -433,7 +385,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void requestCancel(String taskId) {
-    call("send a cancel request", () -> redis.publish(channel, TaskSignals.cancel(taskId)));
+    call("send a cancel request", () -> redis.publish(keys.channel(), TaskSignals.cancel(taskId)));
   }
 
   @Override
@@ -457,7 +409,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
           }
         };
     subscription = pubsub;
-    redis.subscribe(pubsub, channel);
+    redis.subscribe(pubsub, keys.channel());
   }
 
   // ---- leases and retention
@@ -479,7 +431,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             () ->
                 redis.eval(
                     RedisTaskScripts.END,
-                    List.of(taskKey(taskId), leases, finished, eventsKey(taskId), scopeKey(scope)),
+                    List.of(
+                        keys.task(taskId),
+                        keys.leases(),
+                        keys.finished(),
+                        keys.events(taskId),
+                        keys.scope(scope)),
                     List.of(
                         scope.agent(),
                         scope.principal().id(),
@@ -490,7 +447,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
                         String.valueOf(System.currentTimeMillis()),
                         onlyUnleased ? "1" : "0",
                         taskId,
-                        channel)));
+                        keys.channel())));
     owned.remove(taskId);
     return reply instanceof Long seq && seq > 0 ? Optional.of(ended) : Optional.empty();
   }
@@ -498,13 +455,14 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   @Override
   public int failExpired() {
     List<String> expired =
-        call("find expired leases", () -> upTo(leases, System.currentTimeMillis(), 100));
+        call("find expired leases", () -> upTo(keys.leases(), System.currentTimeMillis(), 100));
     int failed = 0;
     for (String id : expired) {
       List<String> owner =
-          call("read task " + id, () -> redis.hmget(taskKey(id), "agent", "principal", "context"));
+          call(
+              "read task " + id, () -> redis.hmget(keys.task(id), "agent", "principal", "context"));
       if (owner.get(0) == null) {
-        call("drop a lease", () -> redis.zrem(leases, id));
+        call("drop a lease", () -> redis.zrem(keys.leases(), id));
         continue;
       }
       Scope scope = new Scope(owner.get(0), new Principal(owner.get(1)));
@@ -524,19 +482,19 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   @Override
   public int deleteFinished() {
     long before = System.currentTimeMillis() - settings.retention().toMillis();
-    List<String> expired = call("find finished tasks", () -> upTo(finished, before, 500));
+    List<String> expired = call("find finished tasks", () -> upTo(keys.finished(), before, 500));
     for (String id : expired) {
       call(
           "delete task " + id,
           () -> {
-            List<String> t = redis.hmget(taskKey(id), "agent", "principal", "context");
+            List<String> t = redis.hmget(keys.task(id), "agent", "principal", "context");
             if (t.get(0) != null) {
-              String scopeKey = scopeKey(t.get(0), t.get(1));
+              String scopeKey = keys.scope(t.get(0), t.get(1));
               redis.zrem(scopeKey, id);
-              redis.lrem(contextKey(scopeKey, t.get(2)), 0, id);
+              redis.lrem(RedisTaskKeys.context(scopeKey, t.get(2)), 0, id);
             }
-            redis.del(taskKey(id), eventsKey(id), pushKey(id), pushOrderKey(id));
-            return redis.zrem(finished, id);
+            redis.del(keys.task(id), keys.events(id), keys.push(id), keys.pushOrder(id));
+            return redis.zrem(keys.finished(), id);
           });
     }
     return expired.size();
@@ -559,7 +517,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
     double until = System.currentTimeMillis() + settings.lease().toMillis();
     for (String id : owned) {
       // XX: a lease another instance ended (by failing or canceling the task) stays ended
-      call("renew leases", () -> redis.zadd(leases, until, id, ZAddParams.zAddParams().xx()));
+      call(
+          "renew leases", () -> redis.zadd(keys.leases(), until, id, ZAddParams.zAddParams().xx()));
     }
   }
 
