@@ -283,13 +283,20 @@ public final class Instance implements AutoCloseable {
    * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
    * SVC_SCRIPT_ISOLATES} the isolates idle or running short calls, {@code SVC_SCRIPT_TOOL_CALLS}
    * one tool's script calls at once, {@code SVC_SCRIPT_CALLER_SLOTS} the calls run on their
-   * callers' threads at once; {@code memory} bounds them all.
+   * callers' threads at once, {@code SVC_SCRIPT_IDLE_SECONDS} how long an unused isolate is kept;
+   * {@code memory} bounds them all.
    */
   static PooledScriptRunner scripts(Model model, Environment environment, ScriptMemory memory) {
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
-    int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
     int callerSlots = positive(environment, "SVC_SCRIPT_CALLER_SLOTS", defaults.callerSlots(), 0);
+    int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
     int toolShare = positive(environment, "SVC_SCRIPT_TOOL_CALLS", defaults.toolShare(), 1);
+    int idleSeconds =
+        positive(
+            environment,
+            "SVC_SCRIPT_IDLE_SECONDS",
+            (int) PooledScriptRunner.Settings.DEFAULT_IDLE_TIMEOUT.toSeconds(),
+            1);
     return new PooledScriptRunner(
         new V8Engine(memory.heapMb()),
         model.scripts(),
@@ -297,7 +304,7 @@ public final class Instance implements AutoCloseable {
             isolates,
             defaults.cpuSlots(),
             callerSlots,
-            defaults.idleTimeout(),
+            Duration.ofSeconds(idleSeconds),
             defaults.warmUp(),
             toolShare),
         memory);

@@ -52,10 +52,12 @@ import tools.jackson.databind.json.JsonMapper;
  *       memory ceiling, whatever the two rules above allow.
  * </ul>
  *
- * <p>Workers idle longer than {@link Settings#idleTimeout()} stop, down to one; a worker or caller
- * isolate beyond {@link Settings#maxIsolates()} short or idle ones stops as soon as its call ends.
- * An isolate whose call hit the memory cap, the deadline or a cancellation is closed and its worker
- * makes a fresh one for its next call.
+ * <p>Isolates idle longer than {@link Settings#idleTimeout()} are closed, the last one included (a
+ * project whose scripts rest holds no V8 memory; the next call makes an isolate again): idle
+ * workers stop and spare isolates of the callers' path close. A worker or caller isolate beyond
+ * {@link Settings#maxIsolates()} short or idle ones stops as soon as its call ends. An isolate
+ * whose call hit the memory cap, the deadline or a cancellation is closed and its worker makes a
+ * fresh one for its next call.
  *
  * <p>No isolate exists until the first call (or {@link #warmUp()}): V8 is never loaded for a
  * project without scripts.
@@ -69,7 +71,7 @@ public final class PooledScriptRunner implements ScriptRunner {
    * @param maxIsolates most isolates alive at once that are idle or run short calls (calls running
    *     long or waiting for a fetch do not count)
    * @param cpuSlots workers computing at once before calls queue instead of adding workers
-   * @param idleTimeout how long an idle worker (beyond the first) lives
+   * @param idleTimeout how long an isolate is kept while no call uses it
    * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
    * @param toolShare the most isolates the calls of one tool hold at once
    */
@@ -117,21 +119,35 @@ public final class PooledScriptRunner implements ScriptRunner {
       return Math.max(0, carriers - 1);
     }
 
+    /** How long an isolate is kept while no call uses it, unless set otherwise. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
     /**
-     * Four isolates per core, at least eight, idle or running short calls (calls waiting for a
-     * fetch or running long get isolates beyond them), one CPU slot per core, caller slots as
-     * {@link #defaultCallerSlots()}, idle workers kept a minute, the first isolate warmed up, and a
+     * {@link #defaultIsolates()} idle or running short calls (calls waiting for a fetch or running
+     * long get isolates beyond them), one CPU slot per core, caller slots as {@link
+     * #defaultCallerSlots()}, idle isolates kept a minute, the first isolate warmed up, and a
      * tool's share of four isolates per core, at least eight.
      */
     public static Settings defaults() {
       int cores = Runtime.getRuntime().availableProcessors();
       return new Settings(
-          Math.max(8, 4 * cores),
+          defaultIsolates(),
           cores,
           defaultCallerSlots(),
-          Duration.ofSeconds(60),
+          DEFAULT_IDLE_TIMEOUT,
           true,
           Math.max(8, 4 * cores));
+    }
+
+    /**
+     * As many isolates for short calls as the pool lets compute at once: one per core for the
+     * workers ({@link #cpuSlots()}) and one per {@linkplain #defaultCallerSlots() caller slot}, at
+     * least two. Short calls are CPU-bound, so more would only take turns on the cores while each
+     * holds its memory (7–20 MB); calls waiting for a fetch or running long get isolates beyond
+     * these.
+     */
+    public static int defaultIsolates() {
+      return Math.max(2, Runtime.getRuntime().availableProcessors() + defaultCallerSlots());
     }
 
     /** The same settings with {@code callerSlots} calls at most on their callers' threads. */
@@ -149,6 +165,9 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final SpareIsolates spares;
   private final WorkerPool workers;
   private final CallerSlots callers;
+
+  /** The thread that closes idle spare isolates; null without scripts. */
+  private final Thread idleCheck;
 
   private volatile boolean closed;
 
@@ -181,6 +200,26 @@ public final class PooledScriptRunner implements ScriptRunner {
     Isolates isolates = new Isolates(engine, scripts, limits, running, spares);
     this.workers = new WorkerPool(settings, isolates);
     this.callers = new CallerSlots(settings, isolates, workers);
+    this.idleCheck =
+        scripts.isEmpty()
+            ? null
+            : Thread.ofVirtual().name("svc-script-idle").start(this::closeIdleSpares);
+  }
+
+  /**
+   * Closes the callers' spare isolates once idle for {@link Settings#idleTimeout()}, looking every
+   * half timeout (at most every 5 s), until the runner closes.
+   */
+  private void closeIdleSpares() {
+    long every = Math.clamp(settings.idleTimeout().toMillis() / 2, 10, 5_000);
+    try {
+      while (!closed) {
+        Thread.sleep(every);
+        spares.closeIdle(settings.idleTimeout().toNanos());
+      }
+    } catch (InterruptedException e) {
+      // the runner is closing
+    }
   }
 
   /**
@@ -259,6 +298,9 @@ public final class PooledScriptRunner implements ScriptRunner {
   @Override
   public void close() {
     closed = true;
+    if (idleCheck != null) {
+      idleCheck.interrupt();
+    }
     workers.close();
     spares.stop();
   }

@@ -6,12 +6,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The isolates made for calls on their callers' threads: those in use, and the spare ones, free for
- * the next such call (most recent first). A worker the pool adds may adopt a spare one. Once the
- * runner retires or closes ({@link #stop()}), none is kept spare any more.
+ * the next such call (most recent first). A worker the pool adds may adopt a spare one. Spare ones
+ * idle for longer than the idle timeout are closed ({@link #closeIdle}); once the runner retires or
+ * closes ({@link #stop()}), none is kept spare any more.
  */
 final class SpareIsolates {
+  /** A spare isolate and since when ({@link System#nanoTime()}) it is. */
+  private record Spare(ScriptIsolate isolate, long since) {}
+
   private final IsolateLimits limits;
-  private final ConcurrentLinkedDeque<ScriptIsolate> spare = new ConcurrentLinkedDeque<>();
+  private final ConcurrentLinkedDeque<Spare> spare = new ConcurrentLinkedDeque<>();
 
   /** Isolates made for calls on their callers' threads (spare or in use). */
   private final AtomicInteger made = new AtomicInteger();
@@ -38,16 +42,36 @@ final class SpareIsolates {
    * runs on every call on a caller's thread).
    */
   ScriptIsolate take() {
-    return spare.pollFirst();
+    Spare first = spare.pollFirst();
+    return first == null ? null : first.isolate();
   }
 
   /** Makes an isolate spare again; closes it instead when the runner stopped meanwhile. */
   void giveBack(ScriptIsolate isolate) {
-    spare.addFirst(isolate);
-    if (stopped && spare.remove(isolate)) { // stop() may have emptied the spares before this add
+    Spare given = new Spare(isolate, System.nanoTime());
+    spare.addFirst(given);
+    if (stopped && spare.remove(given)) { // stop() may have emptied the spares before this add
       isolate.close();
       release();
     }
+  }
+
+  /**
+   * Closes the isolates spare for {@code idleNanos} or longer (the least recently used are at the
+   * end); returns how many.
+   */
+  int closeIdle(long idleNanos) {
+    int closed = 0;
+    long now = System.nanoTime();
+    Spare oldest;
+    while ((oldest = spare.peekLast()) != null && now - oldest.since() >= idleNanos) {
+      if (spare.removeLastOccurrence(oldest)) { // not taken by a call meanwhile
+        oldest.isolate().close();
+        release();
+        closed++;
+      }
+    }
+    return closed;
   }
 
   /**
@@ -55,20 +79,20 @@ final class SpareIsolates {
    * the limits.
    */
   Optional<ScriptIsolate> adopt() {
-    ScriptIsolate isolate = spare.pollLast();
-    if (isolate == null) {
+    Spare last = spare.pollLast();
+    if (last == null) {
       return Optional.empty();
     }
     made.decrementAndGet();
-    return Optional.of(isolate);
+    return Optional.of(last.isolate());
   }
 
   /** The runner retired or closed: closes every spare isolate, and keeps none from now on. */
   void stop() {
     stopped = true;
-    ScriptIsolate isolate;
-    while ((isolate = spare.pollFirst()) != null) {
-      isolate.close();
+    Spare next;
+    while ((next = spare.pollFirst()) != null) {
+      next.isolate().close();
       release();
     }
   }

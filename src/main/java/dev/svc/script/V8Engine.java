@@ -87,8 +87,13 @@ public final class V8Engine implements ScriptEngine {
       // before or apart from V8's set-up, and one of them compiling a function was seen killing
       // the whole process with SIGSEGV (si_code SEGV_PKUERR). Without the keys V8 protects its
       // code pages with mprotect, as on CPUs without PKU.
+      //
+      // --max-semi-space-size=1 (MiB): V8 grows each isolate's young generation up to 16 MiB
+      // per semi-space under allocation, which a script's short-lived call data never needs;
+      // capped, an isolate stays ~5 MB smaller under load (bench/RESULTS.md, "Memory").
       flags.setCustomFlags(
-          "--disallow-code-generation-from-strings --no-memory-protection-keys --stack-size="
+          "--disallow-code-generation-from-strings --no-memory-protection-keys"
+              + " --max-semi-space-size=1 --stack-size="
               + STACK_KB);
     }
     loadFromCache();

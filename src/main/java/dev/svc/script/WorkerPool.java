@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * calls from one queue. A worker is added when a call waits, no worker is idle and fewer workers
  * are computing than there are CPU slots ({@link RunningCalls#computingOnWorkers()}); while calls
  * wait, that is looked at again every {@link RunningCalls#LONG_CALL}. Workers idle longer than the
- * idle timeout stop, down to one; a worker beyond the limit of short or idle isolates stops as soon
- * as its call ends, and so does an idle one when calls on their callers' threads need room.
+ * idle timeout stop, the last one too (the next call starts a new one); a worker beyond the limit
+ * of short or idle isolates stops as soon as its call ends, and a worker idle for a second stops
+ * (down to one) when calls on their callers' threads need room.
  */
 final class WorkerPool {
   private static final Log LOG = Log.tagged("script");
@@ -81,14 +82,23 @@ final class WorkerPool {
   }
 
   /**
-   * Whether calls wait in the queue with no idle worker and no room for another: a caller then
-   * closes its isolate instead of keeping it spare, so that a worker can take its place.
+   * Whether calls wait in the queue with no idle worker and no room for another, while there are
+   * fewer workers than CPU slots: a caller then closes its isolate instead of keeping it spare, so
+   * that a worker can take its place. With a worker per CPU slot, closing it would only make the
+   * next caller build a new one (~15 ms), and the two paths would trade isolates back and forth.
    */
   boolean starved() {
-    return !queue.isEmpty() && idle.get() == 0 && !isolates.limits().hasRoom();
+    return !queue.isEmpty()
+        && idle.get() == 0
+        && !isolates.limits().hasRoom()
+        && workers.get() < settings.cpuSlots();
   }
 
-  /** A call found no room on its caller's thread: an idle worker, if any, stops to make room. */
+  /**
+   * A call found no room on its caller's thread: a worker idle for {@link #IDLE_CHECK}, if any,
+   * stops to make room (not one that just finished a call: under load the two paths would trade
+   * isolates back and forth, and making one costs ~15 ms).
+   */
   void makeRoomForCallers() {
     if (idle.get() > 0) {
       callersWantRoom = true;
@@ -110,8 +120,8 @@ final class WorkerPool {
 
   /**
    * Adds a worker when a call waits, none is idle and a CPU slot is free, within the limits of
-   * {@link IsolateLimits#tryReserve()}; when they are reached, a spare caller isolate makes room
-   * for it.
+   * {@link IsolateLimits#tryReserve()}; when they are reached and there are fewer workers than CPU
+   * slots, a spare caller isolate makes room for it.
    */
   void grow() {
     if (idle.get() != 0 || queue.isEmpty() || closed) {
@@ -124,6 +134,9 @@ final class WorkerPool {
     Optional<ScriptIsolate> adopted =
         workers.get() == 0 ? isolates.spares().adopt() : Optional.empty();
     if (adopted.isEmpty() && !isolates.limits().tryReserve()) {
+      if (workers.get() >= settings.cpuSlots()) {
+        return; // a worker per CPU slot already: taking the callers' spare would only move the wait
+      }
       adopted = isolates.spares().adopt(); // still counted by the limits, now as the worker's
       if (adopted.isEmpty()) {
         return;
@@ -190,10 +203,12 @@ final class WorkerPool {
             idle.decrementAndGet();
           }
           if (job == null) {
-            boolean expired =
-                System.nanoTime() - idleSince >= settings.idleTimeout().toNanos()
-                    || callersWantRoom;
-            if ((retiring || expired) && stopWorker(retiring ? 0 : 1)) {
+            // idle too long, every worker stops, the last one too: no isolate is held while no
+            // script runs (a new worker comes with the next call); to make room for callers, one
+            // worker stays
+            boolean idleTooLong = System.nanoTime() - idleSince >= settings.idleTimeout().toNanos();
+            if ((retiring || idleTooLong || callersWantRoom)
+                && stopWorker(retiring || idleTooLong ? 0 : 1)) {
               callersWantRoom = false;
               counted = false;
               return;
@@ -203,11 +218,6 @@ final class WorkerPool {
           isolate = run(job, isolate);
           idleSince = System.nanoTime();
           if ((retiring || isolates.limits().beyondShortCalls()) && stopWorker(0)) {
-            counted = false;
-            return;
-          }
-          if (callersWantRoom && stopWorker(1)) {
-            callersWantRoom = false;
             counted = false;
             return;
           }

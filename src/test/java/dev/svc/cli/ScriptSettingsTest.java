@@ -11,6 +11,7 @@ import dev.svc.script.ScriptMemory;
 import dev.svc.script.V8Engine;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,22 @@ class ScriptSettingsTest {
       assertThat(runner.settings().callerSlots()).isZero();
       assertThat(runner.settings().maxIsolates()).isEqualTo(3);
     }
+  }
+
+  @Test
+  void idleIsolatesAreKeptAMinute_orAsLongAsSvcScriptIdleSecondsSays() {
+    try (PooledScriptRunner runner = runner(Map.of())) {
+      assertThat(runner.settings().idleTimeout()).isEqualTo(Duration.ofSeconds(60));
+    }
+    try (PooledScriptRunner runner = runner(Map.of("SVC_SCRIPT_IDLE_SECONDS", "3600"))) {
+      assertThat(runner.settings().idleTimeout()).isEqualTo(Duration.ofHours(1));
+    }
+    assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_IDLE_SECONDS", "0")))
+        .isInstanceOfSatisfying(
+            StartupException.class,
+            e ->
+                assertThat(e.problems().getFirst().message())
+                    .isEqualTo("SVC_SCRIPT_IDLE_SECONDS must be a whole number of at least 1"));
   }
 
   @Test
@@ -104,7 +121,9 @@ class ScriptSettingsTest {
   void aToolsShareIsItsOwnSettingNotTheIsolateCount() {
     int cores = Runtime.getRuntime().availableProcessors();
     PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
-    assertThat(defaults.maxIsolates()).isEqualTo(Math.max(8, 4 * cores));
+    assertThat(defaults.maxIsolates())
+        .as("one isolate per core and per caller slot")
+        .isEqualTo(Math.max(2, cores + PooledScriptRunner.Settings.defaultCallerSlots()));
     assertThat(defaults.toolShare()).isEqualTo(Math.max(8, 4 * cores));
     try (PooledScriptRunner runner =
         runner(Map.of("SVC_SCRIPT_ISOLATES", "2", "SVC_SCRIPT_MEMORY_MB", "4096"))) {

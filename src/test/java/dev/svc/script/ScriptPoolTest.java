@@ -518,4 +518,44 @@ class ScriptPoolTest {
         .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
     assertThat(mostAlive.get()).isEqualTo(1);
   }
+
+  /** Waits up to 10 s until no isolate of this test's engine is alive. */
+  void awaitNoIsolateAlive() throws InterruptedException {
+    for (int i = 0; i < 200 && alive.get() > 0; i++) {
+      Thread.sleep(50);
+    }
+    assertThat(alive.get()).as("isolates alive after the idle timeout").isZero();
+  }
+
+  @Test
+  void isolatesIdleLongerThanTheTimeoutAreClosed_theLastOneIncluded_andTheNextCallMakesOne()
+      throws Exception {
+    pool(new PooledScriptRunner.Settings(4, Duration.ofMillis(300), false).withCallerSlots(1));
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      callUntilOnCallersThread(threads, "default", "{}"); // a worker's isolate and a spare one
+    }
+    assertThat(alive.get()).isPositive();
+
+    awaitNoIsolateAlive();
+
+    assertThat(call("default", "{\"inputs\":{\"name\":\"again\"}}", Duration.ofSeconds(10)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"again\"}"));
+    assertThat(alive.get()).isEqualTo(1);
+    assertThat(runner.usage().orElseThrow().max()).isEqualTo(4);
+  }
+
+  @Test
+  void theLastWorkerStopsWhenIdle_andTheNextCallStartsOneWithANewIsolate() throws Exception {
+    pool(new PooledScriptRunner.Settings(2, Duration.ofMillis(300), false).withCallerSlots(0));
+    assertThat(call("default", "{}", Duration.ofSeconds(10)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+    assertThat(alive.get()).isEqualTo(1);
+
+    awaitNoIsolateAlive();
+
+    assertThat(call("default", "{}", Duration.ofSeconds(10)))
+        .isEqualTo(JSON.readTree("{\"hello\":\"world\"}"));
+    assertThat(created.get()).isEqualTo(2);
+    assertThat(lastCallThread()).isEqualTo("worker");
+  }
 }

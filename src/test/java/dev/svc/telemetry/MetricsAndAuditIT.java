@@ -11,6 +11,7 @@ import dev.svc.log.LogSink;
 import dev.svc.log.TagFilter;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
+import dev.svc.script.PooledScriptRunner;
 import dev.svc.testing.HranaTestServer;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
@@ -288,7 +289,9 @@ class MetricsAndAuditIT {
       assertThat(metrics.get("svc_script_isolates{svc_isolate_state=\"busy\"}")).isEqualTo(0.0);
       assertThat(metrics.get("svc_script_isolates{svc_isolate_state=\"idle\"}"))
           .isGreaterThanOrEqualTo(1.0);
-      assertThat(metrics.get("svc_script_isolates_max")).isGreaterThanOrEqualTo(8.0);
+      assertThat(metrics.get("svc_script_isolates_max"))
+          .as("one isolate per core by default")
+          .isEqualTo((double) PooledScriptRunner.Settings.defaultIsolates());
       assertThat(metrics.get("svc_script_pending_calls")).isEqualTo(0.0);
       assertThat(metrics.get("svc_script_memory_limit_bytes"))
           .as("the memory ceiling, by default sized from the machine: at least one 128 MiB heap")
