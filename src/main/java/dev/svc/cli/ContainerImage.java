@@ -114,6 +114,7 @@ final class ContainerImage {
         List.of(),
         List.of(
             "PORT=" + DEFAULT_PORT,
+            "MALLOC_ARENA_MAX=2", // as bin/svc sets it (docs/serving.md, "Memory")
             "HOME=/tmp",
             "SVC_CACHE_DIR=/tmp/svc-cache",
             ProjectRuntime.DATA_DIRECTORY_VARIABLE + "=" + DATA,

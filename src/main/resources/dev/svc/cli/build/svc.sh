@@ -61,8 +61,8 @@ fi
 # of ~1100 locales, which Jetty and Jackson enumerate in static initialisers, costs ~100 ms of
 # CPU at start (docs/serving.md, "Start-up"). The heap: 512 MiB (half of MaxRAM), the flags of
 # the start-up cache's training run; -Xmx in SVC_JAVA_OPTS or JAVA_TOOL_OPTIONS changes it.
-jvm=(-XX:+UseSerialGC -Xms64m -Xmn48m -XX:MaxRAM=1g -XX:MaxRAMPercentage=50
-  -XX:+ExitOnOutOfMemoryError -XX:Tier4InvocationThreshold=15000
+jvm=(-XX:+UseSerialGC -Xms32m -Xmn16m -XX:MaxRAM=1g -XX:MaxRAMPercentage=50
+  -XX:+ExitOnOutOfMemoryError -XX:TrimNativeHeapInterval=1000 -XX:Tier4InvocationThreshold=15000
   -XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000
   -XX:Tier4BackEdgeThreshold=120000 -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
@@ -79,6 +79,9 @@ fi
 if [ -f "$here/lib/native/libsqlitejdbc.so" ]; then
   jvm+=("-Dorg.sqlite.lib.path=$here/lib/native" -Dorg.sqlite.lib.name=libsqlitejdbc.so)
 fi
+# two malloc arenas instead of up to 8 per core: the native heap of a serving process is mostly
+# the JIT's and V8's, and more arenas only hold more freed memory (docs/serving.md, "Memory")
+export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 # The class path is relative to this directory, so the start-up cache stays valid when the
 # directory is moved; the user's directory travels as -Dsvc.cwd.
 cd "$here"
