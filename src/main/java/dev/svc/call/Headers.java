@@ -40,9 +40,9 @@ public final class Headers {
 
   /** The first value sent under {@code name} (any case). */
   public Optional<String> first(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
+    // the names are lower-case: compared ignoring case, with no lower-case copy of name per call
     for (int i = 0; i < size; i++) {
-      if (names[i].equals(lower)) {
+      if (names[i].equalsIgnoreCase(name)) {
         return Optional.of(values[i]);
       }
     }
@@ -51,10 +51,9 @@ public final class Headers {
 
   /** Every value sent under {@code name} (any case), in arrival order. */
   public List<String> all(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
     List<String> found = List.of();
     for (int i = 0; i < size; i++) {
-      if (names[i].equals(lower)) {
+      if (names[i].equalsIgnoreCase(name)) {
         if (found.isEmpty()) {
           found = List.of(values[i]);
         } else {

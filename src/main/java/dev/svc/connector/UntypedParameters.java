@@ -19,12 +19,18 @@ final class UntypedParameters {
   private final SqlDialect dialect;
   private final Map<String, Set<Integer>> learnt = new ConcurrentHashMap<>();
 
+  /** Whether anything was learnt: most connectors never learn anything, and skip the lookup. */
+  private volatile boolean anyLearnt;
+
   UntypedParameters(SqlDialect dialect) {
     this.dialect = dialect;
   }
 
   /** The parameters (1-based) of {@code sql} to bind as text. */
   Set<Integer> of(Statement.Sql sql) {
+    if (!anyLearnt) {
+      return Set.of();
+    }
     Set<Integer> known = learnt.get(sql.sql());
     return known == null ? Set.of() : Set.copyOf(known);
   }
@@ -61,6 +67,7 @@ final class UntypedParameters {
         learnt
             .computeIfAbsent(sql.sql(), k -> ConcurrentHashMap.newKeySet())
             .add(untyped.getAsInt());
+        anyLearnt = true;
         asText = of(sql);
         Connection connection = prepared.getConnection();
         if (!connection.getAutoCommit()) {
