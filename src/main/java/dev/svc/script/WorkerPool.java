@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The workers of a {@link PooledScriptRunner}: platform threads that each own an isolate and take
@@ -19,8 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * are computing than there are CPU slots ({@link RunningCalls#computingOnWorkers()}); while calls
  * wait, that is looked at again every {@link RunningCalls#LONG_CALL}. Workers idle longer than the
  * idle timeout stop, the last one too (the next call starts a new one); a worker beyond the limit
- * of short or idle isolates stops as soon as its call ends, and a worker idle for a second stops
- * (down to one) when calls on their callers' threads need room.
+ * of short or idle isolates stops as soon as its call ends, and when calls on their callers'
+ * threads need room a worker stops (down to one) once idle for a second, or after its call at most
+ * once a second.
  */
 final class WorkerPool {
   private static final Log LOG = Log.tagged("script");
@@ -47,6 +49,9 @@ final class WorkerPool {
   private final AtomicInteger serial = new AtomicInteger();
   private final Set<Worker> live = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean growthCheckArmed = new AtomicBoolean(); // see checkGrowthLater
+
+  /** When a worker last stopped for the callers right after a call ({@link System#nanoTime()}). */
+  private final AtomicLong lastStopForCallers = new AtomicLong(System.nanoTime());
 
   private volatile boolean closed;
 
@@ -95,14 +100,22 @@ final class WorkerPool {
   }
 
   /**
-   * A call found no room on its caller's thread: a worker idle for {@link #IDLE_CHECK}, if any,
-   * stops to make room (not one that just finished a call: under load the two paths would trade
-   * isolates back and forth, and making one costs ~15 ms).
+   * A call found no room on its caller's thread: a worker idle for {@link #IDLE_CHECK}, or one that
+   * just finished a call, stops to make room; the latter at most once per {@link #IDLE_CHECK}
+   * ({@link #stopForCallersNow()}), so that under load the two paths do not trade isolates back and
+   * forth (each trade makes a new isolate, ~15 ms).
    */
   void makeRoomForCallers() {
     if (idle.get() > 0) {
       callersWantRoom = true;
     }
+  }
+
+  /** Whether a worker that just finished a call may stop for the callers now (once a second). */
+  private boolean stopForCallersNow() {
+    long now = System.nanoTime();
+    long last = lastStopForCallers.get();
+    return now - last >= IDLE_CHECK.toNanos() && lastStopForCallers.compareAndSet(last, now);
   }
 
   /**
@@ -218,6 +231,11 @@ final class WorkerPool {
           isolate = run(job, isolate);
           idleSince = System.nanoTime();
           if ((retiring || isolates.limits().beyondShortCalls()) && stopWorker(0)) {
+            counted = false;
+            return;
+          }
+          if (callersWantRoom && stopForCallersNow() && stopWorker(1)) {
+            callersWantRoom = false;
             counted = false;
             return;
           }
