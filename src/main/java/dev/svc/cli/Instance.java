@@ -6,7 +6,6 @@ import dev.svc.cache.ResultCache;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
-import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
@@ -29,7 +28,6 @@ import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
 import dev.svc.script.ScriptMemory;
 import dev.svc.script.ScriptRunner;
-import dev.svc.script.V8Engine;
 import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
@@ -184,8 +182,8 @@ public final class Instance implements AutoCloseable {
                     endpointAuth,
                     console),
             command -> Thread.ofPlatform().name("svc-http-start").start(command));
-    ScriptMemory scriptMemory = scriptMemory(options.environment());
-    PooledScriptRunner scripts = scripts(model, options.environment(), scriptMemory);
+    ScriptMemory scriptMemory = ScriptSandbox.memory(options.environment());
+    PooledScriptRunner scripts = ScriptSandbox.runner(model, options.environment(), scriptMemory);
     StartupTrace.mark("script runner");
     ProjectRuntime started;
     try {
@@ -272,77 +270,6 @@ public final class Instance implements AutoCloseable {
         options.audit());
   }
 
-  /** {@link #scripts(Model, Environment, ScriptMemory)} with a memory ceiling of its own. */
-  static PooledScriptRunner scripts(Model model, Environment environment) {
-    return scripts(model, environment, scriptMemory(environment));
-  }
-
-  /**
-   * The script runner of a model: V8 isolates made on demand, so a project without scripts never
-   * loads V8 (and {@link PooledScriptRunner#warmUp} readies the first one in the background once
-   * serving starts). {@code SVC_SCRIPT_HEAP_MB} caps each isolate's heap, {@code
-   * SVC_SCRIPT_ISOLATES} the isolates idle or running short calls, {@code SVC_SCRIPT_TOOL_CALLS}
-   * one tool's script calls at once, {@code SVC_SCRIPT_CALLER_SLOTS} the calls run on their
-   * callers' threads at once, {@code SVC_SCRIPT_IDLE_SECONDS} how long an unused isolate is kept;
-   * {@code memory} bounds them all.
-   */
-  static PooledScriptRunner scripts(Model model, Environment environment, ScriptMemory memory) {
-    PooledScriptRunner.Settings defaults = PooledScriptRunner.Settings.defaults();
-    int callerSlots = positive(environment, "SVC_SCRIPT_CALLER_SLOTS", defaults.callerSlots(), 0);
-    int isolates = positive(environment, "SVC_SCRIPT_ISOLATES", defaults.maxIsolates(), 1);
-    int toolShare = positive(environment, "SVC_SCRIPT_TOOL_CALLS", defaults.toolShare(), 1);
-    int idleSeconds =
-        positive(
-            environment,
-            "SVC_SCRIPT_IDLE_SECONDS",
-            (int) PooledScriptRunner.Settings.DEFAULT_IDLE_TIMEOUT.toSeconds(),
-            1);
-    return new PooledScriptRunner(
-        new V8Engine(memory.heapMb()),
-        model.scripts(),
-        new PooledScriptRunner.Settings(
-            isolates,
-            defaults.cpuSlots(),
-            callerSlots,
-            Duration.ofSeconds(idleSeconds),
-            defaults.warmUp(),
-            toolShare),
-        memory);
-  }
-
-  /**
-   * The memory ceiling of the scripts: {@code SVC_SCRIPT_MEMORY_MB} (at least one heap of {@code
-   * SVC_SCRIPT_HEAP_MB}), by default sized from the machine ({@link ScriptMemory#defaultLimitMb}).
-   */
-  static ScriptMemory scriptMemory(Environment environment) {
-    int heapMb = positive(environment, "SVC_SCRIPT_HEAP_MB", V8Engine.DEFAULT_HEAP_MB, 8);
-    int limitMb =
-        positive(environment, "SVC_SCRIPT_MEMORY_MB", ScriptMemory.defaultLimitMb(heapMb), heapMb);
-    return new ScriptMemory(limitMb, heapMb);
-  }
-
-  private static int positive(Environment environment, String name, int fallback, int minimum) {
-    Optional<String> value = environment.get(name);
-    if (value.isEmpty() || value.get().isBlank()) {
-      return fallback;
-    }
-    try {
-      int parsed = Integer.parseInt(value.get().strip());
-      if (parsed >= minimum) {
-        return parsed;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new StartupException(
-        List.of(
-            Diagnostic.error(
-                    "invalid-env",
-                    Origin.ofFile("environment " + name),
-                    name + " must be a whole number of at least " + minimum)
-                .withHint("unset it to use the default, " + fallback)));
-  }
-
   /**
    * Serves {@code next} from now on: adapters that changed are reopened and unchanged ones kept,
    * caches of changed tools flushed, sessions kept, and clients notified. Agent routes follow at
@@ -371,7 +298,9 @@ public final class Instance implements AutoCloseable {
       // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
       boolean sameScripts = previous.model().scripts().equals(next.scripts());
       ScriptRunner scripts =
-          sameScripts ? previous.scripts() : scripts(next, options.environment(), scriptMemory);
+          sameScripts
+              ? previous.scripts()
+              : ScriptSandbox.runner(next, options.environment(), scriptMemory);
       ProjectRuntime fresh;
       try {
         fresh = previous.reload(next, settings(options, scripts));

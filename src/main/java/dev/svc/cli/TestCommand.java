@@ -99,7 +99,7 @@ final class TestCommand implements Callable<Integer> {
                 environment,
                 located.directory(),
                 Connectors::open,
-                () -> Instance.scripts(model, environment)));
+                () -> ScriptSandbox.runner(model, environment)));
     // the readable report goes where the reader is: stdout, unless it holds the XML or a file does
     PrintWriter progress = junit || output != null ? context.err() : context.out();
     List<SuiteResult> results =

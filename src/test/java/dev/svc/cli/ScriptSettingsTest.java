@@ -21,6 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ScriptSettingsTest {
   @TempDir Path dir;
 
+  /** Starting with {@code environment} stops with {@code message} as its one problem's text. */
+  void assertStartRefused(Map<String, String> environment, String message) {
+    assertThatThrownBy(() -> runner(environment))
+        .isInstanceOfSatisfying(
+            StartupException.class,
+            e -> assertThat(e.problems().getFirst().message()).isEqualTo(message));
+  }
+
   PooledScriptRunner runner(Map<String, String> environment) {
     Model model =
         ProjectFixture.model(
@@ -33,7 +41,7 @@ class ScriptSettingsTest {
             == app/tools/hello/handler.ts
             export default () => "hello";
             """);
-    return Instance.scripts(model, Environment.of(environment));
+    return ScriptSandbox.runner(model, Environment.of(environment));
   }
 
   @Test
@@ -63,12 +71,9 @@ class ScriptSettingsTest {
     try (PooledScriptRunner runner = runner(Map.of("SVC_SCRIPT_IDLE_SECONDS", "3600"))) {
       assertThat(runner.settings().idleTimeout()).isEqualTo(Duration.ofHours(1));
     }
-    assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_IDLE_SECONDS", "0")))
-        .isInstanceOfSatisfying(
-            StartupException.class,
-            e ->
-                assertThat(e.problems().getFirst().message())
-                    .isEqualTo("SVC_SCRIPT_IDLE_SECONDS must be a whole number of at least 1"));
+    assertStartRefused(
+        Map.of("SVC_SCRIPT_IDLE_SECONDS", "0"),
+        "SVC_SCRIPT_IDLE_SECONDS must be a whole number of at least 1");
   }
 
   @Test
@@ -88,13 +93,13 @@ class ScriptSettingsTest {
 
   @Test
   void theMemoryCeilingDefaultsFromTheMachine_andIsSetBySvcScriptMemoryMb() {
-    ScriptMemory defaults = Instance.scriptMemory(Environment.of(Map.of()));
+    ScriptMemory defaults = ScriptSandbox.memory(Environment.of(Map.of()));
     assertThat(defaults.heapMb()).isEqualTo(V8Engine.DEFAULT_HEAP_MB);
     assertThat(defaults.limitMb()).isEqualTo(ScriptMemory.defaultLimitMb(V8Engine.DEFAULT_HEAP_MB));
     assertThat(defaults.maxIsolates()).isPositive();
 
     ScriptMemory set =
-        Instance.scriptMemory(
+        ScriptSandbox.memory(
             Environment.of(Map.of("SVC_SCRIPT_MEMORY_MB", "1000", "SVC_SCRIPT_HEAP_MB", "64")));
     assertThat(set.limitMb()).isEqualTo(1000);
     assertThat(set.maxIsolates()).isEqualTo(15);
@@ -135,12 +140,9 @@ class ScriptSettingsTest {
 
   @Test
   void aToolShareThatIsNotAPositiveNumberStopsTheStartWithInvalidEnv() {
-    assertThatThrownBy(() -> runner(Map.of("SVC_SCRIPT_TOOL_CALLS", "0")))
-        .isInstanceOfSatisfying(
-            StartupException.class,
-            e ->
-                assertThat(e.problems().getFirst().message())
-                    .isEqualTo("SVC_SCRIPT_TOOL_CALLS must be a whole number of at least 1"));
+    assertStartRefused(
+        Map.of("SVC_SCRIPT_TOOL_CALLS", "0"),
+        "SVC_SCRIPT_TOOL_CALLS must be a whole number of at least 1");
   }
 
   @Test
