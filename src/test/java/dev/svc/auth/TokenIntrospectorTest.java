@@ -3,6 +3,7 @@ package dev.svc.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Jackson;
+import dev.svc.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,8 +29,7 @@ class TokenIntrospectorTest {
   private static final OAuthPolicy POLICY =
       new OAuthPolicy(ISSUER, AUDIENCE, List.of(), Optional.empty());
 
-  private final TokenVerifierIT.MovableClock clock =
-      new TokenVerifierIT.MovableClock(Instant.parse("2026-11-25T12:00:00Z"));
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-25T12:00:00Z"));
   private final AtomicInteger questions = new AtomicInteger();
   private final AtomicReference<IntrospectionEndpoint.Reply> reply = new AtomicReference<>();
 

@@ -13,13 +13,11 @@ import dev.svc.call.Headers;
 import dev.svc.call.VerifiedToken;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.HttpCall;
+import dev.svc.testing.ManualClock;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The token checks of {@code server.auth} against a real (tiny) issuer over HTTP. */
 class TokenVerifierIT {
   private static IssuerFixture issuer;
-  private final MovableClock clock = new MovableClock(Instant.now());
+  private final ManualClock clock = new ManualClock(Instant.now());
 
   @BeforeAll
   static void startIssuer() {
@@ -308,33 +306,5 @@ class TokenVerifierIT {
         () -> "http://127.0.0.1",
         "r1",
         "");
-  }
-
-  /** A clock tests move. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }
