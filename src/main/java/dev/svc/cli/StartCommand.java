@@ -122,6 +122,7 @@ final class StartCommand implements Callable<Integer> {
     }
     banner(model, instance, options).forEach(context.out()::println);
     context.out().flush();
+    OldGenerationCap.watchInBackground();
     Optional<Reloader> reloader =
         watched.map(p -> new Reloader(p, options.environment(), instance, context));
     reloader.ifPresent(
