@@ -194,6 +194,7 @@ public final class Instance implements AutoCloseable {
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
       throw e;
     }
+    scripts.warmUp();
     runtime.set(started);
     A2aServer agents = null;
     RateLimiter limiter = null;
@@ -234,10 +235,6 @@ public final class Instance implements AutoCloseable {
       http.open();
       http.markReady();
       StartupTrace.mark("http ready");
-      // V8 (~40 MB of native library, then the first isolate) loads once the port is open, not
-      // in competition with start-up on a small machine: a script call that comes first makes
-      // its own isolate or waits for one, as any call does when none is idle
-      scripts.warmUp();
       return new Instance(runtime, http, mcp, agents, options, scriptMemory, limiter, console);
     } catch (RuntimeException e) {
       if (agents != null) {
