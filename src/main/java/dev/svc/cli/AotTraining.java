@@ -36,6 +36,12 @@ final class AotTraining {
           "-XX:+ExitOnOutOfMemoryError",
           // gives the C library's freed memory back every second (the JIT's and V8's bursts)
           "-XX:TrimNativeHeapInterval=1000",
+          // no JIT compilation may take more than 12 MB: the largest (the whole request path
+          // inlined into one method) took 35 MB each while the hot paths compiled, the peak of
+          // a process's memory; such a method runs as C1 code, at no cost measurable
+          // (bench/RESULTS.md, "Memory, issue 24"). "quiet": the JVM prints nothing about it.
+          "-XX:CompileCommand=quiet",
+          "-XX:CompileCommand=MemLimit,*.*,12M",
           // C2 compiles a method after 3× the JVM's default counts: during start-up it would
           // take ~60 ms of CPU on the two cores start-up needs (docs/serving.md, "Start-up")
           "-XX:Tier4InvocationThreshold=15000",

@@ -84,7 +84,7 @@ final class OldGenerationCap {
   }
 
   private static void watch(MemoryPoolMXBean pool, long minIntervalNanos) {
-    Collections collections = new Collections(pool, minIntervalNanos);
+    FullCollections collections = new FullCollections(pool, minIntervalNanos);
     pool.setUsageThreshold(threshold(pool.getUsage().getUsed(), pool.getUsage().getMax()));
     NotificationEmitter emitter = (NotificationEmitter) ManagementFactory.getMemoryMXBean();
     emitter.addNotificationListener(
@@ -102,13 +102,13 @@ final class OldGenerationCap {
    * collection, or one too soon after the last, is not dropped: the collecting thread looks again
    * before it ends.
    */
-  private static final class Collections {
+  private static final class FullCollections {
     private final MemoryPoolMXBean pool;
     private final long minIntervalNanos;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong last;
 
-    Collections(MemoryPoolMXBean pool, long minIntervalNanos) {
+    FullCollections(MemoryPoolMXBean pool, long minIntervalNanos) {
       this.pool = pool;
       this.minIntervalNanos = minIntervalNanos;
       this.last = new AtomicLong(System.nanoTime() - minIntervalNanos);

@@ -91,9 +91,13 @@ public final class V8Engine implements ScriptEngine {
       // --max-semi-space-size=1 (MiB): V8 grows each isolate's young generation up to 16 MiB
       // per semi-space under allocation, which a script's short-lived call data never needs;
       // capped, an isolate stays ~5 MB smaller under load (bench/RESULTS.md, "Memory").
+      //
+      // --optimize-for-size: V8's heuristics for small memory (its old generation grows by a
+      // smaller factor between collections, smaller code): ~10 MB less for three isolates under
+      // the mixed soak, at no handler rate measurably lost (bench/RESULTS.md, "Memory, issue 24").
       flags.setCustomFlags(
           "--disallow-code-generation-from-strings --no-memory-protection-keys"
-              + " --max-semi-space-size=1 --stack-size="
+              + " --max-semi-space-size=1 --optimize-for-size --stack-size="
               + STACK_KB);
     }
     loadFromCache();

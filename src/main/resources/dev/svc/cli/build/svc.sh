@@ -62,7 +62,8 @@ fi
 # CPU at start (docs/serving.md, "Start-up"). The heap: 512 MiB (half of MaxRAM), the flags of
 # the start-up cache's training run; -Xmx in SVC_JAVA_OPTS or JAVA_TOOL_OPTIONS changes it.
 jvm=(-XX:+UseSerialGC -Xms32m -Xmn16m -XX:MaxRAM=1g -XX:MaxRAMPercentage=50
-  -XX:+ExitOnOutOfMemoryError -XX:TrimNativeHeapInterval=1000 -XX:Tier4InvocationThreshold=15000
+  -XX:+ExitOnOutOfMemoryError -XX:TrimNativeHeapInterval=1000 -XX:CompileCommand=quiet
+  '-XX:CompileCommand=MemLimit,*.*,12M' -XX:Tier4InvocationThreshold=15000
   -XX:Tier4MinInvocationThreshold=1800 -XX:Tier4CompileThreshold=45000
   -XX:Tier4BackEdgeThreshold=120000 -XX:-UsePerfData
   -Dorg.eclipse.jetty.util.referencesPerCacheLine=16 -Djdk.console=java.base
