@@ -39,14 +39,6 @@ public final class OldGenerationCapProbe {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getName().equals(OldGenerationCap.SERIAL_OLD_POOL)) {
         committed = pool.getUsage().getCommitted();
-        System.out.println(
-            +pool.getUsageThreshold()
-                + " count="
-                + pool.getUsageThresholdCount()
-                + " exceeded="
-                + pool.isUsageThresholdExceeded()
-                + " used="
-                + pool.getUsage().getUsed());
       }
     }
     System.out.println("full=" + full + " committed_mb=" + committed / (1024 * 1024));
