@@ -62,6 +62,12 @@ public final class RuntimeMetrics implements AutoCloseable {
                     .scripts()
                     .usage()
                     .ifPresent(usage -> sink.sample(usage.memoryReservedBytes()))),
+            SvcMetrics.SCRIPT_MEMORY_USED.register(sink ->
+                runtime
+                    .get()
+                    .scripts()
+                    .usage()
+                    .ifPresent(usage -> sink.sample(usage.memoryUsedBytes()))),
             SvcMetrics.SCRIPT_MEMORY_LIMIT.register(sink ->
                 runtime
                     .get()

@@ -157,6 +157,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   }
 
   private final Scripts scripts;
+  private final ScriptEngine engine;
   private final Settings settings;
   private final ScriptMemory memory;
   private final ToolShares shares;
@@ -190,6 +191,7 @@ public final class PooledScriptRunner implements ScriptRunner {
    */
   public PooledScriptRunner(
       ScriptEngine engine, Scripts scripts, Settings settings, ScriptMemory memory) {
+    this.engine = engine;
     this.scripts = scripts;
     this.settings = settings;
     this.memory = memory;
@@ -269,7 +271,8 @@ public final class PooledScriptRunner implements ScriptRunner {
             settings.maxIsolates(),
             pool.queued() + shares.waiting(),
             memory.reservedBytes(),
-            memory.limitBytes()));
+            memory.limitBytes(),
+            engine.memoryUsedBytes()));
   }
 
   @Override

@@ -14,4 +14,12 @@ public interface ScriptEngine {
    * thread that will use the isolate.
    */
   ScriptIsolate newIsolate(Scripts scripts);
+
+  /**
+   * What the engine's live isolates in this process hold in memory, in bytes, as last measured (for
+   * the {@code svc.script.memory.used} metric); 0 when the engine does not measure it.
+   */
+  default long memoryUsedBytes() {
+    return 0;
+  }
 }

@@ -36,9 +36,16 @@ public interface ScriptRunner extends AutoCloseable {
    * @param pending calls waiting for an isolate (or for their tool's share of them)
    * @param memoryReservedBytes isolates alive in the process times their heap cap
    * @param memoryLimitBytes the ceiling of that figure ({@code SVC_SCRIPT_MEMORY_MB})
+   * @param memoryUsedBytes what the isolates alive in the process hold in memory, as last measured
    */
   record Usage(
-      int busy, int idle, int max, int pending, long memoryReservedBytes, long memoryLimitBytes) {}
+      int busy,
+      int idle,
+      int max,
+      int pending,
+      long memoryReservedBytes,
+      long memoryLimitBytes,
+      long memoryUsedBytes) {}
 
   default Optional<Usage> usage() {
     return Optional.empty();

@@ -57,6 +57,11 @@ public final class V8Engine implements ScriptEngine {
     return V8Isolate.create(host(heapMb), scripts, heapMb);
   }
 
+  @Override
+  public long memoryUsedBytes() {
+    return IsolateHeaps.totalBytes();
+  }
+
   /**
    * The process's V8, for work beside script calls (type checking): loaded with the default heap
    * cap when no engine loaded it first.

@@ -79,6 +79,7 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction settle;
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
   private volatile RunningCall running;
+  private final IsolateHeaps heap = new IsolateHeaps();
 
   /**
    * Whether the isolate can serve another call and, when not, why. A call may end for several
@@ -114,6 +115,7 @@ final class V8Isolate implements ScriptIsolate {
     V8Isolate isolate = new V8Isolate(runtime, scripts, heapMb);
     try {
       isolate.install();
+      isolate.measureHeap();
       return isolate;
     } catch (JavetException | RuntimeException e) {
       isolate.close();
@@ -261,6 +263,24 @@ final class V8Isolate implements ScriptIsolate {
       if (deadline.fired()) {
         end(State.STOPPED);
       }
+      measureHeap();
+    }
+  }
+
+  /**
+   * Updates this isolate's share of the script memory gauge, at most once a second: V8 answers on
+   * this thread while the isolate is idle, and later (at V8's next interrupt check) while it runs.
+   */
+  private void measureHeap() {
+    if (!isReusable() || !heap.due(System.nanoTime())) {
+      return;
+    }
+    try {
+      runtime
+          .getV8HeapStatistics()
+          .thenAccept(s -> heap.measured(s.getTotalPhysicalSize() + s.getMallocedMemory()));
+    } catch (RuntimeException e) {
+      LOG.debug("measuring a V8 heap failed", "error", e.toString());
     }
   }
 
@@ -408,6 +428,7 @@ final class V8Isolate implements ScriptIsolate {
 
   @Override
   public void close() {
+    heap.close();
     for (V8Value value : owned) {
       try {
         value.close();

@@ -163,6 +163,13 @@ public final class SvcMetrics {
           "By",
           "V8 isolates alive times their heap cap: what the script memory ceiling counts.");
 
+  public static final Gauge SCRIPT_MEMORY_USED =
+      Metrics.gauge(
+          "svc.script.memory.used",
+          "By",
+          "What the V8 isolates alive hold: their heaps' physical pages and V8's malloc beside them,"
+              + " as each last measured it (after a call, at most once a second).");
+
   public static final Gauge SCRIPT_MEMORY_LIMIT =
       Metrics.gauge(
           "svc.script.memory.limit", "By", "The script memory ceiling (SVC_SCRIPT_MEMORY_MB).");

@@ -300,6 +300,10 @@ class MetricsAndAuditIT {
           .as("the idle isolates count at their heap cap")
           .isEqualTo(
               metrics.get("svc_script_isolates{svc_isolate_state=\"idle\"}") * 128 * 1024 * 1024);
+      assertThat(metrics.get("svc_script_memory_used_bytes"))
+          .as("what the isolates hold, measured after the call: a few MB, far below their caps")
+          .isGreaterThan(512.0 * 1024)
+          .isLessThan(metrics.get("svc_script_memory_reserved_bytes"));
       assertThat(
               metrics.get(
                   "svc_tool_call_duration_seconds_count{gen_ai_tool_name=\"metered_greet\"}"))
