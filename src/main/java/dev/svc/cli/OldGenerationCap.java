@@ -59,12 +59,28 @@ final class OldGenerationCap {
   }
 
   /**
-   * Starts watching, once per process, on a background thread (the management classes are loaded
-   * there, not on the start-up path). Returns at once.
+   * How long after start the watching begins: loading the management classes takes ~20 ms of CPU,
+   * which would compete with the first requests, and there is nothing to cap before the first
+   * minute of load.
+   */
+  static final Duration START_DELAY = Duration.ofSeconds(15);
+
+  /**
+   * Starts watching, once per process, on a background thread, {@link #START_DELAY} from now (the
+   * management classes are loaded there, not on the start-up path). Returns at once.
    */
   static void watchInBackground() {
     if (WATCHING.compareAndSet(false, true)) {
-      Thread.ofVirtual().name("svc-old-generation-cap").start(() -> watch(MIN_INTERVAL));
+      Thread.ofVirtual()
+          .name("svc-old-generation-cap")
+          .start(() -> {
+            try {
+              Thread.sleep(START_DELAY);
+            } catch (InterruptedException e) {
+              return;
+            }
+            watch(MIN_INTERVAL);
+          });
     }
   }
 
