@@ -13,17 +13,28 @@ import java.util.concurrent.atomic.AtomicLong;
 final class IsolateHeaps {
   static final long SAMPLE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private static final AtomicLong TOTAL = new AtomicLong();
+  private static final AtomicLong PROCESS = new AtomicLong();
 
+  private final AtomicLong total;
   private long reported;
   private boolean closed;
 
   /** Written and read on the isolate's own thread only. */
   private long lastSample = System.nanoTime() - SAMPLE_INTERVAL_NANOS;
 
+  /** An isolate's share of the process's sum. */
+  IsolateHeaps() {
+    this(PROCESS);
+  }
+
+  /** A share of {@code total} (a sum of its own, in tests). */
+  IsolateHeaps(AtomicLong total) {
+    this.total = total;
+  }
+
   /** What all live isolates of the process hold, in bytes, as last measured. */
   static long totalBytes() {
-    return TOTAL.get();
+    return PROCESS.get();
   }
 
   /** Whether this isolate should measure itself now; called on its own thread. */
@@ -38,7 +49,7 @@ final class IsolateHeaps {
   /** This isolate now holds {@code bytes}; ignored once it closed. */
   synchronized void measured(long bytes) {
     if (!closed) {
-      TOTAL.addAndGet(bytes - reported);
+      total.addAndGet(bytes - reported);
       reported = bytes;
     }
   }
@@ -46,7 +57,7 @@ final class IsolateHeaps {
   /** The isolate closed: its share leaves the sum. */
   synchronized void close() {
     closed = true;
-    TOTAL.addAndGet(-reported);
+    total.addAndGet(-reported);
     reported = 0;
   }
 }
