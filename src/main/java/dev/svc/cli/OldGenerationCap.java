@@ -71,16 +71,23 @@ final class OldGenerationCap {
    */
   static void watchInBackground() {
     if (WATCHING.compareAndSet(false, true)) {
-      Thread.ofVirtual()
-          .name("svc-old-generation-cap")
-          .start(() -> {
-            try {
-              Thread.sleep(START_DELAY);
-            } catch (InterruptedException e) {
-              return;
-            }
-            watch(MIN_INTERVAL);
-          });
+      Thread.ofVirtual().name("svc-old-generation-cap").start(new DelayedWatch());
+    }
+  }
+
+  /**
+   * Waits {@link #START_DELAY}, then watches. A class, not a lambda: this starts beside the first
+   * requests, and a lambda the start-up cache does not hold would have its class generated then.
+   */
+  private static final class DelayedWatch implements Runnable {
+    @Override
+    public void run() {
+      try {
+        Thread.sleep(START_DELAY);
+      } catch (InterruptedException e) {
+        return;
+      }
+      watch(MIN_INTERVAL);
     }
   }
 

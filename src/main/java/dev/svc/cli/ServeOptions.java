@@ -54,8 +54,12 @@ final class ServeOptions {
       LogOptions log,
       boolean console,
       CliContext context) {
-    log.apply(model.service().logLevel(), context)
-        .ifPresent(path -> context.out().println("svc: logging to " + path));
+    // an if, not ifPresent with a lambda: a lambda the training run never made would have its class
+    // generated at every start (docs/serving.md, "Start-up")
+    Optional<Path> logFile = log.apply(model.service().logLevel(), context);
+    if (logFile.isPresent()) {
+      context.out().println("svc: logging to " + logFile.get());
+    }
     StartupTrace.mark("log configured");
     return StartCommand.runUntilStopped(
         StartCommand.options(model, environment, directory, address, port, watched.isPresent())

@@ -120,32 +120,43 @@ final class StartCommand implements Callable<Integer> {
       context.err().flush();
       return ExitCodes.FAILED;
     }
-    banner(model, instance, options).forEach(context.out()::println);
+    // no lambdas from here on: this runs beside the first requests, and a lambda the training run
+    // never made would have its class generated now (docs/serving.md, "Start-up")
+    for (String line : banner(model, instance, options)) {
+      context.out().println(line);
+    }
     context.out().flush();
     OldGenerationCap.watchInBackground();
-    Optional<Reloader> reloader =
-        watched.map(p -> new Reloader(p, options.environment(), instance, context));
-    reloader.ifPresent(
-        r -> context.out().println("svc: watching " + watched.get().directory() + " for changes"));
+    Reloader reloader = null;
+    if (watched.isPresent()) {
+      reloader = new Reloader(watched.get(), options.environment(), instance, context);
+      context.out().println("svc: watching " + watched.get().directory() + " for changes");
+    }
     context.out().flush();
     CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              reloader.ifPresent(Reloader::close);
-              instance.close();
-              Telemetry.shutdown();
-              stopped.countDown();
-              Runtime.getRuntime().halt(ExitCodes.OK);
-            },
-            "svc-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(new Shutdown(reloader, instance, stopped), "svc-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     return ExitCodes.OK;
+  }
+
+  /** On SIGTERM or SIGINT: stop watching, drain and close the instance, end the process. */
+  private record Shutdown(Reloader reloader, Instance instance, CountDownLatch stopped)
+      implements Runnable {
+    @Override
+    public void run() {
+      if (reloader != null) {
+        reloader.close();
+      }
+      instance.close();
+      Telemetry.shutdown();
+      stopped.countDown();
+      Runtime.getRuntime().halt(ExitCodes.OK);
+    }
   }
 
   /**

@@ -62,20 +62,31 @@ final class ParameterBinder {
   private static void bindTyped(
       PreparedStatement statement, int index, Object value, SqlDialect dialect)
       throws SQLException {
-    switch (value) {
-      case null -> statement.setNull(index, Types.NULL);
-      case Long l -> statement.setLong(index, l);
-      case Integer n -> statement.setLong(index, n);
-      case Double d -> statement.setDouble(index, d);
-      case BigDecimal d -> statement.setBigDecimal(index, d);
-      case Boolean b -> statement.setBoolean(index, b);
-      case String s -> statement.setString(index, s);
-      case OffsetDateTime t -> dialect.bindDateTime(statement, index, t);
-      case LocalDate d -> dialect.bindDate(statement, index, d);
-      case JsonNode node -> bindJson(statement, index, node, dialect);
-      default ->
-          throw new IllegalArgumentException(
-              "cannot bind a value of type " + value.getClass().getName());
+    // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
+    // generated class, and the start-up's statement checks bind values (docs/serving.md)
+    if (value == null) {
+      statement.setNull(index, Types.NULL);
+    } else if (value instanceof Long l) {
+      statement.setLong(index, l);
+    } else if (value instanceof Integer n) {
+      statement.setLong(index, n);
+    } else if (value instanceof Double d) {
+      statement.setDouble(index, d);
+    } else if (value instanceof BigDecimal d) {
+      statement.setBigDecimal(index, d);
+    } else if (value instanceof Boolean b) {
+      statement.setBoolean(index, b);
+    } else if (value instanceof String s) {
+      statement.setString(index, s);
+    } else if (value instanceof OffsetDateTime t) {
+      dialect.bindDateTime(statement, index, t);
+    } else if (value instanceof LocalDate d) {
+      dialect.bindDate(statement, index, d);
+    } else if (value instanceof JsonNode node) {
+      bindJson(statement, index, node, dialect);
+    } else {
+      throw new IllegalArgumentException(
+          "cannot bind a value of type " + value.getClass().getName());
     }
   }
 
@@ -109,12 +120,15 @@ final class ParameterBinder {
 
   /** The text of a value bound inside a string literal. */
   static String text(Object value) {
-    return switch (value) {
-      case String s -> s;
-      case BigDecimal d -> d.toPlainString();
-      case TemporalAccessor t -> JsonValues.iso(t);
-      case JsonNode node -> node.isString() ? node.stringValue() : node.toString();
-      default -> value.toString();
-    };
+    if (value instanceof String s) { // instanceof, not a pattern switch: see bindTyped
+      return s;
+    } else if (value instanceof BigDecimal d) {
+      return d.toPlainString();
+    } else if (value instanceof TemporalAccessor t) {
+      return JsonValues.iso(t);
+    } else if (value instanceof JsonNode node) {
+      return node.isString() ? node.stringValue() : node.toString();
+    }
+    return value.toString();
   }
 }

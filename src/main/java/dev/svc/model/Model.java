@@ -20,14 +20,17 @@ public record Model(
     List<Agent> agents,
     Scripts scripts) {
 
+  // Plain lambdas rather than Comparator.comparing: the JDK makes that one a serializable lambda,
+  // which the start-up cache cannot hold, so each start would generate its class (and load the
+  // class-generating machinery for it) while decoding the model (docs/serving.md, "Start-up").
   public Model {
-    adapters = sorted(adapters, Comparator.comparing(Adapter::name));
-    tools = sorted(tools, Comparator.comparing(Tool::name));
-    prompts = sorted(prompts, Comparator.comparing(Prompt::name));
-    resources = sorted(resources, Comparator.comparing(Resource::uri));
+    adapters = sorted(adapters, (a, b) -> a.name().compareTo(b.name()));
+    tools = sorted(tools, (a, b) -> a.name().compareTo(b.name()));
+    prompts = sorted(prompts, (a, b) -> a.name().compareTo(b.name()));
+    resources = sorted(resources, (a, b) -> a.uri().compareTo(b.uri()));
     resourceTemplates =
-        sorted(resourceTemplates, Comparator.comparing(ResourceTemplate::uriTemplate));
-    agents = sorted(agents, Comparator.comparing(Agent::name));
+        sorted(resourceTemplates, (a, b) -> a.uriTemplate().compareTo(b.uriTemplate()));
+    agents = sorted(agents, (a, b) -> a.name().compareTo(b.name()));
   }
 
   public Optional<Tool> tool(String name) {

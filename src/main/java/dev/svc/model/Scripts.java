@@ -1,6 +1,5 @@
 package dev.svc.model;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,7 +16,8 @@ public record Scripts(List<ScriptBundle> bundles, Optional<String> vendor) {
   public static final Scripts NONE = new Scripts(List.of(), Optional.empty());
 
   public Scripts {
-    bundles = bundles.stream().sorted(Comparator.comparing(ScriptBundle::path)).toList();
+    // not Comparator.comparing, whose serializable lambda the start-up cache cannot hold (Model)
+    bundles = bundles.stream().sorted((a, b) -> a.path().compareTo(b.path())).toList();
   }
 
   public boolean isEmpty() {

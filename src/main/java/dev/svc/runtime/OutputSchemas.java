@@ -122,14 +122,14 @@ public final class OutputSchemas {
   static ObjectNode statementResult(ResultShape shape) {
     ObjectNode row = Json.NODES.objectNode().put("type", "object");
     ObjectNode columns = row.putObject("properties");
-    switch (shape) {
-      case ResultShape.RowsAffected affected ->
-          columns.putObject("rows_affected").put("type", "integer");
-      case ResultShape.Rows rows -> {
-        for (ResultShape.Column column : rows.columns()) {
-          columns.set(column.label(), column(column)); // a repeated label: the last one wins
-        }
+    // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
+    // generated class, and every statement tool's schema is made at start (docs/serving.md)
+    if (shape instanceof ResultShape.Rows rows) {
+      for (ResultShape.Column column : rows.columns()) {
+        columns.set(column.label(), column(column)); // a repeated label: the last one wins
       }
+    } else {
+      columns.putObject("rows_affected").put("type", "integer"); // ResultShape.RowsAffected
     }
     ArrayNode required = row.putArray("required");
     columns.propertyNames().forEach(required::add);

@@ -83,14 +83,13 @@ public final class PageCursors {
         || !reads(tool)) {
       return false;
     }
-    return switch (on.statement()) {
-      case Statement.Sql sql -> true;
-      case Statement.Mongo mongo -> {
-        String command = DbTelemetry.operation(mongo);
-        yield command.equals("find") || command.equals("aggregate");
-      }
-      case Statement.Redis redis -> false;
-    };
+    // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
+    // generated class, and this runs at every start (docs/serving.md, "Start-up")
+    if (on.statement() instanceof Statement.Mongo mongo) {
+      String command = DbTelemetry.operation(mongo);
+      return command.equals("find") || command.equals("aggregate");
+    }
+    return on.statement() instanceof Statement.Sql; // Redis commands have no pages
   }
 
   /**

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +38,9 @@ public final class ResourceContents {
     this.templates =
         model.resourceTemplates().stream()
             .map(t -> new Compiled(t, UriTemplate.parse(t.uriTemplate())))
-            .sorted(
-                Comparator.comparingInt((Compiled c) -> c.uriTemplate().literalLength()).reversed())
+            // longest literal part first; a plain lambda, which the start-up cache holds (Model)
+            .sorted((Compiled a, Compiled b) ->
+                Integer.compare(b.uriTemplate().literalLength(), a.uriTemplate().literalLength()))
             .toList();
   }
 

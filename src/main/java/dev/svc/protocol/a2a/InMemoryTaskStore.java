@@ -20,8 +20,12 @@ public final class InMemoryTaskStore implements TaskStore {
   public static final int DEFAULT_MAX_TASKS = 10_000;
   public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
 
+  /** Newest first, then by id, descending (a plain lambda, which the start-up cache holds). */
   private static final Comparator<Task> LISTING =
-      Comparator.comparing((Task t) -> t.status().timestamp()).thenComparing(Task::id).reversed();
+      (a, b) -> {
+        int byTime = b.status().timestamp().compareTo(a.status().timestamp());
+        return byTime != 0 ? byTime : b.id().compareTo(a.id());
+      };
 
   private final int maxTasks;
   private final Duration retention;
