@@ -131,10 +131,10 @@ final class V8Isolate implements ScriptIsolate {
     runtime.setPromiseRejectCallback((event, promise, value) -> {});
     runtime.allowEval(false);
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
-    V8ValueFunction log = hostFunction("log", this::log);
-    V8ValueFunction fetch = hostFunction("fetch", this::fetch);
-    V8ValueFunction ask = hostFunction("ask", this::ask);
-    V8ValueFunction declares = hostQuery("declares", this::declares);
+    V8ValueFunction log = hostFunction("log", new LogCall());
+    V8ValueFunction fetch = hostFunction("fetch", new FetchCall());
+    V8ValueFunction ask = hostFunction("ask", new AskCall());
+    V8ValueFunction declares = hostQuery("declares", new DeclaresQuery());
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
@@ -162,6 +162,43 @@ final class V8Isolate implements ScriptIsolate {
         poll = own(internals.get("poll"));
         settle = own(internals.get("settle"));
       }
+    }
+  }
+
+  /**
+   * The host functions as classes, not method references: Javet's callback interfaces extend a
+   * marker interface, so javac makes their method references with {@code altMetafactory}, whose
+   * classes the start-up cache cannot hold: each start of a project with scripts generated them
+   * (StartPathClassesIT).
+   */
+  private final class LogCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
+    @Override
+    public void call(V8Value... args) {
+      log(args);
+    }
+  }
+
+  /** {@code fetch} as a class, for the reason {@link LogCall} gives. */
+  private final class FetchCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
+    @Override
+    public void call(V8Value... args) {
+      fetch(args);
+    }
+  }
+
+  /** {@code ask} as a class, for the reason {@link LogCall} gives. */
+  private final class AskCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
+    @Override
+    public void call(V8Value... args) {
+      ask(args);
+    }
+  }
+
+  /** {@code declares} as a class, for the reason {@link LogCall} gives. */
+  private final class DeclaresQuery implements IJavetDirectCallable.NoThisAndResult<Exception> {
+    @Override
+    public V8Value call(V8Value... args) throws JavetException {
+      return declares(args);
     }
   }
 

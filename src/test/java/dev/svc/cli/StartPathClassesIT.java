@@ -28,15 +28,42 @@ class StartPathClassesIT {
   @TempDir Path work;
 
   @Test
-  void theQuickstartArtifactGeneratesNoClassOfItsOwnUntilItAnswers() throws Exception {
-    Path repository = Path.of("").toAbsolutePath();
-    Path dist = work.resolve("dist");
-    CliRun build = CliRun.svc(repository, "build", "examples/quickstart", "-o", dist.toString());
+  void theQuickstartArtifactGeneratesNoLambdaClassUntilItAnswers() throws Exception {
+    assertThat(generatedUntilTheFirstAnswer(Path.of("examples/quickstart").toAbsolutePath()))
+        .as("lambda and switch classes generated at start instead of taken from the cache")
+        .isEmpty();
+  }
+
+  @Test
+  void aProjectWithAScriptGeneratesNoneEither_itsIsolateWarmingBesideTheStart() throws Exception {
+    Path project = work.resolve("with-script");
+    copyTree(Path.of("examples/quickstart").toAbsolutePath(), project);
+    Path tool = Files.createDirectories(project.resolve("app/tools/hello"));
+    Files.writeString(
+        tool.resolve("config.terse"),
+        "description: Says hello.\ninputs:\n  name: {type: string, description: Who}\n");
+    Files.writeString(
+        tool.resolve("handler.ts"),
+        "export default ({ inputs }) => ({ greeting: \"Hello \" + inputs.name });\n");
+
+    assertThat(generatedUntilTheFirstAnswer(project))
+        .as("lambda and switch classes generated at start instead of taken from the cache")
+        .isEmpty();
+  }
+
+  /**
+   * Builds {@code project} (with its start-up cache), serves the artifact until it answered its
+   * first request, and returns the class-loading log's lines of lambda and pattern-switch classes
+   * that did not come from the cache.
+   */
+  private List<String> generatedUntilTheFirstAnswer(Path project) throws Exception {
+    Path dist = work.resolve(project.getFileName() + "-dist");
+    CliRun build = CliRun.svc(work, "build", project.toString(), "-o", dist.toString());
     assertThat(build.exitCode()).as(build.err()).isZero();
     assertThat(dist.resolve("lib/svc.aot")).isRegularFile();
 
-    Path classes = work.resolve("classes.log");
-    Path output = work.resolve("serve.out");
+    Path classes = work.resolve(project.getFileName() + "-classes.log");
+    Path output = work.resolve(project.getFileName() + "-serve.out");
     int port = freePort();
     ProcessBuilder serve =
         new ProcessBuilder(dist.resolve("svc").toString(), "serve", "-p", String.valueOf(port))
@@ -52,16 +79,25 @@ class StartPathClassesIT {
       process.destroyForcibly();
       process.waitFor(30, TimeUnit.SECONDS);
     }
-
     List<String> loaded = Files.readAllLines(classes);
     assertThat(loaded).anyMatch(line -> line.contains("dev.svc.cli.Main source: shared"));
-    assertThat(
-            loaded.stream()
-                .filter(line -> !line.contains("source: shared objects file"))
-                .filter(line -> line.contains("$$Lambda") || line.contains("$$TypeSwitch"))
-                .toList())
-        .as("lambda and switch classes generated at start instead of taken from the cache")
-        .isEmpty();
+    return loaded.stream()
+        .filter(line -> line.contains("$$Lambda") || line.contains("$$TypeSwitch"))
+        .filter(line -> !line.contains("source: shared objects file"))
+        .toList();
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else if (!source.getFileName().toString().startsWith("shop.db")) {
+          Files.copy(source, target);
+        }
+      }
+    }
   }
 
   /**
