@@ -55,7 +55,7 @@ final class ServeOptions {
       boolean console,
       CliContext context) {
     // an if, not ifPresent with a lambda: a lambda the training run never made would have its class
-    // generated at every start (docs/serving.md, "Start-up")
+    // generated at every start (docs/cli.md, "Start-up time")
     Optional<Path> logFile = log.apply(model.service().logLevel(), context);
     if (logFile.isPresent()) {
       context.out().println("svc: logging to " + logFile.get());

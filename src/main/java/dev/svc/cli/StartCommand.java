@@ -121,7 +121,7 @@ final class StartCommand implements Callable<Integer> {
       return ExitCodes.FAILED;
     }
     // no lambdas from here on: this runs beside the first requests, and a lambda the training run
-    // never made would have its class generated now (docs/serving.md, "Start-up")
+    // never made would have its class generated now (docs/cli.md, "Start-up time")
     for (String line : banner(model, instance, options)) {
       context.out().println(line);
     }

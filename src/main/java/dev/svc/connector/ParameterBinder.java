@@ -63,7 +63,7 @@ final class ParameterBinder {
       PreparedStatement statement, int index, Object value, SqlDialect dialect)
       throws SQLException {
     // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
-    // generated class, and the start-up's statement checks bind values (docs/serving.md)
+    // generated class, and the start-up's statement checks bind values (docs/cli.md)
     if (value == null) {
       statement.setNull(index, Types.NULL);
     } else if (value instanceof Long l) {

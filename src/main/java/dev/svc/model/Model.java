@@ -22,7 +22,7 @@ public record Model(
 
   // Plain lambdas rather than Comparator.comparing: the JDK makes that one a serializable lambda,
   // which the start-up cache cannot hold, so each start would generate its class (and load the
-  // class-generating machinery for it) while decoding the model (docs/serving.md, "Start-up").
+  // class-generating machinery for it) while decoding the model (docs/cli.md, "Start-up time").
   public Model {
     adapters = sorted(adapters, (a, b) -> a.name().compareTo(b.name()));
     tools = sorted(tools, (a, b) -> a.name().compareTo(b.name()));

@@ -123,7 +123,7 @@ public final class OutputSchemas {
     ObjectNode row = Json.NODES.objectNode().put("type", "object");
     ObjectNode columns = row.putObject("properties");
     // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
-    // generated class, and every statement tool's schema is made at start (docs/serving.md)
+    // generated class, and every statement tool's schema is made at start (docs/cli.md)
     if (shape instanceof ResultShape.Rows rows) {
       for (ResultShape.Column column : rows.columns()) {
         columns.set(column.label(), column(column)); // a repeated label: the last one wins

@@ -84,7 +84,7 @@ public final class PageCursors {
       return false;
     }
     // instanceof, not a pattern switch: the start-up cache cannot hold a pattern switch's
-    // generated class, and this runs at every start (docs/serving.md, "Start-up")
+    // generated class, and this runs at every start (docs/cli.md, "Start-up time")
     if (on.statement() instanceof Statement.Mongo mongo) {
       String command = DbTelemetry.operation(mongo);
       return command.equals("find") || command.equals("aggregate");
