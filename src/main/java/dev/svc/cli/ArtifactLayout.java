@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.sqlite.JDBC;
 
 /**
@@ -84,33 +85,22 @@ final class ArtifactLayout {
   }
 
   /**
-   * {@code lib/svc.jar} and its dependencies, keeping the relative layout its manifest names; but
-   * not the jars only development uses: the TypeScript compiler (4 MB), which only {@code svc
-   * validate} runs, and the dev console's npm packages, which only {@code svc start --ui} serves. A
-   * built artifact is served, never validated, and has no console (a Class-Path entry whose jar is
-   * absent is skipped by the JVM).
+   * {@code lib/svc.jar} and the dependencies the project needs ({@link RuntimeLibraries}), keeping
+   * the relative layout its manifest names: not the connectors, V8 or Google's sign-in library when
+   * the model does not use them, nor what only development uses (the TypeScript compiler, esbuild
+   * and the dev console's npm packages). A Class-Path entry whose jar is absent is skipped by the
+   * JVM.
    */
-  List<String> writeRuntime(RuntimeJars jars) {
+  List<String> writeRuntime(RuntimeJars jars, Model model) {
     copy(jars.mainJar(), out.resolve("lib/svc.jar"));
+    Set<RuntimeLibraries.Part> parts = RuntimeLibraries.needed(model);
     List<String> copied =
-        jars.classPath().stream().filter(entry -> !isDevelopmentOnly(entry)).toList();
+        jars.classPath().stream().filter(entry -> RuntimeLibraries.ships(entry, parts)).toList();
     for (String entry : copied) {
       copy(jars.dependency(entry), out.resolve("lib").resolve(entry));
     }
     return List.of(
         "lib/svc.jar", "lib/" + (copied.isEmpty() ? "" : "lib/*.jar (" + copied.size() + " jars)"));
-  }
-
-  /**
-   * The jars of {@code org.mvnpm:typescript} (svc validate), {@code org.mvnpm:marked} and {@code
-   * org.mvnpm:dompurify} (the dev console), as the manifest names them.
-   */
-  static boolean isDevelopmentOnly(String classPathEntry) {
-    String name = classPathEntry.substring(classPathEntry.lastIndexOf('/') + 1);
-    return name.endsWith(".jar")
-        && (name.startsWith("typescript-")
-            || name.startsWith("marked-")
-            || name.startsWith("dompurify-"));
   }
 
   /**

@@ -92,7 +92,7 @@ final class BuildCommand implements Callable<Integer> {
     written.add(layout.writeModel(ModelCodec.encode(model)));
     written.addAll(layout.writeBundles(model));
     progress("copying the runtime");
-    written.addAll(layout.writeRuntime(RuntimeJars.locate()));
+    written.addAll(layout.writeRuntime(RuntimeJars.locate(), model));
     if (usesLocalSqlite(model)) {
       layout.extractSqliteNative().ifPresent(written::add);
     }
@@ -148,7 +148,7 @@ final class BuildCommand implements Callable<Integer> {
       ArtifactLayout layout = new ArtifactLayout(app);
       layout.writeModel(ModelCodec.encode(model));
       layout.writeBundles(model);
-      layout.writeRuntime(RuntimeJars.locate());
+      layout.writeRuntime(RuntimeJars.locate(), model);
       if (usesLocalSqlite(model)) {
         layout.extractSqliteNative();
       }

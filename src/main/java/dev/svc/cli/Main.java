@@ -36,7 +36,17 @@ public final class Main {
       System.setOut(JsonConsole.stream(new FileOutputStream(FileDescriptor.out), false));
       System.setErr(JsonConsole.stream(new FileOutputStream(FileDescriptor.err), true));
     }
-    System.exit(run(CliContext.system(), args));
+    int code;
+    try {
+      code = run(CliContext.system(), args);
+    } catch (Throwable fault) {
+      // an error no command caught (a class that cannot be loaded, say) ends the process with a
+      // message, rather than leaving it alive on the server threads it had started
+      System.err.println("svc: internal error: " + fault);
+      fault.printStackTrace();
+      code = ExitCodes.FAILED;
+    }
+    System.exit(code);
   }
 
   /** Runs one command line and returns its exit code. */

@@ -6,6 +6,7 @@ import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
+import dev.svc.script.ScriptEngine;
 import dev.svc.script.ScriptMemory;
 import dev.svc.script.V8Engine;
 import java.time.Duration;
@@ -45,8 +46,12 @@ final class ScriptSandbox {
             "SVC_SCRIPT_IDLE_SECONDS",
             (int) PooledScriptRunner.Settings.DEFAULT_IDLE_TIMEOUT.toSeconds(),
             1);
+    // a project without scripts never makes an isolate, and must not load V8's classes: its built
+    // artifact does not ship them (docs/cli.md, "What an artifact ships")
+    ScriptEngine engine =
+        model.scripts().isEmpty() ? ScriptEngine.NONE : new V8Engine(memory.heapMb());
     return new PooledScriptRunner(
-        new V8Engine(memory.heapMb()),
+        engine,
         model.scripts(),
         new PooledScriptRunner.Settings(
             isolates,

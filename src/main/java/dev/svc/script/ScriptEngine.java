@@ -10,6 +10,18 @@ import dev.svc.model.Scripts;
 public interface ScriptEngine {
 
   /**
+   * The engine of a project without scripts: it makes no isolate, and keeps V8's classes unloaded
+   * (a built artifact of such a project does not ship them).
+   */
+  ScriptEngine NONE =
+      new ScriptEngine() {
+        @Override
+        public ScriptIsolate newIsolate(Scripts scripts) {
+          throw new IllegalStateException("this project has no scripts, and no isolate to make");
+        }
+      };
+
+  /**
    * A new isolate, sandboxed, with the vendor bundle of {@code scripts} loaded. Called on the
    * thread that will use the isolate.
    */
