@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.auth.HmacSha256;
 import dev.svc.model.Execution;
 import dev.svc.model.Statement;
 import dev.svc.model.Tool;
@@ -14,7 +15,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Continuation cursors (docs/results.md "Cursors"): an opaque string naming the page after a
@@ -186,14 +186,9 @@ public final class PageCursors {
   }
 
   private byte[] sign(byte[] bytes, int length) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret.orElse(ProcessKey.KEY), "HmacSHA256"));
-      mac.update(bytes, 0, length);
-      return mac.doFinal();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HMAC-SHA256 is not available", e);
-    }
+    Mac mac = HmacSha256.keyed(secret.orElse(ProcessKey.KEY));
+    mac.update(bytes, 0, length);
+    return mac.doFinal();
   }
 
   private static byte[] sha256(String text) {

@@ -1,13 +1,11 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.auth.HmacSha256;
 import dev.svc.json.Json;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.Optional;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,12 +54,6 @@ public final class RequestStates {
   }
 
   private byte[] sign(String body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return HmacSha256.sign(key, body.getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -1,14 +1,12 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.auth.HmacSha256;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * MCP session ids that any instance accepts: a self-describing payload (protocol version, issue
@@ -131,14 +129,8 @@ public final class SessionTokens {
    * that purpose alone: instances that share the session key accept each other's states.
    */
   public RequestStates requestStates() {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      return new RequestStates(
-          mac.doFinal("svc request state".getBytes(StandardCharsets.US_ASCII)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return new RequestStates(
+        HmacSha256.sign(secret, "svc request state".getBytes(StandardCharsets.US_ASCII)));
   }
 
   /** What is signed: the body, and the owner after a line break (a body holds none). */
@@ -147,13 +139,7 @@ public final class SessionTokens {
   }
 
   private byte[] sign(String body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      byte[] full = mac.doFinal(body.getBytes(StandardCharsets.UTF_8));
-      return Arrays.copyOf(full, 16);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    byte[] full = HmacSha256.sign(secret, body.getBytes(StandardCharsets.UTF_8));
+    return Arrays.copyOf(full, 16);
   }
 }
