@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
-import javax.crypto.Mac;
 
 /**
  * Continuation cursors (docs/results.md "Cursors"): an opaque string naming the page after a
@@ -186,9 +185,7 @@ public final class PageCursors {
   }
 
   private byte[] sign(byte[] bytes, int length) {
-    Mac mac = HmacSha256.keyed(secret.orElse(ProcessKey.KEY));
-    mac.update(bytes, 0, length);
-    return mac.doFinal();
+    return HmacSha256.sign(secret.orElse(ProcessKey.KEY), bytes, 0, length);
   }
 
   private static byte[] sha256(String text) {
