@@ -99,8 +99,13 @@ final class ArtifactLayout {
     for (String entry : copied) {
       copy(jars.dependency(entry), out.resolve("lib").resolve(entry));
     }
+    StringBuilder named = new StringBuilder();
+    for (RuntimeLibraries.Part part : parts) {
+      named.append(named.isEmpty() ? "" : ", ").append(part.label());
+    }
     return List.of(
-        "lib/svc.jar", "lib/" + (copied.isEmpty() ? "" : "lib/*.jar (" + copied.size() + " jars)"));
+        "lib/svc.jar",
+        "lib/" + (copied.isEmpty() ? "" : "lib/*.jar (" + copied.size() + " jars: " + named + ")"));
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.svc.model.Model;
 import dev.svc.model.Provider;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -97,6 +98,11 @@ final class RuntimeLibraries {
 
     Part(String... artifacts) {
       this.artifacts = List.of(artifacts);
+    }
+
+    /** The part's name in the build's output: {@code google-sign-in}. */
+    String label() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     boolean claims(String artifactId) {

@@ -37,6 +37,9 @@ class ArtifactLibrariesIT {
 
   @TempDir Path work;
 
+  /** What the last {@link #build} printed. */
+  private String built;
+
   @Test
   void everyJarOfSvcsClassPathBelongsToAPart() {
     List<String> unsorted =
@@ -78,6 +81,7 @@ class ArtifactLibrariesIT {
             """,
             true);
 
+    assertThat(built).containsPattern("lib/lib/\\*\\.jar \\(\\d+ jars: core, sqlite\\)");
     assertThat(jars(dist))
         .contains("sqlite-jdbc", "jetty-server", "jackson-databind", "opentelemetry-sdk")
         .doesNotContain(
@@ -207,6 +211,7 @@ class ArtifactLibrariesIT {
             "commons-pool2",
             "sqlite-jdbc")
         .doesNotContain("guava", "google-auth-library-oauth2-http", "typescript", "linux-x64");
+    assertThat(built).contains("jars: core, sqlite, postgres, mysql, mongodb, redis, scripts)");
     try (Served served = serve(dist)) {
       StatelessMcpClient mcp = new StatelessMcpClient(served.baseUrl());
       assertThat(call(mcp, "pg_next", "{\"n\":41}")).contains("\"next\":42");
@@ -219,6 +224,68 @@ class ArtifactLibrariesIT {
       assertThat(call(mcp, "shout", "{\"text\":\"jars\"}")).contains("JARS!");
       try (A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
         // the task store on PostgreSQL answers: no such task
+        assertThat(
+                a2a.rpc("helper", "GetTask", "{\"id\":\"no-such-task\"}")
+                    .path("error")
+                    .path("code")
+                    .asInt())
+            .isEqualTo(-32001);
+      }
+      assertThat(served.output()).doesNotContain("NoClassDefFoundError", "Exception");
+    }
+  }
+
+  @Test
+  void sharedStateOnRedisAloneNeedsNoPostgresDriver() throws Exception {
+    Path dist =
+        build(
+            """
+            == .svc
+            name: redis-state
+            agents:
+              tasks:
+                store: state
+            tools:
+              rate_limit:
+                requests: 1000
+                per: 60s
+                store: state
+              cache:
+                store: state
+            == app/adapters/state.terse
+            connector: redis
+            connection_string: "%s"
+            == app/adapters/lite.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/lite_one/config.terse
+            description: One, counted and cached in Redis.
+            use: lite
+            statement: SELECT 1 AS one
+            cache:
+              enabled: true
+              ttl: 60
+            == app/agents/helper/config.terse
+            instruction: Help.
+            model:
+              provider: openai_compatible
+              model: small
+              options:
+                base_url: http://127.0.0.1:9/v1
+            """
+                .formatted(REDIS.connectionString(7)),
+            false);
+
+    assertThat(jars(dist)).contains("jedis", "sqlite-jdbc").doesNotContain("postgresql", "javet");
+    try (Served served = serve(dist)) {
+      StatelessMcpClient mcp = new StatelessMcpClient(served.baseUrl());
+      assertThat(call(mcp, "lite_one", "{}")).contains("\"one\":1");
+      assertThat(call(mcp, "lite_one", "{}")).contains("\"one\":1");
+      // counted and cached in Redis
+      assertThat(TestRedis.text(REDIS.run(7, "KEYS", "svc:rl:lite_one:*"))).isNotEqualTo("[]");
+      assertThat(TestRedis.text(REDIS.run(7, "KEYS", "svc:cache:redis-state:lite_one:*")))
+          .isNotEqualTo("[]");
+      try (A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
         assertThat(
                 a2a.rpc("helper", "GetTask", "{\"id\":\"no-such-task\"}")
                     .path("error")
@@ -249,6 +316,7 @@ class ArtifactLibrariesIT {
     CliRun build = CliRun.svc(work, args.toArray(String[]::new));
     assertThat(build.exitCode()).as(build.err()).isZero();
     assertThat(build.err()).as("the build's warnings").doesNotContain("warning");
+    built = build.out();
     if (aot) {
       assertThat(dist.resolve("lib/svc.aot")).isRegularFile();
     }
