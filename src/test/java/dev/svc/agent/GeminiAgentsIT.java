@@ -2,15 +2,12 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.json.Json;
 import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.GeminiReplies;
+import dev.svc.testing.GoogleServiceAccount;
 import dev.svc.testing.ScriptedModelServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** Gemini and Vertex AI agents over A2A, against a scripted Gemini server. */
 class GeminiAgentsIT {
@@ -99,7 +95,10 @@ class GeminiAgentsIT {
     env.put("GOOGLE_API_KEY", "env-key");
     env.put("GOOGLE_CLOUD_PROJECT", "env-proj");
     env.put("GOOGLE_CLOUD_REGION", "asia-east1");
-    env.put("GOOGLE_APPLICATION_CREDENTIALS", serviceAccount(model.url() + "/token").toString());
+    env.put(
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        GoogleServiceAccount.write(directory.resolve("sa.json"), model.url() + "/token")
+            .toString());
     svc =
         A2aFixture.launch(
             directory.resolve("project"), PROJECT, model.url(), env, A2aServer.Settings.defaults());
@@ -109,28 +108,6 @@ class GeminiAgentsIT {
   void stop() {
     svc.close();
     model.close();
-  }
-
-  /** A service-account key file whose token endpoint is the scripted server. */
-  private Path serviceAccount(String tokenUri) throws Exception {
-    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-    generator.initialize(2048);
-    String pem =
-        "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder(64, "\n".getBytes())
-                .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
-            + "\n-----END PRIVATE KEY-----\n";
-    ObjectNode key = Json.NODES.objectNode();
-    key.put("type", "service_account");
-    key.put("project_id", "my-proj");
-    key.put("private_key_id", "k1");
-    key.put("private_key", pem);
-    key.put("client_email", "svc-test@my-proj.iam.gserviceaccount.com");
-    key.put("client_id", "1234567890");
-    key.put("token_uri", tokenUri);
-    Path file = directory.resolve("sa.json");
-    Files.writeString(file, key.toString());
-    return file;
   }
 
   static String message(String text) {

@@ -3,9 +3,12 @@ package dev.svc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.testing.A2aFixture;
+import dev.svc.testing.GeminiReplies;
+import dev.svc.testing.GoogleServiceAccount;
 import dev.svc.testing.InJvmMongo;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
+import dev.svc.testing.ScriptedModelServer;
 import dev.svc.testing.StatelessMcpClient;
 import dev.svc.testing.TestDatabase;
 import dev.svc.testing.TestRedis;
@@ -14,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A built artifact holds only the jars its project uses ({@link RuntimeLibraries}), and serves
@@ -297,6 +302,87 @@ class ArtifactLibrariesIT {
     }
   }
 
+  @Test
+  void aVertexAgentSignsInWithGooglesLibraryFromItsArtifact() throws Exception {
+    try (ScriptedModelServer model = ScriptedModelServer.start()) {
+      Path dist =
+          build(
+              """
+              == .svc
+              name: on-vertex
+              == app/agents/vx/config.terse
+              instruction: You are on Vertex.
+              model:
+                provider: vertex
+                model: gemini-2.5-pro
+                options:
+                  base_url: %s/v1
+                  project: my-proj
+                  location: europe-west4
+              """
+                  .formatted(model.url()),
+              false);
+      assertThat(jars(dist))
+          .contains("google-auth-library-oauth2-http", "guava", "google-http-client-gson")
+          .doesNotContain("sqlite-jdbc", "javet", "jedis");
+      assertThat(built).contains("jars: core, google-sign-in)");
+      Path key = GoogleServiceAccount.write(work.resolve("sa.json"), model.url() + "/token");
+      model.json(
+          "{\"access_token\":\"ya29.test-token\",\"expires_in\":3600,\"token_type\":\"Bearer\"}");
+      model.json(GeminiReplies.text("From Vertex."));
+
+      try (Served served = serve(dist, Map.of("GOOGLE_APPLICATION_CREDENTIALS", key.toString()));
+          A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
+        JsonNode task =
+            a2a.result(
+                    "vx",
+                    "SendMessage",
+                    "{\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_USER\","
+                        + "\"parts\":[{\"text\":\"hi\"}]}}")
+                .path("task");
+        assertThat(task.path("status").path("state").asString())
+            .as(task.toString())
+            .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(model.request(1).header("Authorization")).isEqualTo("Bearer ya29.test-token");
+        assertThat(served.output()).doesNotContain("NoClassDefFoundError", "Exception");
+      }
+    }
+  }
+
+  @Test
+  void openTelemetryTurnsOnInAnArtifactOfTheCoreAlone() throws Exception {
+    Path dist =
+        build(
+            """
+            == .svc
+            name: traced
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/one/config.terse
+            description: One.
+            use: db
+            statement: SELECT 1 AS one
+            """,
+            false);
+
+    // a collector that is not there: spans are exported in the background and dropped
+    try (Served served =
+        serve(
+            dist,
+            Map.of(
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9",
+                "OTEL_BSP_SCHEDULE_DELAY", "100"))) {
+      StatelessMcpClient mcp = new StatelessMcpClient(served.baseUrl());
+      assertThat(call(mcp, "one", "{}")).contains("\"one\":1");
+      Thread.sleep(500);
+      assertThat(call(mcp, "one", "{}")).contains("\"one\":1");
+      assertThat(served.output())
+          .contains("OpenTelemetry export on")
+          .doesNotContain("NoClassDefFoundError", "ClassNotFoundException", "OpenTelemetry is off");
+    }
+  }
+
   private String call(StatelessMcpClient mcp, String tool, String arguments) {
     McpHttpClient.Reply reply =
         mcp.post("tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + arguments + "}");
@@ -335,13 +421,20 @@ class ArtifactLibrariesIT {
 
   /** The artifact served by its own launcher ({@code ./svc serve}), on a free port. */
   private Served serve(Path dist) throws IOException, InterruptedException {
+    return serve(dist, Map.of());
+  }
+
+  /** {@link #serve(Path)} with these variables added to its environment. */
+  private Served serve(Path dist, Map<String, String> environment)
+      throws IOException, InterruptedException {
     Path output = work.resolve("serve.out");
-    Process process =
+    ProcessBuilder launcher =
         new ProcessBuilder(dist.resolve("svc").toString(), "serve", "-p", "0")
             .directory(dist.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(output.toFile())
-            .start();
+            .redirectOutput(output.toFile());
+    launcher.environment().putAll(environment);
+    Process process = launcher.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       Matcher serving = SERVING.matcher(Files.readString(output));
