@@ -227,15 +227,7 @@ class ArtifactLibrariesIT {
       assertThat(call(mcp, "lite_one", "{}")).contains("\"one\":1");
       assertThat(call(mcp, "lite_one", "{}")).contains("\"one\":1");
       assertThat(call(mcp, "shout", "{\"text\":\"jars\"}")).contains("JARS!");
-      try (A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
-        // the task store on PostgreSQL answers: no such task
-        assertThat(
-                a2a.rpc("helper", "GetTask", "{\"id\":\"no-such-task\"}")
-                    .path("error")
-                    .path("code")
-                    .asInt())
-            .isEqualTo(-32001);
-      }
+      assertTheTaskStoreKnowsNoSuchTask(served); // on PostgreSQL
       assertThat(served.output()).doesNotContain("NoClassDefFoundError", "Exception");
     }
   }
@@ -290,14 +282,7 @@ class ArtifactLibrariesIT {
       assertThat(TestRedis.text(REDIS.run(7, "KEYS", "svc:rl:lite_one:*"))).isNotEqualTo("[]");
       assertThat(TestRedis.text(REDIS.run(7, "KEYS", "svc:cache:redis-state:lite_one:*")))
           .isNotEqualTo("[]");
-      try (A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
-        assertThat(
-                a2a.rpc("helper", "GetTask", "{\"id\":\"no-such-task\"}")
-                    .path("error")
-                    .path("code")
-                    .asInt())
-            .isEqualTo(-32001);
-      }
+      assertTheTaskStoreKnowsNoSuchTask(served); // on Redis
       assertThat(served.output()).doesNotContain("NoClassDefFoundError", "Exception");
     }
   }
@@ -380,6 +365,18 @@ class ArtifactLibrariesIT {
       assertThat(served.output())
           .contains("OpenTelemetry export on")
           .doesNotContain("NoClassDefFoundError", "ClassNotFoundException", "OpenTelemetry is off");
+    }
+  }
+
+  /** The agent {@code helper}'s task store answers a {@code GetTask}: no such task. */
+  private static void assertTheTaskStoreKnowsNoSuchTask(Served served) {
+    try (A2aFixture a2a = A2aFixture.at(served.baseUrl(), () -> {})) {
+      assertThat(
+              a2a.rpc("helper", "GetTask", "{\"id\":\"no-such-task\"}")
+                  .path("error")
+                  .path("code")
+                  .asInt())
+          .isEqualTo(-32001);
     }
   }
 
