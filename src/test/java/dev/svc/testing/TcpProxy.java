@@ -7,8 +7,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A loopback TCP forwarder a test can cut: {@link #cut} closes every connection and refuses new
@@ -24,9 +27,43 @@ public final class TcpProxy implements AutoCloseable {
   private TcpProxy(String host, int target) throws IOException {
     this.host = host;
     this.target = target;
-    this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.server = listenOutsideTheEphemeralRange();
     this.port = server.getLocalPort();
     accept(server);
+  }
+
+  /**
+   * A listening socket on a port the kernel never gives to an outgoing connection. While the proxy
+   * is cut, a client that keeps reconnecting to its port could otherwise be given that very port as
+   * its own and connect to itself (TCP's simultaneous open), holding the port so that {@link
+   * #resume} cannot bind it again.
+   */
+  private static ServerSocket listenOutsideTheEphemeralRange() throws IOException {
+    int ephemeralLow = 32768;
+    try {
+      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+      ephemeralLow = Integer.parseInt(range.split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      // not Linux: the usual range
+    }
+    int low = 10_000;
+    if (ephemeralLow - low >= 1_000) {
+      for (int attempt = 0; attempt < 100; attempt++) {
+        ServerSocket socket = new ServerSocket();
+        socket.setReuseAddress(true);
+        try {
+          socket.bind(
+              new InetSocketAddress(
+                  InetAddress.getLoopbackAddress(),
+                  ThreadLocalRandom.current().nextInt(low, ephemeralLow)),
+              50);
+          return socket;
+        } catch (IOException taken) {
+          socket.close();
+        }
+      }
+    }
+    return new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
   }
 
   public static TcpProxy to(String host, int port) throws IOException {
