@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +42,12 @@ public final class TcpProxy implements AutoCloseable {
   private static ServerSocket listenOutsideTheEphemeralRange() throws IOException {
     int ephemeralLow = 32768;
     try {
-      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+      // read as a stream: Files.readString trusts the size procfs reports and stops early
+      String range;
+      try (InputStream in =
+          Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+        range = new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip();
+      }
       ephemeralLow = Integer.parseInt(range.split("\\s+")[0]);
     } catch (IOException | RuntimeException e) {
       // not Linux: the usual range
