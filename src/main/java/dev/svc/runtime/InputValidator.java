@@ -57,7 +57,11 @@ final class InputValidator {
             problems.add("`cursor` must be a string: a result's `next_cursor`");
           }
         } else if (tool.input(entry.getKey()).isEmpty()) {
-          problems.add("unknown input `" + entry.getKey() + "`" + known(tool));
+          // past the listed ones only the count matters: no text for each of 50,000 stray keys
+          problems.add(
+              problems.size() < MAX_LISTED
+                  ? "unknown input `" + entry.getKey() + "`" + known(tool)
+                  : "");
         }
       }
     }
@@ -78,7 +82,17 @@ final class InputValidator {
     }
     return problems.isEmpty()
         ? new Valid(inputs, cursor)
-        : new Invalid("invalid arguments: " + String.join("; ", problems));
+        : new Invalid(
+            message(problems.subList(0, Math.min(MAX_LISTED, problems.size())), problems.size()));
+  }
+
+  /**
+   * The first {@link #MAX_LISTED} problems, and how many more: a model reads the message, and a
+   * call with thousands of unknown keys must not answer with megabytes.
+   */
+  private static String message(List<String> listed, int total) {
+    String first = "invalid arguments: " + String.join("; ", listed);
+    return total > listed.size() ? first + "; and " + (total - listed.size()) + " more" : first;
   }
 
   /** Most schema problems one message lists; the rest are counted. */
@@ -110,10 +124,7 @@ final class InputValidator {
                   ? ""
                   : " (keyword `" + problem.keyword() + "` at `" + problem.schemaPath() + "`)"));
     }
-    if (problems.size() > MAX_LISTED) {
-      lines.add("and " + (problems.size() - MAX_LISTED) + " more");
-    }
-    return new Invalid("invalid arguments: " + String.join("; ", lines));
+    return new Invalid(message(lines, problems.size()));
   }
 
   private static String known(Tool tool) {
@@ -131,7 +142,11 @@ final class InputValidator {
       case INT -> integer(value);
       case FLOAT -> {
         if (value.isNumber()) {
-          yield Optional.of(Json.NODES.numberNode(value.asDouble()));
+          // a number beyond a double's range (an agent's model may write 1e400) is no float
+          double number = value.asDouble();
+          yield Double.isFinite(number)
+              ? Optional.of(Json.NODES.numberNode(number))
+              : Optional.empty();
         }
         yield value.isString()
             ? type.convert(value.asString()).map(d -> Json.NODES.numberNode((Double) d))
@@ -157,6 +172,9 @@ final class InputValidator {
       return Optional.of(Json.NODES.numberNode(value.asLong()));
     }
     if (value.isFloatingPointNumber()) {
+      if ((value.isDouble() || value.isFloat()) && !Double.isFinite(value.asDouble())) {
+        return Optional.empty(); // infinity has no decimal value
+      }
       BigDecimal decimal = value.decimalValue();
       try {
         return Optional.of(Json.NODES.numberNode(decimal.longValueExact()));

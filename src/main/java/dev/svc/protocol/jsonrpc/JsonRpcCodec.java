@@ -1,11 +1,13 @@
 package dev.svc.protocol.jsonrpc;
 
+import dev.svc.json.FiniteNumbers;
 import dev.svc.json.Jackson;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,6 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JsonRpcCodec {
   public static final JsonMapper JSON = Jackson.MAPPER;
+
+  /** Reads request bodies: numbers beyond a double's range are a parse error, not infinity. */
+  private static final ObjectReader BODIES = JSON.reader().with(FiniteNumbers.INSTANCE);
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private JsonRpcCodec() {}
@@ -41,9 +47,11 @@ public final class JsonRpcCodec {
   public static Parsed parse(byte[] body) {
     JsonNode tree;
     try {
-      tree = JSON.readTree(body);
+      tree = BODIES.readTree(body);
     } catch (JacksonException e) {
       return invalid(ErrorCodes.PARSE_ERROR, parseError(e), null);
+    } catch (FiniteNumbers.OutOfRange e) {
+      return invalid(ErrorCodes.PARSE_ERROR, "Parse error: " + e.getMessage(), null);
     }
     if (tree == null || tree.isMissingNode()) {
       return invalid(ErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);

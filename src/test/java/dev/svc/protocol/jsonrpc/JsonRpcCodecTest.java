@@ -54,4 +54,34 @@ class JsonRpcCodecTest {
         .isEqualTo(
             "Parse error at line 1, column 20: Unrecognized token 'x': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
   }
+
+  @Test
+  void aNumberBeyondADoublesRangeIsAParseErrorWhereverItIs() {
+    String expected =
+        "Parse error: a number is out of range: svc reads JSON numbers as 64-bit floating point,"
+            + " at most ±1.7976931348623157e308";
+    assertThat(
+            parseError("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"a\":1e400}}"))
+        .isEqualTo(expected);
+    assertThat(
+            parseError(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"a\":[{\"b\":-1e999999999}]}}"))
+        .isEqualTo(expected);
+  }
+
+  @Test
+  void theLargestDoubleAndNumbersTooSmallToTellFromZeroAreRead() {
+    JsonRpcCodec.Parsed parsed =
+        JsonRpcCodec.parse(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"a\":1.7976931348623157e308,\"b\":1e-400}}"
+                .getBytes(StandardCharsets.UTF_8));
+    assertThat(parsed)
+        .isInstanceOfSatisfying(
+            JsonRpcCodec.Message.class,
+            message -> {
+              JsonRpcMessage.Request request = (JsonRpcMessage.Request) message.message();
+              assertThat(request.params().path("a").asDouble()).isEqualTo(Double.MAX_VALUE);
+              assertThat(request.params().path("b").asDouble()).isZero();
+            });
+  }
 }

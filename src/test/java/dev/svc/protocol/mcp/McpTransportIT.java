@@ -180,6 +180,46 @@ class McpTransportIT {
   }
 
   @Test
+  void aNumberBeyondADoublesRangeIsAParseErrorAndTheServerGoesOn() {
+    Reply huge =
+        client.post(
+            client.requestBody(
+                "tools/call", "{\"name\":\"get_number\",\"arguments\":{\"n\":1e400}}"));
+    assertThat(huge.status()).isEqualTo(400);
+    assertThat(huge.json().path("error").path("code").asInt()).isEqualTo(-32700);
+    assertThat(huge.json().path("error").path("message").asString())
+        .startsWith("Parse error: a number is out of range");
+
+    JsonNode finite = client.call("get_number", "{\"n\": 1e300}").path("result");
+    assertThat(finite.path("content").get(0).path("text").asString())
+        .isEqualTo("invalid arguments: `n` must be an integer");
+    assertThat(
+            client.call("get_number", "{\"n\": 4.1e1}").path("result").path("isError").asBoolean())
+        .isFalse();
+  }
+
+  @Test
+  void thousandsOfUnknownInputsAreCountedNotListed() {
+    StringBuilder arguments = new StringBuilder("{");
+    for (int i = 0; i < 5000; i++) {
+      arguments.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":1");
+    }
+    String text =
+        client
+            .call("get_number", arguments.append('}').toString())
+            .path("result")
+            .path("content")
+            .get(0)
+            .path("text")
+            .asString();
+    assertThat(text)
+        .isEqualTo(
+            "invalid arguments: unknown input `k0` (inputs: n); unknown input `k1` (inputs: n);"
+                + " unknown input `k2` (inputs: n); unknown input `k3` (inputs: n); unknown input"
+                + " `k4` (inputs: n); and 4996 more");
+  }
+
+  @Test
   void aStatementTheDatabaseRejectsIsAToolError() {
     JsonNode result = client.call("broken", "{}").path("result");
     assertThat(result.path("isError").asBoolean()).isTrue();
