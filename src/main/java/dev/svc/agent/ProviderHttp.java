@@ -34,6 +34,12 @@ final class ProviderHttp {
 
   private static final int MAX_ERROR_BYTES = 64 * 1024;
 
+  /**
+   * The most of one answer svc reads (docs/agents.md, "Limits"): a model's text is kilobytes, and a
+   * provider that sends more than this fails the call instead of filling the heap.
+   */
+  static final long MAX_ANSWER_BYTES = 8L * 1024 * 1024;
+
   private final String provider;
   private final Duration timeout;
 
@@ -48,11 +54,14 @@ final class ProviderHttp {
   /** POSTs {@code body} and returns the JSON answer. */
   JsonNode post(String url, Map<String, String> headers, JsonNode body) {
     HttpResponse<InputStream> response = send(url, headers, body, "application/json");
-    try (InputStream in = response.body()) {
+    try (InputStream in = new AnswerLimit(response.body(), MAX_ANSWER_BYTES)) {
       return Json.MAPPER.readTree(in);
     } catch (IOException | JacksonException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();
+      }
+      if (tooLong(e)) {
+        throw failure("answered with more than " + MAX_ANSWER_BYTES / (1024 * 1024) + " MiB", e);
       }
       throw failure("answered with a body that is not JSON", e);
     }
@@ -63,8 +72,11 @@ final class ProviderHttp {
    */
   void stream(String url, Map<String, String> headers, JsonNode body, Consumer<String> events) {
     HttpResponse<InputStream> response = send(url, headers, body, "text/event-stream");
+    int received = 0;
     try (BufferedReader reader =
-        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+        new BufferedReader(
+            new InputStreamReader(
+                new AnswerLimit(response.body(), MAX_ANSWER_BYTES), StandardCharsets.UTF_8))) {
       StringBuilder data = new StringBuilder();
       String line;
       while ((line = reader.readLine()) != null) {
@@ -73,6 +85,7 @@ final class ProviderHttp {
         }
         if (line.isEmpty()) {
           if (!data.isEmpty()) {
+            received++;
             events.accept(data.toString());
             data.setLength(0);
           }
@@ -85,14 +98,36 @@ final class ProviderHttp {
         // comments (":"), "event:", "id:" and "retry:" lines carry nothing we need
       }
       if (!data.isEmpty()) {
+        received++;
         events.accept(data.toString());
       }
     } catch (IOException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();
       }
+      if (tooLong(e)) {
+        throw failure("streamed more than " + MAX_ANSWER_BYTES / (1024 * 1024) + " MiB", e);
+      }
       throw failure("broke off the stream: " + e.getMessage(), e);
     }
+    if (received == 0) {
+      // an answer without a single event is no answer: a proxy's page, a server that is not the
+      // provider's API, or one that ignored "stream": true
+      throw new ModelException(
+          provider
+              + " answered without any server-sent event (Content-Type "
+              + response.headers().firstValue("Content-Type").orElse("none")
+              + "), where its API streams events: check the model's endpoint");
+    }
+  }
+
+  private static boolean tooLong(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AnswerLimit.Exceeded) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private HttpResponse<InputStream> send(

@@ -41,6 +41,15 @@ public final class ScriptedModelServer implements AutoCloseable {
    */
   public record EndlessReply(boolean sse) implements Reply {}
 
+  /** Any body with any content type: a proxy's error page, a server that is not the provider. */
+  public record RawReply(int status, String contentType, String body) implements Reply {}
+
+  /**
+   * An answer that never stops growing: the start of a JSON answer (or of one SSE event) and then
+   * text without end, 64 KiB at a time, until the client hangs up or 64 MiB are sent.
+   */
+  public record FloodReply(boolean sse) implements Reply {}
+
   /** An SSE stream that starts only when {@code gate} opens: for tasks a test watches run. */
   public record GatedReply(CountDownLatch gate, List<String> events) implements Reply {}
 
@@ -103,6 +112,14 @@ public final class ScriptedModelServer implements AutoCloseable {
     CountDownLatch gate = new CountDownLatch(1);
     reply(new GatedReply(gate, List.of(events)));
     return gate;
+  }
+
+  public ScriptedModelServer raw(int status, String contentType, String body) {
+    return reply(new RawReply(status, contentType, body));
+  }
+
+  public ScriptedModelServer flood(boolean sse) {
+    return reply(new FloodReply(sse));
   }
 
   public ScriptedModelServer endless(boolean sse) {
@@ -199,6 +216,30 @@ public final class ScriptedModelServer implements AutoCloseable {
           for (String event : gated.events()) {
             out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
+          }
+        }
+        case RawReply raw -> {
+          byte[] out = raw.body().getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", raw.contentType());
+          exchange.sendResponseHeaders(raw.status(), out.length);
+          exchange.getResponseBody().write(out);
+        }
+        case FloodReply flood -> {
+          exchange
+              .getResponseHeaders()
+              .set("Content-Type", flood.sse() ? "text/event-stream" : "application/json");
+          exchange.sendResponseHeaders(200, 0);
+          OutputStream out = exchange.getResponseBody();
+          String start = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"";
+          byte[] chunk = new byte[64 * 1024];
+          java.util.Arrays.fill(chunk, (byte) 'x');
+          try {
+            out.write(((flood.sse() ? "data: " : "") + start).getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < 1024; i++) {
+              out.write(chunk);
+            }
+          } catch (IOException e) {
+            disconnected.countDown();
           }
         }
         case EndlessReply endless -> {

@@ -377,6 +377,50 @@ class A2aServerIT {
   }
 
   @Test
+  void aModelAnswerWithoutEndFailsTheTaskAtTheLimitAndTheNextTaskRuns() throws Exception {
+    model.flood(false);
+
+    JsonNode task = svc.result("weather", "SendMessage", userMessage("flood")).path("task");
+
+    assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_FAILED");
+    assertThat(task.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("openai_compatible answered with more than 8 MiB");
+    assertThat(model.awaitDisconnect()).as("svc hung up on the flood").isTrue();
+
+    model.json(OpenAiReplies.text("Sunny."));
+    JsonNode next = svc.result("weather", "SendMessage", userMessage("hi")).path("task");
+    assertThat(next.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+  }
+
+  @Test
+  void aStreamedAnswerWithoutEndFailsTheTaskAtTheLimit() {
+    model.flood(true);
+
+    List<JsonNode> events =
+        svc.stream("weather", "SendStreamingMessage", userMessage("flood")).events();
+
+    JsonNode end = events.getLast().path("result").path("statusUpdate");
+    assertThat(end.path("status").path("state").asString()).isEqualTo("TASK_STATE_FAILED");
+    assertThat(end.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("openai_compatible streamed more than 8 MiB");
+  }
+
+  @Test
+  void aStreamWithoutASingleEventIsAFailureNotAnEmptyAnswer() {
+    model.raw(200, "text/html", "<html><body>Gateway says hello</body></html>");
+
+    List<JsonNode> events =
+        svc.stream("weather", "SendStreamingMessage", userMessage("hi")).events();
+
+    JsonNode end = events.getLast().path("result").path("statusUpdate");
+    assertThat(end.path("status").path("state").asString()).isEqualTo("TASK_STATE_FAILED");
+    assertThat(end.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo(
+            "openai_compatible answered without any server-sent event (Content-Type text/html),"
+                + " where its API streams events: check the model's endpoint");
+  }
+
+  @Test
   void returnImmediatelyAnswersWithTheSubmittedTaskAndGetTaskFollowsIt() throws Exception {
     model.endless(false);
 
