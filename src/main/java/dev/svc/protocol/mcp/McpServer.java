@@ -100,7 +100,7 @@ public final class McpServer {
         session.notify(JsonRpcCodec.notification("notifications/resources/list_changed", empty));
       }
       for (String uri : changes.updatedUris()) {
-        if (session.subscriptions().contains(uri)) {
+        if (session.subscribedTo(uri)) {
           session.notify(
               JsonRpcCodec.notification(
                   "notifications/resources/updated", Json.NODES.objectNode().put("uri", uri)));
@@ -216,9 +216,8 @@ public final class McpServer {
   private HttpReply initialize(JsonRpcMessage.Request request, Optional<String> owner) {
     JsonNode requested = request.params().get("protocolVersion");
     String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
-    McpSession session =
-        sessions.create(
-            version, ClientCapabilities.of(request.params().get("capabilities")), owner);
+    String session =
+        sessions.begin(version, ClientCapabilities.of(request.params().get("capabilities")), owner);
     var service = runtime.get().model().service();
     InitializeResult result =
         new InitializeResult(
@@ -228,9 +227,7 @@ public final class McpServer {
                 service.name(), service.version().orElse(SvcVersion.current())));
     LOG.debug("session started", "protocol_version", version);
     return json(
-        200,
-        Map.of(SESSION_HEADER, session.id()),
-        JsonRpcCodec.result(request.id(), result.toJson()));
+        200, Map.of(SESSION_HEADER, session), JsonRpcCodec.result(request.id(), result.toJson()));
   }
 
   /**
@@ -347,7 +344,7 @@ public final class McpServer {
   }
 
   private void stream(McpSession session, EventSink sink) {
-    session.attach(sink);
+    sessions.openStream(session, sink);
     try {
       while (sink.isOpen() && sink.comment("keep-alive") && !closing.await(15, TimeUnit.SECONDS)) {
         // keep the stream open; notifications are sent by publish()
@@ -355,7 +352,7 @@ public final class McpServer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      session.detach(sink);
+      sessions.closeStream(session, sink);
     }
   }
 

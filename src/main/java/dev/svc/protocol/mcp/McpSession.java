@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,12 +20,15 @@ public final class McpSession {
   private final String id;
   private final String protocolVersion;
   private volatile ClientCapabilities client;
-  private final PendingClientRequests pending = new PendingClientRequests();
-  private final AtomicReference<Optional<Level>> logLevel = new AtomicReference<>(Optional.empty());
-  private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
-  private final CopyOnWriteArrayList<EventSink> streams = new CopyOnWriteArrayList<>();
-  private final ConcurrentHashMap<JsonNode, InFlight> inFlight = new ConcurrentHashMap<>();
-  private volatile ObjectNode clientCapabilities = Json.NODES.objectNode();
+  private volatile Optional<Level> logLevel = Optional.empty();
+  // Null until first used: an instance may hold 20,000 sessions, most of them idle, and a
+  // stateless request makes one per call; a session that never subscribes, streams, runs a request
+  // or asks the client anything costs a third of what it did (bench/RESULTS.md, "Sessions").
+  private volatile PendingClientRequests pending;
+  private volatile Set<String> subscriptions;
+  private volatile CopyOnWriteArrayList<EventSink> streams;
+  private volatile ConcurrentHashMap<JsonNode, InFlight> inFlight;
+  private volatile ObjectNode clientCapabilities;
   private long registration;
   private final Optional<String> owner;
 
@@ -111,7 +113,16 @@ public final class McpSession {
 
   /** The requests sent to the client that wait for its answer on this instance. */
   PendingClientRequests pending() {
-    return pending;
+    PendingClientRequests made = pending;
+    if (made == null) {
+      synchronized (this) {
+        made = pending;
+        if (made == null) {
+          pending = made = new PendingClientRequests();
+        }
+      }
+    }
+    return made;
   }
 
   public String id() {
@@ -124,11 +135,11 @@ public final class McpSession {
 
   /** The level set with {@code logging/setLevel}; empty when the client never asked for logs. */
   public Optional<Level> logLevel() {
-    return logLevel.get();
+    return logLevel;
   }
 
   void setLogLevel(Level level) {
-    logLevel.set(Optional.of(level));
+    logLevel = Optional.of(level);
   }
 
   /**
@@ -136,7 +147,8 @@ public final class McpSession {
    * {@code _meta} under 2026-07-28; empty (none) when it declared none.
    */
   public ObjectNode clientCapabilities() {
-    return clientCapabilities;
+    ObjectNode declared = clientCapabilities;
+    return declared != null ? declared : Json.NODES.objectNode();
   }
 
   void declareCapabilities(ObjectNode capabilities) {
@@ -144,46 +156,99 @@ public final class McpSession {
     client = ClientCapabilities.of(capabilities);
   }
 
-  public Set<String> subscriptions() {
-    return subscriptions;
+  /** Subscribes the session to updates of {@code uri} ({@code resources/subscribe}). */
+  void subscribe(String uri) {
+    Set<String> made = subscriptions;
+    if (made == null) {
+      synchronized (this) {
+        made = subscriptions;
+        if (made == null) {
+          subscriptions = made = ConcurrentHashMap.newKeySet();
+        }
+      }
+    }
+    made.add(uri);
+  }
+
+  void unsubscribe(String uri) {
+    Set<String> made = subscriptions;
+    if (made != null) {
+      made.remove(uri);
+    }
+  }
+
+  /** Whether the session subscribed to updates of {@code uri}. */
+  public boolean subscribedTo(String uri) {
+    Set<String> made = subscriptions;
+    return made != null && made.contains(uri);
   }
 
   void attach(EventSink stream) {
-    streams.add(stream);
+    CopyOnWriteArrayList<EventSink> made = streams;
+    if (made == null) {
+      synchronized (this) {
+        made = streams;
+        if (made == null) {
+          streams = made = new CopyOnWriteArrayList<>();
+        }
+      }
+    }
+    made.add(stream);
   }
 
   void detach(EventSink stream) {
-    streams.remove(stream);
+    CopyOnWriteArrayList<EventSink> made = streams;
+    if (made != null) {
+      made.remove(stream);
+    }
   }
 
   /** Sends a notification on every open stream of this session; drops streams that are gone. */
   public void notify(JsonNode message) {
-    for (EventSink stream : streams) {
+    CopyOnWriteArrayList<EventSink> made = streams;
+    if (made == null) {
+      return;
+    }
+    for (EventSink stream : made) {
       if (!stream.send(message)) {
-        streams.remove(stream);
+        made.remove(stream);
       }
     }
   }
 
   public boolean hasOpenStream() {
-    return streams.stream().anyMatch(EventSink::isOpen);
+    CopyOnWriteArrayList<EventSink> made = streams;
+    return made != null && made.stream().anyMatch(EventSink::isOpen);
   }
 
   /** Registers the request running on the current thread. */
   InFlight started(JsonNode requestId) {
+    ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
+    if (made == null) {
+      synchronized (this) {
+        made = inFlight;
+        if (made == null) {
+          inFlight = made = new ConcurrentHashMap<>(4);
+        }
+      }
+    }
     InFlight flight = new InFlight();
-    inFlight.put(requestId, flight);
+    made.put(requestId, flight);
     return flight;
   }
 
   void finished(JsonNode requestId, InFlight flight) {
-    inFlight.remove(requestId, flight);
+    ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
+    if (made != null) {
+      made.remove(requestId, flight);
+    }
     flight.finish();
   }
 
   /** Cancels the request with this id, if it is still running here. */
   boolean cancel(JsonNode requestId) {
-    InFlight flight = inFlight.get(requestId);
+    ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
+    InFlight flight = made == null ? null : made.get(requestId);
     if (flight == null) {
       return false;
     }
@@ -193,13 +258,25 @@ public final class McpSession {
 
   /** Ends every request still running here: the server is stopping. */
   void abortAll() {
-    inFlight.values().forEach(InFlight::abort);
+    ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
+    if (made != null) {
+      made.values().forEach(InFlight::abort);
+    }
   }
 
   void closeStreams() {
-    streams.clear();
-    pending.abandonAll();
-    inFlight.values().forEach(InFlight::cancel);
-    inFlight.clear();
+    CopyOnWriteArrayList<EventSink> open = streams;
+    if (open != null) {
+      open.clear();
+    }
+    PendingClientRequests waiting = pending;
+    if (waiting != null) {
+      waiting.abandonAll();
+    }
+    ConcurrentHashMap<JsonNode, InFlight> running = inFlight;
+    if (running != null) {
+      running.values().forEach(InFlight::cancel);
+      running.clear();
+    }
   }
 }

@@ -2,10 +2,14 @@ package dev.svc.protocol.mcp;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.svc.protocol.EventSink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -22,12 +26,23 @@ import java.util.stream.Stream;
 public final class McpSessions {
   private final SessionTokens tokens;
   private final RequestStates requestStates;
+
+  /**
+   * The sessions seen lately, at most {@link #MAX_LIVE}: past that the least used go, and come back
+   * from their signed id when their client returns (its protocol version, capabilities and owner
+   * are in the id; a log level or a resource subscription it set is gone). A client that opens
+   * sessions by the hundred thousand costs this instance at most ~6 MB (docs/serving.md).
+   */
   private final Cache<String, McpSession> live =
       Caffeine.newBuilder()
           .expireAfterAccess(Duration.ofHours(24))
-          .maximumSize(100_000)
+          .maximumSize(MAX_LIVE)
           .executor(Runnable::run)
           .build();
+
+  /** The sessions with an open stream: never let go while their client listens. */
+  private final ConcurrentHashMap<String, McpSession> streaming = new ConcurrentHashMap<>();
+
   private final Cache<String, Boolean> ended =
       Caffeine.newBuilder()
           .expireAfterWrite(Duration.ofHours(24))
@@ -42,29 +57,26 @@ public final class McpSessions {
 
   private final AtomicLong statelessIds = new AtomicLong();
 
+  /** Most sessions one instance keeps (without those that have a stream open). */
+  public static final int MAX_LIVE = 20_000;
+
   public McpSessions(SessionTokens tokens) {
     this.tokens = tokens;
     this.requestStates = tokens.requestStates();
   }
 
-  public McpSession create(String protocolVersion) {
-    return create(protocolVersion, ClientCapabilities.NONE);
-  }
-
-  /** A new session whose client declared {@code client} in {@code initialize}. */
-  public McpSession create(String protocolVersion, ClientCapabilities client) {
-    return create(protocolVersion, client, Optional.empty());
+  public String begin(String protocolVersion) {
+    return begin(protocolVersion, ClientCapabilities.NONE, Optional.empty());
   }
 
   /**
-   * A new session of {@code owner} (the principal {@code server.auth} verified; empty without it).
+   * A new session's signed id, for a client that declared {@code client} in {@code initialize}, of
+   * {@code owner} (the principal {@code server.auth} verified; empty without it). Its state is made
+   * when the id is first used ({@link #find}), so an {@code initialize} that no request follows
+   * costs nothing here: a client opening sessions in a loop fills no cache.
    */
-  public McpSession create(
-      String protocolVersion, ClientCapabilities client, Optional<String> owner) {
-    String id = tokens.issue(protocolVersion, Instant.now().getEpochSecond(), client, owner);
-    McpSession session = new McpSession(id, protocolVersion, client, owner);
-    live.put(id, session);
-    return session;
+  public String begin(String protocolVersion, ClientCapabilities client, Optional<String> owner) {
+    return tokens.issue(protocolVersion, Instant.now().getEpochSecond(), client, owner);
   }
 
   /** The session with this id; empty when unknown, forged or ended. */
@@ -78,6 +90,9 @@ public final class McpSessions {
    */
   public Optional<McpSession> find(String id, Optional<String> principal) {
     McpSession known = live.getIfPresent(id); // the common case: one lookup
+    if (known == null) {
+      known = streaming.get(id);
+    }
     if (known != null) {
       // end() removes a session from `live` as it ends
       return known.belongsTo(principal) ? Optional.of(known) : Optional.empty();
@@ -96,11 +111,32 @@ public final class McpSessions {
   public void end(McpSession session) {
     ended.put(session.id(), Boolean.TRUE);
     live.invalidate(session.id());
+    streaming.remove(session.id());
     session.closeStreams();
   }
 
+  /** Attaches a stream the client opened; the session stays here while any stream is open. */
+  void openStream(McpSession session, EventSink stream) {
+    session.attach(stream);
+    streaming.put(session.id(), session);
+  }
+
+  void closeStream(McpSession session, EventSink stream) {
+    session.detach(stream);
+    if (!session.hasOpenStream()) {
+      streaming.remove(session.id(), session);
+    }
+  }
+
+  /** Every session this instance knows: the live ones and those with a stream open. */
   public Collection<McpSession> all() {
-    return live.asMap().values();
+    if (streaming.isEmpty()) {
+      return live.asMap().values();
+    }
+    Set<McpSession> all = Collections.newSetFromMap(new IdentityHashMap<>());
+    all.addAll(live.asMap().values());
+    all.addAll(streaming.values());
+    return all;
   }
 
   /**
@@ -127,7 +163,7 @@ public final class McpSessions {
 
   /** Every session with requests that may be running: the live ones and the stateless ones. */
   Stream<McpSession> withRequests() {
-    return Stream.concat(live.asMap().values().stream(), stateless.values().stream());
+    return Stream.concat(all().stream(), stateless.values().stream());
   }
 
   /** The signer of 2026-07-28 {@code requestState}s, keyed like the session ids. */

@@ -104,9 +104,9 @@ final class ResourceMethods {
   private static JsonNode subscribe(McpCall call, ObjectNode params, boolean subscribe) {
     String uri = uri(params);
     if (subscribe) {
-      call.session().subscriptions().add(uri);
+      call.session().subscribe(uri);
     } else {
-      call.session().subscriptions().remove(uri);
+      call.session().unsubscribe(uri);
     }
     return Json.NODES.objectNode();
   }

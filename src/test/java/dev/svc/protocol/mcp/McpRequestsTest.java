@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
 class McpRequestsTest {
   private final CountDownLatch toolStarted = new CountDownLatch(1);
   private final McpSessions sessions = new McpSessions(new SessionTokens(new byte[32]));
-  private final McpSession session = sessions.create(ProtocolVersions.PREFERRED);
+  private final McpSession session =
+      sessions.find(sessions.begin(ProtocolVersions.PREFERRED)).orElseThrow();
   private final McpRequests requests =
       new McpRequests(
           new Dispatcher<>(

@@ -27,7 +27,7 @@ class McpServerTest {
           new McpServer.Capabilities(false));
 
   private String post(String body) {
-    McpSession session = sessions.create(ProtocolVersions.PREFERRED);
+    McpSession session = sessions.find(sessions.begin(ProtocolVersions.PREFERRED)).orElseThrow();
     HttpReply reply =
         server.handle(
             new HttpCall(
