@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import dev.svc.call.Deadline;
 import dev.svc.json.Jackson;
+import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
 import java.io.IOException;
 import java.net.URI;

@@ -10,6 +10,7 @@ import com.mongodb.connection.ServerConnectionState;
 import com.mongodb.event.ServerDescriptionChangedEvent;
 import com.mongodb.event.ServerListener;
 import dev.svc.call.Deadline;
+import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.svc.connector;
 
 import dev.svc.call.Deadline;
+import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.json.JsonFootprint;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 

@@ -1,5 +1,6 @@
 package dev.svc.connector;
 
+import dev.svc.json.JsonFootprint;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

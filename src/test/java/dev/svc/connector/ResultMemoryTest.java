@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.svc.json.JsonFootprint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

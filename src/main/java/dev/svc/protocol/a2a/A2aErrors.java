@@ -70,6 +70,17 @@ public final class A2aErrors {
             error.code(), error.message(), error.data().map(d -> Json.NODES.arrayNode().add(d))));
   }
 
+  /** The in-memory task store has no room for a new task: running tasks hold its budget. */
+  public static JsonRpcException storeFull(String message) {
+    ArrayNode data = Json.NODES.arrayNode();
+    data.addObject()
+        .put("@type", ERROR_INFO)
+        .put("reason", "TASK_STORE_FULL")
+        .put("domain", DOMAIN);
+    return JsonRpcException.withCode(
+        ErrorCodes.INTERNAL_ERROR, "Internal error: no room for a new task: " + message, data);
+  }
+
   /**
    * The shared task store cannot be read or written: {@code -32603} with a message that says so
    * (the store's name and error go to the log only) and, as details, the reason {@code

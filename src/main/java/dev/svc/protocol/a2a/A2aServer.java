@@ -262,6 +262,9 @@ public final class A2aServer implements AutoCloseable {
       };
     } catch (JsonRpcException e) {
       return error(200, id, e.error());
+    } catch (TaskStoreFullException e) {
+      LOG.warn("task refused: the in-memory task store is full", "agent", call.agent().name());
+      return error(200, id, A2aErrors.storeFull(e.getMessage()).error());
     } catch (TaskStoreException e) {
       LOG.error(
           "A2A request failed: task store unavailable",

@@ -12,9 +12,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Tasks in this process's memory: bounded ({@link #DEFAULT_MAX_TASKS} tasks; when full, the
- * finished task updated longest ago is dropped first, running tasks never) and finished tasks
- * expire {@link #DEFAULT_RETENTION} after their last update. Push configs go with their task.
+ * Tasks in this process's memory: bounded by count ({@link #DEFAULT_MAX_TASKS}) and by the heap
+ * their messages and artifacts take ({@link #defaultMaxBytes()}, estimated by {@link TaskWeight});
+ * when either is reached, the finished task updated longest ago is dropped first, running tasks
+ * never, and a new task that running tasks leave no room for is refused ({@link
+ * TaskStoreFullException}) rather than let clients fill the heap with 4 MiB messages. Finished
+ * tasks expire {@link #DEFAULT_RETENTION} after their last update. Push configs go with their task.
  */
 public final class InMemoryTaskStore implements TaskStore {
   public static final int DEFAULT_MAX_TASKS = 10_000;
@@ -28,22 +31,29 @@ public final class InMemoryTaskStore implements TaskStore {
       };
 
   private final int maxTasks;
+  private final long maxBytes;
   private final Duration retention;
   private final Clock clock;
+
+  /** In the order of their last update: the first finished one is the one to drop. */
   private final Map<String, Entry> tasks = new LinkedHashMap<>();
+
   private long sequence;
+  private long bytes;
 
   private static final class Entry {
     final Scope scope;
     final long created;
     Task task;
+    long weight;
     Instant updated;
     final Map<String, PushConfig> pushConfigs = new LinkedHashMap<>();
 
-    Entry(Scope scope, long created, Task task, Instant updated) {
+    Entry(Scope scope, long created, Task task, long weight, Instant updated) {
       this.scope = scope;
       this.created = created;
       this.task = task;
+      this.weight = weight;
       this.updated = updated;
     }
   }
@@ -53,9 +63,19 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   public InMemoryTaskStore(int maxTasks, Duration retention, Clock clock) {
+    this(maxTasks, defaultMaxBytes(), retention, clock);
+  }
+
+  public InMemoryTaskStore(int maxTasks, long maxBytes, Duration retention, Clock clock) {
     this.maxTasks = maxTasks;
+    this.maxBytes = maxBytes;
     this.retention = retention;
     this.clock = clock;
+  }
+
+  /** A quarter of the heap, at least 16 MiB: 128 MiB with the launchers' 512 MiB heap. */
+  public static long defaultMaxBytes() {
+    return Math.max(16L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4);
   }
 
   /** The scope is part of the key: a lookup from another scope finds nothing. */
@@ -66,30 +86,50 @@ public final class InMemoryTaskStore implements TaskStore {
   @Override
   public synchronized void save(Scope scope, Task task) {
     Instant now = clock.instant();
-    Entry entry = tasks.get(key(scope, task.id()));
+    String key = key(scope, task.id());
+    long weight = TaskWeight.of(task);
+    Entry entry = tasks.remove(key); // put back at the end: the most lately updated
     if (entry == null) {
-      tasks.put(key(scope, task.id()), new Entry(scope, sequence++, task, now));
-      evict(now);
+      evict(now, 1, weight);
+      if (bytes + weight > maxBytes) {
+        throw new TaskStoreFullException(
+            "the tasks running on this instance hold "
+                + bytes / (1024 * 1024)
+                + " MiB, its limit for tasks in memory; retry when some have finished, or keep"
+                + " tasks in a shared store (agents.tasks.store)");
+      }
+      entry = new Entry(scope, sequence++, task, weight, now);
     } else {
+      bytes -= entry.weight;
       entry.task = task;
+      entry.weight = weight;
       entry.updated = now;
+    }
+    tasks.put(key, entry);
+    bytes += weight;
+    if (tasks.size() > maxTasks || bytes > maxBytes) {
+      evict(now, 0, 0); // a running task that grew: finished ones make room
     }
   }
 
-  private void evict(Instant now) {
+  /**
+   * Drops expired finished tasks, then finished ones oldest first until {@code tasks} more tasks of
+   * {@code weight} more bytes fit; running tasks stay (they finish, and become droppable, on their
+   * own).
+   */
+  private void evict(Instant now, int more, long weight) {
     Instant expired = now.minus(retention);
-    tasks
-        .values()
-        .removeIf(e -> e.task.status().state().isTerminal() && e.updated.isBefore(expired));
-    while (tasks.size() > maxTasks) {
-      Optional<Map.Entry<String, Entry>> oldest =
-          tasks.entrySet().stream()
-              .filter(e -> e.getValue().task.status().state().isTerminal())
-              .min(Comparator.comparing(e -> e.getValue().updated));
-      if (oldest.isEmpty()) {
-        return; // every task is running: they finish (and become evictable) on their own
+    Iterator<Entry> oldestFirst = tasks.values().iterator();
+    while (oldestFirst.hasNext()) {
+      Entry e = oldestFirst.next();
+      boolean full = tasks.size() + more > maxTasks || bytes + weight > maxBytes;
+      if (!full && !e.updated.isBefore(expired)) {
+        return; // in update order: every later entry is newer still
       }
-      tasks.remove(oldest.get().getKey());
+      if (e.task.status().state().isTerminal() && (full || e.updated.isBefore(expired))) {
+        oldestFirst.remove();
+        bytes -= e.weight;
+      }
     }
   }
 

@@ -421,6 +421,43 @@ class A2aServerIT {
   }
 
   @Test
+  void aNewTaskThatRunningTasksLeaveNoRoomForIsRefusedAndTheServerGoesOn(@TempDir Path other)
+      throws Exception {
+    A2aServer.Settings tiny =
+        new A2aServer.Settings(
+            Duration.ofMillis(200),
+            new InMemoryTaskStore(100, 300_000, Duration.ofDays(1), Clock.systemUTC()),
+            settings().retry(),
+            Clock.systemUTC());
+    try (A2aFixture small =
+        A2aFixture.launch(
+            other, AgentProjects.SHOP, model.url(), Map.of("TEST_OPENAI_KEY", "sk-test"), tiny)) {
+      model.endless(false); // the first task runs until the model answers, which it never does
+      String big = "x".repeat(200_000);
+      JsonNode first =
+          small.result(
+              "weather",
+              "SendMessage",
+              userMessage(big)
+                  .replace(
+                      "\"configuration\":{}", "\"configuration\":{\"returnImmediately\":true}"));
+      assertThat(state(first.path("task"))).isEqualTo("TASK_STATE_SUBMITTED");
+      assertThat(model.awaitEndlessStarted()).isTrue();
+
+      JsonNode refused = small.rpc("weather", "SendMessage", userMessage(big));
+
+      assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32603);
+      assertThat(refused.path("error").path("message").asString())
+          .startsWith("Internal error: no room for a new task: the tasks running on this instance");
+      assertThat(refused.path("error").path("data").get(0).path("reason").asString())
+          .isEqualTo("TASK_STORE_FULL");
+      model.json(OpenAiReplies.text("Sunny."));
+      JsonNode small1 = small.result("weather", "SendMessage", userMessage("hi")).path("task");
+      assertThat(state(small1)).as("a small task still fits").isEqualTo("TASK_STATE_COMPLETED");
+    }
+  }
+
+  @Test
   void returnImmediatelyAnswersWithTheSubmittedTaskAndGetTaskFollowsIt() throws Exception {
     model.endless(false);
 

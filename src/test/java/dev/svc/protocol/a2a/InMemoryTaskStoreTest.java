@@ -1,6 +1,7 @@
 package dev.svc.protocol.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
@@ -52,6 +53,61 @@ class InMemoryTaskStoreTest {
     assertThat(store.find(scope("a"), "new")).isPresent();
     store.save(scope("a"), task("more", "c", TaskState.SUBMITTED, clock.instant()));
     assertThat(store.size()).as("running tasks are never dropped").isEqualTo(3);
+  }
+
+  /** A task holding a user message of {@code chars} characters. */
+  static Task big(String id, TaskState state, Instant at, int chars) {
+    Message message =
+        new Message(
+            "m-" + id,
+            Optional.of("c"),
+            Optional.of(id),
+            Role.USER,
+            List.of(Part.text("x".repeat(chars))),
+            Optional.empty(),
+            List.of(),
+            List.of());
+    return new Task(
+        id, "c", TaskStatus.of(state, at), List.of(), List.of(message), Optional.empty());
+  }
+
+  @Test
+  void theHeapTasksTakeIsBoundedFinishedOnesGoFirstAndANewTaskWithoutRoomIsRefused() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    InMemoryTaskStore store = new InMemoryTaskStore(100, 10_000, Duration.ofDays(1), clock);
+    store.save(scope("a"), big("done", TaskState.COMPLETED, clock.instant(), 4_000));
+    clock.advance(Duration.ofSeconds(1));
+    store.save(scope("a"), big("running", TaskState.WORKING, clock.instant(), 4_000));
+    clock.advance(Duration.ofSeconds(1));
+
+    store.save(scope("a"), big("next", TaskState.SUBMITTED, clock.instant(), 4_000));
+
+    assertThat(store.find(scope("a"), "done")).as("the finished task made room").isEmpty();
+    assertThat(store.find(scope("a"), "running")).isPresent();
+    assertThat(store.find(scope("a"), "next")).isPresent();
+    assertThatThrownBy(
+            () -> store.save(scope("a"), big("more", TaskState.SUBMITTED, clock.instant(), 4_000)))
+        .isInstanceOf(TaskStoreFullException.class)
+        .hasMessageContaining("retry when some have finished");
+    assertThat(store.find(scope("a"), "more")).isEmpty();
+
+    store.save(scope("a"), big("running", TaskState.COMPLETED, clock.instant(), 4_000));
+    store.save(scope("a"), big("more", TaskState.SUBMITTED, clock.instant(), 4_000));
+    assertThat(store.find(scope("a"), "running")).as("finished since: dropped for room").isEmpty();
+    assertThat(store.find(scope("a"), "more")).isPresent();
+  }
+
+  @Test
+  void aRunningTaskThatGrowsIsKeptAndFinishedOnesMakeRoom() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    InMemoryTaskStore store = new InMemoryTaskStore(100, 10_000, Duration.ofDays(1), clock);
+    store.save(scope("a"), big("done", TaskState.COMPLETED, clock.instant(), 3_000));
+    store.save(scope("a"), big("running", TaskState.WORKING, clock.instant(), 100));
+
+    store.save(scope("a"), big("running", TaskState.WORKING, clock.instant(), 9_000));
+
+    assertThat(store.find(scope("a"), "running")).isPresent();
+    assertThat(store.find(scope("a"), "done")).isEmpty();
   }
 
   @Test

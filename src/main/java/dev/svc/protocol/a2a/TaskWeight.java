@@ -1,0 +1,55 @@
+package dev.svc.protocol.a2a;
+
+import dev.svc.json.JsonFootprint;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An estimate of the heap one task takes, for {@link InMemoryTaskStore}'s byte budget: its messages
+ * and artifacts, part by part (text one byte a character, as the JVM's compact strings hold most
+ * text; data and metadata as {@link JsonFootprint} estimates them), plus a fixed cost per task,
+ * message and part. Cheap: one pass over the parts, nothing serialized.
+ */
+final class TaskWeight {
+  static final int TASK = 512;
+  static final int MESSAGE = 256;
+  static final int PART = 128;
+
+  private TaskWeight() {}
+
+  static long of(Task task) {
+    long bytes = TASK + metadata(task.metadata());
+    for (Message message : task.history()) {
+      bytes += of(message);
+    }
+    for (Artifact artifact : task.artifacts()) {
+      bytes += MESSAGE + parts(artifact.parts()) + metadata(artifact.metadata());
+    }
+    return bytes + task.status().message().map(TaskWeight::of).orElse(0L);
+  }
+
+  private static long of(Message message) {
+    return MESSAGE + parts(message.parts()) + metadata(message.metadata());
+  }
+
+  private static long parts(List<Part> parts) {
+    long bytes = 0;
+    for (Part part : parts) {
+      bytes +=
+          PART
+              + metadata(part.metadata())
+              + switch (part.content()) {
+                case Part.Text text -> text.text().length();
+                case Part.Raw raw -> raw.base64().length();
+                case Part.Url url -> url.url().length();
+                case Part.Data data -> JsonFootprint.of(data.data());
+              };
+    }
+    return bytes;
+  }
+
+  private static long metadata(Optional<ObjectNode> metadata) {
+    return metadata.map(JsonFootprint::of).orElse(0L);
+  }
+}
