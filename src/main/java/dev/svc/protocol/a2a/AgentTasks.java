@@ -4,6 +4,7 @@ import dev.svc.agent.AgentRunner;
 import dev.svc.agent.Turn;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
+import dev.svc.json.JsonFootprint;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
@@ -25,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Keeps the books of tasks: a new user message becomes a task in its conversation (context), whose
@@ -47,6 +49,16 @@ final class AgentTasks implements AutoCloseable {
   private final Clock clock;
   private final AgentRunner runner;
   private final ConcurrentHashMap<String, TaskRun> running = new ConcurrentHashMap<>();
+
+  /**
+   * The estimated heap of what the running tasks hold from the start (the message, the earlier
+   * turns read for the model), at most {@link #maxRunningBytes}: with a shared store, each run
+   * reads its conversation anew, up to 50 messages of 4 MiB, so a client starting runs in a loop
+   * could fill the heap where the store itself holds nothing here.
+   */
+  private final AtomicLong runningBytes = new AtomicLong();
+
+  private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
   AgentTasks(
@@ -133,7 +145,20 @@ final class AgentTasks implements AutoCloseable {
             List.of(),
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
-    save(scope, task, 0);
+    long weight = TaskWeight.of(task) + weight(conversation);
+    if (runningBytes.addAndGet(weight) > maxRunningBytes) {
+      runningBytes.addAndGet(-weight);
+      throw new TaskStoreFullException(
+          "the tasks running on this instance hold "
+              + runningBytes.get() / (1024 * 1024)
+              + " MiB of messages, its limit; retry when some have finished");
+    }
+    try {
+      save(scope, task, 0);
+    } catch (RuntimeException e) {
+      runningBytes.addAndGet(-weight);
+      throw e;
+    }
     configuration
         .pushConfig()
         .ifPresent(config ->
@@ -166,7 +191,8 @@ final class AgentTasks implements AutoCloseable {
                                 runtime,
                                 conversation,
                                 agentCaller,
-                                streaming)))));
+                                streaming,
+                                weight)))));
     return new Started(run, subscription);
   }
 
@@ -221,7 +247,8 @@ final class AgentTasks implements AutoCloseable {
       ProjectRuntime runtime,
       List<Turn> conversation,
       Caller caller,
-      boolean streaming) {
+      boolean streaming,
+      long weight) {
     long started = System.nanoTime();
     try {
       if (!run.status(TaskState.WORKING, Optional.empty())) {
@@ -238,7 +265,27 @@ final class AgentTasks implements AutoCloseable {
       end(run, agent, new AgentRunner.Outcome.Faulted(fault, e), started);
     } finally {
       running.remove(key(scope, run.id()), run);
+      runningBytes.addAndGet(-weight);
     }
+  }
+
+  /** The estimated heap of a conversation's turns: their text and tool calls' JSON. */
+  private static long weight(List<Turn> conversation) {
+    long bytes = 0;
+    for (Turn turn : conversation) {
+      bytes +=
+          TaskWeight.MESSAGE
+              + switch (turn) {
+                case Turn.User user -> user.text().length();
+                case Turn.Model model ->
+                    model.text().length()
+                        + model.toolCalls().stream()
+                            .mapToLong(call -> JsonFootprint.of(call.arguments()))
+                            .sum();
+                case Turn.ToolResult result -> JsonFootprint.of(result.result());
+              };
+    }
+    return bytes;
   }
 
   private static void end(TaskRun run, Agent agent, AgentRunner.Outcome outcome, long started) {
