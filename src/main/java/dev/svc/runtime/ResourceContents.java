@@ -62,6 +62,25 @@ public final class ResourceContents {
     }
   }
 
+  /** Whether a resource or a template serves {@code uri}, without reading it. */
+  public boolean serves(String uri) {
+    for (Resource resource : model.resources()) {
+      if (resource.uri().equals(uri)) {
+        return true;
+      }
+    }
+    for (Compiled compiled : templates) {
+      try {
+        if (compiled.uriTemplate().match(uri).isPresent()) {
+          return true;
+        }
+      } catch (IllegalArgumentException e) {
+        return false; // a malformed escape: no template serves it
+      }
+    }
+    return false;
+  }
+
   /**
    * The content at {@code uri}; empty when no resource or template matches.
    *

@@ -28,6 +28,9 @@ final class A2aMethods {
   static final int DEFAULT_PAGE_SIZE = 50;
   static final int MAX_PAGE_SIZE = 100;
 
+  /** The most push notification configs one task may have. */
+  static final int MAX_PUSH_CONFIGS = 10;
+
   private final AgentTasks tasks;
   private final PushDestinations destinations;
   private final Duration keepAlive;
@@ -281,6 +284,17 @@ final class A2aMethods {
     TaskStore.Scope scope = call.scope();
     tasks.find(scope, config.taskId()).orElseThrow(() -> A2aErrors.taskNotFound(config.taskId()));
     checkDestination(config, "url");
+    List<PushConfig> existing = tasks.store().pushConfigs(scope, config.taskId());
+    if (existing.size() >= MAX_PUSH_CONFIGS
+        && existing.stream().noneMatch(e -> e.id().equals(config.id()))) {
+      // each is called on every change of the task: a bound on what one client makes svc send
+      throw A2aErrors.invalidParams(
+          "task "
+              + config.taskId()
+              + " already has "
+              + MAX_PUSH_CONFIGS
+              + " push notification configs, the most a task may have: delete one first");
+    }
     PushConfig saved =
         config.withIds(
             config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), config.taskId());

@@ -71,15 +71,35 @@ public record PushConfig(
                         Wire.string(a, "credentials", path + ".authentication.credentials")
                             .orElse(""),
                         path + ".authentication.credentials")));
-    return new PushConfig(
-        Wire.string(json, "id", path + ".id").orElse(""),
-        Wire.string(json, "taskId", path + ".taskId").orElse(""),
-        url,
-        Wire.string(json, "token", path + ".token")
-            .filter(s -> !s.isEmpty())
-            .map(token -> headerSafe(token, path + ".token")),
-        authentication);
+    PushConfig config =
+        new PushConfig(
+            Wire.string(json, "id", path + ".id").orElse(""),
+            Wire.string(json, "taskId", path + ".taskId").orElse(""),
+            url,
+            Wire.string(json, "token", path + ".token")
+                .filter(s -> !s.isEmpty())
+                .map(token -> headerSafe(token, path + ".token")),
+            authentication);
+    long chars =
+        config.id().length()
+            + config.taskId().length()
+            + url.length()
+            + config.token().map(String::length).orElse(0)
+            + authentication.map(a -> a.scheme().length() + a.credentials().length()).orElse(0);
+    if (chars > MAX_CHARS) {
+      throw A2aErrors.invalidParams(
+          "`"
+              + path
+              + "` is too large: a push config's id, task id, url, token and credentials are at"
+              + " most "
+              + MAX_CHARS / 1024
+              + " KiB together");
+    }
+    return config;
   }
+
+  /** The most characters of one config's strings: stored with its task, sent with each push. */
+  static final int MAX_CHARS = 16 * 1024;
 
   /**
    * Whether a value can be sent as an HTTP header value: no control characters but tab, no

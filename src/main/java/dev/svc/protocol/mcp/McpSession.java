@@ -156,8 +156,11 @@ public final class McpSession {
     client = ClientCapabilities.of(capabilities);
   }
 
-  /** Subscribes the session to updates of {@code uri} ({@code resources/subscribe}). */
-  void subscribe(String uri) {
+  /**
+   * Subscribes the session to updates of {@code uri} ({@code resources/subscribe}); false when it
+   * already has {@code most} other subscriptions.
+   */
+  boolean subscribe(String uri, int most) {
     Set<String> made = subscriptions;
     if (made == null) {
       synchronized (this) {
@@ -167,7 +170,13 @@ public final class McpSession {
         }
       }
     }
-    made.add(uri);
+    synchronized (made) {
+      if (made.size() >= most && !made.contains(uri)) {
+        return false;
+      }
+      made.add(uri);
+    }
+    return true;
   }
 
   void unsubscribe(String uri) {

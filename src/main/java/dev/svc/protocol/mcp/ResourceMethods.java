@@ -25,6 +25,12 @@ final class ResourceMethods {
   /** Most completion values one answer holds (MCP's limit). */
   static final int MAX_COMPLETIONS = 100;
 
+  /** The most resources one session may subscribe to. */
+  static final int MAX_SUBSCRIPTIONS = 100;
+
+  /** The longest URI one may subscribe to (a template can match any length). */
+  static final int MAX_SUBSCRIBED_URI = 2048;
+
   private ResourceMethods() {}
 
   static void register(Map<String, MethodHandler<McpCall>> handlers) {
@@ -104,7 +110,15 @@ final class ResourceMethods {
   private static JsonNode subscribe(McpCall call, ObjectNode params, boolean subscribe) {
     String uri = uri(params);
     if (subscribe) {
-      call.session().subscribe(uri);
+      if (uri.length() > MAX_SUBSCRIBED_URI || !call.runtime().resources().serves(uri)) {
+        throw notFound(uri.length() > 200 ? uri.substring(0, 200) + "…" : uri);
+      }
+      if (!call.session().subscribe(uri, MAX_SUBSCRIPTIONS)) {
+        throw JsonRpcException.invalidParams(
+            "a session may subscribe to at most "
+                + MAX_SUBSCRIPTIONS
+                + " resources: unsubscribe from one first");
+      }
     } else {
       call.session().unsubscribe(uri);
     }

@@ -865,6 +865,65 @@ class A2aServerIT {
   }
 
   @Test
+  void aTaskHasAtMostTenPushConfigsOfSixteenKibEach() {
+    model.json(OpenAiReplies.text("ok"));
+    String id =
+        svc.result("chat", "SendMessage", userMessage("hi")).path("task").path("id").asString();
+    for (int i = 0; i < 10; i++) {
+      svc.result(
+          "chat",
+          "CreateTaskPushNotificationConfig",
+          "{\"taskId\":\""
+              + id
+              + "\",\"id\":\"c"
+              + i
+              + "\",\"url\":\"https://hooks.example.com/"
+              + i
+              + "\"}");
+    }
+
+    JsonNode eleventh =
+        svc.rpc(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\"" + id + "\",\"url\":\"https://hooks.example.com/x\"}");
+    assertThat(eleventh.path("error").path("code").asInt()).isEqualTo(-32602);
+    assertThat(eleventh.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid params: task "
+                + id
+                + " already has 10 push notification configs, the most a task may have: delete"
+                + " one first");
+    assertThat(
+            svc.result(
+                    "chat",
+                    "CreateTaskPushNotificationConfig",
+                    "{\"taskId\":\""
+                        + id
+                        + "\",\"id\":\"c3\",\"url\":\"https://hooks.example.com/new\"}")
+                .path("url")
+                .asString())
+        .as("replacing one of the ten is no eleventh")
+        .isEqualTo("https://hooks.example.com/new");
+
+    svc.result(
+        "chat", "DeleteTaskPushNotificationConfig", "{\"taskId\":\"" + id + "\",\"id\":\"c0\"}");
+    JsonNode huge =
+        svc.rpc(
+            "chat",
+            "CreateTaskPushNotificationConfig",
+            "{\"taskId\":\""
+                + id
+                + "\",\"url\":\"https://hooks.example.com/x\",\"token\":\""
+                + "t".repeat(20_000)
+                + "\"}");
+    assertThat(huge.path("error").path("message").asString())
+        .isEqualTo(
+            "Invalid params: `params` is too large: a push config's id, task id, url, token and"
+                + " credentials are at most 16 KiB together");
+  }
+
+  @Test
   void pushNotificationConfigsCanBeCreatedReadListedAndDeleted() {
     model.json(OpenAiReplies.text("ok"));
     String id =

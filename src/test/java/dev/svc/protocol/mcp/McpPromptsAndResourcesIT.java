@@ -437,4 +437,34 @@ class McpPromptsAndResourcesIT {
                 .toString())
         .isEqualTo("{}");
   }
+
+  @Test
+  void aSessionSubscribesOnlyToUrisTheProjectServesAndToAtMostAHundred() {
+    JsonNode unknown =
+        client.request("resources/subscribe", "{\"uri\":\"nope://x\"}").path("error");
+    assertThat(unknown.path("code").asInt()).isEqualTo(-32002);
+    assertThat(unknown.path("data").path("uri").asString()).isEqualTo("nope://x");
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(
+              client
+                  .request("resources/subscribe", "{\"uri\":\"notes://topic-" + i + "\"}")
+                  .has("result"))
+          .isTrue();
+    }
+    JsonNode more =
+        client.request("resources/subscribe", "{\"uri\":\"notes://topic-100\"}").path("error");
+    assertThat(more.path("code").asInt()).isEqualTo(-32602);
+    assertThat(more.path("message").asString())
+        .isEqualTo("a session may subscribe to at most 100 resources: unsubscribe from one first");
+    assertThat(client.request("resources/subscribe", "{\"uri\":\"notes://topic-7\"}").has("result"))
+        .as("the same subscription again is no new one")
+        .isTrue();
+
+    JsonNode tooLong =
+        client
+            .request("resources/subscribe", "{\"uri\":\"notes://" + "x".repeat(5000) + "\"}")
+            .path("error");
+    assertThat(tooLong.path("code").asInt()).isEqualTo(-32002);
+  }
 }
