@@ -239,15 +239,27 @@ final class A2aMethods {
                     cursor));
     ObjectNode result = Json.NODES.objectNode();
     ArrayNode list = result.putArray("tasks");
+    Optional<TaskStore.Cursor> next = page.next();
+    long bytes = 0;
     for (Task task : page.tasks()) {
-      Task live = tasks.find(call.scope(), task.id()).orElse(task);
-      ObjectNode json = live.view(historyLength, includeArtifacts).toJson();
+      Task view =
+          tasks.find(call.scope(), task.id()).orElse(task).view(historyLength, includeArtifacts);
+      bytes += TaskWeight.of(view);
+      // the page holds at most MAX_READ_BYTES of tasks, estimated (TaskWeight), at least one
+      if (bytes > TaskStore.MAX_READ_BYTES && !list.isEmpty()) {
+        // a page of a hundred tasks that each hold a 4 MiB message would be 400 MiB of JSON:
+        // the page ends early, and the next one starts at the task left out
+        Task last = page.tasks().get(list.size() - 1);
+        next = Optional.of(new TaskStore.Cursor(last.status().timestamp(), last.id()));
+        break;
+      }
+      ObjectNode json = view.toJson();
       if (includeArtifacts && !json.has("artifacts")) {
         json.putArray("artifacts");
       }
       list.add(json);
     }
-    result.put("nextPageToken", page.next().map(A2aMethods::token).orElse(""));
+    result.put("nextPageToken", next.map(A2aMethods::token).orElse(""));
     result.put("pageSize", pageSize);
     result.put("totalSize", page.totalSize());
     return result;

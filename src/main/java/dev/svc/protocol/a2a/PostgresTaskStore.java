@@ -184,13 +184,17 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
         c -> {
           try (PreparedStatement s =
               c.prepareStatement(
+                  // the latest tasks whose bodies fit the budget (the newest always), oldest first
                   "SELECT "
                       + COLUMNS
-                      + " FROM svc_a2a_tasks WHERE agent = ? AND principal = ? AND context_id = ?"
-                      + " ORDER BY created")) {
+                      + " FROM (SELECT body, created, sum(octet_length(body)) OVER"
+                      + " (ORDER BY created DESC ROWS UNBOUNDED PRECEDING) - octet_length(body)"
+                      + " AS before FROM svc_a2a_tasks WHERE agent = ? AND principal = ? AND"
+                      + " context_id = ?) latest WHERE before < ? ORDER BY created")) {
             s.setString(1, scope.agent());
             s.setString(2, scope.principal().id());
             s.setString(3, contextId);
+            s.setLong(4, MAX_READ_BYTES);
             return tasks(s);
           }
         });
@@ -241,21 +245,36 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
                 pageValues.add(cursor.taskId());
               });
           pageValues.add(query.pageSize() + 1);
-          List<Task> tasks;
+          // one row more than the page, to tell whether there are more; a row whose body would
+          // take the page past MAX_READ_BYTES comes without its body (NULL), and ends the page
+          List<Task> tasks = new ArrayList<>();
+          boolean more = false;
           try (PreparedStatement s =
               c.prepareStatement(
-                  "SELECT "
-                      + COLUMNS
-                      + " FROM svc_a2a_tasks"
+                  "SELECT CASE WHEN before < ? THEN body END FROM (SELECT body, status_ms, id,"
+                      + " sum(octet_length(body)) OVER (ORDER BY status_ms DESC, id DESC ROWS"
+                      + " UNBOUNDED PRECEDING) - octet_length(body) AS before FROM svc_a2a_tasks"
                       + page
-                      + " ORDER BY status_ms DESC, id DESC LIMIT ?")) {
-            bind(s, pageValues);
-            tasks = tasks(s);
+                      + " ORDER BY status_ms DESC, id DESC LIMIT ?) page"
+                      + " ORDER BY status_ms DESC, id DESC")) {
+            List<Object> all = new ArrayList<>(List.of(MAX_READ_BYTES));
+            all.addAll(pageValues);
+            bind(s, all);
+            try (ResultSet rs = s.executeQuery()) {
+              while (rs.next()) {
+                String body = rs.getString(1);
+                if (body == null || tasks.size() == query.pageSize()) {
+                  more = true;
+                  break;
+                }
+                tasks.add(StoredTasks.task(body));
+              }
+            }
           }
-          if (tasks.size() <= query.pageSize()) {
+          if (!more) {
             return new Page(tasks, total, Optional.empty());
           }
-          List<Task> shown = List.copyOf(tasks.subList(0, query.pageSize()));
+          List<Task> shown = List.copyOf(tasks);
           Task last = shown.getLast();
           return new Page(
               shown, total, Optional.of(new Cursor(last.status().timestamp(), last.id())));

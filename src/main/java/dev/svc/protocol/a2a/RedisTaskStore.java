@@ -209,22 +209,37 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             leaseUntil > System.currentTimeMillis()));
   }
 
+  /** The tasks of {@code ids}, in that order, up to {@link #MAX_READ_BYTES} (the first always). */
   private List<Task> bodies(List<String> ids) {
+    return read(ids).tasks();
+  }
+
+  /**
+   * What a budgeted read gave: the tasks found, and how many of the ids it got to (a task that is
+   * gone counts, and is not in {@code tasks}).
+   */
+  private record Read(List<Task> tasks, int consumed) {}
+
+  private Read read(List<String> ids) {
     if (ids.isEmpty()) {
-      return List.of();
+      return new Read(List.of(), 0);
     }
+    List<String> args = new ArrayList<>(ids.size() + 1);
+    args.add(Long.toString(MAX_READ_BYTES));
+    args.addAll(ids);
     Object reply =
         call(
             "read tasks",
-            () -> redis.eval(RedisTaskScripts.BODIES, List.of(keys.taskPrefix()), ids));
+            () -> redis.eval(RedisTaskScripts.BODIES, List.of(keys.taskPrefix()), args));
     List<Task> tasks = new ArrayList<>();
-    for (Object body : (List<?>) reply) {
+    List<?> bodies = (List<?>) reply;
+    for (Object body : bodies) {
       String text = String.valueOf(body);
       if (!text.isEmpty()) {
         tasks.add(StoredTasks.task(text));
       }
     }
-    return tasks;
+    return new Read(tasks, bodies.size());
   }
 
   @Override
@@ -233,7 +248,9 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         call(
             "read context " + contextId,
             () -> redis.lrange(RedisTaskKeys.context(keys.scope(scope), contextId), 0, -1));
-    return bodies(ids);
+    // the latest that fit the budget, oldest first
+    List<Task> latest = new ArrayList<>(bodies(ids.reversed()));
+    return latest.reversed();
   }
 
   /**
@@ -282,9 +299,10 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
       }
     }
     int end = Math.min(matching.size(), start + query.pageSize());
-    List<Task> page = bodies(matching.subList(start, end));
+    Read read = read(matching.subList(start, end));
+    List<Task> page = read.tasks();
     Optional<Cursor> next =
-        end < matching.size() && !page.isEmpty()
+        start + read.consumed() < matching.size() && !page.isEmpty()
             ? Optional.of(new Cursor(page.getLast().status().timestamp(), page.getLast().id()))
             : Optional.empty();
     return new Page(page, total, next);

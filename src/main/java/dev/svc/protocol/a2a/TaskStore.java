@@ -22,15 +22,29 @@ public interface TaskStore extends AutoCloseable {
    */
   record Scope(String agent, Principal principal) {}
 
+  /**
+   * The most bytes of stored tasks one read of several takes ({@link #list} and {@link #context}):
+   * a page or a conversation of tasks that each hold a 4 MiB message ends there (at least one task
+   * is always read), so a call cannot make a store load hundreds of megabytes at once.
+   */
+  long MAX_READ_BYTES = 4L * 1024 * 1024;
+
   /** Saves a new task or the new state of a known one. */
   void save(Scope scope, Task task);
 
   Optional<Task> find(Scope scope, String taskId);
 
-  /** Every task of a conversation, in the order they were created. */
+  /**
+   * The tasks of a conversation, in the order they were created: every one, or, when they hold more
+   * than {@link #MAX_READ_BYTES}, the latest that fit.
+   */
   List<Task> context(Scope scope, String contextId);
 
-  /** Tasks that match, newest status first (then by id, descending), one page at a time. */
+  /**
+   * Tasks that match, newest status first (then by id, descending), one page at a time: at most
+   * {@code pageSize}, and fewer (at least one) when a store that reads them from a database would
+   * read more than {@link #MAX_READ_BYTES}; {@code next} then goes on from the last one read.
+   */
   Page list(Scope scope, Query query);
 
   void savePushConfig(Scope scope, PushConfig config);

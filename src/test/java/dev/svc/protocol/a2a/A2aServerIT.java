@@ -865,6 +865,31 @@ class A2aServerIT {
   }
 
   @Test
+  void aListTasksPageEndsEarlyAtFourMibAndTheNextPageGoesOn() {
+    String big = "x".repeat(1_500_000);
+    for (int i = 0; i < 3; i++) {
+      model.json(OpenAiReplies.text("ok " + i));
+      svc.result("chat", "SendMessage", userMessage(big + i));
+    }
+
+    JsonNode first = svc.result("chat", "ListTasks", "{\"pageSize\":10}");
+    assertThat(first.path("tasks")).hasSize(2);
+    assertThat(first.path("totalSize").asInt()).isEqualTo(3);
+    String token = first.path("nextPageToken").asString();
+    assertThat(token).isNotEmpty();
+    JsonNode second =
+        svc.result("chat", "ListTasks", "{\"pageSize\":10,\"pageToken\":\"" + token + "\"}");
+    assertThat(second.path("tasks")).hasSize(1);
+    assertThat(second.path("nextPageToken").asString()).isEmpty();
+    assertThat(
+            java.util.stream.Stream.concat(
+                    first.path("tasks").valueStream(), second.path("tasks").valueStream())
+                .map(t -> t.path("id").asString())
+                .distinct())
+        .hasSize(3);
+  }
+
+  @Test
   void aTaskHasAtMostTenPushConfigsOfSixteenKibEach() {
     model.json(OpenAiReplies.text("ok"));
     String id =

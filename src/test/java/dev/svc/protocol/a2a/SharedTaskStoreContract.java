@@ -55,6 +55,69 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
     return new StreamResponse.StatusUpdate(task.id(), task.contextId(), TaskStatus.of(state, T0));
   }
 
+  /** A task whose message is {@code chars} characters. */
+  static Task big(String context, Instant at, int chars) {
+    String id = newId();
+    Message message =
+        new Message(
+            "m-" + id,
+            Optional.of(context),
+            Optional.of(id),
+            Role.USER,
+            List.of(Part.text("x".repeat(chars))),
+            Optional.empty(),
+            List.of(),
+            List.of());
+    return new Task(
+        id,
+        context,
+        TaskStatus.of(TaskState.COMPLETED, at),
+        List.of(),
+        List.of(message),
+        Optional.empty());
+  }
+
+  @Test
+  void aPageOfLargeTasksEndsAtTheReadBudgetAndTheNextGoesOn() {
+    List<String> newestFirst = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Task task = big("ctx", T0.plusSeconds(i), 1_500_000);
+      store().save(WEATHER_ALICE, task);
+      newestFirst.addFirst(task.id());
+    }
+
+    TaskStore.Page first = store().list(WEATHER_ALICE, all(100));
+
+    assertThat(first.tasks())
+        .extracting(Task::id)
+        .containsExactlyElementsOf(newestFirst.subList(0, 3));
+    assertThat(first.totalSize()).isEqualTo(5);
+    TaskStore.Page second =
+        store()
+            .list(
+                WEATHER_ALICE,
+                new TaskStore.Query(
+                    Optional.empty(), Optional.empty(), Optional.empty(), 100, first.next()));
+    assertThat(second.tasks())
+        .extracting(Task::id)
+        .containsExactlyElementsOf(newestFirst.subList(3, 5));
+    assertThat(second.next()).isEmpty();
+  }
+
+  @Test
+  void aConversationOfLargeTasksIsReadFromItsLatestUpToTheBudget() {
+    List<String> created = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Task task = big("long", T0.plusSeconds(i), 1_500_000);
+      store().save(WEATHER_ALICE, task);
+      created.add(task.id());
+    }
+
+    assertThat(store().context(WEATHER_ALICE, "long"))
+        .extracting(Task::id)
+        .containsExactlyElementsOf(created.subList(2, 5));
+  }
+
   @Test
   void eventsAreReplayedInOrderAfterTheSnapshotTheyFollow() {
     SharedTasks a = shared(store());
