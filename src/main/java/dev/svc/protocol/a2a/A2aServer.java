@@ -22,6 +22,7 @@ import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
+import dev.svc.telemetry.SvcMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -263,7 +264,9 @@ public final class A2aServer implements AutoCloseable {
     } catch (JsonRpcException e) {
       return error(200, id, e.error());
     } catch (TaskStoreFullException e) {
-      LOG.warn("task refused: the in-memory task store is full", "agent", call.agent().name());
+      // counted, not logged at warn: a client sending large tasks in a loop would flood the log
+      SvcMetrics.HTTP_REFUSALS.increment("task_store_full");
+      LOG.debug("task refused: no room for a new task", "agent", call.agent().name());
       return error(200, id, A2aErrors.storeFull(e.getMessage()).error());
     } catch (TaskStoreException e) {
       LOG.error(

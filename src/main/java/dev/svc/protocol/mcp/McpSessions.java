@@ -31,7 +31,7 @@ public final class McpSessions {
    * The sessions seen lately, at most {@link #MAX_LIVE}: past that the least used go, and come back
    * from their signed id when their client returns (its protocol version, capabilities and owner
    * are in the id; a log level or a resource subscription it set is gone). A client that opens
-   * sessions by the hundred thousand costs this instance at most ~6 MB (docs/serving.md).
+   * sessions by the hundred thousand costs this instance at most ~7 MB (docs/serving.md).
    */
   private final Cache<String, McpSession> live =
       Caffeine.newBuilder()
