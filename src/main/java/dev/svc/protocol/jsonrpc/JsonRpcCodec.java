@@ -5,6 +5,7 @@ import dev.svc.json.Jackson;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -19,8 +20,14 @@ import tools.jackson.databind.node.ObjectNode;
 public final class JsonRpcCodec {
   public static final JsonMapper JSON = Jackson.MAPPER;
 
-  /** Reads request bodies: numbers beyond a double's range are a parse error, not infinity. */
-  private static final ObjectReader BODIES = JSON.reader().with(FiniteNumbers.INSTANCE);
+  /**
+   * Reads request bodies: numbers beyond a double's range are a parse error, not infinity, and so
+   * is a property named twice in one object (I-JSON, RFC 7493 §2.3): a gateway in front of svc that
+   * keeps the first of two {@code "name"}s and svc, which would keep the last, must never disagree
+   * on which tool a call is for.
+   */
+  private static final ObjectReader BODIES =
+      JSON.reader().with(FiniteNumbers.INSTANCE).with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

@@ -84,4 +84,12 @@ class JsonRpcCodecTest {
               assertThat(request.params().path("b").asDouble()).isZero();
             });
   }
+
+  @Test
+  void aPropertyNamedTwiceIsAParseError() {
+    assertThat(
+            parseError(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"name\":\"b\"}}"))
+        .isEqualTo("Parse error at line 1, column 74: Duplicate Object property \"name\"");
+  }
 }
