@@ -59,6 +59,14 @@ final class ListenStreams {
             throw JsonRpcException.invalidParams(
                 "`notifications.resourceSubscriptions` must hold resource URIs (strings)");
           }
+          if (uri.asString().length() > ResourceMethods.MAX_SUBSCRIBED_URI) {
+            // the stream keeps its filter as long as it is open: 1000 URIs of 2 KB at most
+            throw JsonRpcException.invalidParams(
+                "`notifications.resourceSubscriptions` holds a URI of "
+                    + uri.asString().length()
+                    + " characters; at most "
+                    + ResourceMethods.MAX_SUBSCRIBED_URI);
+          }
           uris.add(uri.asString());
         }
         if (uris.size() > MAX_RESOURCE_SUBSCRIPTIONS) {

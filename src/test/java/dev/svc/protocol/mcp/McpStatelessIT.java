@@ -451,9 +451,20 @@ class McpStatelessIT {
     Reply malformed =
         client.post("subscriptions/listen", "{\"notifications\":{\"toolsListChanged\":\"yes\"}}");
 
+    Reply longUri =
+        client.post(
+            "subscriptions/listen",
+            "{\"notifications\":{\"resourceSubscriptions\":[\"docs://"
+                + "x".repeat(3000)
+                + "\"]}}");
+
     assertThat(jsonOnly.status()).isEqualTo(406);
     assertThat(malformed.status()).isEqualTo(400);
     assertThat(malformed.json().path("error").path("code").asInt()).isEqualTo(-32602);
+    assertThat(longUri.status()).isEqualTo(400);
+    assertThat(longUri.json().path("error").path("message").asString())
+        .isEqualTo(
+            "`notifications.resourceSubscriptions` holds a URI of 3007 characters; at most 2048");
   }
 
   @Test
