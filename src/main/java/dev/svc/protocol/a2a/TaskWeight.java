@@ -30,7 +30,20 @@ final class TaskWeight {
   }
 
   private static long of(Message message) {
-    return MESSAGE + parts(message.parts()) + metadata(message.metadata());
+    return MESSAGE
+        + parts(message.parts())
+        + metadata(message.metadata())
+        + strings(message.extensions())
+        + strings(message.referenceTaskIds());
+  }
+
+  /** A list of strings a client sent (extension URIs, referenced task ids). */
+  private static long strings(List<String> strings) {
+    long bytes = 0;
+    for (String s : strings) {
+      bytes += JsonFootprint.STRING + s.length();
+    }
+    return bytes;
   }
 
   private static long parts(List<Part> parts) {
