@@ -52,6 +52,8 @@ final class TaskWeight {
       bytes +=
           PART
               + metadata(part.metadata())
+              + part.filename().map(String::length).orElse(0)
+              + part.mediaType().map(String::length).orElse(0)
               + switch (part.content()) {
                 case Part.Text text -> text.text().length();
                 case Part.Raw raw -> raw.base64().length();
