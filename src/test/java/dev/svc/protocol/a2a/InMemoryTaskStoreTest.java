@@ -57,18 +57,7 @@ class InMemoryTaskStoreTest {
 
   /** A task holding a user message of {@code chars} characters. */
   static Task big(String id, TaskState state, Instant at, int chars) {
-    Message message =
-        new Message(
-            "m-" + id,
-            Optional.of("c"),
-            Optional.of(id),
-            Role.USER,
-            List.of(Part.text("x".repeat(chars))),
-            Optional.empty(),
-            List.of(),
-            List.of());
-    return new Task(
-        id, "c", TaskStatus.of(state, at), List.of(), List.of(message), Optional.empty());
+    return TaskStoreContract.task(id, "c", state, at, "x".repeat(chars));
   }
 
   @Test

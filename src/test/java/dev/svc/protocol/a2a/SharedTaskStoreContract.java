@@ -55,26 +55,9 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
     return new StreamResponse.StatusUpdate(task.id(), task.contextId(), TaskStatus.of(state, T0));
   }
 
-  /** A task whose message is {@code chars} characters. */
+  /** A finished task whose message is {@code chars} characters. */
   static Task big(String context, Instant at, int chars) {
-    String id = newId();
-    Message message =
-        new Message(
-            "m-" + id,
-            Optional.of(context),
-            Optional.of(id),
-            Role.USER,
-            List.of(Part.text("x".repeat(chars))),
-            Optional.empty(),
-            List.of(),
-            List.of());
-    return new Task(
-        id,
-        context,
-        TaskStatus.of(TaskState.COMPLETED, at),
-        List.of(),
-        List.of(message),
-        Optional.empty());
+    return task(newId(), context, TaskState.COMPLETED, at, "x".repeat(chars));
   }
 
   @Test

@@ -30,6 +30,11 @@ abstract class TaskStoreContract {
   }
 
   static Task task(String id, String context, TaskState state, Instant at) {
+    return task(id, context, state, at, "hello ünïcode");
+  }
+
+  /** A task whose one message says {@code text}. */
+  static Task task(String id, String context, TaskState state, Instant at, String text) {
     return new Task(
         id,
         context,
@@ -41,7 +46,7 @@ abstract class TaskStoreContract {
                 Optional.of(context),
                 Optional.of(id),
                 Role.USER,
-                List.of(Part.text("hello ünïcode")),
+                List.of(Part.text(text)),
                 Optional.empty(),
                 List.of(),
                 List.of())),
