@@ -75,12 +75,7 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
         .extracting(Task::id)
         .containsExactlyElementsOf(newestFirst.subList(0, 3));
     assertThat(first.totalSize()).isEqualTo(5);
-    TaskStore.Page second =
-        store()
-            .list(
-                WEATHER_ALICE,
-                new TaskStore.Query(
-                    Optional.empty(), Optional.empty(), Optional.empty(), 100, first.next()));
+    TaskStore.Page second = store().list(WEATHER_ALICE, from(100, first.next()));
     assertThat(second.tasks())
         .extracting(Task::id)
         .containsExactlyElementsOf(newestFirst.subList(3, 5));

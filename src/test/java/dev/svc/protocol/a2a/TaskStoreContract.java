@@ -53,6 +53,12 @@ abstract class TaskStoreContract {
         Optional.empty());
   }
 
+  /** Every task, {@code pageSize} at a time, from {@code cursor} (a page's {@code next}) on. */
+  static TaskStore.Query from(int pageSize, Optional<TaskStore.Cursor> cursor) {
+    return new TaskStore.Query(
+        Optional.empty(), Optional.empty(), Optional.empty(), pageSize, cursor);
+  }
+
   static TaskStore.Query all(int pageSize) {
     return new TaskStore.Query(
         Optional.empty(), Optional.empty(), Optional.empty(), pageSize, Optional.empty());
@@ -103,19 +109,9 @@ abstract class TaskStoreContract {
     TaskStore.Page first = store().list(WEATHER_ALICE, all(2));
     assertThat(first.tasks()).extracting(Task::id).containsExactly(ids.get(4), ids.get(3));
     assertThat(first.totalSize()).isEqualTo(5);
-    TaskStore.Page second =
-        store()
-            .list(
-                WEATHER_ALICE,
-                new TaskStore.Query(
-                    Optional.empty(), Optional.empty(), Optional.empty(), 2, first.next()));
+    TaskStore.Page second = store().list(WEATHER_ALICE, from(2, first.next()));
     assertThat(second.tasks()).extracting(Task::id).containsExactly(ids.get(2), ids.get(1));
-    TaskStore.Page last =
-        store()
-            .list(
-                WEATHER_ALICE,
-                new TaskStore.Query(
-                    Optional.empty(), Optional.empty(), Optional.empty(), 2, second.next()));
+    TaskStore.Page last = store().list(WEATHER_ALICE, from(2, second.next()));
     assertThat(last.tasks()).extracting(Task::id).containsExactly(ids.get(0));
     assertThat(last.next()).isEmpty();
     assertThat(last.totalSize()).isEqualTo(5);
@@ -129,12 +125,7 @@ abstract class TaskStoreContract {
 
     TaskStore.Page first = store().list(WEATHER_ALICE, all(1));
     assertThat(first.tasks().getFirst().id()).startsWith("c-");
-    TaskStore.Page second =
-        store()
-            .list(
-                WEATHER_ALICE,
-                new TaskStore.Query(
-                    Optional.empty(), Optional.empty(), Optional.empty(), 5, first.next()));
+    TaskStore.Page second = store().list(WEATHER_ALICE, from(5, first.next()));
     assertThat(second.tasks()).extracting(t -> t.id().substring(0, 2)).containsExactly("b-", "a-");
   }
 
