@@ -24,6 +24,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -153,47 +154,52 @@ final class AgentTasks implements AutoCloseable {
               + runningBytes.get() / (1024 * 1024)
               + " MiB of messages, its limit; retry when some have finished");
     }
+    // the weight is given back when the run ends (execute), or here when it never starts
+    boolean submitted = false;
     try {
       save(scope, task, 0);
-    } catch (RuntimeException e) {
-      runningBytes.addAndGet(-weight);
-      throw e;
+      configuration
+          .pushConfig()
+          .ifPresent(config ->
+              store.savePushConfig(
+                  scope,
+                  config.withIds(
+                      config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), taskId)));
+      TaskRun run = new TaskRun(agent.name(), task, clock, changes(scope, taskId));
+      push.notify(store.pushConfigs(scope, taskId), task);
+      running.put(key(scope, taskId), run);
+      TaskRun.Subscription subscription = run.subscribe();
+      Span parent = Telemetry.tracer().current();
+      Caller agentCaller = caller.via("agent:" + agent.name());
+      Future<?> thread =
+          threads.submit(() ->
+              ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
+                  .run(() ->
+                      TaskTelemetry.traced(
+                          runtime.observer(),
+                          parent,
+                          run,
+                          agent,
+                          principal,
+                          agentCaller,
+                          () ->
+                              execute(
+                                  run,
+                                  scope,
+                                  agent,
+                                  runtime,
+                                  conversation,
+                                  agentCaller,
+                                  streaming,
+                                  weight))));
+      submitted = true;
+      run.started(thread);
+      return new Started(run, subscription);
+    } finally {
+      if (!submitted) {
+        runningBytes.addAndGet(-weight);
+      }
     }
-    configuration
-        .pushConfig()
-        .ifPresent(config ->
-            store.savePushConfig(
-                scope,
-                config.withIds(
-                    config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), taskId)));
-    TaskRun run = new TaskRun(agent.name(), task, clock, changes(scope, taskId));
-    push.notify(store.pushConfigs(scope, taskId), task);
-    running.put(key(scope, taskId), run);
-    TaskRun.Subscription subscription = run.subscribe();
-    Span parent = Telemetry.tracer().current();
-    Caller agentCaller = caller.via("agent:" + agent.name());
-    run.started(
-        threads.submit(() ->
-            ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
-                .run(() ->
-                    TaskTelemetry.traced(
-                        runtime.observer(),
-                        parent,
-                        run,
-                        agent,
-                        principal,
-                        agentCaller,
-                        () ->
-                            execute(
-                                run,
-                                scope,
-                                agent,
-                                runtime,
-                                conversation,
-                                agentCaller,
-                                streaming,
-                                weight)))));
-    return new Started(run, subscription);
   }
 
   /**
