@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A task running in this process: its current state, the streams subscribed to it, and the thread
@@ -21,7 +22,15 @@ final class TaskRun {
   private final String agent;
   private final Clock clock;
   private final Changes changes;
-  private final List<BlockingQueue<StreamResponse>> subscribers = new CopyOnWriteArrayList<>();
+  private final List<Subscription> subscribers = new CopyOnWriteArrayList<>();
+
+  /**
+   * The most events one subscriber may have waiting: a stream whose client stopped reading is
+   * dropped there (its stream ends; {@code SubscribeToTask} starts it again from the task as it
+   * is), rather than queue a task's whole output for it.
+   */
+  static final int MAX_QUEUED_EVENTS = 4096;
+
   private final CountDownLatch finished = new CountDownLatch(1);
   private final String artifactId = UUID.randomUUID().toString();
   private final StringBuilder streamed = new StringBuilder();
@@ -72,19 +81,24 @@ final class TaskRun {
 
   /** Subscribes a stream: the task as it is now, then every later event in a queue. */
   synchronized Subscription subscribe() {
-    BlockingQueue<StreamResponse> queue = new LinkedBlockingQueue<>();
+    Subscription subscription =
+        new Subscription(task, new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS), new AtomicBoolean());
     if (!task.status().state().isTerminal()) {
-      subscribers.add(queue);
+      subscribers.add(subscription);
     }
-    return new Subscription(task, queue);
+    return subscription;
   }
 
   void unsubscribe(Subscription subscription) {
-    subscribers.remove(subscription.events());
+    subscribers.remove(subscription);
   }
 
-  /** The task's state when a stream subscribed, and the events after it. */
-  record Subscription(Task snapshot, BlockingQueue<StreamResponse> events) {}
+  /**
+   * The task's state when a stream subscribed, and the events after it.
+   *
+   * @param dropped set when the subscriber fell {@link #MAX_QUEUED_EVENTS} behind and was let go
+   */
+  record Subscription(Task snapshot, BlockingQueue<StreamResponse> events, AtomicBoolean dropped) {}
 
   /** Moves the task to a new state; false when it had already ended (e.g. it was canceled). */
   synchronized boolean status(TaskState state, Optional<Message> message) {
@@ -154,8 +168,12 @@ final class TaskRun {
 
   private void publish(StreamResponse event) {
     seq++;
-    for (BlockingQueue<StreamResponse> queue : subscribers) {
-      queue.add(event);
+    for (Subscription subscriber : subscribers) {
+      if (!subscriber.events().offer(event)) {
+        subscribers.remove(subscriber);
+        subscriber.dropped().set(true);
+        subscriber.events().clear();
+      }
     }
     changes.published(seq, event);
   }

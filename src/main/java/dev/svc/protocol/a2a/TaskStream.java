@@ -114,7 +114,7 @@ final class TaskStream {
       return;
     }
     try {
-      while (results.isOpen()) {
+      while (results.isOpen() && !subscription.dropped().get()) {
         StreamResponse event = subscription.events().poll(keepAliveMillis, TimeUnit.MILLISECONDS);
         if (event == null) {
           if (!results.keepAlive()) {
