@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -36,6 +38,15 @@ public final class YamlParser {
     LoadSettings settings =
         LoadSettings.builder().setLabel(file).setAllowDuplicateKeys(true).build();
     try {
+      Optional<Mark> tooDeep = deeperThanAllowed(text, settings);
+      if (tooDeep.isPresent()) {
+        diagnostics.add(
+            Diagnostic.error(
+                "yaml-syntax",
+                origin(tooDeep.get(), file),
+                "invalid YAML: nested more than " + MAX_DEPTH + " levels deep"));
+        return Optional.empty();
+      }
       Iterator<Node> documents = new Compose(settings).composeAllFromString(text).iterator();
       if (!documents.hasNext()) {
         return Optional.of(new YamlNode.Mapping(List.of(), new Origin(file, 1, 1)));
@@ -69,6 +80,33 @@ public final class YamlParser {
           Diagnostic.error("yaml-syntax", at1(file), "invalid YAML: " + e.getMessage()));
       return Optional.empty();
     }
+  }
+
+  /**
+   * The most levels of mappings and lists in one file. The composer recurses once per level, so a
+   * file of 100,000 nested {@code [} overflowed its stack ({@code svc validate} ended with an
+   * internal error); no definition needs a tenth of this.
+   */
+  static final int MAX_DEPTH = 200;
+
+  /**
+   * Where the text first goes deeper than {@link #MAX_DEPTH}, read with the event parser, which
+   * keeps its nesting in a list rather than on the stack; empty when it never does.
+   */
+  private static Optional<Mark> deeperThanAllowed(String text, LoadSettings settings) {
+    int depth = 0;
+    for (Event event : new Parse(settings).parseString(text)) {
+      switch (event.getEventId()) {
+        case SequenceStart, MappingStart -> {
+          if (++depth > MAX_DEPTH) {
+            return event.getStartMark();
+          }
+        }
+        case SequenceEnd, MappingEnd -> depth--;
+        default -> {}
+      }
+    }
+    return Optional.empty();
   }
 
   private static String describe(MarkedYamlEngineException e) {

@@ -157,6 +157,19 @@ class YamlDiagnosticsTest {
             """
             app/tools/hello/config.terse:3:1: error[yaml-syntax]: invalid YAML: found character '\\t(TAB)' that cannot start any token. (Do not use \\t(TAB) for indentation) (while scanning for the next token)
             1 error, 0 warnings
+            """),
+        argumentSet(
+            "a file nested deeper than 200 levels is reported where it passes the limit, not a"
+                + " stack overflow",
+            "== app/tools/hello/config.terse\n"
+                + "description: Says hello.\n"
+                + "deep: "
+                + "[".repeat(100_000)
+                + "]".repeat(100_000)
+                + "\n== app/tools/hello/handler.ts\nexport default () => 1;\n",
+            """
+            app/tools/hello/config.terse:2:206: error[yaml-syntax]: invalid YAML: nested more than 200 levels deep
+            1 error, 0 warnings
             """));
   }
 
