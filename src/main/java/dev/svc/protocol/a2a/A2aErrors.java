@@ -72,13 +72,10 @@ public final class A2aErrors {
 
   /** The in-memory task store has no room for a new task: running tasks hold its budget. */
   public static JsonRpcException storeFull(String message) {
-    ArrayNode data = Json.NODES.arrayNode();
-    data.addObject()
-        .put("@type", ERROR_INFO)
-        .put("reason", "TASK_STORE_FULL")
-        .put("domain", DOMAIN);
-    return JsonRpcException.withCode(
-        ErrorCodes.INTERNAL_ERROR, "Internal error: no room for a new task: " + message, data);
+    return error(
+        ErrorCodes.INTERNAL_ERROR,
+        "TASK_STORE_FULL",
+        "Internal error: no room for a new task: " + message);
   }
 
   /**
