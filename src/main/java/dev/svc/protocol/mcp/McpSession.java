@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -92,6 +94,20 @@ public final class McpSession {
     this.owner = owner;
   }
 
+  /**
+   * The structure a field holds, made once: {@code current} reads the field, {@code install} sets
+   * it, {@code fresh} makes one; the caller has already seen the field empty (the common case, a
+   * field already made, takes no lock).
+   */
+  private synchronized <T> T made(Supplier<T> current, Consumer<T> install, Supplier<T> fresh) {
+    T made = current.get();
+    if (made == null) {
+      made = fresh.get();
+      install.accept(made);
+    }
+    return made;
+  }
+
   /** Whether a request of {@code principal} (empty without server.auth) may use this session. */
   boolean belongsTo(Optional<String> principal) {
     return owner.equals(principal);
@@ -115,12 +131,7 @@ public final class McpSession {
   PendingClientRequests pending() {
     PendingClientRequests made = pending;
     if (made == null) {
-      synchronized (this) {
-        made = pending;
-        if (made == null) {
-          pending = made = new PendingClientRequests();
-        }
-      }
+      made = made(() -> pending, v -> pending = v, PendingClientRequests::new);
     }
     return made;
   }
@@ -163,12 +174,7 @@ public final class McpSession {
   boolean subscribe(String uri, int most) {
     Set<String> made = subscriptions;
     if (made == null) {
-      synchronized (this) {
-        made = subscriptions;
-        if (made == null) {
-          subscriptions = made = ConcurrentHashMap.newKeySet();
-        }
-      }
+      made = made(() -> subscriptions, v -> subscriptions = v, ConcurrentHashMap::newKeySet);
     }
     synchronized (made) {
       if (made.size() >= most && !made.contains(uri)) {
@@ -195,12 +201,7 @@ public final class McpSession {
   void attach(EventSink stream) {
     CopyOnWriteArrayList<EventSink> made = streams;
     if (made == null) {
-      synchronized (this) {
-        made = streams;
-        if (made == null) {
-          streams = made = new CopyOnWriteArrayList<>();
-        }
-      }
+      made = made(() -> streams, v -> streams = v, CopyOnWriteArrayList::new);
     }
     made.add(stream);
   }
@@ -234,12 +235,7 @@ public final class McpSession {
   InFlight started(JsonNode requestId) {
     ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
     if (made == null) {
-      synchronized (this) {
-        made = inFlight;
-        if (made == null) {
-          inFlight = made = new ConcurrentHashMap<>(4);
-        }
-      }
+      made = made(() -> inFlight, v -> inFlight = v, () -> new ConcurrentHashMap<>(4));
     }
     InFlight flight = new InFlight();
     made.put(requestId, flight);
