@@ -53,6 +53,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   private final String instance = UUID.randomUUID().toString();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private final TaskSignals signals = new TaskSignals();
+  private final RedisPushConfigs pushConfigs;
   private volatile boolean closed;
   private volatile JedisPubSub subscription;
   private final Thread listener;
@@ -80,6 +81,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             + StateConnections.redisLocation(adapter)
             + ")";
     this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5));
+    this.pushConfigs = new RedisPushConfigs(redis, keys, this::call);
     try {
       checkVersion();
     } catch (RuntimeException e) {
@@ -312,51 +314,17 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {
-    call(
-        "save a push config of task " + config.taskId(),
-        () ->
-            redis.eval(
-                RedisTaskScripts.SAVE_PUSH,
-                List.of(
-                    keys.task(config.taskId()),
-                    keys.push(config.taskId()),
-                    keys.pushOrder(config.taskId())),
-                List.of(
-                    scope.agent(),
-                    scope.principal().id(),
-                    config.id(),
-                    StoredTasks.json(config.toJson()))));
+    pushConfigs.save(scope, config);
   }
 
   @Override
   public List<PushConfig> pushConfigs(Scope scope, String taskId) {
-    Object reply =
-        call(
-            "read the push configs of task " + taskId,
-            () ->
-                redis.eval(
-                    RedisTaskScripts.PUSH_CONFIGS,
-                    List.of(keys.task(taskId), keys.push(taskId), keys.pushOrder(taskId)),
-                    List.of(scope.agent(), scope.principal().id())));
-    List<PushConfig> configs = new ArrayList<>();
-    for (Object json : (List<?>) reply) {
-      configs.add(
-          PushConfig.fromJson(StoredTasks.parse(String.valueOf(json)), "stored push config"));
-    }
-    return configs;
+    return pushConfigs.of(scope, taskId);
   }
 
   @Override
   public boolean deletePushConfig(Scope scope, String taskId, String configId) {
-    Object reply =
-        call(
-            "delete a push config of task " + taskId,
-            () ->
-                redis.eval(
-                    RedisTaskScripts.DELETE_PUSH,
-                    List.of(keys.task(taskId), keys.push(taskId), keys.pushOrder(taskId)),
-                    List.of(scope.agent(), scope.principal().id(), configId)));
-    return Long.valueOf(1).equals(reply);
+    return pushConfigs.delete(scope, taskId, configId);
   }
 
   // ---- events
