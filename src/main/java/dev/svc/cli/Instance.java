@@ -24,6 +24,7 @@ import dev.svc.runtime.AdapterReadiness;
 import dev.svc.runtime.ModelChanges;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.RuntimeMetrics;
+import dev.svc.runtime.StartPreload;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
 import dev.svc.script.ScriptMemory;
@@ -32,6 +33,7 @@ import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -148,6 +150,7 @@ public final class Instance implements AutoCloseable {
   public static Instance launch(Model model, Options options) {
     // a port in use is said before any adapter opens (which can take seconds)
     HttpServer.checkPortFree(options.address(), options.port());
+    StartPreload.inBackground(model);
     // the HTTP server starts (without listening) while the adapters open: they are independent
     AtomicReference<McpServer> mcpRoute = new AtomicReference<>();
     AtomicReference<A2aServer> agentRoute = new AtomicReference<>();
@@ -185,19 +188,19 @@ public final class Instance implements AutoCloseable {
     ScriptMemory scriptMemory = ScriptSandbox.memory(options.environment());
     PooledScriptRunner scripts = ScriptSandbox.runner(model, options.environment(), scriptMemory);
     StartupTrace.mark("script runner");
-    ProjectRuntime started;
-    try {
-      started = ProjectRuntime.start(model, settings(options, scripts));
-      StartupTrace.mark("project runtime");
-    } catch (RuntimeException e) {
-      scripts.close();
-      preparing.thenAccept(h -> h.stop(Duration.ZERO));
-      throw e;
-    }
-    scripts.warmUp();
-    runtime.set(started);
+    // the adapters open (and describe the statements) on a thread of their own while this one
+    // makes the agents' and MCP's servers, which read the runtime only when a request comes
+    CompletableFuture<ProjectRuntime> starting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              ProjectRuntime started = ProjectRuntime.start(model, settings(options, scripts));
+              StartupTrace.mark("project runtime");
+              return started;
+            },
+            command -> Thread.ofPlatform().name("svc-runtime-start").start(command));
     A2aServer agents = null;
     RateLimiter limiter = null;
+    McpServer mcp;
     try {
       List<Diagnostic> agentProblems = AgentChecks.check(model, options.environment());
       if (!agentProblems.isEmpty()) {
@@ -219,13 +222,38 @@ public final class Instance implements AutoCloseable {
               limiter,
               endpointAuth.map(EndpointAuth::policy));
       StartupTrace.mark("agents made");
-      McpServer mcp =
+      mcp =
           new McpServer(
               runtime::get,
               new McpSessions(SessionTokens.create(sessionKey(options.environment()))),
               new McpServer.Capabilities(options.watch()),
               limiter);
       StartupTrace.mark("mcp server made");
+    } catch (RuntimeException e) {
+      RuntimeException reported = alongside(e, starting);
+      if (agents != null) {
+        agents.close();
+      }
+      if (limiter != null) {
+        limiter.close();
+      }
+      scripts.close();
+      preparing.thenAccept(h -> h.stop(Duration.ZERO));
+      throw reported;
+    }
+    ProjectRuntime started;
+    try {
+      started = awaitStarted(starting);
+    } catch (RuntimeException e) {
+      agents.close();
+      limiter.close();
+      scripts.close();
+      preparing.thenAccept(h -> h.stop(Duration.ZERO));
+      throw e;
+    }
+    scripts.warmUp();
+    runtime.set(started);
+    try {
       mcpRoute.set(mcp);
       agentRoute.set(agents);
       HttpServer http = awaitPrepared(preparing);
@@ -237,14 +265,47 @@ public final class Instance implements AutoCloseable {
       StartupTrace.mark("http ready");
       return new Instance(runtime, http, mcp, agents, options, scriptMemory, limiter, console);
     } catch (RuntimeException e) {
-      if (agents != null) {
-        agents.close();
-      }
-      if (limiter != null) {
-        limiter.close();
-      }
+      agents.close();
+      limiter.close();
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
       started.close();
+      throw e;
+    }
+  }
+
+  /**
+   * What the start reports when the servers' part failed with {@code failure}: the runtime's start
+   * is awaited (and closed if it succeeded), and the problems of both are said at once.
+   */
+  private static RuntimeException alongside(
+      RuntimeException failure, CompletableFuture<ProjectRuntime> starting) {
+    try {
+      awaitStarted(starting).close();
+      return failure;
+    } catch (StartupException runtimeProblems) {
+      if (failure instanceof StartupException serverProblems) {
+        List<Diagnostic> all = new ArrayList<>(runtimeProblems.problems());
+        all.addAll(serverProblems.problems());
+        return new StartupException(all);
+      }
+      failure.addSuppressed(runtimeProblems);
+      return failure;
+    } catch (RuntimeException other) {
+      failure.addSuppressed(other);
+      return failure;
+    }
+  }
+
+  private static ProjectRuntime awaitStarted(CompletableFuture<ProjectRuntime> starting) {
+    try {
+      return starting.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
       throw e;
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.cli.Instance;
+import dev.svc.connector.ConnectorUnavailableException;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
@@ -85,6 +86,51 @@ class AgentStartupTest {
     assertThat(lines(e).getFirst())
         .isEqualTo(
             "app/agents/helper/config.terse:7:16: error[invalid-option]: model option `max_steps` must be a positive whole number, not `many`");
+  }
+
+  @Test
+  void anAdapterThatCannotOpenAndABadLoopOptionAreReportedTogether() {
+    Model model =
+        ProjectFixture.model(
+            directory,
+            """
+            == .svc
+            name: shop
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: "file:./shop.db"
+            == app/tools/one/config.terse
+            description: One.
+            use: db
+            statement: SELECT 1
+            == app/agents/helper/config.terse
+            instruction: Help.
+            model:
+              provider: gemini
+              model: gemini-2.5-flash
+              options:
+                api_key: k
+                max_steps: "{{ env.STEPS }}"
+            """);
+    StartupException e =
+        catchThrowableOfType(
+            StartupException.class,
+            () ->
+                Instance.launch(
+                        model,
+                        new Instance.Options(
+                            Environment.of(Map.of("STEPS", "many")),
+                            directory,
+                            "127.0.0.1",
+                            0,
+                            false,
+                            a -> {
+                              throw new ConnectorUnavailableException("the database is down");
+                            }))
+                    .close());
+    assertThat(e.problems())
+        .extracting(Diagnostic::code)
+        .containsExactlyInAnyOrder("adapter-unavailable", "invalid-option");
   }
 
   @Test
