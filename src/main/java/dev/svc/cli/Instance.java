@@ -212,7 +212,9 @@ public final class Instance implements AutoCloseable {
       A2aServer.Settings agentSettings =
           TaskStores.open(model, options.environment(), options.projectDirectory())
               .map(options.agents()::withStore)
-              .orElse(options.agents());
+              .orElse(options.agents())
+              .withRunLimits(
+                  model.service().tasks().maxRunning(), model.service().tasks().maxWaiting());
       StartupTrace.mark("task store");
       agents =
           new A2aServer(

@@ -199,7 +199,15 @@ final class ServiceCompiler {
         written
             .retentionHours()
             .map(h -> Duration.ofHours(h.value()))
-            .orElse(Service.Tasks.DEFAULT_RETENTION));
+            .orElse(Service.Tasks.DEFAULT_RETENTION),
+        written
+            .maxRunning()
+            .map(n -> n.value().intValue())
+            .orElse(Service.Tasks.DEFAULT_MAX_RUNNING),
+        written
+            .maxWaiting()
+            .map(n -> n.value().intValue())
+            .orElse(Service.Tasks.DEFAULT_MAX_WAITING));
   }
 
   /**

@@ -81,7 +81,9 @@ public final class DefinitionReader {
     return new RootDefinition.TasksDefinition(
         tasks.flatMap(t -> t.text("store")),
         tasks.flatMap(t -> t.integer("lease_seconds")),
-        tasks.flatMap(t -> t.integer("retention_hours")));
+        tasks.flatMap(t -> t.integer("retention_hours")),
+        tasks.flatMap(t -> t.integer("max_running")),
+        tasks.flatMap(t -> t.integer("max_waiting")));
   }
 
   private static RootDefinition.LimitsDefinition limits(Optional<Fields> limits) {

@@ -53,7 +53,9 @@ public record RootDefinition(
   public record TasksDefinition(
       Optional<Located<String>> store,
       Optional<Located<Long>> leaseSeconds,
-      Optional<Located<Long>> retentionHours) {}
+      Optional<Located<Long>> retentionHours,
+      Optional<Located<Long>> maxRunning,
+      Optional<Located<Long>> maxWaiting) {}
 
   /** The {@code server} section. */
   public record ServerDefinition(

@@ -231,7 +231,16 @@ public final class Shapes {
           optional(
               "retention_hours",
               new FieldType.Int(1, 87_600),
-              "How long finished tasks are kept (default 24)."));
+              "How long finished tasks are kept (default 24)."),
+          optional(
+              "max_running",
+              new FieldType.Int(1, 10_000),
+              "How many tasks one instance runs at once, each with its model call (default 256)."),
+          optional(
+              "max_waiting",
+              new FieldType.Int(0, 100_000),
+              "How many more tasks may wait, submitted, for a turn to run (default 1024); a task"
+                  + " past both is refused with TOO_MANY_TASKS."));
 
   static final Shape AGENTS_SECTION =
       shape(

@@ -39,7 +39,7 @@ public final class ModelCodec {
    * tools.rate_limit.store}, {@code tools.cache.store} and prompt arguments' {@code default}. Older
    * files still read (with the added fields at their defaults, and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 12;
+  public static final int FORMAT_VERSION = 13;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;

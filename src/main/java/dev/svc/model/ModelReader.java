@@ -35,7 +35,11 @@ record ModelReader(DataInputStream in, int version) {
     }
     Service.Limits limits = read.limits().withDrainDelay(Duration.ofMillis(in.readLong()));
     Optional<String> rateLimitStore = optional(this::string);
-    return read.withFormat12Fields(limits, rateLimitStore, optional(this::string));
+    Service service = read.withFormat12Fields(limits, rateLimitStore, optional(this::string));
+    if (version < 13) {
+      return service;
+    }
+    return service.withTasks(service.tasks().withRunLimits(in.readInt(), in.readInt()));
   }
 
   private Service serviceUpToAuth() throws IOException {

@@ -60,6 +60,10 @@ record ModelWriter(DataOutputStream out, int version) {
       optional(s.rateLimitStore(), this::string);
       optional(s.cacheStore(), this::string);
     }
+    if (version >= 13) {
+      out.writeInt(s.tasks().maxRunning());
+      out.writeInt(s.tasks().maxWaiting());
+    }
   }
 
   void serverAuth(ServerAuth a) throws IOException {

@@ -54,6 +54,31 @@ public record Service(
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
+  /** This service with other task settings. */
+  public Service withTasks(Tasks tasks) {
+    return new Service(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        limits,
+        pushNotifications,
+        defaultCaps,
+        auth,
+        tasks,
+        rateLimitStore,
+        cacheStore);
+  }
+
   /**
    * This service with the fields model format 12 added after the others ({@code
    * server.limits.drain_delay} within {@code limits}, {@code tools.rate_limit.store}, {@code
@@ -219,11 +244,32 @@ public record Service(
    * @param lease how long a task stays owned by the instance running it without a renewal ({@code
    *     lease_seconds}); once it passes, any instance marks the task failed
    * @param retention how long finished tasks are kept ({@code retention_hours})
+   * @param maxRunning how many tasks one instance runs at once ({@code max_running}): each holds a
+   *     model call and its connection
+   * @param maxWaiting how many more tasks may wait, submitted, for one of those turns ({@code
+   *     max_waiting}); a task past both is refused
    */
-  public record Tasks(Optional<String> store, Duration lease, Duration retention) {
+  public record Tasks(
+      Optional<String> store, Duration lease, Duration retention, int maxRunning, int maxWaiting) {
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
     public static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
+    public static final int DEFAULT_MAX_RUNNING = 256;
+    public static final int DEFAULT_MAX_WAITING = 1024;
     public static final Tasks IN_MEMORY =
-        new Tasks(Optional.empty(), DEFAULT_LEASE, DEFAULT_RETENTION);
+        new Tasks(
+            Optional.empty(),
+            DEFAULT_LEASE,
+            DEFAULT_RETENTION,
+            DEFAULT_MAX_RUNNING,
+            DEFAULT_MAX_WAITING);
+
+    public Tasks(Optional<String> store, Duration lease, Duration retention) {
+      this(store, lease, retention, DEFAULT_MAX_RUNNING, DEFAULT_MAX_WAITING);
+    }
+
+    /** These settings with other bounds on the tasks run and waiting at once. */
+    public Tasks withRunLimits(int maxRunning, int maxWaiting) {
+      return new Tasks(store, lease, retention, maxRunning, maxWaiting);
+    }
   }
 }

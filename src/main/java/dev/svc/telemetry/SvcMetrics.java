@@ -26,7 +26,8 @@ public final class SvcMetrics {
           "{refusal}",
           "Connections and requests refused or cut short to protect the server, by reason"
               + " (connections_per_client, header_timeout, body_timeout, body_too_large,"
-              + " shutting_down, unauthorized, forbidden, bad_authorization, auth_unavailable).",
+              + " shutting_down, unauthorized, forbidden, bad_authorization, auth_unavailable,"
+              + " task_store_full, too_many_tasks).",
           "svc.refusal.reason");
 
   public static final Histogram MCP_DURATION =
@@ -139,6 +140,14 @@ public final class SvcMetrics {
           "{request}",
           "Calls waiting for a connection of each adapter's JDBC pool.",
           "db.client.connection.pool.name");
+
+  public static final Gauge A2A_TASKS =
+      Metrics.gauge(
+          "svc.a2a.tasks",
+          "{task}",
+          "A2A tasks of this instance by state: running (each with its model call), waiting"
+              + " (submitted, for a turn under agents.tasks.max_running).",
+          "svc.task.state");
 
   public static final Gauge SCRIPT_ISOLATES =
       Metrics.gauge(

@@ -216,6 +216,22 @@ class RootDiagnosticsTest {
             2 errors, 0 warnings
             """),
         argumentSet(
+            "the task run limits have ranges",
+            """
+            == .svc
+            name: shop
+            agents:
+              tasks:
+                max_running: 0
+                max_waiting: -1
+            """
+                + HELLO,
+            """
+            .svc:4:18: error[invalid-value]: `max_running` is 0; it must be between 1 and 10000
+            .svc:5:18: error[invalid-value]: `max_waiting` is -1; it must be between 0 and 100000
+            2 errors, 0 warnings
+            """),
+        argumentSet(
             "a task store on a sqlite adapter is rejected",
             """
             == .svc

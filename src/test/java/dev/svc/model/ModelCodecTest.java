@@ -363,6 +363,42 @@ class ModelCodecTest {
   }
 
   @Test
+  void theTaskRunLimitsSurviveTheRoundTripAndAFormatTwelveFileHasTheDefaults() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: busy
+            agents:
+              tasks:
+                retention_hours: 2
+                max_running: 16
+                max_waiting: 0
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/hello/config.terse
+            description: Says hello.
+            use: db
+            statement: SELECT 1
+            """);
+    Service.Tasks tasks = ModelCodec.decode(ModelCodec.encode(model)).service().tasks();
+    assertThat(tasks)
+        .isEqualTo(
+            new Service.Tasks(
+                java.util.Optional.empty(),
+                Service.Tasks.DEFAULT_LEASE,
+                java.time.Duration.ofHours(2),
+                16,
+                0));
+    Service.Tasks older = ModelCodec.decode(olderFormat(model, 12)).service().tasks();
+    assertThat(older.maxRunning()).isEqualTo(Service.Tasks.DEFAULT_MAX_RUNNING);
+    assertThat(older.maxWaiting()).isEqualTo(Service.Tasks.DEFAULT_MAX_WAITING);
+    assertThat(older.retention()).isEqualTo(java.time.Duration.ofHours(2));
+  }
+
+  @Test
   void theRateLimitStoreSurvivesTheRoundTripAfterTheDrainDelayAndAFormatElevenFileCountsInMemory() {
     Model model =
         ProjectFixture.model(

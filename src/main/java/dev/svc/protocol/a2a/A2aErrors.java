@@ -78,6 +78,12 @@ public final class A2aErrors {
         "Internal error: no room for a new task: " + message);
   }
 
+  /** This instance runs and queues as many tasks as its limits allow: a new one must wait. */
+  public static JsonRpcException tooManyTasks(String message) {
+    return error(
+        ErrorCodes.INTERNAL_ERROR, "TOO_MANY_TASKS", "Internal error: too many tasks: " + message);
+  }
+
   /**
    * The shared task store cannot be read or written: {@code -32603} with a message that says so
    * (the store's name and error go to the log only) and, as details, the reason {@code

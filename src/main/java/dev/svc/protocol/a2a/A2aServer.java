@@ -62,20 +62,45 @@ public final class A2aServer implements AutoCloseable {
    * @param retry how push notifications are retried
    * @param clock the time of status changes (millisecond precision)
    * @param hosts resolves the host names of push-notification URLs
+   * @param maxRunning how many tasks run at once ({@code agents.tasks.max_running})
+   * @param maxWaiting how many more wait for a turn ({@code agents.tasks.max_waiting})
    */
   public record Settings(
       Duration keepAlive,
       TaskStore store,
       PushNotifier.Retry retry,
       Clock clock,
-      HostResolver hosts) {
+      HostResolver hosts,
+      int maxRunning,
+      int maxWaiting) {
+    public Settings(
+        Duration keepAlive,
+        TaskStore store,
+        PushNotifier.Retry retry,
+        Clock clock,
+        HostResolver hosts) {
+      this(
+          keepAlive,
+          store,
+          retry,
+          clock,
+          hosts,
+          RunSlots.Limits.DEFAULTS.running(),
+          RunSlots.Limits.DEFAULTS.waiting());
+    }
+
     public Settings(Duration keepAlive, TaskStore store, PushNotifier.Retry retry, Clock clock) {
       this(keepAlive, store, retry, clock, HostResolver.SYSTEM);
     }
 
     /** The same settings with another task store. */
     public Settings withStore(TaskStore store) {
-      return new Settings(keepAlive, store, retry, clock, hosts);
+      return new Settings(keepAlive, store, retry, clock, hosts, maxRunning, maxWaiting);
+    }
+
+    /** The same settings with other bounds on the tasks run and waiting at once. */
+    public Settings withRunLimits(int maxRunning, int maxWaiting) {
+      return new Settings(keepAlive, store, retry, clock, hosts, maxRunning, maxWaiting);
     }
 
     public static Settings defaults() {
@@ -117,7 +142,14 @@ public final class A2aServer implements AutoCloseable {
             () -> runtime.get().model().service().pushNotifications(), settings.hosts());
     this.push = new PushNotifier(settings.retry(), destinations);
     this.store = settings.store();
-    this.tasks = new AgentTasks(settings.store(), push, environment, settings.clock(), limiter);
+    this.tasks =
+        new AgentTasks(
+            settings.store(),
+            push,
+            environment,
+            settings.clock(),
+            limiter,
+            new RunSlots.Limits(settings.maxRunning(), settings.maxWaiting()));
     this.dispatcher =
         new Dispatcher<>(
             new A2aMethods(tasks, destinations, settings.keepAlive(), auth).handlers());
@@ -268,6 +300,10 @@ public final class A2aServer implements AutoCloseable {
       SvcMetrics.HTTP_REFUSALS.increment("task_store_full");
       LOG.debug("task refused: no room for a new task", "agent", call.agent().name());
       return error(200, id, A2aErrors.storeFull(e.getMessage()).error());
+    } catch (TooManyTasksException e) {
+      SvcMetrics.HTTP_REFUSALS.increment("too_many_tasks");
+      LOG.debug("task refused: too many tasks", "agent", call.agent().name());
+      return error(200, id, A2aErrors.tooManyTasks(e.getMessage()).error());
     } catch (TaskStoreException e) {
       LOG.error(
           "A2A request failed: task store unavailable",

@@ -13,6 +13,7 @@ import dev.svc.ratelimit.RateLimiter;
 import dev.svc.runtime.ProjectRuntime;
 import dev.svc.runtime.ServerFault;
 import dev.svc.telemetry.Span;
+import dev.svc.telemetry.SvcMetrics;
 import dev.svc.telemetry.Telemetry;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +25,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,13 +61,22 @@ final class AgentTasks implements AutoCloseable {
 
   private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+  private final RunSlots slots;
+  private final AutoCloseable slotsGauge;
 
   AgentTasks(
       TaskStore store,
       PushNotifier push,
       Environment environment,
       Clock clock,
-      RateLimiter limiter) {
+      RateLimiter limiter,
+      RunSlots.Limits limits) {
+    this.slots = new RunSlots(limits);
+    this.slotsGauge =
+        SvcMetrics.A2A_TASKS.register(sink -> {
+          sink.sample(slots.running(), "running");
+          sink.sample(slots.waiting(), "waiting");
+        });
     this.store = store;
     this.shared = store.shared();
     this.push = push;
@@ -147,14 +156,25 @@ final class AgentTasks implements AutoCloseable {
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
     long weight = TaskWeight.of(task) + weight(conversation);
+    if (!slots.admit()) {
+      throw new TooManyTasksException(
+          "this instance runs "
+              + slots.limits().running()
+              + " tasks at once and "
+              + slots.limits().waiting()
+              + " more wait for a turn, its limits (agents.tasks.max_running and max_waiting);"
+              + " retry when some have finished");
+    }
     if (runningBytes.addAndGet(weight) > maxRunningBytes) {
       runningBytes.addAndGet(-weight);
+      slots.leave();
       throw new TaskStoreFullException(
           "the tasks running on this instance hold "
               + runningBytes.get() / (1024 * 1024)
               + " MiB of messages, its limit; retry when some have finished");
     }
-    // the weight is given back when the run ends (execute), or here when it never starts
+    // the weight and the admission are given back when the run ends (execute), or here when it
+    // never starts
     boolean submitted = false;
     try {
       save(scope, task, 0);
@@ -171,33 +191,32 @@ final class AgentTasks implements AutoCloseable {
       TaskRun.Subscription subscription = run.subscribe();
       Span parent = Telemetry.tracer().current();
       Caller agentCaller = caller.via("agent:" + agent.name());
-      Future<?> thread =
-          threads.submit(() ->
-              ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
-                  .run(() ->
-                      TaskTelemetry.traced(
-                          runtime.observer(),
-                          parent,
-                          run,
-                          agent,
-                          principal,
-                          agentCaller,
-                          () ->
-                              execute(
-                                  run,
-                                  scope,
-                                  agent,
-                                  runtime,
-                                  conversation,
-                                  agentCaller,
-                                  streaming,
-                                  weight))));
+      threads.execute(() ->
+          ScopedValue.where(LogContext.REQUEST_ID, caller.requestId())
+              .run(() ->
+                  TaskTelemetry.traced(
+                      runtime.observer(),
+                      parent,
+                      run,
+                      agent,
+                      principal,
+                      agentCaller,
+                      () ->
+                          execute(
+                              run,
+                              scope,
+                              agent,
+                              runtime,
+                              conversation,
+                              agentCaller,
+                              streaming,
+                              weight))));
       submitted = true;
-      run.started(thread);
       return new Started(run, subscription);
     } finally {
       if (!submitted) {
         runningBytes.addAndGet(-weight);
+        slots.leave();
       }
     }
   }
@@ -256,7 +275,14 @@ final class AgentTasks implements AutoCloseable {
       boolean streaming,
       long weight) {
     long started = System.nanoTime();
+    boolean turn = false;
     try {
+      if (!run.runsOn(Thread.currentThread())) {
+        return; // canceled before its thread began
+      }
+      // submitted until a turn is free (agents.tasks.max_running); a cancel interrupts the wait
+      slots.awaitTurn();
+      turn = true;
       if (!run.status(TaskState.WORKING, Optional.empty())) {
         return;
       }
@@ -265,11 +291,19 @@ final class AgentTasks implements AutoCloseable {
           agent,
           runner.run(agent, runtime.tools(), conversation, caller, streaming, run::chunk),
           started);
+    } catch (InterruptedException e) {
+      // canceled while waiting for a turn (the cancel set the task's state), or the server stops
+      fail(run, "the task was stopped before it finished");
+      Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       // the task's own bookkeeping failed (its store, say): told as a fault of the run is
       ServerFault fault = new ServerFault("internal error", caller.requestId());
       end(run, agent, new AgentRunner.Outcome.Faulted(fault, e), started);
     } finally {
+      if (turn) {
+        slots.endTurn();
+      }
+      slots.leave();
       running.remove(key(scope, run.id()), run);
       runningBytes.addAndGet(-weight);
     }
@@ -477,6 +511,11 @@ final class AgentTasks implements AutoCloseable {
   /** Cancels every running task and stops their threads (bounded wait). */
   @Override
   public void close() {
+    try {
+      slotsGauge.close();
+    } catch (Exception e) {
+      LOG.debug("task gauge not unregistered", "error", e.getMessage());
+    }
     for (TaskRun run : running.values()) {
       run.cancel();
     }

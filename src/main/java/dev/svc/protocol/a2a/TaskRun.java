@@ -8,7 +8,6 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -35,7 +34,7 @@ final class TaskRun {
   private final String artifactId = UUID.randomUUID().toString();
   private final StringBuilder streamed = new StringBuilder();
   private Task task;
-  private Future<?> thread;
+  private Thread thread;
   private String pendingChunk;
   private boolean chunkSent;
   private long seq;
@@ -72,11 +71,13 @@ final class TaskRun {
     return task;
   }
 
-  synchronized void started(Future<?> thread) {
+  /**
+   * Tells the run which thread runs its agent, so a cancel interrupts it: false when the task has
+   * already ended (canceled before its thread began), and the thread has nothing to do.
+   */
+  synchronized boolean runsOn(Thread thread) {
     this.thread = thread;
-    if (task.status().state().isTerminal()) {
-      thread.cancel(true); // canceled before its thread was known
-    }
+    return !task.status().state().isTerminal();
   }
 
   /** Subscribes a stream: the task as it is now, then every later event in a queue. */
@@ -180,7 +181,7 @@ final class TaskRun {
 
   /** Ends the task as canceled and interrupts its agent; false when it had already ended. */
   boolean cancel() {
-    Future<?> running;
+    Thread running;
     synchronized (this) {
       if (!status(TaskState.CANCELED, Optional.empty())) {
         return false;
@@ -188,7 +189,7 @@ final class TaskRun {
       running = thread;
     }
     if (running != null) {
-      running.cancel(true);
+      running.interrupt();
     }
     return true;
   }

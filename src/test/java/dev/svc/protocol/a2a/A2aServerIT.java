@@ -457,6 +457,83 @@ class A2aServerIT {
     }
   }
 
+  static String immediately(String text) {
+    return userMessage(text)
+        .replace("\"configuration\":{}", "\"configuration\":{\"returnImmediately\":true}");
+  }
+
+  @Test
+  void tasksPastMaxRunningWaitSubmittedAndPastMaxWaitingAreRefused(@TempDir Path other)
+      throws Exception {
+    String limited =
+        AgentProjects.SHOP.replace(
+            "agents:\n", "agents:\n  tasks:\n    max_running: 1\n    max_waiting: 1\n");
+    try (A2aFixture small =
+        A2aFixture.launch(
+            other, limited, model.url(), Map.of("TEST_OPENAI_KEY", "sk-test"), settings())) {
+      model.endless(false); // the first task runs until it is canceled
+      String first =
+          small
+              .result("weather", "SendMessage", immediately("one"))
+              .path("task")
+              .path("id")
+              .asString();
+      assertThat(model.awaitEndlessStarted()).isTrue();
+
+      String second =
+          small
+              .result("weather", "SendMessage", immediately("two"))
+              .path("task")
+              .path("id")
+              .asString();
+      JsonNode refused = small.rpc("weather", "SendMessage", immediately("three"));
+
+      assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32603);
+      assertThat(refused.path("error").path("message").asString())
+          .isEqualTo(
+              "Internal error: too many tasks: this instance runs 1 tasks at once and 1 more wait"
+                  + " for a turn, its limits (agents.tasks.max_running and max_waiting); retry when"
+                  + " some have finished");
+      assertThat(refused.path("error").path("data").get(0).path("reason").asString())
+          .isEqualTo("TOO_MANY_TASKS");
+      Thread.sleep(300);
+      assertThat(small.get("/metrics").body())
+          .contains("svc_a2a_tasks{svc_task_state=\"running\"} 1")
+          .contains("svc_a2a_tasks{svc_task_state=\"waiting\"} 1");
+      assertThat(state(small.result("weather", "GetTask", "{\"id\":\"" + second + "\"}")))
+          .as("the second task waits for a turn, its model not called")
+          .isEqualTo("TASK_STATE_SUBMITTED");
+      assertThat(model.requests()).hasSize(1);
+
+      // a waiting task canceled gives its place back
+      assertThat(state(small.result("weather", "CancelTask", "{\"id\":\"" + second + "\"}")))
+          .isEqualTo("TASK_STATE_CANCELED");
+      model.json(OpenAiReplies.text("Sunny."));
+      String fourth =
+          small
+              .result("weather", "SendMessage", immediately("four"))
+              .path("task")
+              .path("id")
+              .asString();
+      // the running one canceled gives its turn to the next
+      small.result("weather", "CancelTask", "{\"id\":\"" + first + "\"}");
+      long until = System.nanoTime() + 10_000_000_000L;
+      String fourthState = "";
+      while (System.nanoTime() < until && !fourthState.equals("TASK_STATE_COMPLETED")) {
+        Thread.sleep(50);
+        fourthState = state(small.result("weather", "GetTask", "{\"id\":\"" + fourth + "\"}"));
+      }
+      assertThat(fourthState).isEqualTo("TASK_STATE_COMPLETED");
+      assertThat(state(small.result("weather", "GetTask", "{\"id\":\"" + second + "\"}")))
+          .isEqualTo("TASK_STATE_CANCELED");
+      assertThat(model.requests())
+          .as("the canceled waiting task never called the model")
+          .hasSize(2);
+      assertThat(small.get("/metrics").body())
+          .contains("svc_http_refusals_total{svc_refusal_reason=\"too_many_tasks\"} 1");
+    }
+  }
+
   @Test
   void returnImmediatelyAnswersWithTheSubmittedTaskAndGetTaskFollowsIt() throws Exception {
     model.endless(false);
