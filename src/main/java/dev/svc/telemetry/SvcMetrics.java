@@ -141,6 +141,13 @@ public final class SvcMetrics {
           "Calls waiting for a connection of each adapter's JDBC pool.",
           "db.client.connection.pool.name");
 
+  public static final Counter PUSH_DROPPED =
+      Metrics.counter(
+          "svc.a2a.push.dropped",
+          "{notification}",
+          "A2A push notifications dropped because 10,000 already waited or retried (webhooks"
+              + " that answer slowly or not at all).");
+
   public static final Gauge A2A_TASKS =
       Metrics.gauge(
           "svc.a2a.tasks",

@@ -2,6 +2,7 @@ package dev.svc.protocol.a2a;
 
 import dev.svc.json.Json;
 import dev.svc.log.Log;
+import dev.svc.telemetry.SvcMetrics;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -12,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
@@ -24,6 +28,11 @@ import javax.net.ssl.SSLSocketFactory;
  * refused one ends the delivery. A failed delivery (connection error, time-out, HTTP 429 or 5xx) is
  * retried with exponential backoff; other answers, redirects included, are final. Gives up after
  * {@link Retry#attempts()} tries and logs it.
+ *
+ * <p>Bounded, so that webhooks which never answer cannot fill the process with connections: at most
+ * {@link Bounds#sending} attempts are in flight at once (the rest wait their turn, a backoff holds
+ * none), and at most {@link Bounds#pending} notifications wait or retry; past that a new one is
+ * dropped, counted in {@code svc_a2a_push_dropped_total} and logged once a minute.
  */
 public final class PushNotifier implements AutoCloseable {
   private static final Log LOG = Log.tagged("a2a:push");
@@ -42,14 +51,35 @@ public final class PushNotifier implements AutoCloseable {
         new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
   }
 
+  /**
+   * @param sending delivery attempts in flight at once, each with its connection
+   * @param pending notifications waiting, being sent or between retries, at most
+   */
+  record Bounds(int sending, int pending) {
+    static final Bounds DEFAULT = new Bounds(64, 10_000);
+  }
+
+  private static final long DROP_LOG_INTERVAL = Duration.ofMinutes(1).toNanos();
+
   private final Retry retry;
   private final PushDestinations destinations;
+  private final Bounds bounds;
+  private final Semaphore sending;
+  private final AtomicInteger pending = new AtomicInteger();
+  private final AtomicLong droppedSinceLog = new AtomicLong();
+  private final AtomicLong lastDropLog = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL);
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
 
   PushNotifier(Retry retry, PushDestinations destinations) {
+    this(retry, destinations, Bounds.DEFAULT);
+  }
+
+  PushNotifier(Retry retry, PushDestinations destinations, Bounds bounds) {
     this.retry = retry;
     this.destinations = destinations;
+    this.bounds = bounds;
+    this.sending = new Semaphore(bounds.sending(), true);
   }
 
   /** Queues one notification of {@code task} to every config; returns at once, never throws. */
@@ -60,6 +90,11 @@ public final class PushNotifier implements AutoCloseable {
     try {
       byte[] body = Json.MAPPER.writeValueAsBytes(new StreamResponse.TaskEvent(task).toJson());
       for (PushConfig config : configs) {
+        if (pending.incrementAndGet() > bounds.pending()) {
+          pending.decrementAndGet();
+          dropped(task);
+          continue;
+        }
         String key = task.id() + "/" + config.id();
         CompletableFuture<Void> next;
         synchronized (chains) {
@@ -75,7 +110,10 @@ public final class PushNotifier implements AutoCloseable {
           chains.put(key, next);
         }
         CompletableFuture<Void> queued = next;
-        queued.whenComplete((ignored, error) -> chains.remove(key, queued));
+        queued.whenComplete((ignored, error) -> {
+          pending.decrementAndGet();
+          chains.remove(key, queued);
+        });
       }
     } catch (RuntimeException e) {
       LOG.warn("push notification not queued", "task", task.id(), "error", String.valueOf(e));
@@ -111,9 +149,15 @@ public final class PushNotifier implements AutoCloseable {
           }
           case PushDestinations.Resolution.Unresolved unresolved -> outcome = unresolved.reason();
           case PushDestinations.Resolution.Allowed allowed -> {
-            int status =
-                PushPost.post(
-                    uri, allowed.addresses(), headers, body, connect, retry.timeout(), tls());
+            int status;
+            sending.acquire();
+            try {
+              status =
+                  PushPost.post(
+                      uri, allowed.addresses(), headers, body, connect, retry.timeout(), tls());
+            } finally {
+              sending.release();
+            }
             if (status / 100 == 2) {
               return;
             }
@@ -125,6 +169,9 @@ public final class PushNotifier implements AutoCloseable {
         }
       } catch (IOException | RuntimeException e) {
         outcome = e.getClass().getSimpleName() + ": " + e.getMessage();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // shutting down
       }
       if (attempt < retry.attempts()) {
         try {
@@ -146,6 +193,24 @@ public final class PushNotifier implements AutoCloseable {
         hostOf(uri),
         "error",
         outcome);
+  }
+
+  /** Counts a notification dropped for want of room, and says so at most once a minute. */
+  private void dropped(Task task) {
+    SvcMetrics.PUSH_DROPPED.increment();
+    droppedSinceLog.incrementAndGet();
+    long last = lastDropLog.get();
+    long now = System.nanoTime();
+    if (now - last >= DROP_LOG_INTERVAL && lastDropLog.compareAndSet(last, now)) {
+      LOG.warn(
+          "push notifications dropped: "
+              + bounds.pending()
+              + " wait or retry already (webhooks that answer slowly or not at all)",
+          "dropped",
+          droppedSinceLog.getAndSet(0),
+          "task",
+          task.id());
+    }
   }
 
   /** The JDK's default TLS set-up (trust store, protocols), made on the first https delivery. */

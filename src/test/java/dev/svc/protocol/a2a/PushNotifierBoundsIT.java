@@ -1,0 +1,113 @@
+package dev.svc.protocol.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.model.Service;
+import dev.svc.telemetry.SvcMetrics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Webhooks that accept a connection and never answer: deliveries in flight stay within their bound,
+ * and notifications past the pending bound are dropped and counted, not queued without end.
+ */
+@Timeout(60)
+class PushNotifierBoundsIT {
+  /** Accepts every connection and never answers; counts them. */
+  static final class SilentReceiver implements AutoCloseable {
+    final ServerSocket server = new ServerSocket(0, 100, InetAddress.ofLiteral("127.0.0.1"));
+    final List<Socket> accepted = new CopyOnWriteArrayList<>();
+    final AtomicInteger open = new AtomicInteger();
+    final AtomicInteger mostOpen = new AtomicInteger();
+
+    SilentReceiver() throws IOException {
+      Thread.ofVirtual()
+          .start(() -> {
+            while (!server.isClosed()) {
+              try {
+                Socket socket = server.accept();
+                accepted.add(socket);
+                mostOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+                Thread.ofVirtual()
+                    .start(() -> {
+                      try (socket) {
+                        while (socket.getInputStream().read() >= 0) {
+                          // read what is sent, answer nothing
+                        }
+                      } catch (IOException e) {
+                        // the client gave up
+                      } finally {
+                        open.decrementAndGet();
+                      }
+                    });
+              } catch (IOException e) {
+                return;
+              }
+            }
+          });
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+
+  static Task task() {
+    return new Task(
+        "task-1",
+        "ctx-1",
+        TaskStatus.of(TaskState.WORKING, Instant.now()),
+        List.of(),
+        List.of(),
+        Optional.empty());
+  }
+
+  @Test
+  void silentWebhooksHoldAtMostTheSendingBoundAndTheRestPastThePendingBoundIsDropped()
+      throws Exception {
+    try (SilentReceiver receiver = new SilentReceiver();
+        PushNotifier notifier =
+            new PushNotifier(
+                new PushNotifier.Retry(
+                    1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(1500)),
+                new PushDestinations(
+                    () -> new Service.PushNotifications(true, List.of()),
+                    host -> List.of(InetAddress.ofLiteral("127.0.0.1"))),
+                new PushNotifier.Bounds(2, 5))) {
+      List<PushConfig> configs =
+          java.util.stream.IntStream.range(0, 10)
+              .mapToObj(i ->
+                  new PushConfig(
+                      "cfg-" + i,
+                      "task-1",
+                      "http://hooks.test:" + receiver.server.getLocalPort() + "/hook",
+                      Optional.empty(),
+                      Optional.empty()))
+              .toList();
+      long droppedBefore = SvcMetrics.PUSH_DROPPED.value();
+
+      notifier.notify(configs, task());
+
+      assertThat(SvcMetrics.PUSH_DROPPED.value() - droppedBefore)
+          .as("five past the pending bound")
+          .isEqualTo(5);
+      long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (receiver.accepted.size() < 5 && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(receiver.accepted).as("each pending notification tried once").hasSize(5);
+      assertThat(receiver.mostOpen.get()).as("never more than two in flight").isEqualTo(2);
+    }
+  }
+}
