@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Tasks in PostgreSQL, shared by every instance that names the same adapter in {@code
@@ -37,7 +36,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   public static final int SCHEMA_VERSION = PostgresTaskSchema.VERSION;
 
   static final String CHANNEL = "svc_a2a";
-  private static final int MAX_EVENTS = 1_000;
 
   private static final String COLUMNS = "body";
 
@@ -46,6 +44,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   private final String instance = UUID.randomUUID().toString();
   private final PostgresTaskConnections connections;
   private final PostgresPushConfigs pushConfigs;
+  private final PostgresTaskEvents events;
+  private final PostgresTaskPages pages;
   private final TaskSignals signals = new TaskSignals();
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -68,6 +68,8 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
     this.connections = new PostgresTaskConnections(adapter, description);
     PostgresTaskSchema.create(connections, description);
     this.pushConfigs = new PostgresPushConfigs(connections);
+    this.events = new PostgresTaskEvents(connections);
+    this.pages = new PostgresTaskPages(connections);
     this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
     this.housekeeper =
         TaskHousekeeping.start(
@@ -202,83 +204,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public Page list(Scope scope, Query query) {
-    StringBuilder where = new StringBuilder(" WHERE agent = ? AND principal = ?");
-    List<Object> values = new ArrayList<>(List.of(scope.agent(), scope.principal().id()));
-    query
-        .contextId()
-        .ifPresent(id -> {
-          where.append(" AND context_id = ?");
-          values.add(id);
-        });
-    query
-        .state()
-        .ifPresent(state -> {
-          where.append(" AND state = ?");
-          values.add(state.name());
-        });
-    query
-        .statusAfter()
-        .ifPresent(after -> {
-          where.append(" AND status_ms > ?");
-          values.add(after.toEpochMilli());
-        });
-    return connections.run(
-        "list tasks",
-        c -> {
-          int total;
-          try (PreparedStatement s =
-              c.prepareStatement("SELECT count(*) FROM svc_a2a_tasks" + where)) {
-            bind(s, values);
-            try (ResultSet rs = s.executeQuery()) {
-              rs.next();
-              total = rs.getInt(1);
-            }
-          }
-          StringBuilder page = new StringBuilder(where);
-          List<Object> pageValues = new ArrayList<>(values);
-          query
-              .after()
-              .ifPresent(cursor -> {
-                page.append(" AND (status_ms < ? OR (status_ms = ? AND id < ?))");
-                pageValues.add(cursor.timestamp().toEpochMilli());
-                pageValues.add(cursor.timestamp().toEpochMilli());
-                pageValues.add(cursor.taskId());
-              });
-          pageValues.add(query.pageSize() + 1);
-          // one row more than the page, to tell whether there are more; a row whose body would
-          // take the page past MAX_READ_BYTES comes without its body (NULL), and ends the page
-          List<Task> tasks = new ArrayList<>();
-          boolean more = false;
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT CASE WHEN before < ? THEN body END FROM (SELECT body, status_ms, id,"
-                      + " sum(octet_length(body)) OVER (ORDER BY status_ms DESC, id DESC ROWS"
-                      + " UNBOUNDED PRECEDING) - octet_length(body) AS before FROM svc_a2a_tasks"
-                      + page
-                      + " ORDER BY status_ms DESC, id DESC LIMIT ?) page"
-                      + " ORDER BY status_ms DESC, id DESC")) {
-            List<Object> all = new ArrayList<>(List.of(MAX_READ_BYTES));
-            all.addAll(pageValues);
-            bind(s, all);
-            try (ResultSet rs = s.executeQuery()) {
-              while (rs.next()) {
-                String body = rs.getString(1);
-                if (body == null || tasks.size() == query.pageSize()) {
-                  more = true;
-                  break;
-                }
-                tasks.add(StoredTasks.task(body));
-              }
-            }
-          }
-          if (!more) {
-            return new Page(tasks, total, Optional.empty());
-          }
-          List<Task> shown = List.copyOf(tasks);
-          Task last = shown.getLast();
-          return new Page(
-              shown, total, Optional.of(new Cursor(last.status().timestamp(), last.id())));
-        });
+    return pages.list(scope, query);
   }
 
   // ---- push configs
@@ -302,56 +228,12 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public void append(String taskId, long seq, StreamResponse event) {
-    boolean terminal =
-        event instanceof StreamResponse.StatusUpdate update && update.status().state().isTerminal();
-    String body = StoredTasks.json(event.toJson());
-    connections.run(
-        "append an event of task " + taskId,
-        c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  """
-                  WITH e AS (INSERT INTO svc_a2a_events (task_id, seq, terminal, body)
-                    VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING)
-                  SELECT pg_notify(?, ?)\
-                  """)) {
-            s.setString(1, taskId);
-            s.setLong(2, seq);
-            s.setBoolean(3, terminal);
-            s.setString(4, body);
-            s.setString(5, CHANNEL);
-            s.setString(6, TaskSignals.changed(taskId));
-            s.execute();
-            return null;
-          }
-        });
+    events.append(taskId, seq, event);
   }
 
   @Override
   public List<Event> events(String taskId, long after) {
-    return connections.run(
-        "read the events of task " + taskId,
-        c -> {
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT seq, terminal, body FROM svc_a2a_events WHERE task_id = ? AND seq > ?"
-                      + " ORDER BY seq LIMIT "
-                      + MAX_EVENTS)) {
-            s.setString(1, taskId);
-            s.setLong(2, after);
-            List<Event> events = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-              while (rs.next()) {
-                events.add(
-                    new Event(
-                        rs.getLong(1),
-                        (ObjectNode) StoredTasks.parse(rs.getString(3)),
-                        rs.getBoolean(2)));
-              }
-            }
-            return events;
-          }
-        });
+    return events.after(taskId, after);
   }
 
   @Override
@@ -508,18 +390,6 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             return s.executeUpdate();
           }
         });
-  }
-
-  private static void bind(PreparedStatement s, List<Object> values) throws SQLException {
-    for (int i = 0; i < values.size(); i++) {
-      Object value = values.get(i);
-      switch (value) {
-        case String text -> s.setString(i + 1, text);
-        case Long number -> s.setLong(i + 1, number);
-        case Integer number -> s.setInt(i + 1, number);
-        default -> throw new IllegalArgumentException("cannot bind " + value.getClass());
-      }
-    }
   }
 
   private static List<Task> tasks(PreparedStatement s) throws SQLException {

@@ -2,7 +2,6 @@ package dev.svc.protocol.a2a;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -11,16 +10,11 @@ import redis.clients.jedis.UnifiedJedis;
  * script; in the order they were made. The Redis side of {@link PostgresPushConfigs}.
  */
 final class RedisPushConfigs {
-  /** Runs a command against the store, a failure a {@link TaskStoreException} naming it. */
-  interface Calls {
-    <T> T call(String what, Supplier<T> work);
-  }
-
   private final UnifiedJedis redis;
   private final RedisTaskKeys keys;
-  private final Calls calls;
+  private final RedisTaskCalls calls;
 
-  RedisPushConfigs(UnifiedJedis redis, RedisTaskKeys keys, Calls calls) {
+  RedisPushConfigs(UnifiedJedis redis, RedisTaskKeys keys, RedisTaskCalls calls) {
     this.redis = redis;
     this.keys = keys;
     this.calls = calls;

@@ -7,7 +7,6 @@ import dev.svc.log.Log;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -20,7 +19,6 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.ZAddParams;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Tasks in Redis, shared by every instance that names the same adapter in {@code
@@ -43,8 +41,6 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   /** What every key starts with. */
   public static final String PREFIX = "svc:a2a:";
 
-  private static final int MAX_EVENTS = 1_000;
-
   private final RedisTaskKeys keys;
 
   private final Settings settings;
@@ -54,6 +50,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private final TaskSignals signals = new TaskSignals();
   private final RedisPushConfigs pushConfigs;
+  private final RedisTaskEvents events;
+  private final RedisTaskPages pages;
   private volatile boolean closed;
   private volatile JedisPubSub subscription;
   private final Thread listener;
@@ -82,6 +80,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             + ")";
     this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5));
     this.pushConfigs = new RedisPushConfigs(redis, keys, this::call);
+    this.events = new RedisTaskEvents(redis, keys, this::call);
+    this.pages = new RedisTaskPages(redis, keys, this::call);
     try {
       checkVersion();
     } catch (RuntimeException e) {
@@ -211,103 +211,14 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             leaseUntil > System.currentTimeMillis()));
   }
 
-  /** The tasks of {@code ids}, in that order, up to {@link #MAX_READ_BYTES} (the first always). */
-  private List<Task> bodies(List<String> ids) {
-    return read(ids).tasks();
-  }
-
-  /**
-   * What a budgeted read gave: the tasks found, and how many of the ids it got to (a task that is
-   * gone counts, and is not in {@code tasks}).
-   */
-  private record Read(List<Task> tasks, int consumed) {}
-
-  private Read read(List<String> ids) {
-    if (ids.isEmpty()) {
-      return new Read(List.of(), 0);
-    }
-    List<String> args = new ArrayList<>(ids.size() + 1);
-    args.add(Long.toString(MAX_READ_BYTES));
-    args.addAll(ids);
-    Object reply =
-        call(
-            "read tasks",
-            () -> redis.eval(RedisTaskScripts.BODIES, List.of(keys.taskPrefix()), args));
-    List<Task> tasks = new ArrayList<>();
-    List<?> bodies = (List<?>) reply;
-    for (Object body : bodies) {
-      String text = String.valueOf(body);
-      if (!text.isEmpty()) {
-        tasks.add(StoredTasks.task(text));
-      }
-    }
-    return new Read(tasks, bodies.size());
-  }
-
   @Override
   public List<Task> context(Scope scope, String contextId) {
-    List<String> ids =
-        call(
-            "read context " + contextId,
-            () -> redis.lrange(RedisTaskKeys.context(keys.scope(scope), contextId), 0, -1));
-    // the latest that fit the budget, oldest first
-    List<Task> latest = new ArrayList<>(bodies(ids.reversed()));
-    return latest.reversed();
+    return pages.context(scope, contextId);
   }
 
-  /**
-   * Reads the scope's ids with their context, state and status time (one script), filters and pages
-   * them here, then reads the page's tasks.
-   */
   @Override
   public Page list(Scope scope, Query query) {
-    Object reply =
-        call(
-            "list tasks",
-            () ->
-                redis.eval(
-                    RedisTaskScripts.FIELDS,
-                    List.of(keys.scope(scope)),
-                    List.of(keys.taskPrefix())));
-    List<?> flat = (List<?>) reply;
-    List<String> matching = new ArrayList<>();
-    List<Long> times = new ArrayList<>();
-    for (int i = 0; i + 3 < flat.size(); i += 4) {
-      String id = String.valueOf(flat.get(i));
-      String context = String.valueOf(flat.get(i + 1));
-      String state = String.valueOf(flat.get(i + 2));
-      long statusMs = Long.parseLong(String.valueOf(flat.get(i + 3)));
-      if (query.contextId().isPresent() && !query.contextId().get().equals(context)) {
-        continue;
-      }
-      if (query.state().isPresent() && !query.state().get().name().equals(state)) {
-        continue;
-      }
-      if (query.statusAfter().isPresent() && statusMs <= query.statusAfter().get().toEpochMilli()) {
-        continue;
-      }
-      matching.add(id);
-      times.add(statusMs);
-    }
-    int total = matching.size();
-    int start = 0;
-    if (query.after().isPresent()) {
-      Cursor cursor = query.after().get();
-      long at = cursor.timestamp().toEpochMilli();
-      while (start < matching.size()
-          && !(times.get(start) < at
-              || (times.get(start) == at && matching.get(start).compareTo(cursor.taskId()) < 0))) {
-        start++;
-      }
-    }
-    int end = Math.min(matching.size(), start + query.pageSize());
-    Read read = read(matching.subList(start, end));
-    List<Task> page = read.tasks();
-    Optional<Cursor> next =
-        start + read.consumed() < matching.size() && !page.isEmpty()
-            ? Optional.of(new Cursor(page.getLast().status().timestamp(), page.getLast().id()))
-            : Optional.empty();
-    return new Page(page, total, next);
+    return pages.list(scope, query);
   }
 
   // ---- push configs
@@ -329,39 +240,14 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   // ---- events
 
-  /**
-   * Appends the event; its number is its place in the task's list, which matches {@code seq} while
-   * only the running instance appends.
-   */
   @Override
   public void append(String taskId, long seq, StreamResponse event) {
-    boolean terminal =
-        event instanceof StreamResponse.StatusUpdate update && update.status().state().isTerminal();
-    String entry = (terminal ? "1" : "0") + StoredTasks.json(event.toJson());
-    call(
-        "append an event of task " + taskId,
-        () ->
-            redis.eval(
-                RedisTaskScripts.APPEND,
-                List.of(keys.events(taskId)),
-                List.of(entry, keys.channel(), TaskSignals.changed(taskId))));
+    events.append(taskId, event);
   }
 
   @Override
   public List<Event> events(String taskId, long after) {
-    List<String> entries =
-        call(
-            "read the events of task " + taskId,
-            () -> redis.lrange(keys.events(taskId), after, after + MAX_EVENTS - 1));
-    List<Event> events = new ArrayList<>();
-    long seq = after;
-    for (String entry : entries) {
-      seq++;
-      events.add(
-          new Event(
-              seq, (ObjectNode) StoredTasks.parse(entry.substring(1)), entry.charAt(0) == '1'));
-    }
-    return events;
+    return events.after(taskId, after);
   }
 
   @Override
