@@ -1,6 +1,7 @@
 package dev.svc.agent;
 
 import dev.svc.call.Caller;
+import dev.svc.json.JsonFootprint;
 import dev.svc.log.Log;
 import dev.svc.model.Agent;
 import java.util.ArrayList;
@@ -12,9 +13,20 @@ import java.util.function.Consumer;
  * tools; the model is called until it answers without tool calls, at most {@code max_steps} times.
  * Tool calls run through the tool pipeline with the headers of the request that started the task;
  * their failures go back to the model as the tool's answer.
+ *
+ * <p>What the model asks for is bounded, since a user's message can steer it: at most {@link
+ * #MAX_TOOL_CALLS_PER_STEP} tool calls run per step, and none once the task's tool results hold
+ * {@link #MAX_TOOL_RESULT_BYTES}; a call past either is not run, and its answer tells the model
+ * why, as a tool failure it can act on.
  */
 public final class AgentLoop {
   private static final Log LOG = Log.tagged("agent");
+
+  /** Tool calls run per model step, at most; the model's others get a "not run" answer. */
+  public static final int MAX_TOOL_CALLS_PER_STEP = 32;
+
+  /** The estimated heap of one task's tool results, past which no more tools run. */
+  public static final long MAX_TOOL_RESULT_BYTES = 16L * 1024 * 1024;
 
   private final Agent agent;
   private final ModelClient model;
@@ -49,6 +61,7 @@ public final class AgentLoop {
     List<Turn> added = new ArrayList<>();
     List<FunctionSpec> functions = tools.specs();
     StringBuilder answer = new StringBuilder();
+    long resultBytes = 0;
     for (int step = 1; step <= maxSteps; step++) {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();
@@ -80,11 +93,30 @@ public final class AgentLoop {
       if (reply.toolCalls().isEmpty()) {
         return new Answer(answer.toString(), added);
       }
+      int calls = 0;
       for (ToolCall call : reply.toolCalls()) {
         if (Thread.currentThread().isInterrupted()) {
           throw new ModelCallInterruptedException();
         }
-        Turn.ToolResult result = tools.call(call, caller);
+        Turn.ToolResult result;
+        if (++calls > MAX_TOOL_CALLS_PER_STEP) {
+          result =
+              AgentTools.failed(
+                  call,
+                  "not run: one step may call at most "
+                      + MAX_TOOL_CALLS_PER_STEP
+                      + " tools; call the others in the next step, if they are still needed");
+        } else if (resultBytes >= MAX_TOOL_RESULT_BYTES) {
+          result =
+              AgentTools.failed(
+                  call,
+                  "not run: this task's tool results already hold "
+                      + MAX_TOOL_RESULT_BYTES / (1024 * 1024)
+                      + " MiB; answer with what you have, or narrow the calls");
+        } else {
+          result = tools.call(call, caller);
+          resultBytes += JsonFootprint.of(result.result());
+        }
         LOG.debug(
             "agent tool call",
             "agent",

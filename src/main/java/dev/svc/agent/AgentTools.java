@@ -154,7 +154,8 @@ public final class AgentTools {
     return decision.allowed() ? Optional.empty() : Optional.of(decision);
   }
 
-  private static Turn.ToolResult failed(ToolCall call, String message) {
+  /** The answer of a tool call that failed, or was not run, for {@code message}'s reason. */
+  static Turn.ToolResult failed(ToolCall call, String message) {
     JsonNode error = Json.NODES.objectNode().put("error", message);
     return new Turn.ToolResult(call, error, true);
   }

@@ -28,6 +28,22 @@ public final class OpenAiReplies {
     return answer.toString();
   }
 
+  /** One answer asking for {@code count} calls of the same tool, ids {@code call_1} onwards. */
+  public static String toolCalls(String name, String arguments, int count) {
+    ObjectNode answer = Json.NODES.objectNode();
+    ObjectNode choice = answer.putArray("choices").addObject();
+    choice.put("index", 0).put("finish_reason", "tool_calls");
+    ObjectNode message = choice.putObject("message").put("role", "assistant");
+    message.putNull("content");
+    tools.jackson.databind.node.ArrayNode calls = message.putArray("tool_calls");
+    for (int i = 1; i <= count; i++) {
+      ObjectNode call = calls.addObject();
+      call.put("id", "call_" + i).put("type", "function");
+      call.putObject("function").put("name", name).put("arguments", arguments);
+    }
+    return answer.toString();
+  }
+
   /** One streamed chunk with a piece of text. */
   public static String delta(String text) {
     ObjectNode chunk = Json.NODES.objectNode();

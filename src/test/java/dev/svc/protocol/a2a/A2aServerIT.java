@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -290,6 +291,79 @@ class A2aServerIT {
         .contains("tool `drop_tables` is not available to this agent")
         .as("the statement never reached the database")
         .doesNotContain("no such table");
+  }
+
+  /** The tool messages of a model request, by content. */
+  static List<String> toolAnswers(ScriptedModelServer.Recorded request) {
+    List<String> answers = new ArrayList<>();
+    for (JsonNode message : request.body().path("messages")) {
+      if (message.path("role").asString().equals("tool")) {
+        answers.add(message.path("content").asString());
+      }
+    }
+    return answers;
+  }
+
+  @Test
+  void aStepRunsAtMost32ToolCallsAndTheModelIsToldWhyTheOthersDidNot() {
+    model.json(OpenAiReplies.toolCalls("get_weather", "{\"city\":\"Oslo\"}", 40));
+    model.json(OpenAiReplies.text("Sunny, forty times."));
+
+    JsonNode task = svc.result("weather", "SendMessage", userMessage("Weather x40?")).path("task");
+
+    assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+    List<String> answers = toolAnswers(model.request(1));
+    assertThat(answers).hasSize(40);
+    assertThat(answers.subList(0, 32)).allSatisfy(a -> assertThat(a).contains("sunny"));
+    assertThat(answers.subList(32, 40))
+        .allSatisfy(a ->
+            assertThat(a)
+                .contains(
+                    "not run: one step may call at most 32 tools; call the others in the next"
+                        + " step, if they are still needed"));
+  }
+
+  @Test
+  void noMoreToolsRunOnceATasksResultsHold16MiB(@TempDir Path other) {
+    String project =
+        """
+        == .svc
+        name: big
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: ":memory:"
+        == app/tools/blob/config.terse
+        description: A large text.
+        use: db
+        statement: SELECT hex(zeroblob(400000)) AS text
+        == app/agents/reader/config.terse
+        instruction: You read.
+        model:
+          provider: openai_compatible
+          model: small
+          options:
+            base_url: {{MODEL}}/v1
+        tool_access:
+          mode: allow_all
+        """;
+    try (A2aFixture big = A2aFixture.launch(other, project, model.url(), Map.of(), settings())) {
+      model.json(OpenAiReplies.toolCalls("blob", "{}", 30));
+      model.json(OpenAiReplies.text("That was a lot."));
+
+      JsonNode task = big.result("reader", "SendMessage", userMessage("Read it all")).path("task");
+
+      assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_COMPLETED");
+      List<String> answers = toolAnswers(model.request(1));
+      assertThat(answers).hasSize(30);
+      long ran = answers.stream().filter(a -> a.length() > 800_000).count();
+      assertThat(ran).as("calls run before the results held 16 MiB").isBetween(8L, 21L);
+      assertThat(answers.subList((int) ran, 30))
+          .allSatisfy(a ->
+              assertThat(a)
+                  .contains(
+                      "not run: this task's tool results already hold 16 MiB; answer with what"
+                          + " you have, or narrow the calls"));
+    }
   }
 
   @Test
