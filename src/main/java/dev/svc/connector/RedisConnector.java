@@ -39,9 +39,9 @@ import tools.jackson.databind.JsonNode;
  * deadline finishes at the server.
  *
  * <p><b>Memory.</b> Jedis reads a reply whole: a command's reply cannot be stopped half-way, so
- * statements that could answer with a whole large key ({@code LRANGE k 0 -1}, {@code HGETALL},
- * {@code SMEMBERS}, {@code KEYS}) are best written bounded ({@code LRANGE k 0 999}, {@code SCAN …
- * COUNT}). The reply is then cut to the call's window and counted in its {@link ResultMemory}; one
+ * {@link RedisReadBounds} bounds a range read to the call's window before it is sent, and sizes a
+ * whole-key read ({@code HGETALL}, {@code SMEMBERS}, {@code KEYS}) first, refusing one past 100,000
+ * elements. The reply is then cut to the call's window and counted in its {@link ResultMemory}; one
  * past the ceiling is refused rather than answered.
  *
  * <p><b>Errors.</b> A Redis error reply is a {@link StatementFailedException} with Redis's own line
@@ -174,6 +174,7 @@ public final class RedisConnector implements Connector {
     List<byte[]> arguments = arguments(redis, values);
     List<String> words = words(arguments);
     refuseConnectionState(words);
+    RedisReadBounds.Plan plan = RedisReadBounds.plan(arguments, options.readLimit());
     Duration timeout = deadline.timeout();
     Connection connection = borrow(deadline);
     boolean healthy = true;
@@ -183,10 +184,10 @@ public final class RedisConnector implements Connector {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, null);
       }
       connection.setSoTimeout(millis(remaining));
-      byte[] name = arguments.getFirst();
-      CommandArguments command = new CommandArguments(() -> name);
-      arguments.subList(1, arguments.size()).forEach(command::add);
-      Object reply = connection.executeCommand(command);
+      if (plan.probe().isPresent()) {
+        RedisReadBounds.check(plan, connection.executeCommand(command(plan.probe().get())));
+      }
+      Object reply = connection.executeCommand(command(plan.arguments()));
       JsonNode result = options.window(RedisReplies.json(reply, words));
       ResultMemory.counting(memory -> {
         memory.add(JsonFootprint.of(result));
@@ -213,6 +214,13 @@ public final class RedisConnector implements Connector {
     } finally {
       release(connection, healthy);
     }
+  }
+
+  private static CommandArguments command(List<byte[]> arguments) {
+    byte[] name = arguments.getFirst();
+    CommandArguments command = new CommandArguments(() -> name);
+    arguments.subList(1, arguments.size()).forEach(command::add);
+    return command;
   }
 
   /** Each argument's text with its placeholders replaced; a value is never split. */

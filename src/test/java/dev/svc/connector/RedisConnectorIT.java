@@ -162,6 +162,31 @@ class RedisConnectorIT implements ConnectorContract {
   }
 
   @Test
+  void aWholeKeyPastTheReplyBoundIsRefusedBeforeItIsRead() {
+    run(
+        "EVAL {{ inputs.script }} 1 " + k + "huge",
+        values("script", "for i = 1, 100001 do redis.call('HSET', KEYS[1], i, 'x') end return 1"));
+
+    StatementFailedException refused =
+        catchThrowableOfType(
+            StatementFailedException.class, () -> run("HGETALL " + k + "huge", Map.of()));
+
+    assertThat(refused)
+        .hasMessageStartingWith(
+            "`HGETALL` would read 100001 elements, more than the 100000 svc reads from one reply");
+    assertThat(run("HLEN " + k + "huge", Map.of()).asLong()).isEqualTo(100_001);
+    run("RPUSH " + k + "list a b c d e", Map.of());
+    assertJson(
+        connector.execute(
+            statement("LRANGE " + k + "list 0 -1"),
+            Map.of(),
+            Deadline.after(TIMEOUT),
+            new StatementOptions(0, 3, false)),
+        "[\"a\", \"b\", \"c\"]");
+    assertJson(run("LRANGE " + k + "list -2 -1", Map.of()), "[\"d\", \"e\"]");
+  }
+
+  @Test
   void everyValueTypeBecomesText() {
     Map<String, Object> values =
         values(
