@@ -165,8 +165,8 @@ final class RedisReadBounds {
             + what
             + ", more than the "
             + MAX_REPLY_ELEMENTS
-            + " svc reads from one reply: read the key in parts (SCAN, HSCAN or SSCAN with COUNT,"
-            + " a bounded LRANGE or ZRANGE, XRANGE with COUNT), or set the tool's max_rows",
+            + " svc reads from one reply: read the key in parts: HSCAN, SSCAN or SCAN with COUNT,"
+            + " or a bounded LRANGE, ZRANGE or XRANGE (a tool's max_rows bounds those)",
         false,
         null);
   }

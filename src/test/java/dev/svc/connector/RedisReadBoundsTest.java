@@ -77,8 +77,8 @@ class RedisReadBoundsTest {
         .isInstanceOf(StatementFailedException.class)
         .hasMessage(
             "`LRANGE` would read 100001 elements, more than the 100000 svc reads from one reply:"
-                + " read the key in parts (SCAN, HSCAN or SSCAN with COUNT, a bounded LRANGE or"
-                + " ZRANGE, XRANGE with COUNT), or set the tool's max_rows");
+                + " read the key in parts: HSCAN, SSCAN or SCAN with COUNT, or a bounded LRANGE,"
+                + " ZRANGE or XRANGE (a tool's max_rows bounds those)");
     RedisReadBounds.check(all, 100_000L);
   }
 
