@@ -140,6 +140,10 @@ public final class HttpServer implements AutoCloseable {
     if (settings.limits().connectionsPerClient() > 0) {
       connector.addBean(new ConnectionsPerClient(settings.limits().connectionsPerClient()));
     }
+    settings
+        .limits()
+        .maxConnections()
+        .ifPresent(cap -> server.addBean(new ConnectionCeiling(cap, connector)));
     server.setErrorHandler(new JsonErrorHandler());
     StartupTrace.mark("http connector made");
     HttpServer http = new HttpServer(server, connector, settings);

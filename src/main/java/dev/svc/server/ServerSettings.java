@@ -3,6 +3,7 @@ package dev.svc.server;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * How the HTTP server listens.
@@ -74,12 +75,15 @@ public record ServerSettings(
    * @param connectionsPerClient open connections one client address may hold; 0 for no cap
    * @param drainTimeout on shutdown, how long requests in flight may run before they are answered
    *     with a "server shutting down" error
+   * @param maxConnections client connections open at once, all clients together ({@link
+   *     ConnectionCeiling}); empty for no cap
    */
   public record Limits(
       Duration headerTimeout,
       Duration bodyTimeout,
       int connectionsPerClient,
-      Duration drainTimeout) {
+      Duration drainTimeout,
+      OptionalInt maxConnections) {
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(60);
     public static final int DEFAULT_CONNECTIONS_PER_CLIENT = 256;
@@ -90,6 +94,20 @@ public record ServerSettings(
             DEFAULT_BODY_TIMEOUT,
             DEFAULT_CONNECTIONS_PER_CLIENT,
             DEFAULT_DRAIN_TIMEOUT);
+
+    /** These limits, with the cap on all connections this process's descriptors allow. */
+    public Limits(
+        Duration headerTimeout,
+        Duration bodyTimeout,
+        int connectionsPerClient,
+        Duration drainTimeout) {
+      this(
+          headerTimeout,
+          bodyTimeout,
+          connectionsPerClient,
+          drainTimeout,
+          ConnectionCeiling.forThisProcess());
+    }
 
     public Limits {
       if (headerTimeout.isNegative()
