@@ -245,7 +245,7 @@ public final class Instance implements AutoCloseable {
     }
     ProjectRuntime started;
     try {
-      started = awaitStarted(starting);
+      started = await(starting);
     } catch (RuntimeException e) {
       agents.close();
       limiter.close();
@@ -258,7 +258,7 @@ public final class Instance implements AutoCloseable {
     try {
       mcpRoute.set(mcp);
       agentRoute.set(agents);
-      HttpServer http = awaitPrepared(preparing);
+      HttpServer http = await(preparing);
       StartupTrace.mark("http prepared");
       AdapterReadiness adapters = new AdapterReadiness(() -> runtime.get().connectors());
       http.readinessProbe(adapters::unreachable);
@@ -282,7 +282,7 @@ public final class Instance implements AutoCloseable {
   private static RuntimeException alongside(
       RuntimeException failure, CompletableFuture<ProjectRuntime> starting) {
     try {
-      awaitStarted(starting).close();
+      await(starting).close();
       return failure;
     } catch (StartupException runtimeProblems) {
       if (failure instanceof StartupException serverProblems) {
@@ -298,26 +298,16 @@ public final class Instance implements AutoCloseable {
     }
   }
 
-  private static ProjectRuntime awaitStarted(CompletableFuture<ProjectRuntime> starting) {
+  /** What a start-up step on another thread gave, its failure thrown as it was thrown there. */
+  private static <T> T await(CompletableFuture<T> step) {
     try {
-      return starting.join();
+      return step.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
       }
       if (e.getCause() instanceof Error error) {
         throw error;
-      }
-      throw e;
-    }
-  }
-
-  private static HttpServer awaitPrepared(CompletableFuture<HttpServer> preparing) {
-    try {
-      return preparing.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
       }
       throw e;
     }

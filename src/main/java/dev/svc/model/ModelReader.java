@@ -35,11 +35,10 @@ record ModelReader(DataInputStream in, int version) {
     }
     Service.Limits limits = read.limits().withDrainDelay(Duration.ofMillis(in.readLong()));
     Optional<String> rateLimitStore = optional(this::string);
-    Service service = read.withFormat12Fields(limits, rateLimitStore, optional(this::string));
-    if (version < 13) {
-      return service;
-    }
-    return service.withTasks(service.tasks().withRunLimits(in.readInt(), in.readInt()));
+    Optional<String> cacheStore = optional(this::string);
+    Service.Tasks tasks =
+        version < 13 ? read.tasks() : read.tasks().withRunLimits(in.readInt(), in.readInt());
+    return read.withLaterFields(limits, rateLimitStore, cacheStore, tasks);
   }
 
   private Service serviceUpToAuth() throws IOException {

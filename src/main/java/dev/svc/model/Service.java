@@ -54,38 +54,14 @@ public record Service(
     allowedOrigins = List.copyOf(allowedOrigins);
   }
 
-  /** This service with other task settings. */
-  public Service withTasks(Tasks tasks) {
-    return new Service(
-        name,
-        version,
-        port,
-        logLevel,
-        allowedHosts,
-        allowedOrigins,
-        defaultCache,
-        searchLimit,
-        agentToolAccess,
-        buildOut,
-        buildCleanDir,
-        metrics,
-        audit,
-        limits,
-        pushNotifications,
-        defaultCaps,
-        auth,
-        tasks,
-        rateLimitStore,
-        cacheStore);
-  }
-
   /**
-   * This service with the fields model format 12 added after the others ({@code
+   * This service with the fields later model formats added after the others (format 12: {@code
    * server.limits.drain_delay} within {@code limits}, {@code tools.rate_limit.store}, {@code
-   * tools.cache.store}): a model file holds them after the rest of the service.
+   * tools.cache.store}; format 13: the run limits within {@code tasks}): a model file holds them
+   * after the rest of the service.
    */
-  public Service withFormat12Fields(
-      Limits limits, Optional<String> rateLimitStore, Optional<String> cacheStore) {
+  public Service withLaterFields(
+      Limits limits, Optional<String> rateLimitStore, Optional<String> cacheStore, Tasks tasks) {
     return new Service(
         name,
         version,

@@ -2,10 +2,10 @@ package dev.svc.server;
 
 import com.sun.management.UnixOperatingSystemMXBean;
 import dev.svc.log.Log;
+import dev.svc.log.OncePer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.OptionalInt;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -21,9 +21,7 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 final class ConnectionCeiling extends NetworkConnectionLimit {
   private static final Log LOG = Log.tagged("http");
-  private static final long LOG_INTERVAL = Duration.ofMinutes(1).toNanos();
-
-  private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_INTERVAL);
+  private final OncePer warning = new OncePer(Duration.ofMinutes(1));
   private final ServerConnector connector;
 
   ConnectionCeiling(int cap, ServerConnector connector) {
@@ -58,9 +56,7 @@ final class ConnectionCeiling extends NetworkConnectionLimit {
   @Override
   protected void limit() {
     super.limit();
-    long last = lastLog.get();
-    long now = System.nanoTime();
-    if (now - last >= LOG_INTERVAL && lastLog.compareAndSet(last, now)) {
+    if (warning.due()) {
       LOG.warn(
           "connections wait: "
               + getMaxNetworkConnectionCount()

@@ -4,7 +4,6 @@ import dev.svc.agent.AgentRunner;
 import dev.svc.agent.Turn;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
-import dev.svc.json.JsonFootprint;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
@@ -37,9 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class AgentTasks implements AutoCloseable {
   private static final Log LOG = Log.tagged("a2a");
-
-  /** At most this many earlier messages of a conversation are sent to the model. */
-  static final int MAX_EARLIER_MESSAGES = 50;
 
   /** How long a cancel waits for the instance running the task to confirm it. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
@@ -143,7 +139,7 @@ final class AgentTasks implements AutoCloseable {
     TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
     String userText = MessageText.of(message);
     String contextId = contextOf(scope, message);
-    List<Turn> conversation = new ArrayList<>(earlierTurns(scope, contextId));
+    List<Turn> conversation = new ArrayList<>(ConversationTurns.earlier(store, scope, contextId));
     conversation.add(new Turn.User(userText));
 
     String taskId = UUID.randomUUID().toString();
@@ -155,7 +151,7 @@ final class AgentTasks implements AutoCloseable {
             List.of(),
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
-    long weight = TaskWeight.of(task) + weight(conversation);
+    long weight = TaskWeight.of(task) + ConversationTurns.weight(conversation);
     if (!slots.admit()) {
       throw new TooManyTasksException(
           "this instance runs "
@@ -309,25 +305,6 @@ final class AgentTasks implements AutoCloseable {
     }
   }
 
-  /** The estimated heap of a conversation's turns: their text and tool calls' JSON. */
-  private static long weight(List<Turn> conversation) {
-    long bytes = 0;
-    for (Turn turn : conversation) {
-      bytes +=
-          TaskWeight.MESSAGE
-              + switch (turn) {
-                case Turn.User user -> user.text().length();
-                case Turn.Model model ->
-                    model.text().length()
-                        + model.toolCalls().stream()
-                            .mapToLong(call -> JsonFootprint.of(call.arguments()))
-                            .sum();
-                case Turn.ToolResult result -> JsonFootprint.of(result.result());
-              };
-    }
-    return bytes;
-  }
-
   private static void end(TaskRun run, Agent agent, AgentRunner.Outcome outcome, long started) {
     switch (outcome) {
       case AgentRunner.Outcome.Answered answered -> {
@@ -451,7 +428,7 @@ final class AgentTasks implements AutoCloseable {
   /**
    * The conversation a message belongs to: its task's, its own, or a new one. A task of another
    * principal is not found; a contextId another principal also uses is a separate conversation (see
-   * {@link #earlierTurns}).
+   * {@link ConversationTurns#earlier}).
    */
   private String contextOf(TaskStore.Scope scope, Message message) {
     if (message.taskId().isPresent()) {
@@ -477,31 +454,6 @@ final class AgentTasks implements AutoCloseable {
       return earlier.contextId();
     }
     return message.contextId().orElseGet(() -> UUID.randomUUID().toString());
-  }
-
-  /**
-   * The messages of the conversation's completed tasks of this principal, as model turns (the
-   * latest ones): another principal's tasks in a context of the same id are not part of it. Failed
-   * and canceled tasks are left out: their question got no answer, and an error message is not a
-   * turn the model said.
-   */
-  private List<Turn> earlierTurns(TaskStore.Scope scope, String contextId) {
-    List<Turn> turns = new ArrayList<>();
-    for (Task task : store.context(scope, contextId)) {
-      if (task.status().state() != TaskState.COMPLETED) {
-        continue;
-      }
-      for (Message message : task.history()) {
-        String text = MessageText.lenient(message);
-        if (text.isBlank()) {
-          continue;
-        }
-        turns.add(message.role() == Role.AGENT ? Turn.Model.text(text) : new Turn.User(text));
-      }
-    }
-    return turns.size() > MAX_EARLIER_MESSAGES
-        ? List.copyOf(turns.subList(turns.size() - MAX_EARLIER_MESSAGES, turns.size()))
-        : turns;
   }
 
   private static String key(TaskStore.Scope scope, String taskId) {

@@ -2,6 +2,7 @@ package dev.svc.protocol.a2a;
 
 import dev.svc.json.Json;
 import dev.svc.log.Log;
+import dev.svc.log.OncePer;
 import dev.svc.telemetry.SvcMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -59,15 +60,13 @@ public final class PushNotifier implements AutoCloseable {
     static final Bounds DEFAULT = new Bounds(64, 10_000);
   }
 
-  private static final long DROP_LOG_INTERVAL = Duration.ofMinutes(1).toNanos();
-
   private final Retry retry;
   private final PushDestinations destinations;
   private final Bounds bounds;
   private final Semaphore sending;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong droppedSinceLog = new AtomicLong();
-  private final AtomicLong lastDropLog = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL);
+  private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
 
@@ -199,9 +198,7 @@ public final class PushNotifier implements AutoCloseable {
   private void dropped(Task task) {
     SvcMetrics.PUSH_DROPPED.increment();
     droppedSinceLog.incrementAndGet();
-    long last = lastDropLog.get();
-    long now = System.nanoTime();
-    if (now - last >= DROP_LOG_INTERVAL && lastDropLog.compareAndSet(last, now)) {
+    if (dropWarning.due()) {
       LOG.warn(
           "push notifications dropped: "
               + bounds.pending()

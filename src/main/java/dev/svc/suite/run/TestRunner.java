@@ -325,7 +325,8 @@ public final class TestRunner {
   static Model underTest(Model model, List<Tool> tools) {
     var service = model.service();
     return new Model(
-        service.withFormat12Fields(service.limits(), service.rateLimitStore(), Optional.empty()),
+        service.withLaterFields(
+            service.limits(), service.rateLimitStore(), Optional.empty(), service.tasks()),
         model.adapters(),
         tools,
         model.prompts(),
