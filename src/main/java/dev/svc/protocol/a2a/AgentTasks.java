@@ -136,6 +136,36 @@ final class AgentTasks implements AutoCloseable {
       SendConfiguration configuration,
       Caller caller,
       boolean streaming) {
+    // admitted first, before the conversation is read from the store: a refusal costs nothing
+    if (!slots.admit()) {
+      throw new TooManyTasksException(
+          "this instance runs "
+              + slots.limits().running()
+              + " tasks at once and "
+              + slots.limits().waiting()
+              + " more wait for a turn, its limits (agents.tasks.max_running and max_waiting);"
+              + " retry when some have finished");
+    }
+    boolean handedOver = false;
+    try {
+      Started started = begin(agent, principal, runtime, message, configuration, caller, streaming);
+      handedOver = true; // its thread gives the admission back when the run ends
+      return started;
+    } finally {
+      if (!handedOver) {
+        slots.leave();
+      }
+    }
+  }
+
+  private Started begin(
+      Agent agent,
+      Principal principal,
+      ProjectRuntime runtime,
+      Message message,
+      SendConfiguration configuration,
+      Caller caller,
+      boolean streaming) {
     TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
     String userText = MessageText.of(message);
     String contextId = contextOf(scope, message);
@@ -152,25 +182,14 @@ final class AgentTasks implements AutoCloseable {
             List.of(message.inTask(contextId, taskId)),
             Optional.empty());
     long weight = TaskWeight.of(task) + ConversationTurns.weight(conversation);
-    if (!slots.admit()) {
-      throw new TooManyTasksException(
-          "this instance runs "
-              + slots.limits().running()
-              + " tasks at once and "
-              + slots.limits().waiting()
-              + " more wait for a turn, its limits (agents.tasks.max_running and max_waiting);"
-              + " retry when some have finished");
-    }
     if (runningBytes.addAndGet(weight) > maxRunningBytes) {
       runningBytes.addAndGet(-weight);
-      slots.leave();
       throw new TaskStoreFullException(
           "the tasks running on this instance hold "
               + runningBytes.get() / (1024 * 1024)
               + " MiB of messages, its limit; retry when some have finished");
     }
-    // the weight and the admission are given back when the run ends (execute), or here when it
-    // never starts
+    // the weight is given back when the run ends (execute), or here when it never starts
     boolean submitted = false;
     try {
       save(scope, task, 0);
@@ -212,7 +231,6 @@ final class AgentTasks implements AutoCloseable {
     } finally {
       if (!submitted) {
         runningBytes.addAndGet(-weight);
-        slots.leave();
       }
     }
   }

@@ -545,6 +545,14 @@ class A2aServerIT {
     try (A2aFixture small =
         A2aFixture.launch(
             other, limited, model.url(), Map.of("TEST_OPENAI_KEY", "sk-test"), settings())) {
+      for (int i = 0; i < 3; i++) { // refused after admission: each gives its place back
+        JsonNode unknown =
+            small.rpc(
+                "weather",
+                "SendMessage",
+                immediately("again").replace("\"role\"", "\"taskId\":\"no-such-task\",\"role\""));
+        assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32001);
+      }
       model.endless(false); // the first task runs until it is canceled
       String first =
           small
