@@ -1,9 +1,11 @@
 package dev.svc.server;
 
-import com.sun.management.UnixOperatingSystemMXBean;
 import dev.svc.log.Log;
 import dev.svc.log.OncePer;
-import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalInt;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -21,6 +23,8 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 final class ConnectionCeiling extends NetworkConnectionLimit {
   private static final Log LOG = Log.tagged("http");
+  private static final String LIMIT_LINE = "Max open files";
+
   private final OncePer warning = new OncePer(Duration.ofMinutes(1));
   private final ServerConnector connector;
 
@@ -29,15 +33,33 @@ final class ConnectionCeiling extends NetworkConnectionLimit {
     this.connector = connector;
   }
 
-  /** The ceiling for this process: empty where its descriptor limit cannot be read. */
+  /**
+   * The ceiling for this process, from Linux's {@code /proc/self/limits} and {@code /proc/self/fd}
+   * (not the JDK's management beans, whose classes would cost the start-up several milliseconds):
+   * empty where they cannot be read, or the limit is "unlimited".
+   */
   static OptionalInt forThisProcess() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix) {
-      long limit = unix.getMaxFileDescriptorCount();
-      if (limit > 0) {
-        return OptionalInt.of(of(limit - unix.getOpenFileDescriptorCount()));
+    try {
+      long limit = -1;
+      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+        if (line.startsWith(LIMIT_LINE)) {
+          String soft = line.substring(LIMIT_LINE.length()).strip().split("\\s+")[0];
+          limit = soft.equals("unlimited") ? -1 : Long.parseLong(soft);
+        }
       }
+      if (limit <= 0) {
+        return OptionalInt.empty();
+      }
+      long open = 0;
+      try (DirectoryStream<Path> descriptors = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+        for (Path ignored : descriptors) {
+          open++;
+        }
+      }
+      return OptionalInt.of(of(limit - open));
+    } catch (IOException | RuntimeException e) {
+      return OptionalInt.empty();
     }
-    return OptionalInt.empty();
   }
 
   /** Three quarters of {@code descriptors} left, at least 64. */
