@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.connector.ResultMemory;
 import dev.svc.model.Bytes;
 import dev.svc.model.MimeTypes;
 import dev.svc.model.Model;
@@ -60,6 +61,20 @@ public final class ResourceContents {
     InvalidPathException(String message) {
       super(message);
     }
+  }
+
+  /**
+   * A resource file larger than the ceiling of one result ({@link ResultMemory}): refused before it
+   * is read, since the whole file would be held (and base64 text for a binary one).
+   */
+  public static final class TooLargeException extends dev.svc.SvcException {
+    TooLargeException(String message) {
+      super(message);
+    }
+  }
+
+  private static String mib(long bytes) {
+    return (bytes + (1 << 20) - 1) / (1 << 20) + " MiB";
   }
 
   /** Whether a resource or a template serves {@code uri}, without reading it. */
@@ -164,6 +179,19 @@ public final class ResourceContents {
   private static Content file(String uri, Optional<String> configured, Path path) {
     byte[] bytes;
     try {
+      long size = Files.size(path);
+      long ceiling = ResultMemory.process().ceilingBytes();
+      if (size > ceiling) {
+        throw new TooLargeException(
+            "resource file "
+                + path.getFileName()
+                + " holds "
+                + mib(size)
+                + ", more than the "
+                + mib(ceiling)
+                + " svc serves as one result; split the file, or serve it as a tool that reads"
+                + " a part of it");
+      }
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read resource file " + path.getFileName(), e);

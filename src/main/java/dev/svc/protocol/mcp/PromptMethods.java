@@ -81,6 +81,10 @@ final class PromptMethods {
       throw ResourceMethods.notFound(e.uri());
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (ResourceContents.TooLargeException e) {
+      throw JsonRpcException.internal(
+          "Internal error: " + e.getMessage(),
+          Json.NODES.objectNode().put("prompt", prompt.name()));
     }
     List<GetPromptResult.Message> messages = new ArrayList<>();
     for (PromptRenderer.Rendered message : rendered) {

@@ -75,6 +75,8 @@ final class ResourceMethods {
       content = call.runtime().resources().read(uri);
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (ResourceContents.TooLargeException e) {
+      throw tooLarge(uri, e);
     }
     if (content.isEmpty()) {
       List<String> known = call.runtime().model().resources().stream().map(Resource::uri).toList();
@@ -83,6 +85,12 @@ final class ResourceMethods {
           : notFound(uri, UnknownNames.message("Resource not found", uri, known));
     }
     return new ReadResourceResult(List.of(Contents.of(content.get()))).toJson();
+  }
+
+  /** A resource file past the ceiling of one result: {@code -32603} saying so, with its URI. */
+  static JsonRpcException tooLarge(String uri, ResourceContents.TooLargeException e) {
+    return JsonRpcException.internal(
+        "Internal error: " + e.getMessage(), Json.NODES.objectNode().put("uri", uri));
   }
 
   /** The error of a read whose URI matches no resource or template. */

@@ -43,7 +43,7 @@ final class ContentAnswers {
       rendered = runtime.prompts().render(prompt, testCase.arguments());
     } catch (PromptRenderer.UnknownResourceException e) {
       return Answer.failure("Resource not found: " + e.uri());
-    } catch (ResourceContents.InvalidPathException e) {
+    } catch (ResourceContents.InvalidPathException | ResourceContents.TooLargeException e) {
       return Answer.failure(e.getMessage());
     }
     ArrayNode messages = Json.NODES.arrayNode();
@@ -69,7 +69,9 @@ final class ContentAnswers {
     Optional<ResourceContents.Content> content;
     try {
       content = runtime.resources().read(testCase.uri());
-    } catch (ResourceContents.InvalidPathException | IllegalArgumentException e) {
+    } catch (ResourceContents.InvalidPathException
+        | ResourceContents.TooLargeException
+        | IllegalArgumentException e) {
       return Answer.failure(e.getMessage());
     }
     if (content.isEmpty()) {

@@ -367,6 +367,35 @@ class McpPromptsAndResourcesIT {
   }
 
   @Test
+  void aFileLargerThanTheCeilingOfOneResultIsRefusedUnreadAndTheServerGoesOn() throws Exception {
+    long ceiling = dev.svc.connector.ResultMemory.process().ceilingBytes();
+    Path huge = dir.resolve("app/resources/files/docs/huge.txt");
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+      file.setLength(ceiling + 1); // sparse: no disk, and nothing to read before the refusal
+    }
+    try {
+      JsonNode error = client.request("resources/read", "{\"uri\":\"files://huge\"}").path("error");
+
+      assertThat(error.path("code").asInt()).isEqualTo(-32603);
+      assertThat(error.path("message").asString())
+          .startsWith("Internal error: resource file huge.txt holds ")
+          .contains("svc serves as one result; split the file, or serve it as a tool");
+      assertThat(error.path("data").path("uri").asString()).isEqualTo("files://huge");
+      assertThat(
+              client
+                  .request("resources/read", "{\"uri\":\"files://a\"}")
+                  .path("result")
+                  .path("contents")
+                  .get(0)
+                  .path("text")
+                  .asString())
+          .isEqualTo("File A\n");
+    } finally {
+      Files.delete(huge);
+    }
+  }
+
+  @Test
   void pathTraversalThroughATemplateIsRejected() {
     JsonNode error =
         client.request("resources/read", "{\"uri\":\"files://..%2F..%2F.svc\"}").path("error");
