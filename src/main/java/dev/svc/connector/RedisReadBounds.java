@@ -83,7 +83,7 @@ final class RedisReadBounds {
       if (start.isEmpty() || stop.isEmpty()) {
         return send(arguments); // Redis answers the error
       }
-      if (capped && start.get() >= 0) {
+      if (capped && start.get() >= 0 && start.get() <= Long.MAX_VALUE - readLimit) {
         long last = start.get() + readLimit - 1;
         if (stop.get() < 0 || stop.get() > last) {
           List<byte[]> bounded = new ArrayList<>(arguments);

@@ -38,6 +38,9 @@ class RedisReadBoundsTest {
         .isEqualTo("ZRANGE board 0 100 WITHSCORES");
     assertThat(sent(plan("ZREVRANGE board 0 -1", 101))).isEqualTo("ZREVRANGE board 0 100");
     assertThat(sent(plan("LRANGE memories 0 9", 1001))).isEqualTo("LRANGE memories 0 9");
+    assertThat(sent(plan("LRANGE memories 9223372036854775000 -1", 1001)))
+        .as("a start past any list is sent as written (the answer is empty)")
+        .isEqualTo("LRANGE memories 9223372036854775000 -1");
     assertThat(probe(plan("LRANGE memories 0 -1", 1001))).isEmpty();
   }
 
