@@ -67,6 +67,8 @@ public final class PushNotifier implements AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong droppedSinceLog = new AtomicLong();
   private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
+  private final AtomicLong undeliveredSinceLog = new AtomicLong();
+  private final OncePer undeliveredWarning = new OncePer(Duration.ofMinutes(1));
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
 
@@ -182,16 +184,33 @@ public final class PushNotifier implements AutoCloseable {
         backoff = min(backoff.multipliedBy(2), retry.maxBackoff());
       }
     }
-    LOG.warn(
-        "push notification not delivered",
-        "task",
-        task.id(),
-        "state",
-        task.status().state().wireName(),
-        "url",
-        hostOf(uri),
-        "error",
-        outcome);
+    // at warn once a minute (with how many more failed since), each one at debug: webhooks that
+    // never answer would otherwise write a line per notification
+    long before = undeliveredSinceLog.getAndIncrement();
+    if (undeliveredWarning.due()) {
+      undeliveredSinceLog.addAndGet(-(before + 1));
+      LOG.warn(
+          "push notification not delivered",
+          "task",
+          task.id(),
+          "state",
+          task.status().state().wireName(),
+          "url",
+          hostOf(uri),
+          "error",
+          outcome,
+          "others_since_last_line",
+          before);
+    } else {
+      LOG.debug(
+          "push notification not delivered",
+          "task",
+          task.id(),
+          "url",
+          hostOf(uri),
+          "error",
+          outcome);
+    }
   }
 
   /** Counts a notification dropped for want of room, and says so at most once a minute. */

@@ -2,12 +2,19 @@ package dev.svc.protocol.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
 import dev.svc.model.Service;
 import dev.svc.telemetry.SvcMetrics;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -96,6 +103,13 @@ class PushNotifierBoundsIT {
                       Optional.empty()))
               .toList();
       long droppedBefore = SvcMetrics.PUSH_DROPPED.value();
+      ByteArrayOutputStream log = new ByteArrayOutputStream();
+      LogSink.configure(
+          Level.INFO,
+          LogFormat.TEXT,
+          TagFilter.ALL,
+          new PrintStream(log, true, StandardCharsets.UTF_8),
+          Optional.empty());
 
       notifier.notify(configs, task());
 
@@ -108,6 +122,18 @@ class PushNotifierBoundsIT {
       }
       assertThat(receiver.accepted).as("each pending notification tried once").hasSize(5);
       assertThat(receiver.mostOpen.get()).as("never more than two in flight").isEqualTo(2);
+      long undelivered = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (receiver.open.get() > 0 && System.nanoTime() < undelivered) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(200);
+      String lines = log.toString(StandardCharsets.UTF_8);
+      assertThat(lines.lines().filter(l -> l.contains("push notification not delivered")))
+          .as("five failures in a minute, one line at warn")
+          .hasSize(1);
+      assertThat(lines.lines().filter(l -> l.contains("push notifications dropped"))).hasSize(1);
+    } finally {
+      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
     }
   }
 }
