@@ -146,52 +146,34 @@ final class AgentTasks implements AutoCloseable {
               + " more wait for a turn, its limits (agents.tasks.max_running and max_waiting);"
               + " retry when some have finished");
     }
-    boolean handedOver = false;
-    try {
-      Started started = begin(agent, principal, runtime, message, configuration, caller, streaming);
-      handedOver = true; // its thread gives the admission back when the run ends
-      return started;
-    } finally {
-      if (!handedOver) {
-        slots.leave();
-      }
-    }
-  }
-
-  private Started begin(
-      Agent agent,
-      Principal principal,
-      ProjectRuntime runtime,
-      Message message,
-      SendConfiguration configuration,
-      Caller caller,
-      boolean streaming) {
-    TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
-    String userText = MessageText.of(message);
-    String contextId = contextOf(scope, message);
-    List<Turn> conversation = new ArrayList<>(ConversationTurns.earlier(store, scope, contextId));
-    conversation.add(new Turn.User(userText));
-
-    String taskId = UUID.randomUUID().toString();
-    Task task =
-        new Task(
-            taskId,
-            contextId,
-            TaskStatus.of(TaskState.SUBMITTED, clock.instant()),
-            List.of(),
-            List.of(message.inTask(contextId, taskId)),
-            Optional.empty());
-    long weight = TaskWeight.of(task) + ConversationTurns.weight(conversation);
-    if (runningBytes.addAndGet(weight) > maxRunningBytes) {
-      runningBytes.addAndGet(-weight);
-      throw new TaskStoreFullException(
-          "the tasks running on this instance hold "
-              + runningBytes.get() / (1024 * 1024)
-              + " MiB of messages, its limit; retry when some have finished");
-    }
-    // the weight is given back when the run ends (execute), or here when it never starts
+    // what this start holds is given back when the run ends (execute), or here when it never starts
+    long held = 0;
     boolean submitted = false;
     try {
+      TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
+      String userText = MessageText.of(message);
+      String contextId = contextOf(scope, message);
+      List<Turn> conversation = new ArrayList<>(ConversationTurns.earlier(store, scope, contextId));
+      conversation.add(new Turn.User(userText));
+
+      String taskId = UUID.randomUUID().toString();
+      Task task =
+          new Task(
+              taskId,
+              contextId,
+              TaskStatus.of(TaskState.SUBMITTED, clock.instant()),
+              List.of(),
+              List.of(message.inTask(contextId, taskId)),
+              Optional.empty());
+      long weight = TaskWeight.of(task) + ConversationTurns.weight(conversation);
+      if (runningBytes.addAndGet(weight) > maxRunningBytes) {
+        runningBytes.addAndGet(-weight);
+        throw new TaskStoreFullException(
+            "the tasks running on this instance hold "
+                + runningBytes.get() / (1024 * 1024)
+                + " MiB of messages, its limit; retry when some have finished");
+      }
+      held = weight;
       save(scope, task, 0);
       configuration
           .pushConfig()
@@ -230,7 +212,8 @@ final class AgentTasks implements AutoCloseable {
       return new Started(run, subscription);
     } finally {
       if (!submitted) {
-        runningBytes.addAndGet(-weight);
+        runningBytes.addAndGet(-held);
+        slots.leave();
       }
     }
   }
