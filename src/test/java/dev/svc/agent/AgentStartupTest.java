@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.svc.cli.Instance;
+import dev.svc.connector.Connector;
 import dev.svc.connector.ConnectorUnavailableException;
+import dev.svc.connector.ResolvedAdapter;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
@@ -14,6 +16,7 @@ import dev.svc.testing.StubConnector;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,18 +41,20 @@ class AgentStartupTest {
   }
 
   StartupException launchFails(Model model) {
+    return launchFails(model, Map.of(), a -> new StubConnector());
+  }
+
+  StartupException launchFails(
+      Model model,
+      Map<String, String> environment,
+      Function<ResolvedAdapter, Connector> connectors) {
     return catchThrowableOfType(
         StartupException.class,
         () ->
             Instance.launch(
                     model,
                     new Instance.Options(
-                        Environment.of(Map.of()),
-                        directory,
-                        "127.0.0.1",
-                        0,
-                        false,
-                        a -> new StubConnector()))
+                        Environment.of(environment), directory, "127.0.0.1", 0, false, connectors))
                 .close());
   }
 
@@ -68,20 +73,7 @@ class AgentStartupTest {
   @Test
   void aLoopOptionFromTheEnvironmentThatIsNotAPositiveNumberStopsTheStart() {
     Model model = project("    api_key: k\n    max_steps: \"{{ env.STEPS }}\"\n");
-    StartupException e =
-        catchThrowableOfType(
-            StartupException.class,
-            () ->
-                Instance.launch(
-                        model,
-                        new Instance.Options(
-                            Environment.of(Map.of("STEPS", "many")),
-                            directory,
-                            "127.0.0.1",
-                            0,
-                            false,
-                            a -> new StubConnector()))
-                    .close());
+    StartupException e = launchFails(model, Map.of("STEPS", "many"), a -> new StubConnector());
     assertThat(e.problems()).extracting(Diagnostic::code).containsExactly("invalid-option");
     assertThat(lines(e).getFirst())
         .isEqualTo(
@@ -113,21 +105,12 @@ class AgentStartupTest {
                 max_steps: "{{ env.STEPS }}"
             """);
     StartupException e =
-        catchThrowableOfType(
-            StartupException.class,
-            () ->
-                Instance.launch(
-                        model,
-                        new Instance.Options(
-                            Environment.of(Map.of("STEPS", "many")),
-                            directory,
-                            "127.0.0.1",
-                            0,
-                            false,
-                            a -> {
-                              throw new ConnectorUnavailableException("the database is down");
-                            }))
-                    .close());
+        launchFails(
+            model,
+            Map.of("STEPS", "many"),
+            a -> {
+              throw new ConnectorUnavailableException("the database is down");
+            });
     assertThat(e.problems())
         .extracting(Diagnostic::code)
         .containsExactlyInAnyOrder("adapter-unavailable", "invalid-option");
