@@ -1,6 +1,5 @@
 package dev.svc.script;
 
-import com.caoccao.javet.annotations.V8Function;
 import com.caoccao.javet.exceptions.JavetException;
 import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
@@ -13,15 +12,9 @@ import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +24,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.GZIPInputStream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,20 +46,14 @@ public final class TypeChecker {
 
   public static final String CODE = "type-error";
 
-  private static final String BUNDLED =
-      "META-INF/resources/_static/typescript/" + BUNDLED_VERSION + "/lib/typescript.js";
-  private static final String BUNDLED_LIBS = "META-INF/.more.tgz";
-  private static final String ROOT = "/project/";
-  private static final String LIB = "/lib/";
-  private static final String TYPES = ROOT + TypeDeclarations.DIRECTORY + "/";
-  private static final String CHECKS = TYPES + "exports.ts";
+  /** Where the compiler sees the project's files, its lib files, and the generated declarations. */
+  static final String ROOT = "/project/";
+
+  static final String LIB = "/lib/";
+  static final String TYPES = ROOT + TypeDeclarations.DIRECTORY + "/";
+  static final String CHECKS = TYPES + "exports.ts";
   private static final List<String> LIBS = List.of("lib.es2023.d.ts");
   private static final String CHECKER = "dev/svc/script/typecheck.js";
-
-  /** The largest file the compiler is handed, and the most it is handed in all. */
-  private static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
-
-  private static final long MAX_TOTAL_BYTES = 64L * 1024 * 1024;
 
   /** How much V8 heap a check may grow to, and how long it may take. */
   private static final long MAX_HEAP_BYTES = 1024L * 1024 * 1024;
@@ -76,8 +62,6 @@ public final class TypeChecker {
 
   private static final Log LOG = Log.tagged("script");
 
-  private static volatile Map<String, String> bundledLibs;
-
   private TypeChecker() {}
 
   /** Which TypeScript compiler checks a project, and where its lib files are. */
@@ -85,12 +69,13 @@ public final class TypeChecker {
     /** The compiler's JavaScript, read when it is to run (9 MB: a reused check never reads it). */
     String source() {
       if (ownSource.isEmpty()) {
-        return bundledSource();
+        return BundledTypeScript.source();
       }
       try {
         return Files.readString(ownSource.get());
       } catch (IOException e) {
-        throw new CheckFailed("cannot read " + ownSource.get() + ": " + e.getMessage());
+        throw new TypeCheckFailedException(
+            "cannot read " + ownSource.get() + ": " + e.getMessage());
       }
     }
 
@@ -131,7 +116,7 @@ public final class TypeChecker {
                 compiler.version(),
                 compiler.identity(),
                 svcBuild(),
-                resource(CHECKER),
+                BundledTypeScript.resource(CHECKER),
                 String.join(",", LIBS),
                 String.join(",", roots)));
     VirtualFiles replay =
@@ -148,7 +133,7 @@ public final class TypeChecker {
       String answer = run(compiler, files, roots);
       CheckResults.store(project, key, reads, answer);
       return diagnostics(Jackson.MAPPER.readTree(answer)).stream().sorted().toList();
-    } catch (CheckFailed e) {
+    } catch (TypeCheckFailedException e) {
       return List.of(
           Diagnostic.error(CODE, Origin.ofFile(uses.getFirst().script().path()), e.getMessage())
               .withHint(
@@ -232,7 +217,7 @@ public final class TypeChecker {
     return new Checks(text.toString(), lines);
   }
 
-  private record Checks(String text, Map<Integer, TypeDeclarations.Use> lines) {}
+  record Checks(String text, Map<Integer, TypeDeclarations.Use> lines) {}
 
   /** How many times the compiler ran in this process: for tests of {@link CheckResults}. */
   static final AtomicInteger RUNS = new AtomicInteger();
@@ -281,7 +266,10 @@ public final class TypeChecker {
       code = CompilerCode.load(runtime, compiler);
       long loaded = System.nanoTime();
       StartupTrace.mark("type check: TypeScript " + compiler.version() + " loaded");
-      runtime.getExecutor(resource(CHECKER)).setResourceName("svc:typecheck.js").executeVoid();
+      runtime
+          .getExecutor(BundledTypeScript.resource(CHECKER))
+          .setResourceName("svc:typecheck.js")
+          .executeVoid();
       String answer;
       try (V8ValueObject global = runtime.getGlobalObject()) {
         answer = global.invokeString("svcCheck", request(files, roots));
@@ -298,14 +286,14 @@ public final class TypeChecker {
           (System.nanoTime() - loaded) / 1_000_000);
       return answer;
     } catch (JavetException | RuntimeException e) {
-      String why = files.stopped != null ? files.stopped : failure.get();
+      String why = files.stopped().orElse(failure.get());
       if (why != null) {
-        throw new CheckFailed(why);
+        throw new TypeCheckFailedException(why);
       }
       if (e instanceof ScriptEngineException engine) {
-        throw new CheckFailed("type checking needs V8: " + engine.getMessage());
+        throw new TypeCheckFailedException("type checking needs V8: " + engine.getMessage());
       }
-      throw new CheckFailed(
+      throw new TypeCheckFailedException(
           "the TypeScript compiler " + compiler.version() + " failed: " + e.getMessage());
     } finally {
       timer.shutdownNow();
@@ -324,7 +312,7 @@ public final class TypeChecker {
     LIBS.forEach(libs::add);
     ArrayNode checks = request.putArray("checks");
     files
-        .checks
+        .checks()
         .lines()
         .forEach((line, use) -> {
           ObjectNode check = checks.addObject();
@@ -376,233 +364,5 @@ public final class TypeChecker {
               : Diagnostic.warning(CODE, origin, message));
     }
     return diagnostics;
-  }
-
-  /** A check that could not finish: too big, too slow, or the compiler broke. */
-  private static final class CheckFailed extends RuntimeException {
-    CheckFailed(String message) {
-      super(message);
-    }
-  }
-
-  /**
-   * The files the compiler may read, by their virtual paths: {@code /project/…} (files of the
-   * project directory with a script, declaration or JSON extension, the generated declarations in
-   * memory) and {@code /lib/…} (the compiler's lib files). Bound into V8 as {@code svcFiles}.
-   */
-  public static final class VirtualFiles {
-    private static final List<String> EXTENSIONS =
-        List.of(".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".json");
-
-    private final Path project;
-    private final Compiler compiler;
-    private final Map<String, String> generated = new HashMap<>();
-    private final Checks checks;
-    private final Optional<CheckResults.Reads> reads;
-    private long read;
-    private volatile String stopped;
-
-    VirtualFiles(
-        Path project,
-        Compiler compiler,
-        String declarations,
-        Checks checks,
-        Optional<CheckResults.Reads> reads) {
-      this.project = project;
-      this.compiler = compiler;
-      this.checks = checks;
-      this.reads = reads;
-      generated.put(TYPES + TypeDeclarations.PROJECT_FILE, declarations);
-      generated.put(TYPES + TypeDeclarations.SANDBOX_FILE, TypeDeclarations.sandbox());
-      generated.put(CHECKS, checks.text());
-    }
-
-    /** The text of {@code name}, or null when there is no such file (or it may not be read). */
-    @V8Function(name = "read")
-    public String read(String name) {
-      String text = text(name);
-      // the bundled compiler's lib files are fixed by its version, which the check's key names
-      if (!(name.startsWith(LIB) && compiler.libDirectory().isEmpty())) {
-        reads.ifPresent(r -> r.saw("file:" + name, text));
-      }
-      return text;
-    }
-
-    @V8Function(name = "isDirectory")
-    public boolean isDirectory(String name) {
-      boolean directory = directory(name);
-      reads.ifPresent(r -> r.saw("directory:" + name, directory ? "yes" : null));
-      return directory;
-    }
-
-    /** What a probe recorded by {@link CheckResults.Reads} gives now. */
-    String probe(String probe) {
-      if (probe.startsWith("file:")) {
-        return text(probe.substring("file:".length()));
-      }
-      if (probe.startsWith("directory:")) {
-        return directory(probe.substring("directory:".length())) ? "yes" : null;
-      }
-      return "?";
-    }
-
-    private String text(String name) {
-      if (generated.containsKey(name)) {
-        return generated.get(name);
-      }
-      if (name.startsWith(LIB)) {
-        return lib(name.substring(LIB.length()));
-      }
-      return onDisk(name).map(this::readFile).orElse(null);
-    }
-
-    private boolean directory(String name) {
-      if (name.equals("/project") || name.equals("/lib") || TYPES.startsWith(name + "/")) {
-        return true;
-      }
-      return inProject(name).map(Files::isDirectory).orElse(false);
-    }
-
-    private String lib(String name) {
-      if (!name.matches("lib\\.[a-z0-9.]+\\.d\\.ts") && !name.equals("lib.d.ts")) {
-        return null;
-      }
-      if (compiler.libDirectory().isPresent()) {
-        return readFile(compiler.libDirectory().get().resolve(name));
-      }
-      return bundledLibs().get(name);
-    }
-
-    private Optional<Path> inProject(String name) {
-      if (!name.startsWith(ROOT) || name.contains("\\")) {
-        return Optional.empty();
-      }
-      Path file = project.resolve(name.substring(ROOT.length())).normalize();
-      return file.startsWith(project) ? Optional.of(file) : Optional.empty();
-    }
-
-    private Optional<Path> onDisk(String name) {
-      return inProject(name)
-          .filter(f -> EXTENSIONS.stream().anyMatch(f.getFileName().toString()::endsWith));
-    }
-
-    private String readFile(Path file) {
-      try {
-        if (!Files.isRegularFile(file)) {
-          return null;
-        }
-        long size = Files.size(file);
-        if (size > MAX_FILE_BYTES || read + size > MAX_TOTAL_BYTES) {
-          stopped =
-              project.relativize(file)
-                  + " is too large to type-check ("
-                  + size
-                  + " bytes; files up to "
-                  + MAX_FILE_BYTES / (1024 * 1024)
-                  + " MiB, "
-                  + MAX_TOTAL_BYTES / (1024 * 1024)
-                  + " MiB in all)";
-          throw new CheckFailed(stopped);
-        }
-        read += size;
-        // bytes that are not UTF-8 become U+FFFD: the compiler reports them where they are
-        return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return null;
-      }
-    }
-  }
-
-  /** The lib files of the bundled compiler, read once from its jar ({@code lib.*.d.ts}). */
-  private static Map<String, String> bundledLibs() {
-    Map<String, String> libs = bundledLibs;
-    if (libs != null) {
-      return libs;
-    }
-    synchronized (TypeChecker.class) {
-      if (bundledLibs == null) {
-        bundledLibs = readLibs();
-      }
-      return bundledLibs;
-    }
-  }
-
-  /** The bundled compiler's lib files, by name: for tests that give a project its own compiler. */
-  static Map<String, String> bundledLibsForTest() {
-    return bundledLibs();
-  }
-
-  /** The {@code lib/lib.*.d.ts} entries of the jar's tar.gz of further files. */
-  private static Map<String, String> readLibs() {
-    Map<String, String> libs = new HashMap<>();
-    try (InputStream raw = inCompilerJar(BUNDLED_LIBS).openStream()) {
-      InputStream tar = new GZIPInputStream(raw);
-      byte[] header = new byte[512];
-      while (tar.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
-        String name = field(header, 0, 100);
-        String prefix = field(header, 345, 155);
-        if (!prefix.isEmpty()) {
-          name = prefix + "/" + name;
-        }
-        long size = Long.parseLong(field(header, 124, 12).trim(), 8);
-        byte[] body = tar.readNBytes((int) size);
-        long padding = (512 - size % 512) % 512;
-        tar.skipNBytes(padding);
-        String base = name.substring(name.lastIndexOf('/') + 1);
-        if (name.contains("/lib/") && base.startsWith("lib.") && base.endsWith(".d.ts")) {
-          libs.put(base, new String(body, StandardCharsets.UTF_8));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read TypeScript's lib files", e);
-    }
-    return Map.copyOf(libs);
-  }
-
-  /**
-   * A resource of the compiler's own jar: every org.mvnpm jar has a {@code META-INF/.more.tgz} (the
-   * dev console's marked and DOMPurify too), so the class path's first one may not be ours.
-   */
-  private static URL inCompilerJar(String resource) throws IOException {
-    URL source = TypeChecker.class.getClassLoader().getResource(BUNDLED);
-    if (source == null) {
-      throw new IllegalStateException("missing resource " + BUNDLED);
-    }
-    String url = source.toString();
-    int separator = url.indexOf("!/");
-    if (!url.startsWith("jar:") || separator < 0) {
-      throw new IllegalStateException("the TypeScript compiler is not in a jar: " + url);
-    }
-    return URI.create(url.substring(0, separator + 2) + resource).toURL();
-  }
-
-  private static String field(byte[] header, int offset, int length) {
-    int end = offset;
-    while (end < offset + length && header[end] != 0) {
-      end++;
-    }
-    return new String(header, offset, end - offset, StandardCharsets.US_ASCII);
-  }
-
-  private static volatile String bundledSource;
-
-  private static String bundledSource() {
-    String source = bundledSource;
-    if (source == null) {
-      source = resource(BUNDLED);
-      bundledSource = source;
-    }
-    return source;
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = TypeChecker.class.getClassLoader().getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -190,7 +190,7 @@ class TypeCheckerTest {
     for (String lib : List.of("lib.es2023.d.ts")) {
       Files.writeString(own.resolve("lib").resolve(lib), "/// <reference lib=\"es2022\" />\n");
     }
-    TypeChecker.bundledLibsForTest()
+    BundledTypeScript.libs()
         .forEach((name, text) -> {
           if (!name.equals("lib.es2023.d.ts")) {
             try {
