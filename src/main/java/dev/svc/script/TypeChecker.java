@@ -119,16 +119,16 @@ public final class TypeChecker {
                 BundledTypeScript.resource(CHECKER),
                 String.join(",", LIBS),
                 String.join(",", roots)));
-    VirtualFiles replay =
-        new VirtualFiles(project, compiler, declarations, checks, Optional.empty());
+    CompilerFiles replay =
+        new CompilerFiles(project, compiler, declarations, checks, Optional.empty());
     Optional<List<Diagnostic>> reused =
         CheckResults.reusable(project, key, replay::probe).flatMap(TypeChecker::parsed);
     if (reused.isPresent()) {
       return reused.get();
     }
     CheckResults.Reads reads = new CheckResults.Reads();
-    VirtualFiles files =
-        new VirtualFiles(project, compiler, declarations, checks, Optional.of(reads));
+    CompilerFiles files =
+        new CompilerFiles(project, compiler, declarations, checks, Optional.of(reads));
     try {
       String answer = run(compiler, files, roots);
       CheckResults.store(project, key, reads, answer);
@@ -223,7 +223,7 @@ public final class TypeChecker {
   static final AtomicInteger RUNS = new AtomicInteger();
 
   /** Runs the compiler; returns its answer, the diagnostics as JSON. */
-  private static String run(Compiler compiler, VirtualFiles files, List<String> roots) {
+  private static String run(Compiler compiler, CompilerFiles files, List<String> roots) {
     RUNS.incrementAndGet();
     AtomicReference<String> failure = new AtomicReference<>();
     ScheduledExecutorService timer =
@@ -304,7 +304,7 @@ public final class TypeChecker {
     }
   }
 
-  private static String request(VirtualFiles files, List<String> roots) {
+  private static String request(CompilerFiles files, List<String> roots) {
     ObjectNode request = Jackson.MAPPER.createObjectNode();
     ArrayNode rootNodes = request.putArray("roots");
     roots.forEach(rootNodes::add);

@@ -15,7 +15,7 @@ import java.util.Optional;
  * directory with a script, declaration or JSON extension, the generated declarations in memory) and
  * {@code /lib/…} (the compiler's lib files). Bound into V8 as {@code svcFiles}.
  */
-public final class VirtualFiles {
+public final class CompilerFiles {
   /** The largest file the compiler is handed, and the most it is handed in all. */
   private static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
 
@@ -32,7 +32,7 @@ public final class VirtualFiles {
   private long read;
   private volatile String stopped;
 
-  VirtualFiles(
+  CompilerFiles(
       Path project,
       TypeChecker.Compiler compiler,
       String declarations,
