@@ -2,21 +2,15 @@ package dev.svc.script;
 
 import com.caoccao.javet.exceptions.JavetException;
 import com.caoccao.javet.exceptions.JavetTerminatedException;
-import com.caoccao.javet.interfaces.IJavetLogger;
 import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
 import com.caoccao.javet.interop.V8ScriptOrigin;
-import com.caoccao.javet.interop.callback.IJavetDirectCallable;
-import com.caoccao.javet.interop.callback.JavetCallbackContext;
-import com.caoccao.javet.interop.callback.JavetCallbackType;
 import com.caoccao.javet.values.V8Value;
-import com.caoccao.javet.values.primitive.V8ValueInteger;
 import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
 import com.caoccao.javet.values.reference.V8ValueObject;
 import dev.svc.call.Watchdog;
 import dev.svc.json.Jackson;
-import dev.svc.log.Level;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
 import dev.svc.model.ScriptRef;
@@ -68,7 +62,6 @@ final class V8Isolate implements ScriptIsolate {
   private final Scripts scripts;
   private final long heapBytes;
   private final List<V8Value> owned = new ArrayList<>();
-  private final List<JavetCallbackContext> callbacks = new ArrayList<>();
   private final Map<String, V8ValueFunction> factories = new HashMap<>();
 
   /** Per script and export: {@code (payload) => invoke(factory, export, payload)}, made once. */
@@ -78,7 +71,7 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction poll;
   private V8ValueFunction settle;
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
-  private volatile RunningCall running;
+  private final HostFunctions functions;
   private final IsolateHeaps heap = new IsolateHeaps();
 
   /**
@@ -103,6 +96,7 @@ final class V8Isolate implements ScriptIsolate {
     this.runtime = runtime;
     this.scripts = scripts;
     this.heapBytes = heapMb * 1024L * 1024L;
+    this.functions = new HostFunctions(runtime);
   }
 
   static V8Isolate create(V8Host host, Scripts scripts, int heapMb) {
@@ -127,21 +121,14 @@ final class V8Isolate implements ScriptIsolate {
   }
 
   private void install() throws JavetException {
-    runtime.setLogger(JavetLog.INSTANCE);
+    runtime.setLogger(JavetDebugLog.INSTANCE);
     runtime.setPromiseRejectCallback((event, promise, value) -> {});
     runtime.allowEval(false);
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
-    V8ValueFunction log = hostFunction("log", new LogCall());
-    V8ValueFunction fetch = hostFunction("fetch", new FetchCall());
-    V8ValueFunction ask = hostFunction("ask", new AskCall());
-    V8ValueFunction declares = hostQuery("declares", new DeclaresQuery());
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
-      host.set("log", log);
-      host.set("fetch", fetch);
-      host.set("ask", ask);
-      host.set("declares", declares);
+      functions.addTo(host);
       V8Value vendor =
           scripts.vendor().isPresent()
               ? own(compile("svc:vendor.js", scripts.vendor().get()))
@@ -165,61 +152,6 @@ final class V8Isolate implements ScriptIsolate {
     }
   }
 
-  /**
-   * The host functions as classes, not method references: Javet's callback interfaces extend a
-   * marker interface, so javac makes their method references with {@code altMetafactory}, whose
-   * classes the start-up cache cannot hold: each start of a project with scripts generated them
-   * (StartPathClassesIT).
-   */
-  private final class LogCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
-    @Override
-    public void call(V8Value... args) {
-      log(args);
-    }
-  }
-
-  /** {@code fetch} as a class, for the reason {@link LogCall} gives. */
-  private final class FetchCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
-    @Override
-    public void call(V8Value... args) {
-      fetch(args);
-    }
-  }
-
-  /** {@code ask} as a class, for the reason {@link LogCall} gives. */
-  private final class AskCall implements IJavetDirectCallable.NoThisAndNoResult<Exception> {
-    @Override
-    public void call(V8Value... args) {
-      ask(args);
-    }
-  }
-
-  /** {@code declares} as a class, for the reason {@link LogCall} gives. */
-  private final class DeclaresQuery implements IJavetDirectCallable.NoThisAndResult<Exception> {
-    @Override
-    public V8Value call(V8Value... args) throws JavetException {
-      return declares(args);
-    }
-  }
-
-  /** A JavaScript function that calls {@code body} on this thread; released with the isolate. */
-  private V8ValueFunction hostFunction(
-      String name, IJavetDirectCallable.NoThisAndNoResult<Exception> body) throws JavetException {
-    JavetCallbackContext context =
-        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndNoResult, body);
-    callbacks.add(context);
-    return own(runtime.createV8ValueFunction(context));
-  }
-
-  /** Like {@link #hostFunction}, for a function that answers the script at once. */
-  private V8ValueFunction hostQuery(
-      String name, IJavetDirectCallable.NoThisAndResult<Exception> body) throws JavetException {
-    JavetCallbackContext context =
-        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndResult, body);
-    callbacks.add(context);
-    return own(runtime.createV8ValueFunction(context));
-  }
-
   @Override
   public String call(ScriptCall call) {
     V8ValueFunction entry = entry(call.script());
@@ -228,7 +160,7 @@ final class V8Isolate implements ScriptIsolate {
       throw new ScriptTimeoutException(call.deadline().timeout());
     }
     RunningCall current = new RunningCall(call);
-    running = current;
+    functions.running(current);
     // the deadline, or an interrupt of the thread running the call (its request was cancelled)
     Thread runner = Thread.currentThread();
     Watchdog.Armed deadline =
@@ -292,7 +224,7 @@ final class V8Isolate implements ScriptIsolate {
       throw new ScriptFailedException("the call was cancelled");
     } finally {
       synchronized (lock) {
-        running = null;
+        functions.running(null);
       }
       current.abandon();
       // If the deadline fired just as the script returned, V8 keeps the termination pending for
@@ -387,52 +319,6 @@ final class V8Isolate implements ScriptIsolate {
         code, null, new V8ScriptOrigin(name), MODULE_PARAMETERS, null);
   }
 
-  private void log(V8Value... args) {
-    RunningCall current = running;
-    if (current == null || args.length < 2) {
-      return;
-    }
-    int level = args[0] instanceof V8ValueInteger n ? n.getValue() : Level.INFO.number();
-    String text = args[1] instanceof V8ValueString s ? s.getValue() : String.valueOf(args[1]);
-    current.call().host().console(Level.of(Math.clamp(level, 1, 4)), text);
-  }
-
-  private void fetch(V8Value... args) {
-    RunningCall current = running;
-    if (current == null || args.length < 2 || !(args[0] instanceof V8ValueInteger id)) {
-      return;
-    }
-    current.fetch(id.getValue(), args[1] instanceof V8ValueString s ? s.getValue() : "{}");
-  }
-
-  private void ask(V8Value... args) {
-    RunningCall current = running;
-    if (current == null
-        || args.length < 3
-        || !(args[0] instanceof V8ValueInteger id)
-        || !(args[1] instanceof V8ValueString kind)) {
-      return;
-    }
-    current.ask(
-        id.getValue(),
-        kind.getValue(),
-        args[2] instanceof V8ValueString s ? s.getValue() : "{}",
-        args.length > 3 && args[3] instanceof V8ValueString key
-            ? Optional.of(key.getValue())
-            : Optional.empty());
-  }
-
-  /** Whether the running call's client declared the capability ({@code mcp.canAsk}). */
-  private V8Value declares(V8Value... args) throws JavetException {
-    RunningCall current = running;
-    boolean declared =
-        current != null
-            && args.length > 0
-            && args[0] instanceof V8ValueString capability
-            && current.call().host().declares(capability.getValue());
-    return runtime.createV8ValueBoolean(declared);
-  }
-
   private long nearHeapLimit(long current, long initial) {
     end(State.OUT_OF_MEMORY);
     runtime.terminateExecution();
@@ -453,7 +339,7 @@ final class V8Isolate implements ScriptIsolate {
   @Override
   public void interrupt(ScriptCall call) {
     synchronized (lock) {
-      RunningCall current = running;
+      RunningCall current = functions.running();
       if (current == null || current.call() != call) {
         return;
       }
@@ -476,10 +362,7 @@ final class V8Isolate implements ScriptIsolate {
     owned.clear();
     factories.clear();
     entries.clear();
-    for (JavetCallbackContext context : callbacks) {
-      runtime.removeCallbackContext(context.getHandle());
-    }
-    callbacks.clear();
+    functions.close();
     try {
       runtime.close();
     } catch (JavetException | RuntimeException e) {
@@ -500,36 +383,6 @@ final class V8Isolate implements ScriptIsolate {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Javet's own messages (e.g. a guard that fired) go to the debug log. */
-  private enum JavetLog implements IJavetLogger {
-    INSTANCE;
-
-    @Override
-    public void debug(String message) {
-      LOG.debug(message);
-    }
-
-    @Override
-    public void error(String message) {
-      LOG.debug(message);
-    }
-
-    @Override
-    public void error(String message, Throwable cause) {
-      LOG.debug(message, cause);
-    }
-
-    @Override
-    public void info(String message) {
-      LOG.debug(message);
-    }
-
-    @Override
-    public void warn(String message) {
-      LOG.debug(message);
     }
   }
 }
