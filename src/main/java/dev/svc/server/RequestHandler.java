@@ -47,12 +47,6 @@ final class RequestHandler extends Handler.Abstract {
       "{\"status\":\"starting\"}".getBytes(StandardCharsets.UTF_8);
   private static final byte[] STOPPING =
       "{\"status\":\"stopping\"}".getBytes(StandardCharsets.UTF_8);
-  private static final String MCP_ALLOWED_HEADERS =
-      "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method,"
-          + " Mcp-Name, Last-Event-ID, X-API-Key";
-  private static final String AGENT_ALLOWED_HEADERS =
-      "Content-Type, Accept, Authorization, A2A-Version, A2A-Extensions, X-API-Key";
-
   private static final String ROOT_AGENT_CARD = "/.well-known/agent-card.json";
 
   private final ServerSettings settings;
@@ -177,10 +171,7 @@ final class RequestHandler extends Handler.Abstract {
       }
       if (auth.isPresent() && EndpointAuth.isMetadataPath(path)) {
         if (method.equals("OPTIONS")) {
-          response.getHeaders().put("Access-Control-Allow-Origin", "*");
-          response.getHeaders().put("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-          response.setStatus(204);
-          response.write(true, null, callback);
+          Cors.metadataPreflight(response, callback);
           return;
         }
         write(
@@ -208,24 +199,9 @@ final class RequestHandler extends Handler.Abstract {
                 + ", /heartbeat and /ready)");
         return;
       }
-      cors(response, origin, isMcp);
+      Cors.allowOrigin(response, origin, isMcp);
       if (method.equals("OPTIONS")) {
-        response
-            .getHeaders()
-            .put(
-                "Access-Control-Allow-Methods",
-                isMcp ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS");
-        response
-            .getHeaders()
-            .put(
-                "Access-Control-Allow-Headers",
-                isMcp
-                    ? MCP_ALLOWED_HEADERS
-                        + paramHeaders(request.getHeaders().get("Access-Control-Request-Headers"))
-                    : AGENT_ALLOWED_HEADERS);
-        response.getHeaders().put("Access-Control-Max-Age", "600");
-        response.setStatus(204);
-        response.write(true, null, callback);
+        Cors.preflight(request, response, callback, isMcp);
         return;
       }
       byte[] body;
@@ -386,21 +362,6 @@ final class RequestHandler extends Handler.Abstract {
     }
   }
 
-  private static void cors(Response response, Optional<String> origin, boolean isMcp) {
-    if (origin.isEmpty()) {
-      return;
-    }
-    response.getHeaders().put("Access-Control-Allow-Origin", origin.get());
-    response.getHeaders().put("Vary", "Origin");
-    response
-        .getHeaders()
-        .put(
-            "Access-Control-Expose-Headers",
-            isMcp
-                ? "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"
-                : "A2A-Version, WWW-Authenticate");
-  }
-
   private void write(HttpReply reply, Response response, Callback callback) {
     reply.headers().forEach((name, value) -> response.getHeaders().put(name, value));
     switch (reply) {
@@ -483,34 +444,5 @@ final class RequestHandler extends Handler.Abstract {
             .or(() -> headers.first("host"))
             .orElse(Request.getServerName(request) + ":" + Request.getServerPort(request));
     return scheme + "://" + host;
-  }
-
-  /**
-   * The {@code Mcp-Param-*} headers a preflight asks for (MCP 2026-07-28 mirrors tool arguments
-   * marked {@code x-mcp-header} into them), to allow beside the fixed ones; their names vary by
-   * tool.
-   */
-  private static String paramHeaders(String requested) {
-    if (requested == null) {
-      return "";
-    }
-    StringBuilder allowed = new StringBuilder();
-    for (String name : requested.split(",")) {
-      String header = name.strip();
-      if (header.regionMatches(true, 0, "mcp-param-", 0, 10)
-          && header.length() <= 128
-          && header.chars().allMatch(RequestHandler::isTokenCharacter)) {
-        allowed.append(", ").append(header);
-      }
-    }
-    return allowed.toString();
-  }
-
-  private static boolean isTokenCharacter(int c) {
-    return c == '-'
-        || c == '_'
-        || (c >= '0' && c <= '9')
-        || (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z');
   }
 }

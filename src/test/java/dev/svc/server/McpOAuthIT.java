@@ -145,6 +145,22 @@ class McpOAuthIT {
   }
 
   @Test
+  void aBrowserClientMayPreflightTheMetadataWithoutAToken() {
+    Reply preflight =
+        new McpHttpClient(base)
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(base + "/.well-known/oauth-protected-resource/mcp"))
+                    .header("Origin", base)
+                    .header("Access-Control-Request-Method", "GET")
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                    .build());
+    assertThat(preflight.status()).isEqualTo(204);
+    assertThat(preflight.header("Access-Control-Allow-Origin")).contains("*");
+    assertThat(preflight.header("Access-Control-Allow-Methods")).contains("GET, HEAD, OPTIONS");
+  }
+
+  @Test
   void aGoodTokenIsServedInASessionAndStateless() {
     String token = goodToken();
     McpHttpClient session = new McpHttpClient(base).bearer(token);
