@@ -25,13 +25,9 @@ import dev.svc.script.ScriptWaitsForClientException;
 import dev.svc.telemetry.Span;
 import dev.svc.telemetry.SpanKind;
 import dev.svc.telemetry.Telemetry;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -54,21 +50,7 @@ final class ToolPipeline {
   /** Whom a call runs for when its tool has no auth plugin. */
   static final String ANONYMOUS = "anonymous";
 
-  /** Per tool that runs a statement: the inputs it binds, worked out once, not on every call. */
-  private final Map<String, List<String>> boundInputs;
-
-  /**
-   * Per tool whose statement or session reads claims: their names ({@code auth.claims.<name>}),
-   * which key its cached results beside the principal.
-   */
-  private final Map<String, List<String>> keyedClaims;
-
-  /** Per tool that declares an {@code input_schema}: that schema, compiled once. */
-  private final Map<String, JsonSchema> argumentSchemas;
-
-  /** The tools that offer continuation cursors ({@link PageCursors#offeredBy}). */
-  private final Set<String> continuable;
-
+  private final PreparedTools prepared;
   private final PageCursors cursors;
 
   private final Map<String, Connector> connectors;
@@ -85,35 +67,7 @@ final class ToolPipeline {
       ResultCache cache,
       AdapterFailureLog adapterFailures,
       PageCursors cursors) {
-    Map<String, List<String>> bound = new HashMap<>();
-    Map<String, List<String>> keyed = new HashMap<>();
-    Set<String> continued = new HashSet<>();
-    Map<String, JsonSchema> schemas = new HashMap<>();
-    for (Tool tool : tools) {
-      tool.inputSchema()
-          .ifPresent(schema -> schemas.put(tool.name(), argumentSchema(tool, schema)));
-      if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
-        bound.put(tool.name(), onAdapter.statement().inputNames());
-        List<String> claims = new ArrayList<>();
-        onAdapter.statement().inputNames().stream()
-            .filter(n -> n.startsWith(BoundValues.CLAIMS))
-            .forEach(claims::add);
-        onAdapter
-            .session()
-            .ifPresent(
-                session -> session.claimNames().forEach(n -> claims.add(BoundValues.CLAIMS + n)));
-        if (!claims.isEmpty()) {
-          keyed.put(tool.name(), List.copyOf(claims));
-        }
-      }
-      if (PageCursors.offeredBy(tool)) {
-        continued.add(tool.name());
-      }
-    }
-    this.boundInputs = Map.copyOf(bound);
-    this.keyedClaims = Map.copyOf(keyed);
-    this.argumentSchemas = Map.copyOf(schemas);
-    this.continuable = Set.copyOf(continued);
+    this.prepared = new PreparedTools(tools);
     this.cursors = cursors;
     this.connectors = Map.copyOf(connectors);
     this.auth = Map.copyOf(auth);
@@ -217,7 +171,7 @@ final class ToolPipeline {
                   new ResultCache.CacheKey(
                       tool.name(),
                       canonical.orElseThrow(),
-                      identity.orElse("") + claimsKey(tool, call.token()),
+                      identity.orElse("") + prepared.claimsKey(tool, call.token()),
                       position))
               : Optional.empty();
       if (key.isPresent()) {
@@ -247,7 +201,7 @@ final class ToolPipeline {
           if (connector == null) {
             return unavailable(tool, "adapter `" + onAdapter.adapter() + "` is not open", identity);
           }
-          switch (BoundValues.of(tool, finalInputs, boundInputs.get(tool.name()), call.token())) {
+          switch (BoundValues.of(tool, finalInputs, prepared.boundInputs(tool), call.token())) {
             case BoundValues.Missing missing -> {
               return failed(
                   "the statement needs input `" + missing.input() + "`, which has no value",
@@ -350,7 +304,7 @@ final class ToolPipeline {
             new Truncation(
                 payload.size(),
                 limit,
-                continuable.contains(tool.name())
+                prepared.offersCursors(tool)
                     ? Optional.of(
                         cursors.mint(
                             tool.name(),
@@ -368,26 +322,6 @@ final class ToolPipeline {
     return allow.identity().equals(ANONYMOUS) || allow.identity().equals(verified.get())
         ? verified.get()
         : verified.get() + " " + allow.identity();
-  }
-
-  /**
-   * The claims a tool's statement binds or its session sets, for its cache key: the subject alone
-   * would let a result read with one tenant or role outlive a change of them in the subject's next
-   * token.
-   */
-  private String claimsKey(Tool tool, Optional<VerifiedToken> token) {
-    List<String> names = keyedClaims.getOrDefault(tool.name(), List.of());
-    if (token.isEmpty() || names.isEmpty()) {
-      return "";
-    }
-    StringBuilder key = new StringBuilder();
-    for (String name : names) {
-      if (name.startsWith(BoundValues.CLAIMS)) {
-        Object value = token.get().claim(name.substring(BoundValues.CLAIMS.length())).orElse(null);
-        key.append('\n').append(name).append('=').append(Json.MAPPER.writeValueAsString(value));
-      }
-    }
-    return key.toString();
   }
 
   private static Ran failed(String message, Optional<String> identity) {
@@ -428,25 +362,9 @@ final class ToolPipeline {
     }
   }
 
-  /**
-   * A tool's declared input schema, compiled. The compiler compiled it too before accepting it, so
-   * failing here means a model the compiler did not check: a bug, not a user's mistake.
-   */
-  private static JsonSchema argumentSchema(Tool tool, String schema) {
-    return switch (JsonSchema.compile(Json.MAPPER.readTree(schema))) {
-      case JsonSchema.Valid valid -> valid.schema();
-      case JsonSchema.Refused refused ->
-          throw new IllegalStateException(
-              "the input_schema of tool `"
-                  + tool.name()
-                  + "` does not compile: "
-                  + refused.message());
-    };
-  }
-
   private InputValidator.Result validate(Tool tool, JsonNode arguments) {
     Span stage = Telemetry.tracer().start(SpanKind.INTERNAL, "validate");
-    JsonSchema schema = argumentSchemas.get(tool.name());
+    JsonSchema schema = prepared.argumentSchema(tool);
     InputValidator.Result validated =
         schema == null
             ? InputValidator.validate(tool, arguments)
