@@ -2,9 +2,6 @@ package dev.svc.runtime;
 
 import dev.svc.SvcException;
 import dev.svc.audit.AuditTrail;
-import dev.svc.auth.AllowAllPlugin;
-import dev.svc.auth.ApiKeyPlugin;
-import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.InMemoryResultCache;
 import dev.svc.cache.RedisResultCache;
@@ -18,11 +15,9 @@ import dev.svc.diagnostic.Origin;
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Adapter;
-import dev.svc.model.AuthPolicy;
 import dev.svc.model.EnvString;
 import dev.svc.model.MissingVariableException;
 import dev.svc.model.Model;
-import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import dev.svc.script.ScriptRunner;
 import java.nio.file.Path;
@@ -237,14 +232,7 @@ public final class ProjectRuntime implements AutoCloseable {
     for (Adapter adapter : model.usedAdapters()) {
       resolve(adapter, settings, problems).ifPresent(r -> adapters.put(adapter.name(), r));
     }
-    Map<String, AuthPlugin> auth = new LinkedHashMap<>();
-    JwtPlugins jwt =
-        new JwtPlugins(model.service().auth().isPresent() || settings.tokensVerifiedByCaller());
-    for (Tool tool : model.tools()) {
-      tool.auth()
-          .flatMap(policy -> plugin(tool, policy, settings, jwt, problems))
-          .ifPresent(p -> auth.put(tool.name(), p));
-    }
+    Map<String, AuthPlugin> auth = ToolAuthPlugins.of(model, settings, problems);
     model
         .agents()
         .forEach(agent ->
@@ -323,51 +311,6 @@ public final class ProjectRuntime implements AutoCloseable {
     }
   }
 
-  private static Optional<AuthPlugin> plugin(
-      Tool tool, AuthPolicy policy, Settings settings, JwtPlugins jwt, List<Diagnostic> problems) {
-    Environment environment = settings.environment();
-    Map<String, String> resolved = new LinkedHashMap<>();
-    for (Map.Entry<String, EnvString> entry : policy.policy().entrySet()) {
-      try {
-        resolved.put(entry.getKey(), entry.getValue().resolve(environment::get));
-      } catch (MissingVariableException e) {
-        problems.add(missing(e));
-      }
-    }
-    return switch (policy.plugin()) {
-      case AuthPolicy.ALLOW_ALL -> Optional.of(new AllowAllPlugin());
-      case AuthPolicy.API_KEY ->
-          Optional.of(
-              new ApiKeyPlugin(
-                  Optional.ofNullable(resolved.get("value"))
-                      .or(() -> environment.get("SVC_API_KEY"))));
-      case AuthPolicy.JWT ->
-          // without a usable policy the start fails with problems; never leave the tool open
-          Optional.of(
-              jwt.plugin(policy, resolved, problems)
-                  .<AuthPlugin>map(p -> p)
-                  .orElse(caller ->
-                      new AuthDecision.Deny("the `jwt` plugin of this tool has no usable policy")));
-      default ->
-          // the compiler resolves every custom plugin to its script; a model without one (never
-          // expected) must refuse calls rather than leave the tool open
-          Optional.of(
-              policy
-                  .script()
-                  .<AuthPlugin>map(script ->
-                      new ScriptAuthPlugin(
-                          settings.scripts(),
-                          policy.plugin(),
-                          script,
-                          tool.name(),
-                          resolved,
-                          tool.timeout()))
-                  .orElse(caller ->
-                      new AuthDecision.Deny(
-                          "the auth plugin `" + policy.plugin() + "` has no script")));
-    };
-  }
-
   private static void require(EnvString value, Environment environment, List<Diagnostic> problems) {
     try {
       value.resolve(environment::get);
@@ -376,7 +319,8 @@ public final class ProjectRuntime implements AutoCloseable {
     }
   }
 
-  private static Diagnostic missing(MissingVariableException e) {
+  /** A variable a value names that the environment does not set, as a start-up problem. */
+  static Diagnostic missing(MissingVariableException e) {
     return Diagnostic.error(
             "missing-env", e.origin(), "environment variable " + e.variable() + " is not set")
         .withHint("set it in the environment or in .env");
