@@ -4,11 +4,9 @@ import dev.svc.call.Deadline;
 import dev.svc.model.Statement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -174,18 +172,7 @@ public final class JdbcConnector implements Connector {
       if (samples.keySet().containsAll(sql.inputNames())) {
         ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, untyped.of(sql));
       }
-      ResultSetMetaData meta = prepared.getMetaData();
-      int count = dialect.columnCount(meta);
-      if (count == 0) {
-        return Optional.of(new ResultShape.RowsAffected());
-      }
-      List<ResultShape.Column> columns = new ArrayList<>();
-      for (int i = 1; i <= count; i++) {
-        List<String> types = dialect.columnKind(meta, i).jsonTypes(dialect.nonFiniteNumbers());
-        boolean nullable = types.isEmpty() || meta.isNullable(i) != ResultSetMetaData.columnNoNulls;
-        columns.add(new ResultShape.Column(meta.getColumnLabel(i), types, nullable));
-      }
-      return Optional.of(new ResultShape.Rows(columns));
+      return Optional.of(JdbcResultShapes.of(prepared.getMetaData(), dialect));
     } catch (SQLException e) {
       connection.forget(sql.sql());
       if (dialect.isConnectionLost(e) || !connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
