@@ -7,7 +7,6 @@ import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.definition.Shapes;
 import dev.svc.definition.ToolDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
-import dev.svc.definition.ToolDefinition.InputDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
 import dev.svc.diagnostic.Suggestions;
@@ -20,7 +19,6 @@ import dev.svc.model.DatabaseSession;
 import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
-import dev.svc.model.InputType;
 import dev.svc.model.RateLimit;
 import dev.svc.model.ResultCaps;
 import dev.svc.model.ScriptRef;
@@ -29,15 +27,12 @@ import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -45,9 +40,6 @@ import tools.jackson.databind.node.ObjectNode;
  * annotations and declared output schema.
  */
 final class ToolCompiler {
-  /** An RFC 9110 token: the characters an HTTP header name may have. */
-  private static final Pattern HEADER_TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-
   static final String RESERVED_SEARCH = "search";
 
   private final Diagnostics diagnostics;
@@ -56,6 +48,7 @@ final class ToolCompiler {
   private final StatementCompiler statements;
   private final ToolHintsCompiler hints;
   private final OutputSchemaCompiler outputSchemas;
+  private final InputCompiler inputs;
   private final InputSchemaCompiler inputSchemas;
   private final SessionCompiler sessions;
   private final EnvStrings env;
@@ -79,6 +72,7 @@ final class ToolCompiler {
     this.statements = new StatementCompiler(diagnostics);
     this.hints = new ToolHintsCompiler(diagnostics);
     this.outputSchemas = new OutputSchemaCompiler(diagnostics);
+    this.inputs = new InputCompiler(diagnostics);
     this.inputSchemas = new InputSchemaCompiler(diagnostics);
     this.sessions = new SessionCompiler(diagnostics);
     this.env = env;
@@ -122,7 +116,7 @@ final class ToolCompiler {
             diagnostics.error("missing-field", d.origin(), "the tool's `description` is empty"));
     env.notSubstituted(tool.description(), "description");
 
-    List<Input> inputs = inputs(tool.inputs());
+    List<Input> inputs = this.inputs.compile(tool.inputs());
     Optional<ObjectNode> inputSchema = inputSchemas.compile(tool.inputSchema(), tool.inputs());
     List<String> argumentNames =
         inputSchema.isPresent()
@@ -327,108 +321,6 @@ final class ToolCompiler {
                         : "declare it under `inputs:`"));
       }
     }
-  }
-
-  private List<Input> inputs(List<InputDefinition> definitions) {
-    List<Input> inputs = new ArrayList<>();
-    Map<String, String> headers = new HashMap<>(); // lower-case header -> input
-    for (InputDefinition d : definitions) {
-      String name = d.name().value();
-      if (!Pattern.matches(Shapes.PARAMETER_NAME, name)) {
-        diagnostics.error(
-            "invalid-name",
-            d.name().origin(),
-            "input name `" + name + "` cannot be used in a placeholder",
-            "start with a letter or `_`; use letters, digits and `_`");
-      }
-      InputType type = d.type().flatMap(t -> InputType.parse(t.value())).orElse(InputType.STRING);
-      boolean optional =
-          d.optional().map(Located::value).orElse(false)
-              || d.required().map(r -> !r.value()).orElse(false);
-      if (d.optional().map(Located::value).orElse(false)
-          && d.required().map(Located::value).orElse(false)) {
-        diagnostics.error(
-            "conflicting-required",
-            d.required().get().origin(),
-            "input `" + name + "` is marked both `optional: true` and `required: true`",
-            "keep one of them");
-      }
-      Optional<Object> defaultValue = Optional.empty();
-      if (d.defaultValue().isPresent()) {
-        Located<String> written = d.defaultValue().get();
-        defaultValue = type.convert(written.value());
-        if (defaultValue.isEmpty()) {
-          diagnostics.error(
-              "invalid-default",
-              written.origin(),
-              "the default `"
-                  + written.value()
-                  + "` of input `"
-                  + name
-                  + "` is not a valid "
-                  + type.wireName(),
-              defaultHint(type));
-        }
-      }
-      boolean required = !optional && d.defaultValue().isEmpty();
-      d.header().ifPresent(h -> checkHeader(h, name, type, headers));
-      inputs.add(
-          new Input(
-              name,
-              type,
-              d.description().map(Located::value),
-              required,
-              defaultValue,
-              d.redact().map(Located::value).orElse(true),
-              d.header().map(Located::value)));
-    }
-    return inputs;
-  }
-
-  /**
-   * The rules MCP 2026-07-28 sets for an {@code x-mcp-header} (clients drop a tool that breaks
-   * them): a non-empty RFC 9110 token, unique in the tool ignoring case, on a string, integer or
-   * boolean value (not a number: its text form is not unique).
-   */
-  private void checkHeader(
-      Located<String> header, String input, InputType type, Map<String, String> headers) {
-    String value = header.value();
-    if (!HEADER_TOKEN.matcher(value).matches()) {
-      diagnostics.error(
-          "invalid-input-header",
-          header.origin(),
-          value.isEmpty()
-              ? "the `header` of input `" + input + "` is empty"
-              : "the `header` `" + value + "` of input `" + input + "` is not an HTTP header name",
-          "use letters, digits and `-` (an RFC 9110 token), e.g. `header: Region`; clients send"
-              + " it as `Mcp-Param-<header>`");
-    } else if (type == InputType.FLOAT) {
-      diagnostics.error(
-          "invalid-input-header",
-          header.origin(),
-          "input `" + input + "` is a `float`, which MCP does not allow in a header",
-          "use `int`, `string`, `boolean` or `datetime`, or remove `header`");
-    } else {
-      String other = headers.putIfAbsent(value.toLowerCase(Locale.ROOT), input);
-      if (other != null) {
-        diagnostics.error(
-            "duplicate-input-header",
-            header.origin(),
-            "inputs `" + other + "` and `" + input + "` both use the header `" + value + "`",
-            "header names ignore case; give each input its own");
-      }
-    }
-  }
-
-  private static String defaultHint(InputType type) {
-    return switch (type) {
-      case INT -> "write a whole number such as \"10\"";
-      case FLOAT -> "write a number such as \"1.5\"";
-      case BOOLEAN -> "write \"true\" or \"false\"";
-      case DATETIME ->
-          "write an RFC 3339 date-time such as \"2026-01-31T12:00:00Z\" or a date \"2026-01-31\"";
-      case STRING -> "write text";
-    };
   }
 
   private Optional<AuthPolicy> auth(AuthDefinition auth, Map<String, String> plugins, String tool) {
