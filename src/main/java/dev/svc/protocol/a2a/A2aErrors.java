@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
@@ -19,7 +20,8 @@ public final class A2aErrors {
   private A2aErrors() {}
 
   public static JsonRpcException taskNotFound(String id) {
-    return error(ErrorCodes.TASK_NOT_FOUND, "TASK_NOT_FOUND", "Task not found: " + id);
+    return error(
+        ErrorCodes.TASK_NOT_FOUND, "TASK_NOT_FOUND", "Task not found: " + ClientText.shown(id));
   }
 
   /** A push config that does not exist: reported as task-not-found, as the official SDK does. */
@@ -27,14 +29,18 @@ public final class A2aErrors {
     return error(
         ErrorCodes.TASK_NOT_FOUND,
         "TASK_NOT_FOUND",
-        "Push notification config not found: " + configId + " (task " + taskId + ")");
+        "Push notification config not found: "
+            + ClientText.shown(configId)
+            + " (task "
+            + ClientText.shown(taskId)
+            + ")");
   }
 
   public static JsonRpcException taskNotCancelable(String id, TaskState state) {
     return error(
         ErrorCodes.TASK_NOT_CANCELABLE,
         "TASK_NOT_CANCELABLE",
-        "Task not cancelable: " + id + " is already " + state.wireName());
+        "Task not cancelable: " + ClientText.shown(id) + " is already " + state.wireName());
   }
 
   public static JsonRpcException unsupportedOperation(String message) {

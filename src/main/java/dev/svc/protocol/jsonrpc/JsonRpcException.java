@@ -1,6 +1,7 @@
 package dev.svc.protocol.jsonrpc;
 
 import dev.svc.SvcException;
+import dev.svc.call.ClientText;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -26,7 +27,8 @@ public class JsonRpcException extends SvcException {
 
   public static JsonRpcException methodNotFound(String method) {
     return new JsonRpcException(
-        JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method));
+        JsonRpcError.of(
+            ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + ClientText.shown(method)));
   }
 
   public static JsonRpcException invalidRequest(String message) {

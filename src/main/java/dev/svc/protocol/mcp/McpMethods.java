@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.call.ClientText;
 import dev.svc.call.InputRequiredException;
 import dev.svc.json.Json;
 import dev.svc.log.Level;
@@ -51,7 +52,7 @@ final class McpMethods {
             .orElseThrow(() ->
                 JsonRpcException.invalidParams(
                     "unknown log level `"
-                        + level.asString()
+                        + ClientText.shown(level.asString())
                         + "`; use debug, info, notice, warning, error, critical, alert or emergency"));
     call.session().setLogLevel(parsed);
     return Json.NODES.objectNode();
@@ -93,7 +94,7 @@ final class McpMethods {
     if (arguments != null && !arguments.isObject() && !arguments.isNull()) {
       throw JsonRpcException.invalidParams("`arguments` must be an object");
     }
-    call.progress(0, 1, "calling " + name.asString());
+    call.progress(0, 1, "calling " + ClientText.shown(name.asString()));
     ToolOutcome outcome;
     try {
       outcome = call.runtime().tools().call(name.asString(), arguments, call.caller());

@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
@@ -66,7 +67,7 @@ final class PromptMethods {
             .orElseThrow(() ->
                 JsonRpcException.invalidParams(
                     UnknownNames.message(
-                        "Unknown prompt: " + name.asString(),
+                        "Unknown prompt: " + ClientText.shown(name.asString()),
                         name.asString(),
                         call.runtime().model().prompts().stream().map(Prompt::name).toList())));
     Map<String, String> arguments = arguments(params.get("arguments"));

@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.model.Argument;
 import dev.svc.model.Model;
@@ -101,7 +102,9 @@ final class ResourceMethods {
   /** The same with another message, e.g. one suggesting the closest URI. */
   private static JsonRpcException notFound(String uri, String message) {
     return JsonRpcException.withCode(
-        ErrorCodes.RESOURCE_NOT_FOUND, message, Json.NODES.objectNode().put("uri", uri));
+        ErrorCodes.RESOURCE_NOT_FOUND,
+        message,
+        Json.NODES.objectNode().put("uri", ClientText.shown(uri)));
   }
 
   /**
@@ -111,8 +114,8 @@ final class ResourceMethods {
   static JsonRpcException notFoundStateless(String uri, List<String> known) {
     return JsonRpcException.withCode(
         ErrorCodes.INVALID_PARAMS,
-        UnknownNames.message("Resource not found: " + uri, uri, known),
-        Json.NODES.objectNode().put("uri", uri));
+        UnknownNames.message("Resource not found: " + ClientText.shown(uri), uri, known),
+        Json.NODES.objectNode().put("uri", ClientText.shown(uri)));
   }
 
   private static JsonNode subscribe(McpCall call, ObjectNode params, boolean subscribe) {
@@ -158,7 +161,7 @@ final class ResourceMethods {
                   .map(Prompt::arguments)
                   .orElseThrow(() ->
                       JsonRpcException.invalidParams(
-                          "Unknown prompt: " + ref.path("name").asString("")));
+                          "Unknown prompt: " + ClientText.shown(ref.path("name").asString(""))));
           case "ref/resource" ->
               model.resourceTemplates().stream()
                   .filter(t -> t.uriTemplate().equals(ref.path("uri").asString("")))

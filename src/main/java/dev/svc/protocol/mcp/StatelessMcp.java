@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.call.Caller;
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.model.Tool;
 import dev.svc.protocol.EventSink;
@@ -107,7 +108,9 @@ final class StatelessMcp {
           id,
           JsonRpcError.of(
               ErrorCodes.METHOD_NOT_FOUND,
-              "Method not found: " + request.method() + " (not a method of MCP 2026-07-28)"));
+              "Method not found: "
+                  + ClientText.shown(request.method())
+                  + " (not a method of MCP 2026-07-28)"));
     }
     Optional<String> mismatch = StandardHeaders.mismatch(http, request, meta);
     if (mismatch.isPresent()) {

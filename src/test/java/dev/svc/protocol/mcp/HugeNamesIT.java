@@ -1,0 +1,164 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.McpHttpClient.Reply;
+import dev.svc.testing.RunningProject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Names a client sends, of any length up to the body limit: each unknown one gets a short error
+ * that shows its beginning and its length, and no number of them at once stops the server.
+ */
+class HugeNamesIT {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Just under the 4 MiB body limit once quoted in a request. */
+  private static final String HUGE = "x".repeat(4_000_000);
+
+  @TempDir static Path dir;
+  static Instance instance;
+  static McpHttpClient client;
+
+  @BeforeAll
+  static void start() {
+    instance =
+        RunningProject.start(
+            dir,
+            """
+            == .svc
+            name: shop
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/get_product/config.terse
+            description: A product.
+            use: db
+            statement: SELECT {{ inputs.id }} AS id
+            inputs:
+              id: {type: int, description: The product's id}
+            == app/tools/list_products/config.terse
+            description: All products.
+            use: db
+            statement: SELECT 1 AS id
+            == app/resources/doc/config.terse
+            name: doc
+            uri: docs://doc
+            file: doc.md
+            == app/resources/doc/doc.md
+            the doc
+            == app/prompts/hello.terse
+            messages:
+              - role: user
+                text: Hello
+            """);
+    client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+  }
+
+  @AfterAll
+  static void stop() {
+    instance.close();
+  }
+
+  private static String request(String method, ObjectNode params) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("jsonrpc", "2.0");
+    body.put("id", 7);
+    body.put("method", method);
+    body.set("params", params);
+    return JSON.writeValueAsString(body);
+  }
+
+  private static JsonNode error(Reply reply) {
+    String body = reply.body();
+    assertThat(body.length()).as(body.substring(0, Math.min(300, body.length()))).isLessThan(1_000);
+    return reply.json().path("error");
+  }
+
+  @Test
+  void anUnknownToolPromptResourceOrMethodOfFourMegabytesGetsAShortError() {
+    JsonNode tool =
+        error(
+            client.post(
+                request(
+                    "tools/call",
+                    JSON.createObjectNode()
+                        .put("name", HUGE)
+                        .set("arguments", JSON.createObjectNode()))));
+    assertThat(tool.path("code").asInt()).isEqualTo(-32602);
+    assertThat(tool.path("message").asString())
+        .startsWith("Unknown tool: xxxxxxxxxx")
+        .endsWith("… (4000000 characters)");
+
+    JsonNode prompt =
+        error(client.post(request("prompts/get", JSON.createObjectNode().put("name", HUGE))));
+    assertThat(prompt.path("message").asString()).endsWith("… (4000000 characters)");
+
+    JsonNode resource =
+        error(client.post(request("resources/read", JSON.createObjectNode().put("uri", HUGE))));
+    assertThat(resource.path("code").asInt()).isEqualTo(-32002);
+    assertThat(resource.path("data").path("uri").asString()).endsWith("… (4000000 characters)");
+
+    JsonNode method = error(client.post(request(HUGE, JSON.createObjectNode())));
+    assertThat(method.path("code").asInt()).isEqualTo(-32601);
+    assertThat(method.path("message").asString()).endsWith("… (4000000 characters)");
+
+    JsonNode level =
+        error(client.post(request("logging/setLevel", JSON.createObjectNode().put("level", HUGE))));
+    assertThat(level.path("message").asString()).contains("… (4000000 characters)");
+  }
+
+  @Test
+  void aNearMissIsStillSuggestedAndAHugeNameBeginningWithAToolSuggestsIt() {
+    JsonNode typo = client.request("tools/call", "{\"name\":\"get_prodcut\",\"arguments\":{}}");
+    assertThat(typo.path("error").path("message").asString())
+        .isEqualTo("Unknown tool: get_prodcut; did you mean `get_product`?");
+
+    JsonNode stem =
+        error(
+            client.post(
+                request(
+                    "tools/call",
+                    JSON.createObjectNode()
+                        .put("name", "list_products" + HUGE)
+                        .set("arguments", JSON.createObjectNode()))));
+    assertThat(stem.path("message").asString()).endsWith("did you mean `list_products`?");
+  }
+
+  @Test
+  void manyHugeUnknownNamesAtOnceLeaveTheServerServing() throws Exception {
+    // before: each request's suggestion allocated a matrix of the name's length per tool
+    // (~400 MB), and three at once ended the process with OutOfMemoryError
+    String body =
+        request(
+            "tools/call",
+            JSON.createObjectNode().put("name", HUGE).set("arguments", JSON.createObjectNode()));
+    List<Callable<Integer>> calls = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      calls.add(() -> client.post(body).json().path("error").path("code").asInt());
+    }
+    try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+      for (Future<Integer> answer : pool.invokeAll(calls)) {
+        assertThat(answer.get()).isEqualTo(-32602);
+      }
+    }
+    assertThat(client.call("get_product", "{\"id\":3}").path("result").path("isError").asBoolean())
+        .isFalse();
+  }
+}
