@@ -1,6 +1,7 @@
 package dev.svc.runtime;
 
 import dev.svc.SvcException;
+import dev.svc.connector.ResultMemory;
 import dev.svc.model.Argument;
 import dev.svc.model.Prompt;
 import java.io.IOException;
@@ -26,10 +27,19 @@ public final class PromptRenderer {
 
   private final ResourceContents resources;
   private final Path projectDirectory;
+  private final long ceiling;
 
   public PromptRenderer(ResourceContents resources, Path projectDirectory) {
+    this(resources, projectDirectory, ResultMemory.process().ceilingBytes());
+  }
+
+  /**
+   * @param ceiling the most characters the texts of one rendering may hold
+   */
+  PromptRenderer(ResourceContents resources, Path projectDirectory, long ceiling) {
     this.resources = resources;
     this.projectDirectory = projectDirectory.toAbsolutePath().normalize();
+    this.ceiling = ceiling;
   }
 
   /** A rendered message. */
@@ -59,6 +69,37 @@ public final class PromptRenderer {
     }
   }
 
+  /**
+   * The text a prompt's or a template's placeholders would make is larger than svc serves as one
+   * result: a long argument put in many times. Refused before the text is made.
+   */
+  public static final class TooLargeException extends SvcException {
+    TooLargeException(long ceiling) {
+      super(
+          "the arguments would make the text longer than the "
+              + (ceiling + (1 << 20) - 1) / (1 << 20)
+              + " MiB svc serves as one result: send shorter values");
+    }
+  }
+
+  /** How many characters the texts of one rendering may still hold. */
+  private static final class Room {
+    private final long ceiling;
+    private long left;
+
+    Room(long ceiling) {
+      this.ceiling = ceiling;
+      this.left = ceiling;
+    }
+
+    void take(long characters) {
+      left -= characters;
+      if (left < 0) {
+        throw new TooLargeException(ceiling);
+      }
+    }
+  }
+
   /** Required arguments the caller did not supply, in declaration order. */
   public static List<String> missingRequired(Prompt prompt, Map<String, String> arguments) {
     return prompt.arguments().stream()
@@ -85,9 +126,10 @@ public final class PromptRenderer {
    */
   public List<Rendered> render(Prompt prompt, Map<String, String> arguments) {
     Map<String, String> values = withDefaults(prompt, arguments);
+    Room room = new Room(ceiling);
     List<Rendered> messages = new ArrayList<>();
     for (Prompt.Message message : prompt.messages()) {
-      messages.add(new Rendered(message.role(), content(message.content(), values)));
+      messages.add(new Rendered(message.role(), content(message.content(), values, room)));
     }
     return messages;
   }
@@ -104,13 +146,13 @@ public final class PromptRenderer {
     return values;
   }
 
-  private Content content(Prompt.Content content, Map<String, String> arguments) {
+  private Content content(Prompt.Content content, Map<String, String> arguments, Room room) {
     return switch (content) {
-      case Prompt.Text text -> new Text(substitute(text.text(), arguments));
+      case Prompt.Text text -> new Text(substitute(text.text(), arguments, room));
       case Prompt.ImageFile image -> new Image(image.mimeType(), read(image.path()));
       case Prompt.EmbeddedImage image -> new Image(image.mimeType(), image.bytes().toArray());
       case Prompt.ResourceRef ref -> {
-        String uri = substitute(ref.uri(), arguments);
+        String uri = substitute(ref.uri(), arguments, room);
         yield new Resource(
             resources.read(uri).orElseThrow(() -> new UnknownResourceException(uri)));
       }
@@ -125,12 +167,29 @@ public final class PromptRenderer {
     }
   }
 
-  /** Replaces each {@code {{ name }}} that has a value; others stay as written. */
+  /**
+   * Replaces each {@code {{ name }}} that has a value; others stay as written.
+   *
+   * @throws TooLargeException when the text would be longer than svc serves as one result
+   */
   public static String substitute(String text, Map<String, String> values) {
+    return substitute(text, values, ResultMemory.process().ceilingBytes());
+  }
+
+  /** The same within {@code ceiling} characters. */
+  static String substitute(String text, Map<String, String> values, long ceiling) {
+    return substitute(text, values, new Room(ceiling));
+  }
+
+  private static String substitute(String text, Map<String, String> values, Room room) {
+    room.take(text.length());
     Matcher m = PLACEHOLDER.matcher(text);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       String value = values.get(m.group(1));
+      if (value != null) {
+        room.take(value.length()); // before it is appended: a value put in many times
+      }
       m.appendReplacement(out, Matcher.quoteReplacement(value != null ? value : m.group()));
     }
     m.appendTail(out);

@@ -1,6 +1,7 @@
 package dev.svc.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
@@ -15,12 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 class PromptRendererTest {
   @TempDir Path dir;
 
+  private Model model;
   private Prompt triage;
   private PromptRenderer renderer;
 
   @BeforeEach
   void compile() {
-    Model model =
+    model =
         ProjectFixture.model(
             dir,
             """
@@ -73,5 +75,35 @@ class PromptRendererTest {
     assertThat(PromptRenderer.withDefaults(triage, Map.of("ticket", "#42")))
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("ticket", "#42", "tone", "neutral", "lines", "3"));
+  }
+
+  @Test
+  void aLongArgumentPutInManyTimesIsRefusedBeforeTheTextIsMade() {
+    long ceiling = 4 * 1024 * 1024;
+    String value = "x".repeat((int) (ceiling / 4) + 1);
+    String template = "{{ a }} ".repeat(5);
+    assertThatThrownBy(() -> PromptRenderer.substitute(template, Map.of("a", value), ceiling))
+        .isInstanceOf(PromptRenderer.TooLargeException.class)
+        .hasMessageContaining("longer than the 4 MiB svc serves as one result");
+    assertThat(PromptRenderer.substitute("{{ a }} {{ a }}", Map.of("a", value), ceiling))
+        .hasSize(value.length() * 2 + 1);
+  }
+
+  @Test
+  void theRoomIsSharedByAllMessagesOfOnePrompt() {
+    long ceiling = 4 * 1024 * 1024;
+    String ticket = "t".repeat((int) (ceiling / 2) + 1); // fits one message, not two
+    Prompt twice =
+        new Prompt(
+            triage.name(),
+            triage.title(),
+            triage.description(),
+            triage.arguments(),
+            List.of(
+                new Prompt.Message(Prompt.Role.USER, new Prompt.Text("{{ ticket }}")),
+                new Prompt.Message(Prompt.Role.USER, new Prompt.Text("again: {{ ticket }}"))));
+    PromptRenderer small = new PromptRenderer(new ResourceContents(model, dir), dir, ceiling);
+    assertThatThrownBy(() -> small.render(twice, Map.of("ticket", ticket)))
+        .isInstanceOf(PromptRenderer.TooLargeException.class);
   }
 }

@@ -82,6 +82,8 @@ final class PromptMethods {
       throw ResourceMethods.notFound(e.uri());
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (PromptRenderer.TooLargeException e) {
+      throw JsonRpcException.invalidParams("prompt `" + prompt.name() + "`: " + e.getMessage());
     } catch (ResourceContents.TooLargeException e) {
       throw JsonRpcException.internal(
           "Internal error: " + e.getMessage(),

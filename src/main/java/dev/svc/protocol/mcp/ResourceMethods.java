@@ -12,6 +12,7 @@ import dev.svc.model.ResourceTemplate;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.MethodHandler;
+import dev.svc.runtime.PromptRenderer;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,8 @@ final class ResourceMethods {
       content = call.runtime().resources().read(uri);
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
+    } catch (PromptRenderer.TooLargeException e) {
+      throw JsonRpcException.invalidParams("resource template: " + e.getMessage());
     } catch (ResourceContents.TooLargeException e) {
       throw tooLarge(uri, e);
     }

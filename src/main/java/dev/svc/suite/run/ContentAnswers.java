@@ -43,7 +43,9 @@ final class ContentAnswers {
       rendered = runtime.prompts().render(prompt, testCase.arguments());
     } catch (PromptRenderer.UnknownResourceException e) {
       return Answer.failure("Resource not found: " + e.uri());
-    } catch (ResourceContents.InvalidPathException | ResourceContents.TooLargeException e) {
+    } catch (ResourceContents.InvalidPathException
+        | ResourceContents.TooLargeException
+        | PromptRenderer.TooLargeException e) {
       return Answer.failure(e.getMessage());
     }
     ArrayNode messages = Json.NODES.arrayNode();
@@ -71,6 +73,7 @@ final class ContentAnswers {
       content = runtime.resources().read(testCase.uri());
     } catch (ResourceContents.InvalidPathException
         | ResourceContents.TooLargeException
+        | PromptRenderer.TooLargeException
         | IllegalArgumentException e) {
       return Answer.failure(e.getMessage());
     }
