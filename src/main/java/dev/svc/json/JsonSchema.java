@@ -9,6 +9,7 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.regex.RegularExpression;
 import com.networknt.schema.regex.RegularExpressions;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -72,11 +73,23 @@ public final class JsonSchema {
   }
 
   /**
-   * Most steps one {@code pattern} may take on one value: a pattern like {@code ^(a+)+$} backtracks
-   * exponentially on a crafted string, and a value is the caller's to craft. Past the budget the
-   * match stops and the value is refused; ordinary patterns on ordinary values take far fewer.
+   * Most steps the {@code pattern}s of a schema may take on one value, all its parts together: a
+   * pattern like {@code ^(.*a){12}$} backtracks exponentially on a crafted string, and a value is
+   * the caller's to craft — one string, or 100,000 strings of an array that each stay just under a
+   * budget of their own. Past the budget the check stops and the value is refused; ordinary
+   * patterns on ordinary values take far fewer (about one step per character).
    */
-  static final long PATTERN_BUDGET = 5_000_000;
+  static final long PATTERN_BUDGET = 20_000_000;
+
+  /** The steps left to the check running on this thread (unbound outside {@link #problems}). */
+  private static final ScopedValue<long[]> STEPS = ScopedValue.newInstance();
+
+  /**
+   * A value of more parts than this that breaks the schema is reported by its first problem only:
+   * listing them all would make an error object per part and per branch of an {@code anyOf} — a 2
+   * MB array of a million numbers where strings belong made a million (about 600 MB).
+   */
+  static final int MOST_PARTS_CHECKED_IN_FULL = 1_000;
 
   /** Thrown out of a match that ran out of steps, caught where the value is checked. */
   private static final class PatternBudgetExceeded extends RuntimeException {
@@ -99,7 +112,8 @@ public final class JsonSchema {
 
     @Override
     public boolean matches(String value) {
-      return pattern.matcher(new Counted(value, new long[] {PATTERN_BUDGET})).find();
+      long[] budget = STEPS.isBound() ? STEPS.get() : new long[] {PATTERN_BUDGET};
+      return pattern.matcher(new Counted(value, budget)).find();
     }
   }
 
@@ -160,27 +174,48 @@ public final class JsonSchema {
     return problems(Metaschema.METASCHEMA, schema);
   }
 
-  /** How {@code value} breaks this schema; empty when it conforms. */
+  /**
+   * How {@code value} breaks this schema; empty when it conforms. The check stops at the first
+   * problem, and only a value of at most {@value #MOST_PARTS_CHECKED_IN_FULL} parts is checked
+   * again for all of them; its patterns share one budget of steps.
+   */
   public List<Problem> problems(JsonNode value) {
     if (depth(value) > MAX_DEPTH) {
       return List.of(
           new Problem("", "", "", "the value is nested deeper than " + MAX_DEPTH + " levels"));
     }
     try {
-      return problems(schema, value);
+      return ScopedValue.where(STEPS, new long[] {PATTERN_BUDGET}).call(() -> check(value));
     } catch (PatternBudgetExceeded e) {
       return List.of(
           new Problem(
-              "", "pattern", "", "a value takes too long to match a `pattern` of the schema"));
+              "", "pattern", "", "the value takes too long to match the `pattern`s of the schema"));
     } catch (StackOverflowError e) {
       // a schema whose every level recurses many times: refuse the value, keep the thread
       return List.of(new Problem("", "", "", "the value is nested too deeply to be checked"));
     }
   }
 
+  private List<Problem> check(JsonNode value) {
+    List<Problem> first = problems(schema, value, true);
+    if (first.isEmpty()
+        || parts(value, MOST_PARTS_CHECKED_IN_FULL + 1) > MOST_PARTS_CHECKED_IN_FULL) {
+      return first;
+    }
+    return problems(schema, value, false);
+  }
+
   private static List<Problem> problems(Schema schema, JsonNode value) {
+    return problems(schema, value, false);
+  }
+
+  private static List<Problem> problems(Schema schema, JsonNode value, boolean firstOnly) {
     List<Problem> problems = new ArrayList<>();
-    for (Error error : schema.validate(value)) {
+    List<Error> errors =
+        firstOnly
+            ? schema.validate(value, context -> context.executionConfig(c -> c.failFast(true)))
+            : schema.validate(value);
+    for (Error error : errors) {
       problems.add(
           new Problem(
               error.getInstanceLocation().toString(),
@@ -189,6 +224,27 @@ public final class JsonSchema {
               error.getMessage()));
     }
     return problems;
+  }
+
+  /**
+   * How many values {@code value} is made of, itself included, counted without recursion up to
+   * {@code most} (more are not counted).
+   */
+  static int parts(JsonNode value, int most) {
+    int count = 0;
+    ArrayDeque<JsonNode> waiting = new ArrayDeque<>();
+    waiting.add(value);
+    while (!waiting.isEmpty() && count < most) {
+      JsonNode node = waiting.poll();
+      count++;
+      for (JsonNode part : node) { // a scalar has none
+        if (count + waiting.size() >= most) {
+          break;
+        }
+        waiting.add(part);
+      }
+    }
+    return count + waiting.size();
   }
 
   /** How deep {@code value} nests (a scalar 0, {@code {}} 1), counted without recursion. */

@@ -243,8 +243,8 @@ class McpInputSchemaIT {
     started = System.nanoTime();
     assertThat(error(client.call("tree", "{\"code\": \"" + "a".repeat(40) + "!\"}")))
         .isEqualTo(
-            "invalid arguments: arguments: a value takes too long to match a `pattern` of the"
-                + " schema");
+            "invalid arguments: arguments: the value takes too long to match the `pattern`s of"
+                + " the schema");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     assertThat(
             client
