@@ -27,6 +27,13 @@ public final class ToolSearch {
       "Find the tools of this server that fit a task. Give a few words describing what you need;"
           + " returns the best matching tools with their input schemas, best first.";
 
+  /**
+   * The longest query ranked: a few words describe a task. Ranking compares every query word with
+   * every word of every tool and keeps the query's trigrams, so a query of megabytes (a million
+   * words) would hold a core for minutes and the heap with its trigrams.
+   */
+  static final int MAX_QUERY_CHARACTERS = 1_000;
+
   private ToolSearch() {}
 
   /**
@@ -37,6 +44,14 @@ public final class ToolSearch {
     JsonNode query = arguments == null ? null : arguments.get("query");
     if (query == null || !query.isString() || query.asString().isBlank()) {
       return new ToolOutcome.Failure("invalid arguments: `query` must be a non-empty string");
+    }
+    if (query.asString().length() > MAX_QUERY_CHARACTERS) {
+      return new ToolOutcome.Failure(
+          "invalid arguments: `query` holds "
+              + query.asString().length()
+              + " characters; give a few words describing the task, at most "
+              + MAX_QUERY_CHARACTERS
+              + " characters");
     }
     int limit = maxResults;
     JsonNode requested = arguments.get("limit");
@@ -65,6 +80,7 @@ public final class ToolSearch {
     properties
         .putObject("query")
         .put("type", "string")
+        .put("maxLength", MAX_QUERY_CHARACTERS)
         .put("description", "What you need a tool for.");
     properties
         .putObject("limit")

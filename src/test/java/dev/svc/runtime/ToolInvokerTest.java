@@ -444,4 +444,17 @@ class ToolInvokerTest {
             new ToolOutcome.Failure("invalid arguments: `limit` must be a positive integer"));
     assertThat(stages).isEmpty();
   }
+
+  @Test
+  void aSearchQueryOfMegabytesIsRefusedBeforeItIsRanked() {
+    // a million one-letter words: each compared with every word of every tool took minutes
+    String words = "a ".repeat(1_000_000);
+    assertThat(call(plain(), "search", "{\"query\":\"" + words + "\"}"))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "invalid arguments: `query` holds 2000000 characters; give a few words describing"
+                    + " the task, at most 1000 characters"));
+    assertThat(ToolSearch.inputSchema().path("properties").path("query").path("maxLength").asInt())
+        .isEqualTo(1000);
+  }
 }
