@@ -3,6 +3,7 @@ package dev.svc.protocol.a2a;
 import static dev.svc.protocol.jsonrpc.MethodHandler.result;
 
 import dev.svc.auth.OAuthPolicy;
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcException;
@@ -211,8 +212,9 @@ final class A2aMethods {
         Wire.string(params, "status", "status")
             .map(s ->
                 TaskState.parse(s)
-                    .orElseThrow(
-                        () -> A2aErrors.invalidParams("`status` is not a task state: " + s)))
+                    .orElseThrow(() ->
+                        A2aErrors.invalidParams(
+                            "`status` is not a task state: " + ClientText.shown(s))))
             .filter(s -> s != TaskState.UNSPECIFIED);
     Optional<Instant> after =
         Wire.string(params, "statusTimestampAfter", "statusTimestampAfter")

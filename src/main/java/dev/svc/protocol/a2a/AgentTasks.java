@@ -4,6 +4,7 @@ import dev.svc.agent.AgentRunner;
 import dev.svc.agent.Turn;
 import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
+import dev.svc.call.ClientText;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
@@ -446,7 +447,7 @@ final class AgentTasks implements AutoCloseable {
           && !message.contextId().get().equals(earlier.contextId())) {
         throw A2aErrors.invalidParams(
             "contextId "
-                + message.contextId().get()
+                + ClientText.shown(message.contextId().get())
                 + " does not match task "
                 + taskId
                 + ", whose contextId is "

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.call.ClientText;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -75,7 +76,10 @@ public record Message(
             .filter(r -> r != Role.UNSPECIFIED)
             .orElseThrow(() ->
                 A2aErrors.invalidParams(
-                    "`" + path + ".role` must be ROLE_USER or ROLE_AGENT, not " + roleText));
+                    "`"
+                        + path
+                        + ".role` must be ROLE_USER or ROLE_AGENT, not "
+                        + ClientText.shown(roleText)));
     List<Part> parts = Wire.list(json, "parts", path + ".parts", Part::fromJson);
     if (parts.isEmpty()) {
       throw A2aErrors.invalidParams("`" + path + ".parts` must have at least one part");

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.call.ClientText;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;
@@ -49,7 +50,7 @@ public record PushConfig(
     try {
       uri = URI.create(url);
     } catch (IllegalArgumentException e) {
-      throw A2aErrors.invalidParams("`" + path + ".url` is not a URL: " + url);
+      throw A2aErrors.invalidParams("`" + path + ".url` is not a URL: " + ClientText.shown(url));
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {

@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.call.ClientText;
 import dev.svc.model.IpNetwork;
 import dev.svc.model.Service;
 import java.net.Inet4Address;
@@ -132,10 +133,10 @@ final class PushDestinations {
       try {
         addresses = resolver.resolve(host);
       } catch (UnknownHostException e) {
-        return new Resolution.Unresolved(host + " does not resolve");
+        return new Resolution.Unresolved(ClientText.shown(host) + " does not resolve");
       }
       if (addresses.isEmpty()) {
-        return new Resolution.Unresolved(host + " does not resolve");
+        return new Resolution.Unresolved(ClientText.shown(host) + " does not resolve");
       }
     }
     for (InetAddress address : addresses) {
@@ -143,7 +144,7 @@ final class PushDestinations {
       if (kind.isPresent()) {
         String shown = address.getHostAddress();
         return new Resolution.Refused(
-            (literal.isPresent() ? host : host + " resolves to " + shown)
+            (literal.isPresent() ? host : ClientText.shown(host) + " resolves to " + shown)
                 + ", "
                 + kind.get()
                 + "; push notifications go to public addresses unless"

@@ -211,6 +211,24 @@ class A2aServerIT {
     assertThat(notFound.path("error").path("message").asString()).isEqualTo("Task not found: nope");
     assertThat(notFound.path("error").path("data").get(0).path("reason").asString())
         .isEqualTo("TASK_NOT_FOUND");
+
+    // what a client sent is shown up to 200 characters, then its length
+    String huge = "x".repeat(1_000_000);
+    JsonNode hugeId = svc.rpc("weather", "GetTask", "{\"id\":\"" + huge + "\"}");
+    assertThat(hugeId.path("error").path("message").asString())
+        .isEqualTo("Task not found: " + "x".repeat(200) + "… (1000000 characters)");
+    JsonNode hugeRole =
+        svc.rpc(
+            "weather",
+            "SendMessage",
+            "{\"message\":{\"messageId\":\"m\",\"role\":\""
+                + huge
+                + "\",\"parts\":[{\"text\":\"hi\"}]}}");
+    assertThat(hugeRole.path("error").path("message").asString())
+        .endsWith(
+            "must be ROLE_USER or ROLE_AGENT, not " + "x".repeat(200) + "… (1000000 characters)");
+    JsonNode hugeState = svc.rpc("weather", "ListTasks", "{\"status\":\"" + huge + "\"}");
+    assertThat(hugeState.path("error").path("message").asString()).hasSizeLessThan(300);
   }
 
   @Test
