@@ -1,5 +1,6 @@
 package dev.svc.runtime;
 
+import dev.svc.call.ClientText;
 import dev.svc.json.Json;
 import dev.svc.json.JsonSchema;
 import dev.svc.model.Input;
@@ -60,7 +61,7 @@ final class InputValidator {
           // past the listed ones only the count matters: no text for each of 50,000 stray keys
           problems.add(
               problems.size() < MAX_LISTED
-                  ? "unknown input `" + entry.getKey() + "`" + known(tool)
+                  ? "unknown input `" + ClientText.shown(entry.getKey()) + "`" + known(tool)
                   : "");
         }
       }
@@ -117,7 +118,9 @@ final class InputValidator {
     List<String> lines = new ArrayList<>();
     for (JsonSchema.Problem problem : problems.subList(0, Math.min(MAX_LISTED, problems.size()))) {
       lines.add(
-          (problem.location().isEmpty() ? "arguments" : "`" + problem.location() + "`")
+          (problem.location().isEmpty()
+                  ? "arguments"
+                  : "`" + ClientText.shown(problem.location()) + "`")
               + ": "
               + problem.message()
               + (problem.schemaPath().isEmpty()

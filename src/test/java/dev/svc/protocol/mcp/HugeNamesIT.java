@@ -125,6 +125,16 @@ class HugeNamesIT {
   }
 
   @Test
+  void anUnknownArgumentOfFortyThousandCharactersIsNamedShortly() {
+    String key = "k".repeat(40_000); // Jackson reads names of up to 50,000 characters
+    JsonNode result = client.call("get_product", "{\"id\":1,\"" + key + "\":2}").path("result");
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("content").get(0).path("text").asString())
+        .hasSizeLessThan(400)
+        .contains("… (40000 characters)");
+  }
+
+  @Test
   void aNearMissIsStillSuggestedAndAHugeNameBeginningWithAToolSuggestsIt() {
     JsonNode typo = client.request("tools/call", "{\"name\":\"get_prodcut\",\"arguments\":{}}");
     assertThat(typo.path("error").path("message").asString())
