@@ -4,6 +4,7 @@ import dev.svc.call.Caller;
 import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequestException;
 import dev.svc.call.ClientRequests;
+import dev.svc.call.ClientText;
 import dev.svc.call.Deadline;
 import dev.svc.call.InputRequiredException;
 import dev.svc.json.Json;
@@ -115,7 +116,11 @@ final class ConfirmStep {
     };
   }
 
-  /** The message with each {@code {{ inputs.x }}} replaced by the input's value (empty if none). */
+  /**
+   * The message with each {@code {{ inputs.x }}} replaced by the input's value (empty if none),
+   * each value shown up to {@value ClientText#SHOWN} characters and then its length: a question for
+   * a person, who cannot read megabytes in a dialog.
+   */
   static String render(String template, JsonNode inputs) {
     Matcher m = PLACEHOLDER.matcher(template);
     StringBuilder out = new StringBuilder();
@@ -125,7 +130,7 @@ final class ConfirmStep {
           value == null || value.isNull()
               ? ""
               : value.isString() ? value.asString() : Json.MAPPER.writeValueAsString(value);
-      m.appendReplacement(out, Matcher.quoteReplacement(text));
+      m.appendReplacement(out, Matcher.quoteReplacement(ClientText.shown(text)));
     }
     m.appendTail(out);
     return out.toString();
