@@ -1,5 +1,6 @@
 package dev.svc.auth;
 
+import dev.svc.call.ClientText;
 import dev.svc.call.VerifiedToken;
 import dev.svc.json.Json;
 import java.time.Instant;
@@ -141,10 +142,10 @@ final class IntrospectionAnswer {
     return values;
   }
 
-  /** A member's value in a message: quoted, at most 100 printable ASCII characters. */
+  /** A member's value in a message: quoted, {@linkplain ClientText#printable printable}. */
   private static String shown(JsonNode value) {
-    String text = value.isString() ? value.stringValue() : value.toString();
-    String cut = text.length() > 100 ? text.substring(0, 100) + "…" : text;
-    return "`" + cut.replaceAll("[^\\x20-\\x7E…]", "?") + "`";
+    return "`"
+        + ClientText.printable(value.isString() ? value.stringValue() : value.toString())
+        + "`";
   }
 }

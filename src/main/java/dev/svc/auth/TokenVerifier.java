@@ -20,6 +20,7 @@ import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.svc.call.ClientText;
 import dev.svc.call.VerifiedToken;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -195,7 +196,7 @@ public final class TokenVerifier {
       return new TokenCheck.Rejected(
           "no key of the issuer matches the token"
               + Optional.ofNullable(signed.getHeader().getKeyID())
-                  .map(kid -> " (kid `" + printable(kid) + "`)")
+                  .map(kid -> " (kid `" + ClientText.printable(kid) + "`)")
                   .orElse(" (it names no kid)"));
     } catch (RateLimitReachedException e) {
       return new TokenCheck.Rejected(
@@ -213,7 +214,7 @@ public final class TokenVerifier {
       return new TokenCheck.Rejected(
           "the token was issued by "
               + Optional.ofNullable(claims.getIssuer())
-                  .map(i -> "`" + printable(i) + "`")
+                  .map(i -> "`" + ClientText.printable(i) + "`")
                   .orElse("nobody (no iss)")
               + ", not by `"
               + policy.issuer()
@@ -282,12 +283,6 @@ public final class TokenVerifier {
     } catch (ParseException e) {
       return false;
     }
-  }
-
-  /** Claim values in messages: at most 100 printable ASCII characters. */
-  private static String printable(String value) {
-    String cut = value.length() > 100 ? value.substring(0, 100) + "…" : value;
-    return cut.replaceAll("[^\\x20-\\x7E…]", "?");
   }
 
   /** Copied for each hash: cloning skips the provider lookup of {@code getInstance}. */

@@ -21,4 +21,11 @@ class ClientTextTest {
     String text = "a".repeat(199) + "😀".repeat(10); // the emoji's two halves at 199 and 200
     assertThat(ClientText.shown(text)).isEqualTo("a".repeat(199) + "… (219 characters)");
   }
+
+  @Test
+  void printableTextHasNoLineBreaksOrControlsAndAtMostAHundredCharacters() {
+    assertThat(ClientText.printable("kid-1\n2026 ERROR forged\u001b[31m"))
+        .isEqualTo("kid-1?2026 ERROR forged?[31m");
+    assertThat(ClientText.printable("z".repeat(150))).isEqualTo("z".repeat(100) + "…");
+  }
 }
