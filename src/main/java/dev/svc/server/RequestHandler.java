@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.call.ClientText;
 import dev.svc.call.Headers;
 import dev.svc.call.RequestIds;
 import dev.svc.json.Json;
@@ -202,6 +203,22 @@ final class RequestHandler extends Handler.Abstract {
       Cors.allowOrigin(response, origin, isMcp);
       if (method.equals("OPTIONS")) {
         Cors.preflight(request, response, callback, isMcp);
+        return;
+      }
+      Optional<String> coding = headers.first("content-encoding");
+      if (coding.isPresent() && !coding.get().strip().equalsIgnoreCase("identity")) {
+        // RFC 9110 §15.5.16: a body in a coding the server does not read is 415
+        SvcMetrics.HTTP_REFUSALS.increment("content_encoding");
+        response.getHeaders().put("Accept-Encoding", "identity");
+        refuseBody(
+            request,
+            response,
+            callback,
+            415,
+            "Unsupported Media Type: svc reads request bodies as sent, without a Content-Encoding"
+                + " (got "
+                + ClientText.printable(coding.get())
+                + ")");
         return;
       }
       byte[] body;

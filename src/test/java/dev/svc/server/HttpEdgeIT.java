@@ -260,6 +260,39 @@ class HttpEdgeIT {
   }
 
   @Test
+  void aCompressedBodyIs415NotAParseErrorAndIsNeverInflated() throws Exception {
+    // a gzip of 4 MiB can stand for gigabytes: svc reads bodies as sent
+    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+      gzip.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes());
+    }
+    byte[] body = zipped.toByteArray();
+    try (RawHttp http = RawHttp.connect(port)) {
+      http.send(
+          "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+              + "Accept: application/json\r\nContent-Encoding: gzip\r\nContent-Length: "
+              + body.length
+              + "\r\n\r\n");
+      http.send(body);
+      RawHttp.Answer answer = http.read();
+      assertThat(answer.status()).isEqualTo(415);
+      assertThat(answer.header("Accept-Encoding")).contains("identity");
+      assertThat(answer.body())
+          .contains("svc reads request bodies as sent, without a Content-Encoding (got gzip)");
+    }
+    try (RawHttp http = RawHttp.connect(port)) {
+      String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+      http.send(
+          "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+              + "Accept: application/json\r\nContent-Encoding: identity\r\nContent-Length: "
+              + ping.length()
+              + "\r\n\r\n"
+              + ping);
+      assertThat(http.read().status()).isNotEqualTo(415);
+    }
+  }
+
+  @Test
   void connectionsBeyondThePerClientCapAreClosedAtOnceAndFreedSlotsServeAgain() throws IOException {
     try (Instance capped =
         RunningProject.start(
