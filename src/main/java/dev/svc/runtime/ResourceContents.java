@@ -1,6 +1,8 @@
 package dev.svc.runtime;
 
+import dev.svc.call.AnswerHold;
 import dev.svc.connector.ResultMemory;
+import dev.svc.connector.ResultRefusedException;
 import dev.svc.model.Bytes;
 import dev.svc.model.MimeTypes;
 import dev.svc.model.Model;
@@ -64,8 +66,10 @@ public final class ResourceContents {
   }
 
   /**
-   * A resource file larger than the ceiling of one result ({@link ResultMemory}): refused before it
-   * is read, since the whole file would be held (and base64 text for a binary one).
+   * A resource file larger than svc may hold for it ({@link ResultMemory}): past the ceiling of one
+   * result, or past the room the result budget has left while other answers are made and written.
+   * Refused before it is read, since the whole file would be held (and base64 text for a binary
+   * one).
    */
   public static final class TooLargeException extends dev.svc.SvcException {
     TooLargeException(String message) {
@@ -128,8 +132,11 @@ public final class ResourceContents {
           new Text(resource.uri(), resource.mimeType().orElse(TEXT), inline.text());
       case Resource.ContentFile file ->
           file(resource.uri(), resource.mimeType(), projectDirectory.resolve(file.path()));
-      case Resource.EmbeddedFile embedded ->
-          content(resource.uri(), resource.mimeType(), embedded.path(), embedded.bytes().toArray());
+      case Resource.EmbeddedFile embedded -> {
+        reserve(embedded.path(), embedded.bytes().size());
+        yield content(
+            resource.uri(), resource.mimeType(), embedded.path(), embedded.bytes().toArray());
+      }
     };
   }
 
@@ -158,9 +165,11 @@ public final class ResourceContents {
                 .toString()
                 .replace('\\', '/');
         Bytes bytes = embedded.files().get(path);
-        yield bytes == null
-            ? Optional.empty()
-            : Optional.of(content(uri, template.mimeType(), path, bytes.toArray()));
+        if (bytes == null) {
+          yield Optional.empty();
+        }
+        reserve(path, bytes.size());
+        yield Optional.of(content(uri, template.mimeType(), path, bytes.toArray()));
       }
     };
   }
@@ -192,11 +201,39 @@ public final class ResourceContents {
                 + " svc serves as one result; split the file, or serve it as a tool that reads"
                 + " a part of it");
       }
+      reserve(path.getFileName().toString(), size);
       bytes = Files.readAllBytes(path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read resource file " + path.getFileName(), e);
     }
     return content(uri, configured, path.getFileName().toString(), bytes);
+  }
+
+  /**
+   * Takes the file's size from the result budget until the answer that carries it is written
+   * ({@link AnswerHold}), as a tool's result is counted; at once given back when no answer is being
+   * made on this thread. (Its text and the answer's JSON are copies made meanwhile, as for a tool.)
+   */
+  private static void reserve(String fileName, long size) {
+    ResultMemory memory = ResultMemory.process();
+    ResultMemory.Account account = memory.open();
+    try {
+      account.add(size);
+    } catch (ResultRefusedException e) {
+      account.close();
+      throw new TooLargeException(
+          "resource file "
+              + fileName
+              + " holds "
+              + mib(size)
+              + ", more than the room left in the "
+              + mib(memory.budgetBytes())
+              + " svc holds for results being answered (other answers hold it now); try again in"
+              + " a moment");
+    }
+    if (!AnswerHold.defer(account)) {
+      account.close();
+    }
   }
 
   private static Content content(

@@ -2,6 +2,7 @@ package dev.svc.runtime;
 
 import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
+import dev.svc.call.AnswerHold;
 import dev.svc.call.Caller;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResultMemory;
@@ -103,13 +104,21 @@ public final class ToolInvoker {
 
   /**
    * Runs the pipeline with an account of result memory of its own ({@link ResultMemory#CALL}): the
-   * rows its statement reads stay counted against the process's budget until the call is done.
+   * rows its statement reads stay counted against the process's budget until the call's answer is
+   * written ({@link AnswerHold}), or until the call is done when no answer is being made on this
+   * thread (an agent's tool call).
    */
   private ToolPipeline.Ran run(
       Tool tool, JsonNode arguments, Caller caller, CallObserver.Observation observation) {
-    try (ResultMemory.Account memory = ResultMemory.process().open()) {
+    ResultMemory.Account memory = ResultMemory.process().open();
+    boolean deferred = AnswerHold.defer(memory);
+    try {
       return ScopedValue.where(ResultMemory.CALL, memory)
           .call(() -> pipeline.run(tool, arguments, caller, observation.span()));
+    } finally {
+      if (!deferred) {
+        memory.close();
+      }
     }
   }
 }

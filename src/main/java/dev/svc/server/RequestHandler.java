@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.call.AnswerHold;
 import dev.svc.call.ClientText;
 import dev.svc.call.Headers;
 import dev.svc.call.RequestIds;
@@ -270,8 +271,7 @@ final class RequestHandler extends Handler.Abstract {
           case EndpointAuth.Admission.Admitted admitted -> call = admitted.call();
         }
       }
-      HttpReply reply = (isMcp ? mcp : agents).handle(call);
-      write(reply, response, callback);
+      answer(isMcp ? mcp : agents, call, response, callback);
     } catch (Throwable e) {
       LOG.error("request failed", e, "path", path);
       if (!response.isCommitted()) {
@@ -279,6 +279,40 @@ final class RequestHandler extends Handler.Abstract {
       } else {
         callback.failed(e);
       }
+    }
+  }
+
+  /**
+   * Has {@code route} answer {@code call} and writes the answer, with an {@link AnswerHold} bound
+   * for both: what the answer holds of the result budget is given back once it is written (or
+   * failed), not before.
+   */
+  private void answer(Route route, HttpCall call, Response response, Callback callback)
+      throws Exception {
+    AnswerHold hold = new AnswerHold();
+    Callback released =
+        new Callback.Nested(callback) {
+          @Override
+          public void succeeded() {
+            hold.written();
+            super.succeeded();
+          }
+
+          @Override
+          public void failed(Throwable failure) {
+            hold.written();
+            super.failed(failure);
+          }
+        };
+    try {
+      ScopedValue.where(AnswerHold.CURRENT, hold)
+          .call(() -> {
+            write(route.handle(call), response, released);
+            return null;
+          });
+    } catch (Throwable e) {
+      hold.written(); // the caller answers with an error on the plain callback
+      throw e;
     }
   }
 
