@@ -56,16 +56,7 @@ class ResultMemoryIT {
                 description: How many.
             """
                 .formatted(DATABASE.connectionString()));
-    try (SvcProcess svc =
-        SvcProcess.serving(
-            dir,
-            dir.resolve("run"),
-            Map.of(),
-            List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"),
-            "start",
-            project.toString(),
-            "-p",
-            "0")) {
+    try (SvcProcess svc = serve(project, "run", "-Xmx64m")) {
       McpHttpClient client = new McpHttpClient(svc.baseUrl());
       client.initialize();
 
@@ -128,16 +119,7 @@ class ResultMemoryIT {
             """);
     String line = "a line of the big file, one of many\n";
     Files.writeString(project.resolve("app/resources/big/big.txt"), line.repeat(400_000));
-    try (SvcProcess svc =
-        SvcProcess.serving(
-            dir,
-            dir.resolve("run-answers"),
-            Map.of(),
-            List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"),
-            "start",
-            project.toString(),
-            "-p",
-            "0")) {
+    try (SvcProcess svc = serve(project, "run-answers", "-Xmx256m")) {
       McpHttpClient client = new McpHttpClient(svc.baseUrl());
       client.initialize();
 
@@ -184,6 +166,22 @@ class ResultMemoryIT {
       assertThat(svc.alive()).as(svc.err()).isTrue();
       assertThat(svc.stop()).isZero();
     }
+  }
+
+  /**
+   * {@code svc start project} as its own process with a heap of {@code heap} that exits on an
+   * {@code OutOfMemoryError}, as the launcher runs it.
+   */
+  private SvcProcess serve(Path project, String run, String heap) throws Exception {
+    return SvcProcess.serving(
+        dir,
+        dir.resolve(run),
+        Map.of(),
+        List.of(heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"),
+        "start",
+        project.toString(),
+        "-p",
+        "0");
   }
 
   /** The text of a tool error; fails when the reply is anything else. */
