@@ -33,10 +33,13 @@ final class HostFunctions implements AutoCloseable {
 
   /** Sets the functions on the object the sandbox's bootstrap receives as {@code host}. */
   void addTo(V8ValueObject host) throws JavetException {
-    host.set("log", hostFunction("log", new LogCall()));
-    host.set("fetch", hostFunction("fetch", new FetchCall()));
-    host.set("ask", hostFunction("ask", new AskCall()));
-    host.set("declares", hostQuery("declares", new DeclaresQuery()));
+    JavetCallbackType noResult = JavetCallbackType.DirectCallNoThisAndNoResult;
+    host.set("log", function("log", noResult, new LogCall()));
+    host.set("fetch", function("fetch", noResult, new FetchCall()));
+    host.set("ask", function("ask", noResult, new AskCall()));
+    host.set(
+        "declares",
+        function("declares", JavetCallbackType.DirectCallNoThisAndResult, new DeclaresQuery()));
   }
 
   /** The call the functions act for, or null between calls. */
@@ -85,20 +88,14 @@ final class HostFunctions implements AutoCloseable {
     }
   }
 
-  /** A JavaScript function that calls {@code body} on the isolate's thread. */
-  private V8ValueFunction hostFunction(
-      String name, IJavetDirectCallable.NoThisAndNoResult<Exception> body) throws JavetException {
-    JavetCallbackContext context =
-        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndNoResult, body);
-    callbacks.add(context);
-    return keep(runtime.createV8ValueFunction(context));
-  }
-
-  /** Like {@link #hostFunction}, for a function that answers the script at once. */
-  private V8ValueFunction hostQuery(
-      String name, IJavetDirectCallable.NoThisAndResult<Exception> body) throws JavetException {
-    JavetCallbackContext context =
-        new JavetCallbackContext(name, JavetCallbackType.DirectCallNoThisAndResult, body);
+  /**
+   * A JavaScript function that calls {@code body} on the isolate's thread: {@code type} says
+   * whether it answers the script ({@code DirectCallNoThisAndResult}) or not.
+   */
+  private V8ValueFunction function(
+      String name, JavetCallbackType type, IJavetDirectCallable.DirectCall body)
+      throws JavetException {
+    JavetCallbackContext context = new JavetCallbackContext(name, type, body);
     callbacks.add(context);
     return keep(runtime.createV8ValueFunction(context));
   }
