@@ -180,7 +180,14 @@ public final class EndpointAuth {
     return new HttpReply.Body(
         200,
         // any web page may read it: it is public, and browser-based clients discover with it
-        Map.of("Access-Control-Allow-Origin", "*", "Cache-Control", "max-age=300"),
+        Map.of(
+            "Access-Control-Allow-Origin",
+            "*",
+            "Cache-Control",
+            "max-age=300",
+            // the resource URL follows these: a cache must not serve one client's to another
+            "Vary",
+            "Host, X-Forwarded-Host, X-Forwarded-Proto"),
         "application/json",
         JsonRpcCodec.bytes(document));
   }

@@ -120,6 +120,11 @@ public final class HttpServer implements AutoCloseable {
     // (two objects) that a thread dump does not need (it shows each virtual thread's id).
     ThreadFactory virtualThreads = Thread.ofVirtual().name("svc-http").factory();
     threads.setVirtualThreadsExecutor(task -> virtualThreads.newThread(task).start());
+    // No cap on the requests handled at once: Jetty's default (200) makes the 201st wait for a
+    // permit, so 200 requests whose bodies trickle in (or 200 open SSE streams) stalled every
+    // other request, /heartbeat included. What bounds them instead: the connections (per client
+    // and in all), the body and result memory, and the per-tool and per-task limits.
+    threads.setMaxConcurrentTasks(0);
     Server server = new Server(threads);
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);

@@ -35,6 +35,9 @@ final class RequestBody {
     /** Larger than the cap. */
     record TooLarge() implements Outcome {}
 
+    /** No room left in the memory all bodies being received share ({@link BodyMemory}). */
+    record NoMemory() implements Outcome {}
+
     /** Not complete by the deadline. */
     record TooSlow() implements Outcome {}
 
@@ -45,12 +48,28 @@ final class RequestBody {
     record Gone() implements Outcome {}
   }
 
+  /** The most a body buffer starts with, whatever its {@code Content-Length} says. */
+  static final int FIRST_BYTES = 16 * 1024;
+
+  /** {@link #read(Request, int, Duration, BodyMemory.Hold)} for a small read outside any budget. */
   static Outcome read(Request request, int maxBytes, Duration deadline) {
+    return read(request, maxBytes, deadline, BodyMemory.Hold.UNCOUNTED);
+  }
+
+  /**
+   * Reads the body, its buffer growing as the bytes arrive (a {@code Content-Length} is a promise,
+   * not bytes: it sizes the buffer at most {@link #FIRST_BYTES} ahead of them), each growth taken
+   * from {@code hold}.
+   */
+  static Outcome read(Request request, int maxBytes, Duration deadline, BodyMemory.Hold hold) {
     long declared = request.getLength();
     if (declared > maxBytes) {
       return new Outcome.TooLarge();
     }
-    Buffer body = new Buffer(declared >= 0 ? (int) declared : 1024, maxBytes);
+    Buffer body = new Buffer(declared, maxBytes, hold);
+    if (!body.started()) {
+      return new Outcome.NoMemory();
+    }
     // The body of a small request usually came with its headers: take what is there without a
     // timer; only a body still on its way is read with the deadline armed.
     while (true) {
@@ -61,11 +80,11 @@ final class RequestBody {
       if (Content.Chunk.isFailure(chunk)) {
         return failed(chunk.getFailure(), false);
       }
-      boolean fits = body.add(chunk.getByteBuffer());
+      Outcome refused = body.add(chunk.getByteBuffer());
       boolean last = chunk.isLast();
       chunk.release();
-      if (!fits) {
-        return new Outcome.TooLarge();
+      if (refused != null) {
+        return refused;
       }
       if (last) {
         return new Outcome.Received(body.bytes());
@@ -80,8 +99,9 @@ final class RequestBody {
     try (InputStream in = Content.Source.asInputStream(request)) {
       int n;
       while ((n = in.read(piece)) >= 0) {
-        if (!body.add(ByteBuffer.wrap(piece, 0, n))) {
-          return new Outcome.TooLarge();
+        Outcome refused = body.add(ByteBuffer.wrap(piece, 0, n));
+        if (refused != null) {
+          return refused;
         }
       }
       return new Outcome.Received(body.bytes());
@@ -104,29 +124,46 @@ final class RequestBody {
     return new Outcome.Gone();
   }
 
-  /** The bytes read so far, within the cap. */
+  /** The bytes read so far, within the cap and the hold's share of the body memory. */
   private static final class Buffer {
     private final int max;
+    private final long declared;
+    private final BodyMemory.Hold hold;
     private byte[] bytes;
     private int length;
 
-    Buffer(int expected, int max) {
+    Buffer(long declared, int max, BodyMemory.Hold hold) {
       this.max = max;
-      this.bytes = new byte[Math.min(expected, max)];
+      this.declared = declared;
+      this.hold = hold;
+      int first = (int) Math.min(Math.min(declared >= 0 ? declared : 1024, max), FIRST_BYTES);
+      this.bytes = hold.reserve(first) ? new byte[first] : null;
     }
 
-    /** Appends; false when the body would pass the cap. */
-    boolean add(ByteBuffer piece) {
+    /** False when the memory had no room even for the first bytes. */
+    boolean started() {
+      return bytes != null;
+    }
+
+    /** Appends; the refusal when the body would pass the cap or the memory, else null. */
+    Outcome add(ByteBuffer piece) {
       int n = piece.remaining();
       if (n > max - length) {
-        return false;
+        return new Outcome.TooLarge();
       }
       if (length + n > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(length + n, bytes.length * 2)));
+        long grown = Math.min(max, Math.max(length + n, 2L * bytes.length));
+        if (declared >= length + n) {
+          grown = Math.min(grown, declared); // the exact size when it is known: no copy to trim
+        }
+        if (!hold.reserve(grown - bytes.length)) {
+          return new Outcome.NoMemory();
+        }
+        bytes = Arrays.copyOf(bytes, (int) grown);
       }
       piece.get(bytes, length, n);
       length += n;
-      return true;
+      return null;
     }
 
     byte[] bytes() {

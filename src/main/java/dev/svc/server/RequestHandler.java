@@ -17,7 +17,6 @@ import dev.svc.telemetry.Metrics;
 import dev.svc.telemetry.PrometheusText;
 import dev.svc.telemetry.Scope;
 import dev.svc.telemetry.SvcMetrics;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,11 +28,9 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.databind.JsonNode;
 
@@ -60,6 +57,7 @@ final class RequestHandler extends Handler.Abstract {
   private final Drain drain;
   private final Optional<EndpointAuth> auth;
   private final Optional<DevConsole> console;
+  private final BodyMemory bodies;
 
   RequestHandler(
       ServerSettings settings,
@@ -81,6 +79,7 @@ final class RequestHandler extends Handler.Abstract {
     this.drain = drain;
     this.auth = auth;
     this.console = console;
+    this.bodies = BodyMemory.forHeap(Runtime.getRuntime().maxMemory(), settings.maxBodyBytes());
   }
 
   @Override
@@ -131,6 +130,8 @@ final class RequestHandler extends Handler.Abstract {
 
   private void serve(Request request, Response response, Callback callback, String path) {
     String method = request.getMethod();
+    BodyMemory.Hold hold = bodies.hold();
+    callback = Callback.from(callback, hold::close);
     try {
       Headers headers = headers(request);
       if (!policy.hostAllowed(headers.first("host"))) {
@@ -211,7 +212,7 @@ final class RequestHandler extends Handler.Abstract {
         // RFC 9110 §15.5.16: a body in a coding the server does not read is 415
         SvcMetrics.HTTP_REFUSALS.increment("content_encoding");
         response.getHeaders().put("Accept-Encoding", "identity");
-        refuseBody(
+        BodyReceiver.refuse(
             request,
             response,
             callback,
@@ -222,45 +223,12 @@ final class RequestHandler extends Handler.Abstract {
                 + ")");
         return;
       }
-      byte[] body;
-      switch (RequestBody.read(request, settings.maxBodyBytes(), settings.limits().bodyTimeout())) {
-        case RequestBody.Outcome.Received received -> body = received.bytes();
-        case RequestBody.Outcome.TooLarge tooLarge -> {
-          SvcMetrics.HTTP_REFUSALS.increment("body_too_large");
-          refuseBody(
-              request,
-              response,
-              callback,
-              413,
-              "Payload Too Large: requests are limited to "
-                  + settings.maxBodyBytes() / (1024 * 1024)
-                  + " MiB");
-          return;
-        }
-        case RequestBody.Outcome.TooSlow tooSlow -> {
-          SvcMetrics.HTTP_REFUSALS.increment("body_timeout");
-          LOG.debug("request body too slow", "path", path);
-          refuseBody(
-              request,
-              response,
-              callback,
-              408,
-              "Request Timeout: the body must arrive within "
-                  + settings.limits().bodyTimeout().toSeconds()
-                  + " s");
-          return;
-        }
-        case RequestBody.Outcome.Malformed malformed -> {
-          LOG.debug("malformed request body", "path", path, "reason", malformed.reason());
-          refuseBody(request, response, callback, 400, "Bad Request: " + malformed.reason());
-          return;
-        }
-        case RequestBody.Outcome.Gone gone -> {
-          LOG.debug("client closed the connection before sending its body", "path", path);
-          callback.failed(new EofException("client went away"));
-          return;
-        }
+      Optional<byte[]> received =
+          BodyReceiver.receive(request, response, callback, settings, hold, path);
+      if (received.isEmpty()) {
+        return; // refused, and answered
       }
+      byte[] body = received.get();
       HttpCall call = call(request, path, method, headers, body);
       if (auth.isPresent() && !isAgentCard(path)) {
         switch (auth.get().admit(call)) {
@@ -271,8 +239,9 @@ final class RequestHandler extends Handler.Abstract {
           case EndpointAuth.Admission.Admitted admitted -> call = admitted.call();
         }
       }
-      answer(isMcp ? mcp : agents, call, response, callback);
+      answer(isMcp ? mcp : agents, call, response, callback, hold);
     } catch (Throwable e) {
+      hold.close();
       LOG.error("request failed", e, "path", path);
       if (!response.isCommitted()) {
         writeError(response, callback, 500, "internal server error");
@@ -287,7 +256,8 @@ final class RequestHandler extends Handler.Abstract {
    * for both: what the answer holds of the result budget is given back once it is written (or
    * failed), not before.
    */
-  private void answer(Route route, HttpCall call, Response response, Callback callback)
+  private void answer(
+      Route route, HttpCall call, Response response, Callback callback, BodyMemory.Hold body)
       throws Exception {
     AnswerHold hold = new AnswerHold();
     Callback released =
@@ -307,7 +277,9 @@ final class RequestHandler extends Handler.Abstract {
     try {
       ScopedValue.where(AnswerHold.CURRENT, hold)
           .call(() -> {
-            write(route.handle(call), response, released);
+            HttpReply reply = route.handle(call);
+            body.close(); // handled: the request's body is no longer needed while the answer goes
+            write(reply, response, released);
             return null;
           });
     } catch (Throwable e) {
@@ -377,14 +349,13 @@ final class RequestHandler extends Handler.Abstract {
     writeBody(response, callback, 503, "application/json", Json.MAPPER.writeValueAsBytes(body));
   }
 
-  private static HttpCall call(
-      Request request, String path, String method, Headers headers, byte[] body) {
+  private HttpCall call(Request request, String path, String method, Headers headers, byte[] body) {
     return new HttpCall(
         method,
         path,
         headers,
         body,
-        () -> baseUrl(request, headers),
+        () -> ForwardedBase.of(request, headers, policy),
         RequestIds.next(),
         Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""),
         Optional.empty(),
@@ -450,29 +421,6 @@ final class RequestHandler extends Handler.Abstract {
     writeBody(response, callback, status, "application/json", HttpReply.errorJson(message));
   }
 
-  /**
-   * Refuses a request whose body was not read in full: the answer goes out with {@code Connection:
-   * close}, then what the client still sends is read and dropped for a short bounded time, so the
-   * client reads the answer instead of a connection reset.
-   */
-  private static void refuseBody(
-      Request request, Response response, Callback callback, int status, String message) {
-    response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    byte[] json = HttpReply.errorJson(message);
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
-    try (Blocker.Callback written = Blocker.callback()) {
-      response.write(true, ByteBuffer.wrap(json), written);
-      written.block();
-    } catch (IOException | RuntimeException e) {
-      callback.failed(e);
-      return;
-    }
-    RequestBody.discard(request);
-    callback.succeeded();
-  }
-
   private static Headers headers(Request request) {
     HttpFields fields = request.getHeaders();
     Headers.Builder headers = new Headers.Builder(fields.size());
@@ -480,20 +428,5 @@ final class RequestHandler extends Handler.Abstract {
       headers.add(field.getLowerCaseName(), field.getValue());
     }
     return headers.build();
-  }
-
-  private static String baseUrl(Request request, Headers headers) {
-    String scheme =
-        headers
-            .first("x-forwarded-proto")
-            .map(s -> s.split(",")[0].strip())
-            .orElse(request.isSecure() ? "https" : "http");
-    String host =
-        headers
-            .first("x-forwarded-host")
-            .map(h -> h.split(",")[0].strip())
-            .or(() -> headers.first("host"))
-            .orElse(Request.getServerName(request) + ":" + Request.getServerPort(request));
-    return scheme + "://" + host;
   }
 }

@@ -64,6 +64,7 @@ class McpOAuthIT {
   private static final String AUTH =
       """
       server:
+        allowed_hosts: [svc.example.com]
         auth:
           plugin: oauth
           policy:
@@ -142,6 +143,26 @@ class McpOAuthIT {
                 .build());
     assertThat(forwarded.json().path("resource").asString())
         .isEqualTo("https://svc.example.com/mcp");
+    assertThat(forwarded.header("Vary")).contains("Host, X-Forwarded-Host, X-Forwarded-Proto");
+    // a forwarded host that server.allowed_hosts does not name, or a scheme that is not http(s),
+    // is not written into the answer: a cache in front could serve it to other clients
+    Reply spoofed =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + "/.well-known/oauth-protected-resource/mcp"))
+                .header("X-Forwarded-Proto", "javascript")
+                .header("X-Forwarded-Host", "evil.example")
+                .GET()
+                .build());
+    assertThat(spoofed.json().path("resource").asString()).isEqualTo(base + "/mcp");
+    Reply quoted =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + "/mcp"))
+                .header("X-Forwarded-Host", "svc.example.com\"/x")
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build());
+    assertThat(quoted.status()).isEqualTo(401);
+    assertThat(quoted.header("WWW-Authenticate").orElseThrow())
+        .contains("resource_metadata=\"" + base + "/.well-known/oauth-protected-resource/mcp\"");
   }
 
   @Test

@@ -32,6 +32,8 @@ class A2aWellKnownCardIT {
       == .svc
       name: shop
       version: 3.0.0
+      server:
+        allowed_hosts: [agents.example.com]
       == app/adapters/db.terse
       connector: sqlite
       connection_string: ":memory:"

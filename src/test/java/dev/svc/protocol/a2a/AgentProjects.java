@@ -9,6 +9,8 @@ final class AgentProjects {
       == .svc
       name: shop
       version: 2.1.0
+      server:
+        allowed_hosts: [agents.example.com]
       agents:
         tool_access:
           mode: allow_list
