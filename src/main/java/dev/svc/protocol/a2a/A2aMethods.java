@@ -234,7 +234,7 @@ final class A2aMethods {
             .list(
                 call.scope(),
                 new TaskStore.Query(
-                    Wire.string(params, "contextId", "contextId").filter(s -> !s.isEmpty()),
+                    Wire.id(params, "contextId", "contextId").filter(s -> !s.isEmpty()),
                     state,
                     after,
                     pageSize,

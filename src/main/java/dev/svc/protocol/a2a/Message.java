@@ -69,7 +69,7 @@ public record Message(
     if (!json.isObject()) {
       throw A2aErrors.invalidParams("`" + path + "` must be an object");
     }
-    String messageId = Wire.requiredString(json, "messageId", path + ".messageId");
+    String messageId = Wire.requiredId(json, "messageId", path + ".messageId");
     String roleText = Wire.requiredString(json, "role", path + ".role");
     Role role =
         Role.parse(roleText)
@@ -86,8 +86,8 @@ public record Message(
     }
     return new Message(
         messageId,
-        Wire.string(json, "contextId", path + ".contextId").filter(s -> !s.isEmpty()),
-        Wire.string(json, "taskId", path + ".taskId").filter(s -> !s.isEmpty()),
+        Wire.id(json, "contextId", path + ".contextId").filter(s -> !s.isEmpty()),
+        Wire.id(json, "taskId", path + ".taskId").filter(s -> !s.isEmpty()),
         role,
         parts,
         Wire.object(json, "metadata", path + ".metadata"),

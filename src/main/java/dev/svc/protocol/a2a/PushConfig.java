@@ -74,8 +74,8 @@ public record PushConfig(
                         path + ".authentication.credentials")));
     PushConfig config =
         new PushConfig(
-            Wire.string(json, "id", path + ".id").orElse(""),
-            Wire.string(json, "taskId", path + ".taskId").orElse(""),
+            Wire.id(json, "id", path + ".id").orElse(""),
+            Wire.id(json, "taskId", path + ".taskId").orElse(""),
             url,
             Wire.string(json, "token", path + ".token")
                 .filter(s -> !s.isEmpty())

@@ -68,54 +68,34 @@ final class RedisTaskPages {
   }
 
   /**
-   * Reads the scope's ids with their context, state and status time (one script), filters and pages
-   * them here, then reads the page's tasks.
+   * One page of the scope's tasks: a script filters and pages the ids in Redis (only the page's ids
+   * and two counts come back), then the page's tasks are read within the read budget.
    */
   TaskStore.Page list(TaskStore.Scope scope, TaskStore.Query query) {
+    List<String> args =
+        List.of(
+            keys.taskPrefix(),
+            query.contextId().orElse(""),
+            query.state().map(Enum::name).orElse(""),
+            query.statusAfter().map(t -> Long.toString(t.toEpochMilli())).orElse(""),
+            query.after().map(c -> Long.toString(c.timestamp().toEpochMilli())).orElse(""),
+            query.after().map(TaskStore.Cursor::taskId).orElse(""),
+            Integer.toString(query.pageSize()));
     Object reply =
         calls.call(
             "list tasks",
-            () ->
-                redis.eval(
-                    RedisTaskScripts.FIELDS,
-                    List.of(keys.scope(scope)),
-                    List.of(keys.taskPrefix())));
+            () -> redis.eval(RedisTaskScripts.PAGE, List.of(keys.scope(scope)), args));
     List<?> flat = (List<?>) reply;
-    List<String> matching = new ArrayList<>();
-    List<Long> times = new ArrayList<>();
-    for (int i = 0; i + 3 < flat.size(); i += 4) {
-      String id = String.valueOf(flat.get(i));
-      String context = String.valueOf(flat.get(i + 1));
-      String state = String.valueOf(flat.get(i + 2));
-      long statusMs = Long.parseLong(String.valueOf(flat.get(i + 3)));
-      if (query.contextId().isPresent() && !query.contextId().get().equals(context)) {
-        continue;
-      }
-      if (query.state().isPresent() && !query.state().get().name().equals(state)) {
-        continue;
-      }
-      if (query.statusAfter().isPresent() && statusMs <= query.statusAfter().get().toEpochMilli()) {
-        continue;
-      }
-      matching.add(id);
-      times.add(statusMs);
+    int total = Math.toIntExact((Long) flat.get(0));
+    long fromCursor = (Long) flat.get(1);
+    List<String> ids = new ArrayList<>(flat.size() - 2);
+    for (int i = 2; i < flat.size(); i++) {
+      ids.add(String.valueOf(flat.get(i)));
     }
-    int total = matching.size();
-    int start = 0;
-    if (query.after().isPresent()) {
-      TaskStore.Cursor cursor = query.after().get();
-      long at = cursor.timestamp().toEpochMilli();
-      while (start < matching.size()
-          && !(times.get(start) < at
-              || (times.get(start) == at && matching.get(start).compareTo(cursor.taskId()) < 0))) {
-        start++;
-      }
-    }
-    int end = Math.min(matching.size(), start + query.pageSize());
-    Read read = read(matching.subList(start, end));
+    Read read = read(ids);
     List<Task> page = read.tasks();
     Optional<TaskStore.Cursor> next =
-        start + read.consumed() < matching.size() && !page.isEmpty()
+        read.consumed() < fromCursor && !page.isEmpty()
             ? Optional.of(
                 new TaskStore.Cursor(page.getLast().status().timestamp(), page.getLast().id()))
             : Optional.empty();

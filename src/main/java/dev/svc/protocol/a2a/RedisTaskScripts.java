@@ -15,7 +15,7 @@ final class RedisTaskScripts {
   static final String SAVE = load("save.lua");
   static final String SNAPSHOT = load("snapshot.lua");
   static final String BODIES = load("bodies.lua");
-  static final String FIELDS = load("fields.lua");
+  static final String PAGE = load("page.lua");
   static final String SAVE_PUSH = load("save-push.lua");
   static final String PUSH_CONFIGS = load("push-configs.lua");
   static final String DELETE_PUSH = load("delete-push.lua");

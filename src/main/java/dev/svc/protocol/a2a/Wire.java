@@ -184,6 +184,36 @@ final class Wire {
     return value.map(JsonNode::asString);
   }
 
+  /**
+   * The most characters an identifier a client chooses may have ({@code messageId}, {@code
+   * contextId}, a push config's {@code id}): identifiers are stored and indexed by the shared task
+   * stores (PostgreSQL's index entries hold at most 2,704 bytes; 512 characters of UTF-8 stay
+   * within it), listed and logged. A UUID has 36.
+   */
+  static final int MAX_ID_CHARS = 512;
+
+  /** {@link #string}, at most {@link #MAX_ID_CHARS} characters. */
+  static Optional<String> id(JsonNode object, String name, String path) {
+    Optional<String> value = string(object, name, path);
+    if (value.isPresent() && value.get().length() > MAX_ID_CHARS) {
+      throw A2aErrors.invalidParams(
+          "`"
+              + path
+              + "` is at most "
+              + MAX_ID_CHARS
+              + " characters (this one has "
+              + value.get().length()
+              + ")");
+    }
+    return value;
+  }
+
+  /** {@link #requiredString}, at most {@link #MAX_ID_CHARS} characters. */
+  static String requiredId(JsonNode object, String name, String path) {
+    String value = requiredString(object, name, path);
+    return id(object, name, path).orElse(value);
+  }
+
   static String requiredString(JsonNode object, String name, String path) {
     String value = string(object, name, path).orElse("");
     if (value.isBlank()) {

@@ -27,6 +27,31 @@ class WireTest {
   }
 
   @Test
+  void identifiersAClientChoosesAreAtMost512Characters() {
+    // stored and indexed by the shared task stores: 3,000 characters got PostgreSQL's "index row
+    // size exceeds maximum" reported as an unavailable store, and 2 MB context ids let ListTasks
+    // on Redis end the process
+    String longest = "c".repeat(Wire.MAX_ID_CHARS);
+    String message =
+        "{\"messageId\":\"m-1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}],"
+            + "\"contextId\":\"%s\"}";
+    assertThat(Message.fromJson(json(message.formatted(longest)), "message").contextId())
+        .contains(longest);
+    assertThatThrownBy(() -> Message.fromJson(json(message.formatted(longest + "c")), "message"))
+        .isInstanceOf(JsonRpcException.class)
+        .hasMessageContaining("`message.contextId` is at most 512 characters (this one has 513)");
+    assertThat(
+            code(() ->
+                Message.fromJson(
+                    json(
+                        "{\"messageId\":\""
+                            + "m".repeat(600)
+                            + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"hi\"}]}"),
+                    "message")))
+        .isEqualTo(-32602);
+  }
+
+  @Test
   void aMessageAsTheSdkSendsItIsRead() {
     Message message =
         Message.fromJson(
