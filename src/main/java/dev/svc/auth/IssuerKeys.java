@@ -5,6 +5,7 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.ResourceRetriever;
@@ -41,9 +42,30 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
     this.keys = new Discovered<>(null, this::source, policy.refreshInterval(), clock);
   }
 
+  /** Whether the last fetch of the keys failed (the issuer down, or its answer not a key set). */
+  private volatile boolean fetchFailing;
+
   @Override
   public List<JWK> get(JWKSelector selector, SecurityContext context) throws KeySourceException {
-    return keys().get(selector, context);
+    try {
+      List<JWK> found = keys().get(selector, context);
+      fetchFailing = false;
+      return found;
+    } catch (RateLimitReachedException e) {
+      throw e; // no fetch was made: what the last one came to still holds
+    } catch (KeySourceException e) {
+      fetchFailing = true;
+      throw e;
+    }
+  }
+
+  /**
+   * Whether the keys could not be fetched the last time they were: then a token whose key is not
+   * among those at hand cannot be judged, and the caller answers 503, not 401 (a client told its
+   * token is invalid would throw it away and sign in again).
+   */
+  boolean fetchFailing() {
+    return fetchFailing;
   }
 
   private JWKSource<SecurityContext> keys() throws KeySourceException {

@@ -77,6 +77,7 @@ public final class TokenVerifier {
   private final OAuthPolicy policy;
   private final Clock clock;
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+  private final JWKSource<SecurityContext> keys;
   private final Cache<String, VerifiedToken> verified;
   private final Optional<TokenIntrospector> introspector;
 
@@ -104,6 +105,7 @@ public final class TokenVerifier {
     this.policy = policy;
     this.clock = clock;
     this.introspector = introspector;
+    this.keys = keys;
     // Keycloak writes typ JWT, RFC 9068 says at+jwt; typ is optional in JWTs (RFC 7519 §5.1)
     processor.setJWSTypeVerifier(
         new DefaultJOSEObjectTypeVerifier<>(
@@ -199,6 +201,13 @@ public final class TokenVerifier {
                   .map(kid -> " (kid `" + ClientText.printable(kid) + "`)")
                   .orElse(" (it names no kid)"));
     } catch (RateLimitReachedException e) {
+      if (keys instanceof IssuerKeys issuer && issuer.fetchFailing()) {
+        return new TokenCheck.Unavailable(
+            "the authorization server's signing keys cannot be fetched (the last try failed;"
+                + " svc tries again at most every "
+                + policy.refreshInterval().toSeconds()
+                + " s)");
+      }
       return new TokenCheck.Rejected(
           "no key of the issuer matches the token (its keys were fetched moments ago)");
     } catch (JOSEException e) {

@@ -49,6 +49,17 @@ public final class Headers {
     return Optional.empty();
   }
 
+  /** How many times the header is sent (its name ignoring case). */
+  public int count(String name) {
+    int found = 0;
+    for (int k = 0; k < size; k++) {
+      if (names[k].equalsIgnoreCase(name)) {
+        found++;
+      }
+    }
+    return found;
+  }
+
   /** Every value sent under {@code name} (any case), in arrival order. */
   public List<String> all(String name) {
     List<String> found = List.of();

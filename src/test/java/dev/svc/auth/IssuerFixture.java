@@ -38,6 +38,7 @@ public final class IssuerFixture implements AutoCloseable {
   private final HttpServer server;
   private final List<JWK> published = new CopyOnWriteArrayList<>();
   private final AtomicInteger keyFetches = new AtomicInteger();
+  private volatile boolean keysFailing;
   private final AtomicInteger discoveryFetches = new AtomicInteger();
   public final RSAKey rsa;
   public final ECKey ec;
@@ -68,6 +69,11 @@ public final class IssuerFixture implements AutoCloseable {
         "/jwks",
         exchange -> {
           keyFetches.incrementAndGet();
+          if (keysFailing) {
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+            return;
+          }
           byte[] body =
               new JWKSet(new ArrayList<>(published)).toString().getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -88,6 +94,11 @@ public final class IssuerFixture implements AutoCloseable {
 
   public void publish(JWK key) {
     published.add(key.toPublicJWK());
+  }
+
+  /** From now on the key set answers 500 (true) or its keys again (false). */
+  public void failKeys(boolean failing) {
+    keysFailing = failing;
   }
 
   public int keyFetches() {

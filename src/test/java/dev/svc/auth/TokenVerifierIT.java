@@ -216,6 +216,22 @@ class TokenVerifierIT {
   }
 
   @Test
+  void keysThatCannotBeFetchedLeaveEveryTokenUncheckableNotOnlyTheFirst() {
+    // before: the first two got 503, then Nimbus's rate limit ("fetched moments ago") turned
+    // every further token into 401 invalid_token, and clients threw good tokens away
+    try (IssuerFixture failing = new IssuerFixture()) {
+      failing.failKeys(true);
+      TokenVerifier verifier = new TokenVerifier(failing.policy(List.of()), clock);
+      for (int i = 0; i < 4; i++) {
+        String token = failing.rsaToken(failing.claims("alice-" + i, clock.instant()).build());
+        TokenCheck check = verifier.verify(token);
+        assertThat(check).as("token " + i).isInstanceOf(TokenCheck.Unavailable.class);
+      }
+      assertThat(failing.keyFetches()).as("still rate-limited").isLessThanOrEqualTo(2);
+    }
+  }
+
+  @Test
   void aNewKeyIsFetchedOnItsFirstTokenAndUnknownKidsRefreshAtMostOncePerInterval()
       throws JOSEException {
     TokenVerifier verifier =

@@ -10,8 +10,10 @@ import tools.jackson.databind.JsonNode;
  * The standard headers of an MCP 2026-07-28 request, which mirror its body so that gateways can
  * route without reading it: {@code MCP-Protocol-Version} (the {@code _meta} revision), {@code
  * Mcp-Method} (every request) and {@code Mcp-Name} ({@code params.name} of {@code tools/call} and
- * {@code prompts/get}, {@code params.uri} of {@code resources/read}). A mismatch is {@code -32020}.
- * The {@code Mcp-Param-*} headers of tool arguments are {@link ParamHeaders}.
+ * {@code prompts/get}, {@code params.uri} of {@code resources/read}). A mismatch is {@code -32020},
+ * and so is a header sent more than once: RFC 9110 §5.3 makes repeated field lines one comma-joined
+ * value, which a gateway may read as either, so svc runs none of them. The {@code Mcp-Param-*}
+ * headers of tool arguments are {@link ParamHeaders}.
  */
 final class StandardHeaders {
   /** Methods that name their target in {@code Mcp-Name}, and the parameter it mirrors. */
@@ -23,6 +25,12 @@ final class StandardHeaders {
   /** Why the standard headers do not match the body, if they do not. */
   static Optional<String> mismatch(
       HttpCall http, JsonRpcMessage.Request request, RequestMeta meta) {
+    for (String header : new String[] {"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"}) {
+      int sent = http.headers().count(header);
+      if (sent > 1) {
+        return Optional.of(sentTwice(header, sent));
+      }
+    }
     Optional<String> version = http.headers().first(McpServer.VERSION_HEADER).map(String::strip);
     if (version.isEmpty()) {
       return Optional.of("the MCP-Protocol-Version header is required");
@@ -66,5 +74,10 @@ final class StandardHeaders {
       return Optional.of("Mcp-Name does not match params." + field);
     }
     return Optional.empty();
+  }
+
+  /** The mismatch of a header sent {@code times} times. */
+  static String sentTwice(String header, int times) {
+    return header + " is sent " + times + " times; send it once";
   }
 }

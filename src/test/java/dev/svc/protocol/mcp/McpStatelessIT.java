@@ -265,6 +265,71 @@ class McpStatelessIT {
   }
 
   @Test
+  void aMirrorHeaderSentTwiceIsAMismatchWhicheverCopyMatches() throws Exception {
+    // RFC 9110 §5.3: repeated field lines are one value, "a, b"; a gateway may route on either
+    String call = "{\"name\":\"regional\",\"arguments\":{\"region\":\"eu\"}}";
+    ObjectNode params = StatelessMcpClient.params(call);
+    String body = client.body("tools/call", params);
+    for (String[] twice :
+        List.of(
+            new String[] {"Mcp-Name", "regional", "get_number"},
+            new String[] {"Mcp-Method", "tools/call", "tools/list"},
+            new String[] {"MCP-Protocol-Version", "2026-07-28", "2025-11-25"},
+            new String[] {"Mcp-Param-Region", "eu", "us"},
+            new String[] {"Mcp-Param-Region", "eu", "eu"})) {
+      java.net.http.HttpRequest.Builder request =
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create(instance.baseUrl() + "/mcp"))
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json, text/event-stream")
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+      String[] standard = StatelessMcpClient.standardHeaders("tools/call", params);
+      for (int i = 0; i + 1 < standard.length; i += 2) {
+        if (!standard[i].equalsIgnoreCase(twice[0])) {
+          request.header(standard[i], standard[i + 1]);
+        }
+      }
+      if (!twice[0].startsWith("Mcp-Param")) {
+        request.header("Mcp-Param-Region", "eu");
+      }
+      request.header(twice[0], twice[1]).header(twice[0], twice[2]);
+      java.net.http.HttpResponse<String> reply;
+      try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+        reply = http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      }
+
+      assertThat(reply.statusCode()).as(String.join(" ", twice)).isEqualTo(400);
+      assertThat(reply.body())
+          .as(String.join(" ", twice))
+          .contains("-32020")
+          .contains(twice[0] + " is sent 2 times; send it once");
+    }
+  }
+
+  @Test
+  void aNumberInAParamHeaderIsComparedAsANumber() {
+    String call = "{\"name\":\"regional\",\"arguments\":{\"region\":\"eu\",\"count\":5}}";
+    for (String same : List.of("5", "5.0", "+5", "005", "5e0", "0.5E1")) {
+      assertThat(
+              client
+                  .post("tools/call", call, "Mcp-Param-Region", "eu", "Mcp-Param-Count", same)
+                  .status())
+          .as(same)
+          .isEqualTo(200);
+    }
+    for (String other : List.of("5.1", "6", "five", "5e99999", "0x5", "5" + "0".repeat(200))) {
+      assertThat(
+              client
+                  .post("tools/call", call, "Mcp-Param-Region", "eu", "Mcp-Param-Count", other)
+                  .json()
+                  .path("error")
+                  .path("code")
+                  .asInt())
+          .as(other)
+          .isEqualTo(-32020);
+    }
+  }
+
+  @Test
   void removedAndUnknownMethodsGet404MethodNotFoundWithTheirId() {
     for (String method :
         List.of(
