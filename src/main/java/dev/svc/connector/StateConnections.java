@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -20,10 +21,34 @@ import redis.clients.jedis.UnifiedJedis;
 public final class StateConnections {
   private StateConnections() {}
 
-  /** Opens one PostgreSQL connection of a {@code postgres} adapter. */
+  /** How long a state connection waits for the database to send anything before it gives up. */
+  public static final Duration POSTGRES_READ_TIMEOUT = Duration.ofSeconds(15);
+
+  /**
+   * Opens one PostgreSQL connection of a {@code postgres} adapter, for svc's own state (tasks,
+   * their events, push configs). A database that stops answering (frozen, or a network that drops
+   * packets without a reset) fails a read after {@link #POSTGRES_READ_TIMEOUT} instead of holding
+   * the request for as long as TCP takes to give up; a statement is ended by the server after 10 s,
+   * a wait for a lock after 5 s, so a request that needs the store gets its error in seconds.
+   */
   public static Connection postgres(ResolvedAdapter adapter) throws SQLException {
     JdbcSettings settings = PostgresDialect.INSTANCE.settings(adapter);
-    return new JdbcConnections(PostgresDialect.INSTANCE, settings, adapter.toString()).connect();
+    Connection connection =
+        new JdbcConnections(PostgresDialect.INSTANCE, settings, adapter.toString()).connect();
+    try {
+      connection.setNetworkTimeout(Runnable::run, (int) POSTGRES_READ_TIMEOUT.toMillis());
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("SET statement_timeout = 10000; SET lock_timeout = 5000");
+      }
+      return connection;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        connection.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
   }
 
   /** How many connections the adapter's pool holds ({@code max_connections}, default 8). */

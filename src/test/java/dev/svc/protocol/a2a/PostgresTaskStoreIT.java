@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,27 @@ class PostgresTaskStoreIT extends SharedTaskStoreContract {
       assertThat(rs.getInt(1)).isEqualTo(PostgresTaskStore.SCHEMA_VERSION);
       assertThat(rs.next()).as("one row, however many instances start").isFalse();
     }
+  }
+
+  @Test
+  void aTableLockedByAnotherSessionFailsTheReadInSecondsInsteadOfHoldingIt() throws Exception {
+    // before: a GetTask waited as long as the lock was held (35 s and more), and a frozen
+    // database held requests until TCP gave up; now a lock wait ends after 5 s, a statement
+    // after 10 s, a silent socket after 15 s, each an unavailable store (-32603)
+    TaskStore store = store();
+    store.find(WEATHER_ALICE, "x");
+    try (Connection locker = admin();
+        Statement s = locker.createStatement()) {
+      locker.setAutoCommit(false);
+      s.execute("LOCK TABLE svc_a2a_tasks IN ACCESS EXCLUSIVE MODE");
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> store.find(WEATHER_ALICE, "x"))
+          .isInstanceOf(TaskStoreException.class)
+          .hasMessageContaining("lock timeout");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(9));
+      locker.rollback();
+    }
+    assertThat(store.find(WEATHER_ALICE, "x")).as("served again once the lock is gone").isEmpty();
   }
 
   @Test
