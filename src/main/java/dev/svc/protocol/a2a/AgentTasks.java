@@ -58,6 +58,7 @@ final class AgentTasks implements AutoCloseable {
 
   private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+  private final FinalStateSaves finalSaves = new FinalStateSaves(this::save);
   private final RunSlots slots;
   private final AutoCloseable slotsGauge;
 
@@ -222,8 +223,8 @@ final class AgentTasks implements AutoCloseable {
   /**
    * What a run does with its changes: saves each status and pushes it; with a shared store also
    * appends every event, for streams on other instances. A store that fails is logged, not thrown
-   * into the run: the run goes on for its local callers, and with a shared store its lease, no
-   * longer renewed once it ended, makes another instance mark it failed.
+   * into the run: the run goes on for its local callers; with a shared store a final state is saved
+   * again until the store takes it ({@link FinalStateSaves}), its lease renewed meanwhile.
    */
   private TaskRun.Changes changes(TaskStore.Scope scope, String taskId) {
     return new TaskRun.Changes() {
@@ -237,14 +238,24 @@ final class AgentTasks implements AutoCloseable {
           }
           push.notify(store.pushConfigs(scope, changed.id()), changed);
         } catch (TaskStoreException e) {
+          boolean last = shared.isPresent() && changed.status().state().isTerminal();
           LOG.warn(
-              "task state not saved",
+              last ? "task state not saved; trying again" : "task state not saved",
               "task",
               taskId,
               "state",
               changed.status().state().wireName(),
               "error",
               e.getMessage());
+          if (last) {
+            // no later change would save it: without this it was lost, and marked failed
+            // once its lease expired
+            finalSaves.retry(
+                scope,
+                changed,
+                seq,
+                () -> push.notify(store.pushConfigs(scope, changed.id()), changed));
+          }
         }
       }
 
@@ -474,6 +485,7 @@ final class AgentTasks implements AutoCloseable {
       run.cancel();
     }
     threads.shutdownNow();
+    finalSaves.close();
     try {
       threads.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

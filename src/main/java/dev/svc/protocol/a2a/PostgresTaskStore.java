@@ -115,8 +115,11 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   @Override
   public boolean saveRun(Scope scope, Task task, long seq) {
     if (task.status().state().isTerminal()) {
-      owned.remove(task.id()); // ended here: its lease is not renewed even if this save fails
-      return upsert(scope, task, seq, true);
+      // ended here; a save that fails (throws) keeps the task owned, its lease renewed, while
+      // the run saves it again, so that no instance takes it for one whose instance died
+      boolean saved = upsert(scope, task, seq, true);
+      owned.remove(task.id());
+      return saved;
     }
     boolean saved = upsert(scope, task, seq, true);
     if (saved) {

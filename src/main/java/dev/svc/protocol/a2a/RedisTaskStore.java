@@ -144,9 +144,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
 
   private boolean store(Scope scope, Task task, long seq, boolean run) {
     boolean terminal = task.status().state().isTerminal();
-    if (run && terminal) {
-      owned.remove(task.id()); // ended here: its lease is not renewed even if this save fails
-    }
+    // a final state that cannot be saved keeps its lease renewed (the task stays owned here)
+    // while the run saves it again, so that no instance takes it for one whose instance died
     long now = System.currentTimeMillis();
     String scopeKey = keys.scope(scope);
     Object saved =

@@ -65,4 +65,49 @@ class PostgresTwoInstancesIT extends TwoInstancesContract {
       }
     }
   }
+
+  @Test
+  void aTaskThatEndsWhileTheDatabaseIsAwayIsSavedOnceItIsBackNotMarkedFailed() throws Exception {
+    // before: the final save failed, the task was no longer owned, its lease expired and it was
+    // marked failed ("its instance stopped") on the same live instance: its answer lost
+    try (TcpProxy proxy = TcpProxy.to(db.host(), db.port())) {
+      String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
+      try (A2aFixture c =
+          A2aFixture.launch(
+              first.resolve("c"),
+              project("postgres"),
+              model.url(),
+              Map.of("STATE_URL", url),
+              A2aServerIT.settings())) {
+        java.util.concurrent.CountDownLatch gate =
+            model.gated(
+                OpenAiReplies.delta("All "), OpenAiReplies.delta("done."), OpenAiReplies.done());
+        A2aFixture.LiveStream started =
+            c.open("chat", "SendStreamingMessage", A2aServerIT.userMessage("work"));
+        String taskId = started.next().path("result").path("task").path("id").asString();
+        assertThat(model.awaitEndlessStarted()).isTrue();
+
+        proxy.cut();
+        gate.countDown(); // the run ends while its store is out of reach
+        assertThat(state(started.rest().events().getLast().path("result").path("statusUpdate")))
+            .isEqualTo("TASK_STATE_COMPLETED");
+        Thread.sleep(3_000);
+        proxy.resume();
+
+        // the lease is 5 s: well past it, the task is completed with its answer, on both sides
+        long until = System.currentTimeMillis() + 15_000;
+        JsonNode seen = a.result("chat", "GetTask", id(taskId));
+        while (!state(seen).equals("TASK_STATE_COMPLETED") && System.currentTimeMillis() < until) {
+          Thread.sleep(200);
+          seen = a.result("chat", "GetTask", id(taskId));
+        }
+        assertThat(state(seen)).as(seen.toString()).isEqualTo("TASK_STATE_COMPLETED");
+        Thread.sleep(6_000);
+        JsonNode later = c.result("chat", "GetTask", id(taskId));
+        assertThat(state(later)).as(later.toString()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(later.path("artifacts").get(0).path("parts").get(0).path("text").asString())
+            .isEqualTo("All done.");
+      }
+    }
+  }
 }
