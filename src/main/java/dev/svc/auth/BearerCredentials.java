@@ -44,7 +44,9 @@ public final class BearerCredentials {
       return new Several();
     }
     String value = sent.getFirst().strip();
-    if (!value.regionMatches(true, 0, "bearer", 0, 6)) {
+    // the scheme is the word before the first space: "Bearerfoo x" is another scheme
+    if (!value.regionMatches(true, 0, "bearer", 0, 6)
+        || (value.length() > 6 && value.charAt(6) != ' ' && value.charAt(6) != '\t')) {
       return new OtherScheme();
     }
     return token(value).<Read>map(Token::new).orElseGet(Malformed::new);

@@ -189,17 +189,23 @@ public final class TokenVerifier {
       return new TokenCheck.Rejected("the token's signature does not verify");
     } catch (BadJOSEException e) {
       String message = String.valueOf(e.getMessage());
-      if (message.contains("typ")) {
+      if (message.contains("header typ")) {
         return new TokenCheck.Rejected(
             "the token's type (typ) is "
                 + signed.getHeader().getType()
                 + "; accepted: JWT, at+jwt, application/at+jwt");
       }
+      if (message.contains("matching key")) {
+        return new TokenCheck.Rejected(
+            "no key of the issuer matches the token"
+                + Optional.ofNullable(signed.getHeader().getKeyID())
+                    .map(kid -> " (kid `" + ClientText.printable(kid) + "`)")
+                    .orElse(" (it names no kid)"));
+      }
+      // a claim of the wrong type ("exp": "soon", "aud": 123) or a payload that is not a JSON
+      // object: Nimbus's own words, cut and made printable (they may quote the token)
       return new TokenCheck.Rejected(
-          "no key of the issuer matches the token"
-              + Optional.ofNullable(signed.getHeader().getKeyID())
-                  .map(kid -> " (kid `" + ClientText.printable(kid) + "`)")
-                  .orElse(" (it names no kid)"));
+          "the token's claims cannot be read: " + ClientText.printable(message));
     } catch (RateLimitReachedException e) {
       if (keys instanceof IssuerKeys issuer && issuer.fetchFailing()) {
         return new TokenCheck.Unavailable(

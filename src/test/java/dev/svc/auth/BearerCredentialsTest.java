@@ -36,6 +36,17 @@ class BearerCredentialsTest {
   }
 
   @Test
+  void theSchemeIsTheWordBeforeTheFirstSpace() {
+    // "Bearerfoo abc" is the scheme Bearerfoo (401 without an error code), not a malformed Bearer
+    assertThat(BearerCredentials.of(dev.svc.call.Headers.of("authorization", "Bearerfoo abc")))
+        .isInstanceOf(BearerCredentials.OtherScheme.class);
+    assertThat(BearerCredentials.of(dev.svc.call.Headers.of("authorization", "Bearer")))
+        .isInstanceOf(BearerCredentials.Malformed.class);
+    assertThat(BearerCredentials.of(dev.svc.call.Headers.of("authorization", "bearer " + TOKEN)))
+        .isInstanceOf(BearerCredentials.Token.class);
+  }
+
+  @Test
   void aLongTokenIsReadWhole() {
     String token = "a".repeat(20_000);
     assertThat(BearerCredentials.token("Bearer " + token)).contains(token);

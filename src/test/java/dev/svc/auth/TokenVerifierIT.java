@@ -176,6 +176,17 @@ class TokenVerifierIT {
   }
 
   @Test
+  void aClaimOfTheWrongTypeIsSaidAsSuchNotAsATypeOrKeyProblem() {
+    String token =
+        issuer.sign(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("rsa-1").build(),
+            issuer.claims("alice", clock.instant()).claim("exp", "soon").build(),
+            issuer.rsa);
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo("the token's claims cannot be read: Unexpected type of JSON object member exp");
+  }
+
+  @Test
   void garbageHugeAndSubjectlessTokensAreRejected() {
     assertThat(reason(verifier().verify("abc.def"))).isEqualTo("the token is not a JWT");
     assertThat(reason(verifier().verify("a".repeat(TokenVerifier.MAX_TOKEN_CHARS + 1))))
