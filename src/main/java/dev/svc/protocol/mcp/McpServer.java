@@ -166,6 +166,18 @@ public final class McpServer {
         && request.method().equals("initialize")) {
       return initialize(request, http.verified().map(VerifiedToken::principalId));
     }
+    // an unknown revision is said as such before anything else is asked for (a session id)
+    Optional<String> version = http.headers().first(VERSION_HEADER);
+    if (version.isPresent() && !ProtocolVersions.SUPPORTED.contains(version.get())) {
+      return error(
+          400,
+          idOf(message),
+          ErrorCodes.INVALID_REQUEST,
+          "Bad Request: unsupported MCP-Protocol-Version "
+              + version.get()
+              + "; supported: "
+              + String.join(", ", ProtocolVersions.ALL));
+    }
     Optional<String> sessionId = http.headers().first(SESSION_HEADER);
     if (sessionId.isEmpty()) {
       return error(
@@ -182,17 +194,6 @@ public final class McpServer {
           idOf(message),
           ErrorCodes.SESSION_NOT_FOUND,
           "Session not found: initialize a new session");
-    }
-    Optional<String> version = http.headers().first(VERSION_HEADER);
-    if (version.isPresent() && !ProtocolVersions.SUPPORTED.contains(version.get())) {
-      return error(
-          400,
-          idOf(message),
-          ErrorCodes.INVALID_REQUEST,
-          "Bad Request: unsupported MCP-Protocol-Version "
-              + version.get()
-              + "; supported: "
-              + String.join(", ", ProtocolVersions.SUPPORTED));
     }
     return switch (message) {
       case JsonRpcMessage.Notification notification -> {

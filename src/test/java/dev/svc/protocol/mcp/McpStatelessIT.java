@@ -157,6 +157,17 @@ class McpStatelessIT {
       assertThat(error.path("data").path("requested").asString()).isEqualTo(version);
       assertThat(error.path("data").path("supported").toString()).contains("\"2026-07-28\"");
     }
+    // only the header naming a revision svc does not know, no _meta, no session: the revision is
+    // what is wrong, not the missing session id
+    Reply headerOnly =
+        client.postRaw(
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}",
+            "MCP-Protocol-Version",
+            "2099-01-01");
+    assertThat(headerOnly.status()).isEqualTo(400);
+    assertThat(headerOnly.json().path("error").path("message").asString())
+        .contains("unsupported MCP-Protocol-Version 2099-01-01; supported: ")
+        .contains("2026-07-28");
   }
 
   @Test
