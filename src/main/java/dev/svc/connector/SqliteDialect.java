@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import dev.svc.model.ConnectorKind;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -139,8 +140,11 @@ final class SqliteDialect implements SqlDialect {
 
   /**
    * Creates the database file from the {@code seed} script when the file does not exist yet (an svc
-   * extension, e.g. for examples and demos). Runs before the pool opens, on one connection, in one
-   * transaction: a failing script leaves no half-made file behind.
+   * extension, e.g. for examples and demos). The script runs into a file of its own beside it, in
+   * one transaction, which then takes the database's name only if nothing has taken it meanwhile (a
+   * hard link, which fails when the name exists): instances starting together on one file seed it
+   * once, none fails, and a failing script leaves no half-made file behind nor removes the database
+   * another instance made.
    */
   @Override
   public void prepare(ResolvedAdapter adapter, JdbcSettings settings) {
@@ -160,25 +164,62 @@ final class SqliteDialect implements SqlDialect {
       throw new ConnectorUnavailableException(
           "sqlite adapter `" + adapter.name() + "` cannot read its seed script " + seed, e);
     }
-    try (Connection connection = DRIVER.connect("jdbc:sqlite:" + file, new Properties());
-        Statement statement = connection.createStatement()) {
-      connection.setAutoCommit(false);
-      statement.executeUpdate(sql);
-      connection.commit();
-    } catch (SQLException e) {
-      try {
-        Files.deleteIfExists(file);
-      } catch (IOException ignored) {
-        // best effort: the error below says what went wrong
+    Path seeding =
+        file.resolveSibling(
+            file.getFileName()
+                + ".seeding-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + Long.toHexString(System.nanoTime()));
+    try {
+      try (Connection connection = DRIVER.connect("jdbc:sqlite:" + seeding, new Properties());
+          Statement statement = connection.createStatement()) {
+        connection.setAutoCommit(false);
+        statement.executeUpdate(sql);
+        connection.commit();
+      } catch (SQLException e) {
+        throw new ConnectorUnavailableException(
+            "sqlite adapter `"
+                + adapter.name()
+                + "`: the seed script "
+                + seed
+                + " failed: "
+                + message(e),
+            e);
       }
-      throw new ConnectorUnavailableException(
-          "sqlite adapter `"
-              + adapter.name()
-              + "`: the seed script "
-              + seed
-              + " failed: "
-              + message(e),
-          e);
+      takeName(seeding, file, adapter);
+    } finally {
+      for (String suffix : new String[] {"", "-journal", "-wal", "-shm"}) {
+        try {
+          Files.deleteIfExists(seeding.resolveSibling(seeding.getFileName() + suffix));
+        } catch (IOException ignored) {
+          // best effort: a leftover is named .seeding-<pid>-… and harms nothing
+        }
+      }
+    }
+  }
+
+  /** Gives the seeded file the database's name, unless another start gave it one first. */
+  private static void takeName(Path seeded, Path file, ResolvedAdapter adapter) {
+    try {
+      Files.createLink(file, seeded);
+    } catch (FileAlreadyExistsException e) {
+      // another instance seeded it first: its database is the one
+    } catch (UnsupportedOperationException | IOException e) {
+      try {
+        Files.move(seeded, file); // no hard links here: a move that does not replace
+      } catch (FileAlreadyExistsException taken) {
+        // another instance seeded it first
+      } catch (IOException moving) {
+        throw new ConnectorUnavailableException(
+            "sqlite adapter `"
+                + adapter.name()
+                + "`: cannot create the database file "
+                + file
+                + ": "
+                + moving.getMessage(),
+            moving);
+      }
     }
   }
 

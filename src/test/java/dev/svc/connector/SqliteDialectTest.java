@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.model.ConnectorKind;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteOpenMode;
 
 class SqliteDialectTest {
@@ -16,6 +18,59 @@ class SqliteDialectTest {
   private static JdbcSettings settings(String connectionString, Map<String, String> options) {
     return SqliteDialect.INSTANCE.settings(
         new ResolvedAdapter("db", ConnectorKind.SQLITE, connectionString, options, PROJECT));
+  }
+
+  @Test
+  void instancesStartingTogetherSeedTheFileOnceAndNoneFails(@TempDir Path dir) throws Exception {
+    // before: both ran the script on the same new file; the second failed ("table products
+    // already exists") and deleted the file the first had just made
+    Files.writeString(
+        dir.resolve("seed.sql"),
+        "CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT);"
+            + " INSERT INTO products VALUES (1, 'kettle');");
+    ResolvedAdapter adapter =
+        new ResolvedAdapter(
+            "shop", ConnectorKind.SQLITE, "file:./shop.db", Map.of("seed", "seed.sql"), dir);
+    java.util.List<java.util.concurrent.Future<?>> starts = new java.util.ArrayList<>();
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+      java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(1);
+      for (int i = 0; i < 8; i++) {
+        starts.add(
+            pool.submit(() -> {
+              together.await();
+              SqliteDialect.INSTANCE.prepare(adapter, SqliteDialect.INSTANCE.settings(adapter));
+              return null;
+            }));
+      }
+      together.countDown();
+      for (var start : starts) {
+        start.get(); // none throws
+      }
+    }
+    try (var connection =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("shop.db"));
+        var rows = connection.createStatement().executeQuery("SELECT count(*) FROM products")) {
+      assertThat(rows.getInt(1)).isEqualTo(1);
+    }
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("seed.sql", "shop.db");
+    }
+  }
+
+  @Test
+  void aFailingSeedScriptLeavesNoFileBehind(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("seed.sql"), "CREATE TABLE t (id INTEGER); NOT SQL;");
+    ResolvedAdapter adapter =
+        new ResolvedAdapter(
+            "shop", ConnectorKind.SQLITE, "file:./shop.db", Map.of("seed", "seed.sql"), dir);
+    assertThatThrownBy(
+            () -> SqliteDialect.INSTANCE.prepare(adapter, SqliteDialect.INSTANCE.settings(adapter)))
+        .isInstanceOf(ConnectorUnavailableException.class)
+        .hasMessageContaining("the seed script seed.sql failed");
+    try (var left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("seed.sql");
+    }
   }
 
   @Test
