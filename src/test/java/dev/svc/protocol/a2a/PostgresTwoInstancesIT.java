@@ -7,6 +7,7 @@ import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestDatabase;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
@@ -28,14 +29,7 @@ class PostgresTwoInstancesIT extends TwoInstancesContract {
   @Test
   void aDatabaseThatGoesAwayIsAPreciseErrorAndServingGoesOnUntilItIsBack() throws Exception {
     try (TcpProxy proxy = TcpProxy.to(db.host(), db.port())) {
-      String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
-      try (A2aFixture c =
-          A2aFixture.launch(
-              first.resolve("c"),
-              project("postgres"),
-              model.url(),
-              Map.of("STATE_URL", url),
-              A2aServerIT.settings())) {
+      try (A2aFixture c = throughProxy(proxy)) {
         model.json(OpenAiReplies.text("hello"));
         String taskId =
             c.result("chat", "SendMessage", A2aServerIT.userMessage("hi"))
@@ -71,15 +65,8 @@ class PostgresTwoInstancesIT extends TwoInstancesContract {
     // before: the final save failed, the task was no longer owned, its lease expired and it was
     // marked failed ("its instance stopped") on the same live instance: its answer lost
     try (TcpProxy proxy = TcpProxy.to(db.host(), db.port())) {
-      String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
-      try (A2aFixture c =
-          A2aFixture.launch(
-              first.resolve("c"),
-              project("postgres"),
-              model.url(),
-              Map.of("STATE_URL", url),
-              A2aServerIT.settings())) {
-        java.util.concurrent.CountDownLatch gate =
+      try (A2aFixture c = throughProxy(proxy)) {
+        CountDownLatch gate =
             model.gated(
                 OpenAiReplies.delta("All "), OpenAiReplies.delta("done."), OpenAiReplies.done());
         A2aFixture.LiveStream started =
@@ -109,5 +96,16 @@ class PostgresTwoInstancesIT extends TwoInstancesContract {
             .isEqualTo("All done.");
       }
     }
+  }
+
+  /** A third instance whose store connections go through {@code proxy}, to be cut and resumed. */
+  private A2aFixture throughProxy(TcpProxy proxy) {
+    String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
+    return A2aFixture.launch(
+        first.resolve("c"),
+        project("postgres"),
+        model.url(),
+        Map.of("STATE_URL", url),
+        A2aServerIT.settings());
   }
 }
