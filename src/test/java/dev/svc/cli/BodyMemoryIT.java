@@ -8,10 +8,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -134,7 +136,7 @@ class BodyMemoryIT {
             + "\"arguments\":{\"text\":\"";
     String suffix = "\"}}}";
     byte[] body = new byte[FOUR_MIB];
-    java.util.Arrays.fill(body, (byte) 'a');
+    Arrays.fill(body, (byte) 'a');
     System.arraycopy(prefix.getBytes(StandardCharsets.UTF_8), 0, body, 0, prefix.length());
     System.arraycopy(
         suffix.getBytes(StandardCharsets.UTF_8), 0, body, FOUR_MIB - suffix.length(), 4);
@@ -152,7 +154,7 @@ class BodyMemoryIT {
     int n;
     try {
       n = in.read(answer);
-    } catch (java.net.SocketTimeoutException e) {
+    } catch (SocketTimeoutException e) {
       return "(no answer yet)";
     }
     return n <= 0 ? "(closed)" : new String(answer, 0, n, StandardCharsets.UTF_8);

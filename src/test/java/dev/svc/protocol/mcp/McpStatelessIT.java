@@ -8,7 +8,9 @@ import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -288,11 +290,11 @@ class McpStatelessIT {
             new String[] {"MCP-Protocol-Version", "2026-07-28", "2025-11-25"},
             new String[] {"Mcp-Param-Region", "eu", "us"},
             new String[] {"Mcp-Param-Region", "eu", "eu"})) {
-      java.net.http.HttpRequest.Builder request =
-          java.net.http.HttpRequest.newBuilder(java.net.URI.create(instance.baseUrl() + "/mcp"))
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(instance.baseUrl() + "/mcp"))
               .header("Content-Type", "application/json")
               .header("Accept", "application/json, text/event-stream")
-              .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+              .POST(HttpRequest.BodyPublishers.ofString(body));
       String[] standard = StatelessMcpClient.standardHeaders("tools/call", params);
       for (int i = 0; i + 1 < standard.length; i += 2) {
         if (!standard[i].equalsIgnoreCase(twice[0])) {
@@ -303,9 +305,9 @@ class McpStatelessIT {
         request.header("Mcp-Param-Region", "eu");
       }
       request.header(twice[0], twice[1]).header(twice[0], twice[2]);
-      java.net.http.HttpResponse<String> reply;
-      try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-        reply = http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> reply;
+      try (HttpClient http = HttpClient.newHttpClient()) {
+        reply = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       }
 
       assertThat(reply.statusCode()).as(String.join(" ", twice)).isEqualTo(400);
