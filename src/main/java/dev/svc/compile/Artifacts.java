@@ -5,8 +5,10 @@ import dev.svc.model.Model;
 import dev.svc.model.Prompt;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
+import dev.svc.model.ServedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +87,10 @@ public final class Artifacts {
         model.scripts());
   }
 
-  /** Every regular file under {@code directory} but its {@code config.terse}, by relative path. */
+  /**
+   * Every file under {@code directory} a template may serve ({@link ServedFiles}), by relative
+   * path: not one whose link leads out of the folder, nor a dot file or a {@code config.terse}.
+   */
   private static Map<String, Bytes> filesUnder(Path directory) {
     Map<String, Bytes> files = new TreeMap<>();
     if (!Files.isDirectory(directory)) {
@@ -93,11 +98,21 @@ public final class Artifacts {
     }
     try (Stream<Path> walk = Files.walk(directory, FileVisitOption.FOLLOW_LINKS)) {
       for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-        String relative = directory.relativize(file).toString().replace('\\', '/');
-        if (!relative.equals(ProjectReader.CONFIG_FILE) && !relative.startsWith(".")) {
-          files.put(relative, Bytes.of(read(file)));
+        Path relative = directory.relativize(file);
+        if (ServedFiles.servable(relative) && ServedFiles.insideForReal(file, directory)) {
+          files.put(relative.toString().replace('\\', '/'), Bytes.of(read(file)));
         }
       }
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof FileSystemLoopException loop) {
+        throw new UncheckedIOException(
+            "the resource folder "
+                + directory
+                + " holds a loop of symbolic links at "
+                + loop.getFile(),
+            loop);
+      }
+      throw e;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + directory, e);
     }

@@ -8,6 +8,7 @@ import dev.svc.model.MimeTypes;
 import dev.svc.model.Model;
 import dev.svc.model.Resource;
 import dev.svc.model.ResourceTemplate;
+import dev.svc.model.ServedFiles;
 import dev.svc.model.UriTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -153,7 +154,10 @@ public final class ResourceContents {
         String path = interpolatedPath(file.pathTemplate(), values);
         Path directory = projectDirectory.resolve(file.directory()).normalize();
         Path target = directory.resolve(path).normalize();
-        if (!target.startsWith(directory) || !Files.isRegularFile(target)) {
+        if (!target.startsWith(directory)
+            || !ServedFiles.servable(directory.relativize(target))
+            || !Files.isRegularFile(target)
+            || !ServedFiles.insideForReal(target, directory)) {
           yield Optional.empty();
         }
         yield Optional.of(file(uri, template.mimeType(), target));

@@ -1,0 +1,100 @@
+package dev.svc.protocol.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.cli.Instance;
+import dev.svc.testing.McpHttpClient;
+import dev.svc.testing.RunningProject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a file template serves under {@code svc start}: the files {@code svc build} would embed, and
+ * nothing a link or a dot file would let out. Before, a link in the folder to {@code /etc} or to a
+ * file elsewhere was followed, and a template rooted at the project served {@code .env}.
+ */
+class ResourceFilesIT {
+  @TempDir static Path dir;
+  @TempDir static Path outside;
+  static Instance instance;
+  static McpHttpClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    instance =
+        RunningProject.start(
+            dir,
+            """
+            == .svc
+            name: files
+            resource_templates:
+              - name: project
+                uri_template: "proj://{+name}"
+                file_template: "{{ name }}"
+            == .env
+            SHOP_DB_PASSWORD=hunter2
+            == app/resources/raw/config.terse
+            name: raw
+            uri_template: "raw://files/{+path}"
+            file_template: "files/{{ path }}"
+            == app/resources/raw/files/inside.txt
+            inside
+            == app/resources/raw/files/sub/.hidden
+            hidden
+            """);
+    Files.writeString(outside.resolve("secret.txt"), "outside secret");
+    Path files = dir.resolve("app/resources/raw/files");
+    Files.createSymbolicLink(files.resolve("link.txt"), outside.resolve("secret.txt"));
+    Files.createSymbolicLink(files.resolve("etcdir"), Path.of("/etc"));
+    Files.createSymbolicLink(files.resolve("alias.txt"), files.resolve("inside.txt"));
+    client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (instance != null) {
+      instance.close();
+    }
+  }
+
+  private static JsonNode read(String uri) {
+    return client.request("resources/read", "{\"uri\":\"" + uri + "\"}");
+  }
+
+  @Test
+  void aFileInTheFolderIsServedAndSoIsALinkThatStaysInIt() {
+    assertThat(read("raw://files/inside.txt").path("result").toString()).contains("inside");
+    assertThat(read("raw://files/alias.txt").path("result").toString()).contains("inside");
+  }
+
+  @Test
+  void aLinkLeadingOutOfTheFolderIsNotFollowed() {
+    for (String uri : new String[] {"raw://files/link.txt", "raw://files/etcdir/hostname"}) {
+      JsonNode reply = read(uri);
+      assertThat(reply.has("result")).as(reply.toString()).isFalse();
+      assertThat(reply.toString()).doesNotContain("outside secret");
+    }
+  }
+
+  @Test
+  void dotFilesAndConfigFilesAreNotServedAtAnyDepth() {
+    for (String uri :
+        new String[] {
+          "proj://.env",
+          "proj://.svc",
+          "raw://files/sub/.hidden",
+          "raw://files/sub/config.terse",
+          "proj://app/resources/raw/config.terse"
+        }) {
+      JsonNode reply = read(uri);
+      assertThat(reply.has("result")).as(uri + " " + reply).isFalse();
+      assertThat(reply.toString()).doesNotContain("hunter2");
+    }
+  }
+}
