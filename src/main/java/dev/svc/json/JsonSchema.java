@@ -91,13 +91,6 @@ public final class JsonSchema {
    */
   static final int MOST_PARTS_CHECKED_IN_FULL = 1_000;
 
-  /** Thrown out of a match that ran out of steps, caught where the value is checked. */
-  private static final class PatternBudgetExceeded extends RuntimeException {
-    PatternBudgetExceeded() {
-      super("a pattern took too long to match", null, false, false);
-    }
-  }
-
   /**
    * A JDK regular expression, read as the library's own default reads ECMA-262 patterns, that
    * counts the characters it reads (the steps of a backtracking match).
@@ -113,33 +106,7 @@ public final class JsonSchema {
     @Override
     public boolean matches(String value) {
       long[] budget = STEPS.isBound() ? STEPS.get() : new long[] {PATTERN_BUDGET};
-      return pattern.matcher(new Counted(value, budget)).find();
-    }
-  }
-
-  /** A string whose reads are counted against a budget shared by its sub-sequences. */
-  private record Counted(String text, long[] budget) implements CharSequence {
-    @Override
-    public char charAt(int index) {
-      if (--budget[0] < 0) {
-        throw new PatternBudgetExceeded();
-      }
-      return text.charAt(index);
-    }
-
-    @Override
-    public int length() {
-      return text.length();
-    }
-
-    @Override
-    public CharSequence subSequence(int start, int end) {
-      return new Counted(text.substring(start, end), budget);
-    }
-
-    @Override
-    public String toString() {
-      return text;
+      return pattern.matcher(new CountedText(value, budget)).find();
     }
   }
 
@@ -186,7 +153,7 @@ public final class JsonSchema {
     }
     try {
       return ScopedValue.where(STEPS, new long[] {PATTERN_BUDGET}).call(() -> check(value));
-    } catch (PatternBudgetExceeded e) {
+    } catch (CountedText.BudgetExceeded e) {
       return List.of(
           new Problem(
               "", "pattern", "", "the value takes too long to match the `pattern`s of the schema"));

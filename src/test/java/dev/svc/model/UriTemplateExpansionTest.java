@@ -50,4 +50,20 @@ class UriTemplateExpansionTest {
     assertThat(uri).isEqualTo("shop://products/a%20b%2Fc/notes?lang=de");
     assertThat(template.match(uri)).contains(Map.of("id", "a b/c", "lang", "de"));
   }
+
+  @Test
+  void aNearMissThatWouldBacktrackForLongIsRefusedInsteadOfMatchedForMinutes() {
+    // two adjacent variables: a URI of "a." repeated backtracks with the square of its length
+    // (128 KB took 20 s of CPU); now the match has a budget of steps
+    UriTemplate template = UriTemplate.parse("ext://files/{name}.{ext}");
+    assertThat(template.match("ext://files/report.csv"))
+        .contains(java.util.Map.of("name", "report", "ext", "csv"));
+    String nearMiss = "ext://files/" + "a.".repeat(64_000) + "/";
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> template.match(nearMiss))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("takes too long to match the template ext://files/{name}.{ext}");
+    // a long URI that is an expansion still matches
+    String longName = "b".repeat(1_000_000);
+    assertThat(template.match("ext://files/" + longName + ".txt")).isPresent();
+  }
 }

@@ -79,7 +79,11 @@ final class PromptMethods {
     try {
       rendered = call.runtime().prompts().render(prompt, arguments);
     } catch (PromptRenderer.UnknownResourceException e) {
-      throw ResourceMethods.notFound(e.uri());
+      // the error resources/read gives for the URI, under either revision
+      throw call.stateless()
+          ? ResourceMethods.notFoundStateless(
+              e.uri(), call.runtime().model().resources().stream().map(r -> r.uri()).toList())
+          : ResourceMethods.notFound(e.uri());
     } catch (ResourceContents.InvalidPathException e) {
       throw JsonRpcException.invalidParams(e.getMessage());
     } catch (PromptRenderer.TooLargeException e) {

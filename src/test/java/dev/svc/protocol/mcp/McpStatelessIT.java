@@ -75,6 +75,12 @@ class McpStatelessIT {
             messages:
               - role: user
                 text: Hello
+            == app/prompts/readpage.terse
+            arguments:
+              p: {required: true}
+            messages:
+              - role: user
+                resource: "docs://{{ p }}"
             """);
     client = new StatelessMcpClient(instance.baseUrl());
   }
@@ -340,6 +346,19 @@ class McpStatelessIT {
           .as(other)
           .isEqualTo(-32020);
     }
+  }
+
+  @Test
+  void aPromptEmbeddingAnUnknownResourceGetsTheErrorResourcesReadGives() {
+    Reply read = client.post("resources/read", "{\"uri\":\"docs://nonexist\"}");
+    Reply prompt =
+        client.post("prompts/get", "{\"name\":\"readpage\",\"arguments\":{\"p\":\"nonexist\"}}");
+    assertThat(read.json().path("error").path("code").asInt()).isEqualTo(-32602);
+    assertThat(prompt.json().path("error").path("code").asInt())
+        .as(prompt.json().toString())
+        .isEqualTo(-32602);
+    assertThat(prompt.json().path("error").path("data").path("uri").asString())
+        .isEqualTo("docs://nonexist");
   }
 
   @Test
