@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the {@link ToolPipeline} works out once per tool when the runtime starts, instead of on
@@ -41,6 +42,9 @@ final class PreparedTools {
     Map<String, JsonSchema> schemas = new HashMap<>();
     for (Tool tool : tools) {
       tool.inputSchema().ifPresent(schema -> schemas.put(tool.name(), compiled(tool, schema)));
+      if (readsAllClaims(tool)) {
+        keyed.put(tool.name(), List.of(ALL_CLAIMS));
+      }
       if (tool.execution() instanceof Execution.OnAdapter onAdapter) {
         bound.put(tool.name(), onAdapter.statement().inputNames());
         List<String> claims = new ArrayList<>();
@@ -51,7 +55,7 @@ final class PreparedTools {
             .session()
             .ifPresent(
                 session -> session.claimNames().forEach(n -> claims.add(BoundValues.CLAIMS + n)));
-        if (!claims.isEmpty()) {
+        if (!claims.isEmpty() && !keyed.containsKey(tool.name())) {
           keyed.put(tool.name(), List.copyOf(claims));
         }
       }
@@ -90,6 +94,11 @@ final class PreparedTools {
     if (token.isEmpty() || names.isEmpty()) {
       return "";
     }
+    if (names.getFirst().equals(ALL_CLAIMS)) {
+      ObjectNode claims = Json.MAPPER.valueToTree(token.get().claims());
+      claims.remove(PER_TOKEN_CLAIMS);
+      return "\n" + ALL_CLAIMS + "=" + Json.canonical(claims);
+    }
     StringBuilder key = new StringBuilder();
     for (String name : names) {
       if (name.startsWith(BoundValues.CLAIMS)) {
@@ -98,6 +107,26 @@ final class PreparedTools {
       }
     }
     return key.toString();
+  }
+
+  /** The key entry of a tool whose scripts see every claim ({@code auth.claims}). */
+  private static final String ALL_CLAIMS = "auth.claims.*";
+
+  /**
+   * Claims that change with every token of the same grant and tell nothing of who calls or in what
+   * role: left out of an all-claims key, or no token's result would be found by the next token.
+   */
+  private static final List<String> PER_TOKEN_CLAIMS = List.of("exp", "iat", "nbf", "jti");
+
+  /**
+   * Whether a script of {@code tool} (its handler, input or output transform) runs: it is given the
+   * caller's claims ({@code auth.claims}) and may answer by any of them, so its cached results are
+   * keyed by all of them, not by the subject alone (one tenant's answer served in another's).
+   */
+  private static boolean readsAllClaims(Tool tool) {
+    return tool.execution() instanceof Execution.Handler
+        || tool.inputMapper().isPresent()
+        || tool.outputMapper().isPresent();
   }
 
   /**

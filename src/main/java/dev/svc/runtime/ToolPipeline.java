@@ -123,6 +123,12 @@ final class ToolPipeline {
         }
       }
     }
+    // a cached tool notes whether the call deals with its client: its result then is that
+    // client's (answers, capabilities) and is not stored for others
+    ClientContact contact = tool.cache().enabled() ? new ClientContact(caller.client()) : null;
+    if (contact != null) {
+      caller = caller.withClientRequests(contact);
+    }
     Call call = new Call(tool, deadline, caller, token);
     // 2. validate, defaults
     ObjectNode inputs;
@@ -250,8 +256,8 @@ final class ToolPipeline {
           return failed(tooLarge.message(), identity);
         }
         case ResultCapper.Capped.Kept kept -> {
-          // 8. cache store
-          if (key.isPresent()) {
+          // 8. cache store (not a result made with this client's answers or capabilities)
+          if (key.isPresent() && !contact.used()) {
             store(key.get(), kept, tool);
           }
           return new Ran.Answered(

@@ -50,6 +50,7 @@ class ToolInvokerTest {
   private static final ScriptRef WRAP = script("wrap.ts");
   private static final ScriptRef THROWS = script("throws.ts");
   private static final ScriptRef SLOW = script("slow.ts");
+  private static final ScriptRef ASKS = script("asks.ts");
 
   @TempDir Path directory;
 
@@ -105,6 +106,9 @@ class ToolInvokerTest {
           }
           if (script.equals(WRAP)) {
             return Json.NODES.objectNode().set("wrapped", payload.path("results"));
+          }
+          if (script.equals(ASKS)) { // as mcp.canAsk("roots") does
+            return Json.NODES.objectNode().put("roots", caller.client().declares("roots"));
           }
           if (script.equals(THROWS)) {
             throw new ScriptFailedException("the script threw: boom");
@@ -309,6 +313,58 @@ class ToolInvokerTest {
     assertThat(bound)
         .extracting(v -> v.get("auth.claims.sub") + "/" + v.get("auth.claims.tenant"))
         .containsExactly("alice/t1", "bob/t1", "alice/t2");
+  }
+
+  @Test
+  void aCachedScriptToolKeysItsResultsByEveryClaimTheScriptCouldRead() {
+    // before: only the subject keyed a script tool's results, so alice's answer for tenant t1 was
+    // served to alice in tenant t2 (the script reads auth.claims.tenant)
+    Tool tool = handler(WRAP);
+    Tool cached =
+        new Tool(
+            tool.name(),
+            tool.description(),
+            tool.inputs(),
+            tool.execution(),
+            tool.inputMapper(),
+            tool.outputMapper(),
+            tool.auth(),
+            new CachePolicy(true, Duration.ofMinutes(1)),
+            tool.timeout());
+    ToolInvoker invoker = withTokens(cached);
+    JsonNode arguments = Json.MAPPER.readTree("{\"city\":\"Paris\"}");
+
+    invoker.call("handled", arguments, caller("X-User", "alice", "X-Tenant", "t1"));
+    invoker.call("handled", arguments, caller("X-User", "alice", "X-Tenant", "t1")); // a hit
+    invoker.call("handled", arguments, caller("X-User", "alice", "X-Tenant", "t2"));
+
+    assertThat(payloads)
+        .extracting(p -> p.path("auth").path("claims").path("tenant").asString())
+        .containsExactly("t1", "t2");
+  }
+
+  @Test
+  void aResultMadeWithTheClientsAnswersOrCapabilitiesIsNotCached() {
+    // before: a script's mcp.listRoots answers (or what mcp.canAsk saw) were cached and served to
+    // the next caller, who was never asked
+    Tool tool = handler(ASKS);
+    Tool cached =
+        new Tool(
+            tool.name(),
+            tool.description(),
+            tool.inputs(),
+            tool.execution(),
+            tool.inputMapper(),
+            tool.outputMapper(),
+            tool.auth(),
+            new CachePolicy(true, Duration.ofMinutes(1)),
+            tool.timeout());
+    ToolInvoker invoker = invoker(cached, false);
+
+    call(invoker, "handled", "{\"city\":\"Paris\"}");
+    call(invoker, "handled", "{\"city\":\"Paris\"}");
+
+    assertThat(stages).containsExactly("script asks.ts", "script asks.ts");
   }
 
   @Test
