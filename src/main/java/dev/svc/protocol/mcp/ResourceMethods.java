@@ -16,7 +16,6 @@ import dev.svc.runtime.PromptRenderer;
 import dev.svc.runtime.ResourceContents;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -154,7 +153,11 @@ final class ResourceMethods {
       throw JsonRpcException.invalidParams("`argument.name` must be the name of an argument");
     }
     String name = argument.path("name").asString();
-    String prefix = argument.path("value").asString("").toLowerCase(Locale.ROOT);
+    JsonNode value = argument.path("value");
+    if (!value.isMissingNode() && !value.isNull() && !value.isString()) {
+      throw JsonRpcException.invalidParams("`argument.value` must be a string");
+    }
+    String prefix = Completions.folded(value.asString(""));
     Model model = call.runtime().model();
     List<Argument> arguments =
         switch (ref.path("type").asString("")) {
@@ -172,7 +175,8 @@ final class ResourceMethods {
                   .map(ResourceTemplate::arguments)
                   .orElseThrow(() ->
                       JsonRpcException.invalidParams(
-                          "Unknown resource template: " + ref.path("uri").asString("")));
+                          "Unknown resource template: "
+                              + ClientText.shown(ref.path("uri").asString(""))));
           default ->
               throw JsonRpcException.invalidParams("`ref.type` must be ref/prompt or ref/resource");
         };
@@ -183,7 +187,7 @@ final class ResourceMethods {
             .map(Argument::completion)
             .orElse(List.of())
             .stream()
-            .filter(v -> v.toLowerCase(Locale.ROOT).startsWith(prefix))
+            .filter(v -> Completions.folded(v).startsWith(prefix))
             .toList();
     return new CompleteResult(
             matches.stream().limit(MAX_COMPLETIONS).toList(),

@@ -449,6 +449,14 @@ class McpPromptsAndResourcesIT {
             .path("result")
             .path("completion");
     assertThat(all.path("values").size()).isZero();
+    JsonNode notText =
+        client
+            .request(
+                "completion/complete",
+                "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"review\"},\"argument\":{\"name\":\"language\",\"value\":{\"a\":1}}}")
+            .path("error");
+    assertThat(notText.path("code").asInt()).isEqualTo(-32602);
+    assertThat(notText.path("message").asString()).contains("`argument.value` must be a string");
   }
 
   @Test
