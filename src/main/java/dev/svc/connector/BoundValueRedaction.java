@@ -20,10 +20,11 @@ import tools.jackson.databind.JsonNode;
  * <p>Every occurrence of a bound value's text of at least {@value #MIN_LENGTH} characters becomes
  * the placeholder it stood for, {@code {{ inputs.<name> }}}: the message keeps the database's words
  * and says which input it objected to. Also replaced: the value as JSON and SQL quoting escape it,
- * the string leaves of a structured value, and a run of at least {@value #PREFIX} characters from
- * the start of a longer value (databases cut long values short in messages). Shorter values (
- * {@code 42}, {@code id}) are left: they cannot be told apart from a message's own words. Booleans
- * and nulls are never replaced.
+ * the string leaves of a structured value, each line of a value spanning lines (svc keeps a
+ * message's first line), and a run of at least {@value #PREFIX} characters from the start of a
+ * longer value (databases cut long values short in messages). Shorter values ( {@code 42}, {@code
+ * id}) are left: they cannot be told apart from a message's own words. Booleans and nulls are never
+ * replaced.
  *
  * <p>One per failing call, made only on the failure path.
  */
@@ -230,6 +231,13 @@ final class BoundValueRedaction {
     if (text.indexOf('\'') >= 0) {
       variants.add(text.replace("'", "''"));
       variants.add(text.replace("\\", "\\\\").replace("'", "\\'"));
+    }
+    // svc keeps a database's message to its first line, which may end inside a value: each line
+    // of a value spanning lines is a value of its own ("pw-Secret1\nx" quoted as "pw-Secret1)
+    if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+      for (String line : text.split("\r\n|\r|\n")) {
+        variants.add(line);
+      }
     }
     return variants;
   }

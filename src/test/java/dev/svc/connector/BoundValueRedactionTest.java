@@ -28,6 +28,18 @@ class BoundValueRedactionTest {
   }
 
   @Test
+  void eachLineOfAValueSpanningLinesIsReplaced() {
+    // svc keeps a message's first line, which ended inside the value: "pw-Secret1 was left
+    assertThat(
+            redact(
+                Map.of("k", "pw-Secret1\nx"),
+                "invalid input syntax for type integer: \"pw-Secret1"))
+        .isEqualTo("invalid input syntax for type integer: \"{{ inputs.k }}");
+    assertThat(redact(Map.of("k", "TopSecret\r\nNL"), "Duplicate entry 'TopSecret"))
+        .isEqualTo("Duplicate entry '{{ inputs.k }}");
+  }
+
+  @Test
   void everyOccurrenceOfEveryValueIsReplaced() {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put("a", "alpha-value");
