@@ -138,7 +138,18 @@ final class ProviderHttp {
             .header("Content-Type", "application/json")
             .header("Accept", accept)
             .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body)));
-    headers.forEach(request::header);
+    for (Map.Entry<String, String> header : headers.entrySet()) {
+      if (!headerSafe(header.getValue())) {
+        // the HTTP client's own error quotes the value, and header values here are secrets
+        throw new ModelException(
+            provider
+                + " cannot be called: its "
+                + header.getKey()
+                + " header (from the model's options) holds a character a header cannot carry"
+                + " (a control character, or one outside ASCII such as a typographic quote)");
+      }
+      request.header(header.getKey(), header.getValue());
+    }
     CompletableFuture<HttpResponse<InputStream>> future =
         CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     HttpResponse<InputStream> response;
@@ -160,7 +171,10 @@ final class ProviderHttp {
     }
     if (response.statusCode() / 100 != 2) {
       throw new ModelException(
-          provider + " returned HTTP " + response.statusCode() + errorText(response));
+          provider
+              + " returned HTTP "
+              + response.statusCode()
+              + withoutSecrets(errorText(response), headers));
     }
     return response;
   }
@@ -183,6 +197,33 @@ final class ProviderHttp {
     }
   }
 
+  /** Whether {@code value} may be sent as a header value: tabs and visible ASCII with spaces. */
+  static boolean headerSafe(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c != '\t' && (c < 0x20 || c > 0x7E)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code text} (a provider's error, which svc logs and shows the task's client) without the
+   * values of the headers svc sent: providers quote the key they refused ("Invalid API key
+   * provided: Bearer sk-…").
+   */
+  static String withoutSecrets(String text, Map<String, String> headers) {
+    String cleaned = text;
+    for (String value : headers.values()) {
+      String secret = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7) : value;
+      if (secret.length() >= 8) {
+        cleaned = cleaned.replace(secret, "[redacted]");
+      }
+    }
+    return cleaned;
+  }
+
   private static String oneLine(String text) {
     String line = text.replaceAll("\\s+", " ").strip();
     return line.length() > 300 ? line.substring(0, 300) + "…" : line;
@@ -192,8 +233,9 @@ final class ProviderHttp {
     return new ModelException(provider + " " + what, cause);
   }
 
+  /** Where {@code url} points, without a user and password it may carry. */
   private static String hostOf(String url) {
     URI uri = URI.create(url);
-    return uri.getScheme() + "://" + uri.getAuthority();
+    return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
   }
 }

@@ -43,7 +43,7 @@ class A2aServerIT {
             directory,
             AgentProjects.SHOP,
             model.url(),
-            Map.of("TEST_OPENAI_KEY", "sk-test"),
+            Map.of("TEST_OPENAI_KEY", "sk-test-key-123"),
             settings());
   }
 
@@ -260,7 +260,7 @@ class A2aServerIT {
 
     ScriptedModelServer.Recorded first = model.request(0);
     assertThat(first.path()).isEqualTo("/v1/chat/completions");
-    assertThat(first.header("Authorization")).isEqualTo("Bearer sk-test");
+    assertThat(first.header("Authorization")).isEqualTo("Bearer sk-test-key-123");
     JsonNode messages = first.body().path("messages");
     assertThat(messages.get(0).path("role").asString()).isEqualTo("system");
     assertThat(messages.get(0).path("content").asString())
@@ -466,6 +466,20 @@ class A2aServerIT {
     assertThat(task.path("status").path("message").path("parts").get(0).path("text").asString())
         .isEqualTo("openai_compatible returned HTTP 401: Incorrect API key provided");
     assertThat(task.has("artifacts")).isFalse();
+  }
+
+  @Test
+  void aProviderErrorQuotingTheKeySvcSentReachesNeitherTheClientNorTheLog() {
+    // providers quote the key they refused; the task's text and the log line repeated it
+    model.error(
+        401, "{\"error\":{\"message\":\"Invalid API key provided: Bearer sk-test-key-123\"}}");
+
+    JsonNode task = svc.result("weather", "SendMessage", userMessage("hi")).path("task");
+
+    assertThat(task.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo(
+            "openai_compatible returned HTTP 401: Invalid API key provided: Bearer [redacted]");
+    assertThat(task.toString()).doesNotContain("sk-test-key-123");
   }
 
   @Test
