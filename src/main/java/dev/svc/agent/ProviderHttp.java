@@ -1,5 +1,6 @@
 package dev.svc.agent;
 
+import dev.svc.call.HeaderValues;
 import dev.svc.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -139,7 +140,7 @@ final class ProviderHttp {
             .header("Accept", accept)
             .POST(HttpRequest.BodyPublishers.ofByteArray(Json.MAPPER.writeValueAsBytes(body)));
     for (Map.Entry<String, String> header : headers.entrySet()) {
-      if (!headerSafe(header.getValue())) {
+      if (!HeaderValues.safe(header.getValue())) {
         // the HTTP client's own error quotes the value, and header values here are secrets
         throw new ModelException(
             provider
@@ -195,17 +196,6 @@ final class ProviderHttp {
     } catch (IOException e) {
       return "";
     }
-  }
-
-  /** Whether {@code value} may be sent as a header value: tabs and visible ASCII with spaces. */
-  static boolean headerSafe(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c != '\t' && (c < 0x20 || c > 0x7E)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.svc.connector;
 
 import dev.svc.call.Deadline;
+import dev.svc.call.HeaderValues;
 import dev.svc.json.Jackson;
 import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
@@ -261,7 +262,16 @@ public final class LibsqlConnector implements Connector {
 
   private HttpRequest.Builder request(URI uri) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "application/json");
-    settings.token().ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+    if (settings.token().isPresent()) {
+      if (!HeaderValues.safe(settings.token().get())) {
+        // the HTTP client's own error would quote the token
+        throw new ConnectorUnavailableException(
+            cannotConnect()
+                + "the auth token (option authToken) holds a character a header cannot carry"
+                + " (a control character, or one outside ASCII such as a typographic quote)");
+      }
+      builder.header("Authorization", "Bearer " + settings.token().get());
+    }
     return builder;
   }
 
@@ -356,6 +366,9 @@ public final class LibsqlConnector implements Connector {
 
   private ConnectorUnavailableException serverError(int status, String text) {
     String body = text == null ? "" : text.strip();
+    if (settings.token().isPresent() && settings.token().get().length() >= 8) {
+      body = body.replace(settings.token().get(), "[redacted]"); // a server echoing the request
+    }
     return new ConnectorUnavailableException(
         description
             + " at "

@@ -18,9 +18,9 @@ class ProviderHttpTest {
 
   @Test
   void aHeaderValueWithAControlCharacterOrOneOutsideAsciiCannotBeSent() {
-    assertThat(ProviderHttp.headerSafe("Bearer sk-abc\tdef")).isTrue();
-    assertThat(ProviderHttp.headerSafe("Bearer “sk-abc”")).isFalse();
-    assertThat(ProviderHttp.headerSafe("Bearer sk\u0001")).isFalse();
-    assertThat(ProviderHttp.headerSafe("Bearer sk\r\nX-Evil: 1")).isFalse();
+    assertThat(dev.svc.call.HeaderValues.safe("Bearer sk-abc\tdef")).isTrue();
+    assertThat(dev.svc.call.HeaderValues.safe("Bearer “sk-abc”")).isFalse();
+    assertThat(dev.svc.call.HeaderValues.safe("Bearer sk\u0001")).isFalse();
+    assertThat(dev.svc.call.HeaderValues.safe("Bearer sk\r\nX-Evil: 1")).isFalse();
   }
 }

@@ -168,6 +168,18 @@ class LibsqlConnectorIT extends SqlConnectorContract {
   }
 
   @Test
+  void aTokenAHeaderCannotCarryIsRefusedWithoutQuotingIt() {
+    // before: the HTTP client's "invalid header value: \"Bearer “TopSecret…”\"" was the start error
+    try (Connector quoted =
+        Connectors.open(remote(server().baseUrl(), Map.of("authToken", "“TopSecret-Turso”")))) {
+      assertThatThrownBy(() -> quoted.check(Deadline.after(TIMEOUT)))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessageContaining("the auth token (option authToken) holds a character a header")
+          .hasMessageNotContaining("TopSecret");
+    }
+  }
+
+  @Test
   void otherOptionsAndSyncIntervalArePassedOnAsQueryParameters() {
     try (Connector remote =
         Connectors.open(
