@@ -213,11 +213,15 @@ final class IntrospectionEndpoint {
     }
   }
 
-  /** RFC 6749 §5.2 {@code error} of an error answer, when it is a short printable code. */
-  private static String errorCode(String body) {
+  /**
+   * RFC 6749 §5.2 {@code error} of an error answer, when it is a code ({@code invalid_client}): one
+   * word of letters, digits, {@code _ . -}, at most 40 characters. Free text is not repeated: an
+   * issuer may echo the request ("invalid_client Basic c3ZjOl…", svc's own credentials).
+   */
+  static String errorCode(String body) {
     try {
       String error = Jackson.MAPPER.readTree(body).path("error").asString("");
-      return error.matches("[\\x20-\\x7E&&[^\"\\\\]]{1,64}") ? ", error `" + error + "`" : "";
+      return error.matches("[A-Za-z0-9_.-]{1,40}") ? ", error `" + error + "`" : "";
     } catch (JacksonException | IllegalArgumentException e) {
       return "";
     }

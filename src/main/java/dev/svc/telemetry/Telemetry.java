@@ -2,6 +2,8 @@ package dev.svc.telemetry;
 
 import dev.svc.log.Log;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -90,13 +92,13 @@ public final class Telemetry {
           "metrics",
           export.metrics(),
           "endpoint",
-          otel.getOrDefault("OTEL_EXPORTER_OTLP_ENDPOINT", "default"));
+          withoutCredentials(otel.getOrDefault("OTEL_EXPORTER_OTLP_ENDPOINT", "default")));
       return export;
     } catch (InvocationTargetException e) {
       LOG.error(
           "OpenTelemetry is off: its configuration was refused",
           "error",
-          String.valueOf(e.getCause().getMessage()));
+          withoutValues(String.valueOf(e.getCause().getMessage()), otel));
     } catch (ReflectiveOperationException | LinkageError e) {
       LOG.error("OpenTelemetry is off: it could not be loaded", "error", String.valueOf(e));
     }
@@ -117,5 +119,45 @@ public final class Telemetry {
     backend = Optional.empty();
     tracer = Tracer.NOOP;
     previous.ifPresent(Backend::shutdown);
+  }
+
+  /** An endpoint for the log: scheme, host, port and path, without a user, password or query. */
+  static String withoutCredentials(String endpoint) {
+    try {
+      URI uri = new URI(endpoint);
+      if (uri.getHost() == null) {
+        return endpoint.contains("@") || endpoint.contains("?") ? "(not a URL)" : endpoint;
+      }
+      return uri.getScheme()
+          + "://"
+          + uri.getHost()
+          + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+          + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    } catch (URISyntaxException e) {
+      return "(not a URL)";
+    }
+  }
+
+  /**
+   * The SDK's complaint about a setting, without the settings' values: it quotes what it refused
+   * ({@code otel.exporter.otlp.headers=Authorization=Bearer …}), and headers hold credentials.
+   */
+  static String withoutValues(String message, Map<String, String> otel) {
+    String cleaned = message;
+    for (Map.Entry<String, String> setting : otel.entrySet()) {
+      if (!setting.getKey().matches(".*(HEADERS|ENDPOINT|KEY|TOKEN|SECRET|PASSWORD).*")) {
+        continue; // a protocol or a sampler name says what was refused and holds nothing secret
+      }
+      String value = setting.getValue();
+      for (String part : (value + "," + value.replace(',', '\n')).split("[,\n]")) {
+        if (part.strip().length() >= 8) {
+          cleaned = cleaned.replace(part.strip(), "[redacted]");
+        }
+      }
+      if (value.length() >= 8) {
+        cleaned = cleaned.replace(value, "[redacted]");
+      }
+    }
+    return cleaned;
   }
 }
