@@ -61,8 +61,16 @@ cp scripts/install.sh "$stage/install.sh"
 cp README.md LICENSE "$stage/"
 cp docs/*.md "$stage/docs/"
 cp -R docs/images "$stage/docs/images"   # the pictures the pages show (console.md)
-cp -R examples/quickstart "$stage/examples/quickstart"
-rm -f "$stage"/examples/quickstart/*.db "$stage"/examples/quickstart/*.db-*
+# the example as committed: not a .env, a database or a build someone left in the checkout
+mkdir -p "$stage/examples/quickstart"
+if git -C examples/quickstart rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  example_dest="$(cd "$stage/examples/quickstart" && pwd)"
+  git -C examples/quickstart ls-files -z | (cd examples/quickstart && xargs -0 cp --parents -t "$example_dest")
+else
+  cp -R examples/quickstart/. "$stage/examples/quickstart"
+  rm -rf "$stage"/examples/quickstart/.env* "$stage"/examples/quickstart/dist \
+    "$stage"/examples/quickstart/*.db "$stage"/examples/quickstart/*.db-*
+fi
 chmod 755 "$stage/svc" "$stage/install.sh"
 
 archive="target/$name-$platform.tar.gz"

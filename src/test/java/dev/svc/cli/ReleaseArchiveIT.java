@@ -28,7 +28,15 @@ class ReleaseArchiveIT {
   @Test
   void theReleaseArchiveRunsWithoutAJdkAndItsInstallerPutsSvcIntoThePrefix() throws Exception {
     Path repository = Path.of("").toAbsolutePath();
-    Result release = run(repository, Map.of(), List.of("scripts/release.sh"));
+    // a .env someone keeps beside the example (svc reads it) must not travel with the release
+    Path leftEnv = repository.resolve("examples/quickstart/.env");
+    Files.writeString(leftEnv, "SHOP_KEY=TopSecret-Release-DotEnv\n");
+    Result release;
+    try {
+      release = run(repository, Map.of(), List.of("scripts/release.sh"));
+    } finally {
+      Files.deleteIfExists(leftEnv);
+    }
     assertThat(release.exitCode()).as(release.output()).isZero();
     String version = SvcVersion.current();
     Path archive = repository.resolve("target/svc-" + version + "-linux-x64.tar.gz");
@@ -54,6 +62,8 @@ class ReleaseArchiveIT {
       assertThat(home.resolve(file)).as(file).exists();
     }
     assertThat(home.resolve("runtime/bin/javac")).doesNotExist();
+    assertThat(home.resolve("examples/quickstart/.env")).doesNotExist();
+    assertThat(home.resolve("examples/quickstart/.gitignore")).exists();
 
     Map<String, String> noJdk = noJdkEnvironment();
     Result versionRun = run(work, noJdk, List.of(home.resolve("bin/svc").toString(), "--version"));
