@@ -69,7 +69,18 @@ final class BuildCommand implements Callable<Integer> {
     if (compiled.isEmpty()) {
       return ExitCodes.FAILED;
     }
-    Model model = Artifacts.embedFiles(compiled.get(), located.directory());
+    // the build's output folders, the default and the one asked for, hold earlier builds
+    List<Path> outputs =
+        List.of(
+            located
+                .directory()
+                .resolve(compiled.get().service().buildOut().orElse("dist"))
+                .toAbsolutePath()
+                .normalize(),
+            output != null
+                ? context.workingDirectory().resolve(output).toAbsolutePath().normalize()
+                : located.directory().resolve("dist").toAbsolutePath().normalize());
+    Model model = Artifacts.embedFiles(compiled.get(), located.directory(), outputs);
     if (image != null) {
       return buildImage(model, located, started);
     }

@@ -26,6 +26,15 @@ public final class Artifacts {
   private Artifacts() {}
 
   public static Model embedFiles(Model model, Path projectDirectory) {
+    return embedFiles(model, projectDirectory, List.of());
+  }
+
+  /**
+   * The model with its resource files read in; files under {@code leaveOut} (the build's output
+   * folders, when they are inside the project) are not, so that a template whose folder holds them
+   * does not carry the previous build (its jars, or a {@code .env} put beside it) into this one.
+   */
+  public static Model embedFiles(Model model, Path projectDirectory, List<Path> leaveOut) {
     List<Resource> resources =
         model.resources().stream()
             .map(r ->
@@ -53,7 +62,7 @@ public final class Artifacts {
                         t.arguments(),
                         new ResourceTemplate.EmbeddedFiles(
                             file.pathTemplate(),
-                            filesUnder(projectDirectory.resolve(file.directory()))))
+                            filesUnder(projectDirectory.resolve(file.directory()), leaveOut)))
                     : t)
             .toList();
     List<Prompt> prompts =
@@ -91,13 +100,16 @@ public final class Artifacts {
    * Every file under {@code directory} a template may serve ({@link ServedFiles}), by relative
    * path: not one whose link leads out of the folder, nor a dot file or a {@code config.terse}.
    */
-  private static Map<String, Bytes> filesUnder(Path directory) {
+  private static Map<String, Bytes> filesUnder(Path directory, List<Path> leaveOut) {
     Map<String, Bytes> files = new TreeMap<>();
     if (!Files.isDirectory(directory)) {
       return files;
     }
     try (Stream<Path> walk = Files.walk(directory, FileVisitOption.FOLLOW_LINKS)) {
       for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        if (leaveOut.stream().anyMatch(out -> file.toAbsolutePath().normalize().startsWith(out))) {
+          continue;
+        }
         Path relative = directory.relativize(file);
         if (ServedFiles.servable(relative) && ServedFiles.insideForReal(file, directory)) {
           files.put(relative.toString().replace('\\', '/'), Bytes.of(read(file)));

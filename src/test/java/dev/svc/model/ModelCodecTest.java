@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -200,6 +201,39 @@ class ModelCodecTest {
                 ProjectFixture.model(dir.resolve("b"), EVERYTHING), dir.resolve("b")));
     assertThat(second).isEqualTo(first);
     Files.write(dir.resolve("out.bin"), first);
+  }
+
+  @Test
+  void aTemplateAtTheProjectRootEmbedsNeitherDotFilesNorTheBuildsOwnOutput() throws Exception {
+    // before: every file under the project went in, the previous build in dist/ (its jars, a
+    // .env put beside it) and config/.env.production included
+    Path project = dir.resolve("rooted");
+    Model compiled =
+        ProjectFixture.model(
+            project,
+            """
+            == .svc
+            name: rooted
+            resource_templates:
+              - name: files
+                uri_template: "files://{+name}"
+                file_template: "{{ name }}"
+            == docs/a.txt
+            A
+            == config/.env.production
+            PG_PASSWORD=TopSecret
+            == dist/.env
+            PG_PASSWORD=TopSecret
+            == dist/lib/old.jar
+            an earlier build
+            """);
+    Model built =
+        Artifacts.embedFiles(compiled, project, List.of(project.resolve("dist").toAbsolutePath()));
+    ResourceTemplate.EmbeddedFiles files =
+        (ResourceTemplate.EmbeddedFiles) built.resourceTemplates().getFirst().content();
+    assertThat(files.files().keySet()).contains("docs/a.txt");
+    assertThat(files.files().keySet())
+        .noneMatch(name -> name.startsWith("dist/") || name.contains(".env"));
   }
 
   @Test
