@@ -1,6 +1,7 @@
 package dev.svc.cli;
 
 import dev.svc.SvcVersion;
+import dev.svc.log.SafeUrls;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -65,19 +66,20 @@ final class UpgradeCommand implements Callable<Integer> {
     }
     String feedUrl = context.environment().getOrDefault("SVC_RELEASES_URL", DEFAULT_FEED);
     String current = Installation.version(root).orElse(SvcVersion.current());
+    String feedShown = SafeUrls.shown(feedUrl, "(the URL in SVC_RELEASES_URL)");
     ReleaseFeed feed;
     try {
       feed = ReleaseFeed.parse(fetch(URI.create(feedUrl))).relativeTo(URI.create(feedUrl));
     } catch (IOException e) {
       context
           .err()
-          .println("error: cannot read the release feed at " + feedUrl + ": " + message(e));
+          .println("error: cannot read the release feed at " + feedShown + ": " + message(e));
       context.err().println("Check the network, or point SVC_RELEASES_URL at a reachable feed.");
       return ExitCodes.FAILED;
     } catch (IllegalArgumentException e) {
       context
           .err()
-          .println("error: the release feed at " + feedUrl + " is not valid: " + e.getMessage());
+          .println("error: the release feed at " + feedShown + " is not valid: " + e.getMessage());
       return ExitCodes.FAILED;
     }
     Optional<ReleaseFeed.Release> target;
@@ -88,13 +90,18 @@ final class UpgradeCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     if (target.isEmpty()) {
-      context.out().println("svc " + current + " is up to date (feed: " + feedUrl + ")");
+      context.out().println("svc " + current + " is up to date (feed: " + feedShown + ")");
       return ExitCodes.OK;
     }
     ReleaseFeed.Release release = target.get();
     context
         .err()
-        .println("svc: downloading " + release.version() + " from " + release.url() + " ...");
+        .println(
+            "svc: downloading "
+                + release.version()
+                + " from "
+                + SafeUrls.shown(release.url(), "(the release's URL)")
+                + " ...");
     byte[] archive;
     try {
       archive = download(URI.create(release.url()));

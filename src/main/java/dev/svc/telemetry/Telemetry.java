@@ -1,9 +1,8 @@
 package dev.svc.telemetry;
 
 import dev.svc.log.Log;
+import dev.svc.log.SafeUrls;
 import java.lang.reflect.InvocationTargetException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -92,7 +91,8 @@ public final class Telemetry {
           "metrics",
           export.metrics(),
           "endpoint",
-          withoutCredentials(otel.getOrDefault("OTEL_EXPORTER_OTLP_ENDPOINT", "default")));
+          SafeUrls.shown(
+              otel.getOrDefault("OTEL_EXPORTER_OTLP_ENDPOINT", "default"), "(not a URL)"));
       return export;
     } catch (InvocationTargetException e) {
       LOG.error(
@@ -119,23 +119,6 @@ public final class Telemetry {
     backend = Optional.empty();
     tracer = Tracer.NOOP;
     previous.ifPresent(Backend::shutdown);
-  }
-
-  /** An endpoint for the log: scheme, host, port and path, without a user, password or query. */
-  static String withoutCredentials(String endpoint) {
-    try {
-      URI uri = new URI(endpoint);
-      if (uri.getHost() == null) {
-        return endpoint.contains("@") || endpoint.contains("?") ? "(not a URL)" : endpoint;
-      }
-      return uri.getScheme()
-          + "://"
-          + uri.getHost()
-          + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
-          + (uri.getRawPath() == null ? "" : uri.getRawPath());
-    } catch (URISyntaxException e) {
-      return "(not a URL)";
-    }
   }
 
   /**

@@ -107,7 +107,9 @@ class UpgradeCommandIT {
         Main.run(
             new CliContext(
                 dir,
-                Map.of("SVC_RELEASES_URL", "http://127.0.0.1:1/releases.json"),
+                Map.of(
+                    "SVC_RELEASES_URL",
+                    "http://u:TopSecret-Feed@127.0.0.1:1/releases.json?token=TopSecret-Query"),
                 new PrintWriter(out, true),
                 new PrintWriter(err, true)),
             "upgrade",
@@ -116,7 +118,8 @@ class UpgradeCommandIT {
     assertThat(exit).isEqualTo(ExitCodes.FAILED);
     assertThat(err.toString())
         .contains("cannot read the release feed at http://127.0.0.1:1/releases.json")
-        .contains("SVC_RELEASES_URL");
+        .contains("SVC_RELEASES_URL")
+        .doesNotContain("TopSecret");
   }
 
   @Test

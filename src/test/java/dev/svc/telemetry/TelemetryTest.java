@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 class TelemetryTest {
   @Test
   void theEndpointIsLoggedWithoutItsUserPasswordOrQuery() {
-    assertThat(Telemetry.withoutCredentials("http://otuser:TopSecret@127.0.0.1:4318/v1?token=x"))
+    assertThat(dev.svc.log.SafeUrls.shown("http://otuser:TopSecret@127.0.0.1:4318/v1?token=x", "-"))
         .isEqualTo("http://127.0.0.1:4318/v1");
-    assertThat(Telemetry.withoutCredentials("default")).isEqualTo("default");
+    assertThat(dev.svc.log.SafeUrls.shown("default", "-")).isEqualTo("default");
   }
 
   @Test
