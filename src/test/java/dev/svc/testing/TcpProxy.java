@@ -86,9 +86,16 @@ public final class TcpProxy implements AutoCloseable {
           while (!listening.isClosed()) {
             try {
               Socket client = listening.accept();
-              Socket upstream = new Socket(host, target);
               sockets.add(client);
+              Socket upstream = new Socket(host, target);
               sockets.add(upstream);
+              if (listening.isClosed()) {
+                // cut while this one was being connected: it must not outlive the cut, or it
+                // holds the port that resume() binds again
+                closeQuietly(client);
+                closeQuietly(upstream);
+                return;
+              }
               pipe(client, upstream);
               pipe(upstream, client);
             } catch (IOException e) {
@@ -124,7 +131,25 @@ public final class TcpProxy implements AutoCloseable {
   public void resume() throws IOException {
     ServerSocket again = new ServerSocket();
     again.setReuseAddress(true);
-    again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    // a connection closed by the cut may take a moment to let go of the port
+    for (int attempt = 0; ; attempt++) {
+      try {
+        again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        break;
+      } catch (java.net.BindException e) {
+        if (attempt >= 50) {
+          again.close();
+          throw e;
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          again.close();
+          throw e;
+        }
+      }
+    }
     server = again;
     accept(again);
   }
