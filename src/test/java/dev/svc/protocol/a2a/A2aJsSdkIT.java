@@ -221,7 +221,9 @@ class A2aJsSdkIT {
                       + e.path("state").asString("")
                       + e.path("text").asString(""))
               .toList();
-      assertThat(resubscribed.getFirst()).isEqualTo("task:TASK_STATE_WORKING");
+      // the snapshot a subscription starts with: the run may not have begun yet on a busy machine
+      assertThat(resubscribed.getFirst())
+          .isIn("task:TASK_STATE_WORKING", "task:TASK_STATE_SUBMITTED");
       assertThat(resubscribed).contains("artifactUpdate:Subscribed ", "artifactUpdate:and done.");
       assertThat(resubscribed.getLast())
           .isEqualTo("statusUpdate:TASK_STATE_COMPLETEDSubscribed and done.");
