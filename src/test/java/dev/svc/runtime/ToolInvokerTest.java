@@ -320,17 +320,7 @@ class ToolInvokerTest {
     // before: only the subject keyed a script tool's results, so alice's answer for tenant t1 was
     // served to alice in tenant t2 (the script reads auth.claims.tenant)
     Tool tool = handler(WRAP);
-    Tool cached =
-        new Tool(
-            tool.name(),
-            tool.description(),
-            tool.inputs(),
-            tool.execution(),
-            tool.inputMapper(),
-            tool.outputMapper(),
-            tool.auth(),
-            new CachePolicy(true, Duration.ofMinutes(1)),
-            tool.timeout());
+    Tool cached = cached(tool);
     ToolInvoker invoker = withTokens(cached);
     JsonNode arguments = Json.MAPPER.readTree("{\"city\":\"Paris\"}");
 
@@ -348,17 +338,7 @@ class ToolInvokerTest {
     // before: a script's mcp.listRoots answers (or what mcp.canAsk saw) were cached and served to
     // the next caller, who was never asked
     Tool tool = handler(ASKS);
-    Tool cached =
-        new Tool(
-            tool.name(),
-            tool.description(),
-            tool.inputs(),
-            tool.execution(),
-            tool.inputMapper(),
-            tool.outputMapper(),
-            tool.auth(),
-            new CachePolicy(true, Duration.ofMinutes(1)),
-            tool.timeout());
+    Tool cached = cached(tool);
     ToolInvoker invoker = invoker(cached, false);
 
     call(invoker, "handled", "{\"city\":\"Paris\"}");
@@ -433,6 +413,20 @@ class ToolInvokerTest {
     assertThat(invoker.call(tool.name(), Json.MAPPER.readTree(arguments), caller))
         .isEqualTo(new ToolOutcome.Failure(failure));
     assertThat(stages).containsExactly(stagesRun.split(";"));
+  }
+
+  /** {@code tool} with its results cached for a minute. */
+  private static Tool cached(Tool tool) {
+    return new Tool(
+        tool.name(),
+        tool.description(),
+        tool.inputs(),
+        tool.execution(),
+        tool.inputMapper(),
+        tool.outputMapper(),
+        tool.auth(),
+        new CachePolicy(true, Duration.ofMinutes(1)),
+        tool.timeout());
   }
 
   private static ScriptRef script(String file) {
