@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -91,15 +92,23 @@ final class IntrospectionAnswer {
     if (!exp.isNumber()) {
       return new TokenCheck.Rejected("the token has no expiry (exp)");
     }
-    Instant expiry = Instant.ofEpochSecond(exp.asLong());
+    Optional<Instant> expires = NumericDate.of(exp);
+    if (expires.isEmpty()) {
+      return new TokenCheck.Rejected("the token's expiry (exp) is not a time");
+    }
+    Instant expiry = expires.get();
     if (!now.isBefore(expiry.plus(TokenVerifier.LEEWAY))) {
       return new TokenCheck.Rejected("the token expired at " + expiry);
     }
     JsonNode nbf = answer.path("nbf");
-    if (nbf.isNumber()
-        && now.plus(TokenVerifier.LEEWAY).isBefore(Instant.ofEpochSecond(nbf.asLong()))) {
-      return new TokenCheck.Rejected(
-          "the token is not valid before " + Instant.ofEpochSecond(nbf.asLong()));
+    if (nbf.isNumber()) {
+      Optional<Instant> notBefore = NumericDate.of(nbf);
+      if (notBefore.isEmpty()) {
+        return new TokenCheck.Rejected("the token's not-before time (nbf) is not a time");
+      }
+      if (now.plus(TokenVerifier.LEEWAY).isBefore(notBefore.get())) {
+        return new TokenCheck.Rejected("the token is not valid before " + notBefore.get());
+      }
     }
     JsonNode subject = answer.path("sub");
     if (!subject.isString() || subject.stringValue().isBlank()) {

@@ -33,6 +33,7 @@ import java.util.Date;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -221,10 +222,10 @@ public final class TokenVerifier {
           "the authorization server's signing keys cannot be fetched: "
               + String.valueOf(e.getMessage()));
     }
-    return claims(claims, now);
+    return claims(claims, signed, now);
   }
 
-  private TokenCheck claims(JWTClaimsSet claims, Instant now) {
+  private TokenCheck claims(JWTClaimsSet claims, SignedJWT signed, Instant now) {
     if (!policy.issuer().equals(claims.getIssuer())) {
       return new TokenCheck.Rejected(
           "the token was issued by "
@@ -245,6 +246,14 @@ public final class TokenVerifier {
     Date expiry = claims.getExpirationTime();
     if (expiry == null) {
       return new TokenCheck.Rejected("the token has no expiry (exp)");
+    }
+    // Nimbus has turned the seconds into milliseconds in a long: 1e20 wraps around to 1969
+    Map<String, Object> payload = signed.getPayload().toJSONObject();
+    if (!(payload.get("exp") instanceof Number exp) || NumericDate.of(exp).isEmpty()) {
+      return new TokenCheck.Rejected("the token's expiry (exp) is not a time");
+    }
+    if (payload.get("nbf") instanceof Number nbf && NumericDate.of(nbf).isEmpty()) {
+      return new TokenCheck.Rejected("the token's not-before time (nbf) is not a time");
     }
     if (!now.isBefore(expiry.toInstant().plus(LEEWAY))) {
       return new TokenCheck.Rejected("the token expired at " + expiry.toInstant());

@@ -131,6 +131,25 @@ class IntrospectionAnswerTest {
   }
 
   @Test
+  void timesNoClockCanHoldAreRejectedAsSuch() {
+    for (String exp : List.of("1e20", "-1e20", "99999999999999999999", "1e400")) {
+      ObjectNode answer = good();
+      answer.set("exp", Jackson.MAPPER.readTree(exp));
+      assertThat(rejection(answer)).as(exp).isEqualTo("the token's expiry (exp) is not a time");
+    }
+    ObjectNode answer = good();
+    answer.set("nbf", Jackson.MAPPER.readTree("1e20"));
+    assertThat(rejection(answer)).isEqualTo("the token's not-before time (nbf) is not a time");
+    answer = good();
+    answer.set(
+        "exp",
+        Jackson.MAPPER.readTree(Long.toString(NOW.plusSeconds(300).getEpochSecond()) + ".5"));
+    assertThat(check(answer))
+        .as("a fractional NumericDate")
+        .isInstanceOf(TokenCheck.Verified.class);
+  }
+
+  @Test
   void aTokenNotYetValidIsRejected() {
     ObjectNode answer = good();
     answer.put("nbf", NOW.plusSeconds(120).getEpochSecond());

@@ -187,6 +187,21 @@ class TokenVerifierIT {
   }
 
   @Test
+  void anExpiryOrStartNoClockCanHoldIsSaidAsSuchNotAsAnExpiryIn1969() {
+    for (Object exp : List.<Object>of(1e20, 100_000_000_000_000_000L, -1e20)) {
+      String token =
+          issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("exp", exp).build());
+      assertThat(reason(verifier().verify(token)))
+          .as("exp %s", exp)
+          .isEqualTo("the token's expiry (exp) is not a time");
+    }
+    String token =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("nbf", 1e20).build());
+    assertThat(reason(verifier().verify(token)))
+        .isEqualTo("the token's not-before time (nbf) is not a time");
+  }
+
+  @Test
   void garbageHugeAndSubjectlessTokensAreRejected() {
     assertThat(reason(verifier().verify("abc.def"))).isEqualTo("the token is not a JWT");
     assertThat(reason(verifier().verify("a".repeat(TokenVerifier.MAX_TOKEN_CHARS + 1))))
