@@ -91,6 +91,16 @@ final class StatelessMcp {
   }
 
   HttpReply post(HttpCall http, JsonRpcMessage message, McpServer.Accept accept) {
+    if (message instanceof JsonRpcMessage.Response) {
+      // the server never asks anything under 2026-07-28 (input rounds replace its requests)
+      return McpServer.error(
+          400,
+          Optional.empty(),
+          JsonRpcError.of(
+              ErrorCodes.INVALID_REQUEST,
+              "Invalid Request: a response answers nothing here (MCP 2026-07-28 has no server"
+                  + " requests; a tool asks for input in its result)"));
+    }
     if (!(message instanceof JsonRpcMessage.Request request)) {
       // 2026-07-28 defines no client notification over HTTP (cancelling is closing the stream)
       return new HttpReply.Empty(202, Map.of());

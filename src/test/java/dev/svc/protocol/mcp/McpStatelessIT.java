@@ -508,6 +508,18 @@ class McpStatelessIT {
   }
 
   @Test
+  void aResponseHasNoServerRequestToAnswerAndIsRefused() {
+    Reply reply =
+        client.postRaw(
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}", "MCP-Protocol-Version", "2026-07-28");
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(reply.json().path("error").path("message").asString())
+        .contains("MCP 2026-07-28 has no server requests");
+  }
+
+  @Test
   void aToolFailureOrAnUnknownToolIsAnAnswerNotATransportError() {
     Reply unknown = client.post("tools/call", "{\"name\":\"nope\",\"arguments\":{}}");
     Reply invalid = client.post("tools/call", "{\"name\":\"get_number\",\"arguments\":{}}");
