@@ -5,6 +5,7 @@ import dev.svc.telemetry.SvcMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +27,12 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  * connection is closed between {@code timeout} and {@code timeout + period} after its headers
  * began. Reading the parser's state from this thread is a benign race: a stale read delays a close
  * by one period at most.
+ *
+ * <p>A request's head begins with its first byte, even when that is a blank line: Jetty's parser
+ * skips the empty lines that may precede a request line (RFC 9112 §2.2) and stays at the start of a
+ * request, so a client sending {@code \r\n} every few seconds looked idle between requests to this
+ * check and held its connection forever. A connection at the start of a request whose byte count
+ * grows while no request arrives is therefore receiving a head too.
  */
 final class HeaderDeadline implements AutoCloseable {
   private static final Log LOG = Log.tagged("http");
@@ -34,11 +41,23 @@ final class HeaderDeadline implements AutoCloseable {
   private final long timeoutNanos;
   private final ScheduledExecutorService sweeper;
 
-  /** What one sweep saw of a connection receiving headers: its request count, and since when. */
-  private record Receiving(long messagesIn, long sinceNanos) {}
+  /**
+   * What the sweeps saw of a connection between two requests or receiving a request's head: its
+   * request count, the bytes it had received, and since when its head has been arriving (empty
+   * while it waits for a request's first byte).
+   */
+  private record Seen(long messagesIn, long bytesIn, OptionalLong receivingSince) {
+    static Seen waiting(long messagesIn, long bytesIn) {
+      return new Seen(messagesIn, bytesIn, OptionalLong.empty());
+    }
+
+    static Seen receiving(long messagesIn, long bytesIn, long sinceNanos) {
+      return new Seen(messagesIn, bytesIn, OptionalLong.of(sinceNanos));
+    }
+  }
 
   /** Only touched by the sweeper thread; weak, so closed connections need no removal. */
-  private final Map<HttpConnection, Receiving> receiving = new WeakHashMap<>();
+  private final Map<HttpConnection, Seen> seen = new WeakHashMap<>();
 
   HeaderDeadline(List<? extends AbstractConnector> connectors, Duration timeout) {
     this.connectors = List.copyOf(connectors);
@@ -67,16 +86,23 @@ final class HeaderDeadline implements AutoCloseable {
 
   private void check(HttpConnection http, EndPoint endPoint, long now) {
     HttpParser parser = http.getParser();
-    if (!parser.inHeaderState() || parser.isStart()) {
-      receiving.remove(http);
+    if (!parser.inHeaderState()) {
+      seen.remove(http);
       return;
     }
     long messages = http.getMessagesIn();
-    Receiving seen = receiving.get(http);
-    if (seen == null || seen.messagesIn() != messages) {
-      receiving.put(http, new Receiving(messages, now));
-    } else if (now - seen.sinceNanos() > timeoutNanos) {
-      receiving.remove(http);
+    long bytes = http.getBytesIn();
+    Seen before = seen.get(http);
+    if (before == null || before.messagesIn() != messages) {
+      seen.put(
+          http,
+          parser.isStart() ? Seen.waiting(messages, bytes) : Seen.receiving(messages, bytes, now));
+    } else if (before.receivingSince().isEmpty()) {
+      if (!parser.isStart() || bytes != before.bytesIn()) {
+        seen.put(http, Seen.receiving(messages, bytes, now)); // a head (or blank lines) began
+      }
+    } else if (now - before.receivingSince().getAsLong() > timeoutNanos) {
+      seen.remove(http);
       SvcMetrics.HTTP_REFUSALS.increment("header_timeout");
       LOG.debug(
           "connection closed: request headers too slow",

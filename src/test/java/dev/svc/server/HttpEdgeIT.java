@@ -161,6 +161,39 @@ class HttpEdgeIT {
   }
 
   @Test
+  void aClientSendingOnlyBlankLinesIsDisconnectedAtTheHeaderDeadline() throws IOException {
+    // Jetty skips empty lines before a request line and stays at the request's start: without
+    // counting them as the head's first bytes, a CRLF every few seconds held a connection forever
+    long started = System.nanoTime();
+    boolean closed = false;
+    try (RawHttp http = RawHttp.connect(port)) {
+      for (int i = 0; i < 40 && !closed; i++) { // a blank line every 250 ms for up to 10 s
+        try {
+          http.send("\r\n");
+          closed = http.closedWithin(Duration.ofMillis(250));
+        } catch (SocketException e) {
+          closed = true;
+        }
+      }
+    }
+    assertThat(closed).as("closed by the server while it still sent blank lines").isTrue();
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aKeptAliveConnectionWaitingForItsNextRequestOutlivesTheHeaderDeadline() throws IOException {
+    try (RawHttp http = RawHttp.connect(port)) {
+      assertThat(http.send("GET /heartbeat HTTP/1.1\r\nHost: localhost\r\n\r\n").read().status())
+          .isEqualTo(200);
+      assertThat(http.closedWithin(Duration.ofSeconds(3)))
+          .as("an idle connection is Jetty's idle timeout's, not the header deadline's")
+          .isFalse();
+      assertThat(http.send("GET /heartbeat HTTP/1.1\r\nHost: localhost\r\n\r\n").read().status())
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
   void aBodySentTooSlowlyIsAnsweredWith408AtTheBodyDeadline() throws Exception {
     try (RawHttp http = RawHttp.connect(port)) {
       http.send(
