@@ -75,20 +75,32 @@ public final class Slf4jProvider implements SLF4JServiceProvider {
     }
   }
 
+  /**
+   * Whether a library logger's warnings are about what a client sent rather than about svc: Jetty's
+   * HTTP parser warns of a request with a second {@code Host} header, quoting both, and answers it
+   * 400. Such lines are debug, like svc's own refusals: at warning level every such request wrote a
+   * line of up to 8 KB that its client chose, 72 MB in 5 s from one client.
+   */
+  static boolean warnsOfClients(String loggerName) {
+    return loggerName.equals("org.eclipse.jetty.http.HttpParser");
+  }
+
   /** One library logger: levels mapped, messages formatted SLF4J-style ({@code {}}). */
   static final class LibraryLogger extends LegacyAbstractLogger {
     private static final long serialVersionUID = 1L;
     private final transient Log log;
+    private final boolean ofClients;
 
     LibraryLogger(String name) {
       this.name = name;
       this.log = Log.tagged(tag(name));
+      this.ofClients = warnsOfClients(name);
     }
 
-    private static Level level(org.slf4j.event.Level level) {
+    private Level level(org.slf4j.event.Level level) {
       return switch (level) {
-        case ERROR -> Level.ERROR;
-        case WARN -> Level.WARN;
+        case ERROR -> ofClients ? Level.DEBUG : Level.ERROR;
+        case WARN -> ofClients ? Level.DEBUG : Level.WARN;
         case INFO -> Level.DEBUG;
         case DEBUG, TRACE -> null;
       };
@@ -111,12 +123,12 @@ public final class Slf4jProvider implements SLF4JServiceProvider {
 
     @Override
     public boolean isWarnEnabled() {
-      return log.enabled(Level.WARN);
+      return log.enabled(ofClients ? Level.DEBUG : Level.WARN);
     }
 
     @Override
     public boolean isErrorEnabled() {
-      return log.enabled(Level.ERROR);
+      return log.enabled(ofClients ? Level.DEBUG : Level.ERROR);
     }
 
     @Override

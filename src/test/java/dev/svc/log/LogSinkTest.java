@@ -111,6 +111,24 @@ class LogSinkTest {
   }
 
   @Test
+  void jettysParserWarningsAboutWhatAClientSentAreDebug() {
+    // every request with a second Host header made Jetty warn, quoting the client's values
+    configure(Level.INFO, LogFormat.JSON, "");
+    org.slf4j.Logger parser = new Slf4jProvider.LibraryLogger("org.eclipse.jetty.http.HttpParser");
+    parser.warn(
+        "Encountered multiple `Host` headers.  Previous `Host` header already seen as `{}`, new"
+            + " `Host` header has appeared as `{}`",
+        "localhost",
+        "a".repeat(7000));
+    assertThat(parser.isWarnEnabled()).isFalse();
+    assertThat(written()).isEmpty();
+
+    configure(Level.DEBUG, LogFormat.JSON, "");
+    parser.warn("Encountered multiple `Host` headers: {}", "evil.example");
+    assertThat(written()).contains("\"level\":\"debug\"", "evil.example");
+  }
+
+  @Test
   void slf4jFindsSvcsProvider() {
     assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName())
         .isEqualTo("dev.svc.log.Slf4jProvider$Loggers");
