@@ -6,7 +6,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
-/** Formats one log entry as text or as a JSON object. */
+/**
+ * Formats one log entry as text or as a JSON object. What a message or a value holds cannot end the
+ * line or drive a terminal: control characters (C0, DEL and C1, among them NEL, which many line
+ * readers take for a line end, and CSI, which terminals obey) and the Unicode line and paragraph
+ * separators are written as escapes in both formats.
+ */
 final class LogLines {
   private LogLines() {}
 
@@ -21,8 +26,9 @@ final class LogLines {
       boolean withStack) {
     StringBuilder out = new StringBuilder(96);
     out.append(time).append(' ');
-    out.append(String.format("%-5s", level.name())).append(" [").append(tag).append("] ");
-    out.append(message);
+    out.append(String.format("%-5s", level.name())).append(" [");
+    escapeControls(out, tag).append("] ");
+    escapeControls(out, message);
     requestId.ifPresent(id -> out.append(" request_id=").append(id));
     fields.forEach((k, v) -> out.append(' ').append(k).append('=').append(textValue(v)));
     if (error != null) {
@@ -82,25 +88,46 @@ final class LogLines {
       switch (c) {
         case '"' -> out.append("\\\"");
         case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+        default -> escapeControl(out, c);
       }
     }
     return out.append('"');
   }
 
+  /**
+   * Appends {@code text} as it is but for its control characters, escaped (a text line's message).
+   */
+  private static StringBuilder escapeControls(StringBuilder out, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      escapeControl(out, text.charAt(i));
+    }
+    return out;
+  }
+
+  private static void escapeControl(StringBuilder out, char c) {
+    switch (c) {
+      case '\n' -> out.append("\\n");
+      case '\r' -> out.append("\\r");
+      case '\t' -> out.append("\\t");
+      default -> {
+        if (isControl(c)) {
+          out.append(String.format("\\u%04x", (int) c));
+        } else {
+          out.append(c);
+        }
+      }
+    }
+  }
+
+  /** C0 and C1 controls, DEL, and the line and paragraph separators U+2028 and U+2029. */
+  private static boolean isControl(int c) {
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029;
+  }
+
   private static String textValue(Object value) {
     String text = String.valueOf(value);
     return text.isEmpty()
-            || text.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=' || c < 0x20)
+            || text.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=' || isControl(c))
         ? quote(new StringBuilder(), text).toString()
         : text;
   }

@@ -57,6 +57,34 @@ class LogSinkTest {
   }
 
   @Test
+  void noMessageOrValueCanEndALineOrDriveATerminal() {
+    // NEL (U+0085) and U+2028/U+2029 end a line for many line readers (Python's splitlines, \\R);
+    // ESC and CSI (U+009B) drive terminals. Jetty reads header bytes 0x80-0xFF as those characters.
+    String forged =
+        "a\r\nERROR [svc] forged\u0085ERROR forged\u2028forged\u2029\u001b[31m\u009b2J\u007f\u0000z";
+    for (LogFormat format : LogFormat.values()) {
+      out.reset();
+      configure(Level.INFO, format, "");
+      Log.tagged("http").warn(forged, "host", forged);
+      String line = written();
+      assertThat(line).as(format.name()).endsWith("\n");
+      String body = line.substring(0, line.length() - 1);
+      assertThat(body.chars().filter(LogSinkTest::breaksLines).count())
+          .as(format + ": " + body)
+          .isZero();
+      if (format == LogFormat.JSON) {
+        JsonNode json = JsonMapper.builder().build().readTree(body);
+        assertThat(json.path("msg").asString()).isEqualTo(forged);
+        assertThat(json.path("host").asString()).isEqualTo(forged);
+      }
+    }
+  }
+
+  private static boolean breaksLines(int c) {
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029;
+  }
+
+  @Test
   void levelsAboveTheConfiguredOneAreDropped() {
     configure(Level.WARN, LogFormat.TEXT, "");
     Log.tagged("svc").info("hidden");
