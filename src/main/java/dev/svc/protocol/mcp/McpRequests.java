@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.SvcException;
 import dev.svc.call.Caller;
+import dev.svc.call.ClientText;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.protocol.jsonrpc.Dispatcher;
@@ -78,7 +79,8 @@ final class McpRequests {
     if (notification.method().equals("notifications/cancelled")) {
       JsonNode id = notification.params().get("requestId");
       if (id != null && session.cancel(id)) {
-        LOG.debug("request cancelled by the client", "mcp_request", id.toString());
+        LOG.debug(
+            "request cancelled by the client", "mcp_request", ClientText.shown(id.toString()));
       }
     }
   }

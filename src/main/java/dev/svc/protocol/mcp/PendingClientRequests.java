@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequestException;
+import dev.svc.call.ClientText;
 import dev.svc.log.Log;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
@@ -65,7 +66,8 @@ final class PendingClientRequests {
     JsonNode id = response.id();
     Waiting request = id.isString() ? waiting.remove(id.asString()) : null;
     if (request == null) {
-      LOG.debug("a response to no waiting request was dropped", "id", id.toString());
+      LOG.debug(
+          "a response to no waiting request was dropped", "id", ClientText.shown(id.toString()));
       return false;
     }
     String method = request.request().method();

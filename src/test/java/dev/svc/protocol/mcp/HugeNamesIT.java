@@ -3,12 +3,20 @@ package dev.svc.protocol.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -122,6 +130,28 @@ class HugeNamesIT {
     JsonNode level =
         error(client.post(request("logging/setLevel", JSON.createObjectNode().put("level", HUGE))));
     assertThat(level.path("message").asString()).contains("… (4000000 characters)");
+  }
+
+  @Test
+  void aResponseWithAHugeIdThatNoRequestAwaitsWritesAShortDebugLine() {
+    // before: the id was logged whole, a debug line of 4 MB for one request
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    LogSink.configure(
+        Level.DEBUG,
+        LogFormat.JSON,
+        TagFilter.parse("mcp"),
+        new PrintStream(log, true, StandardCharsets.UTF_8),
+        Optional.empty());
+    try {
+      ObjectNode body = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", HUGE);
+      body.set("result", JSON.createObjectNode());
+      assertThat(client.post(JSON.writeValueAsString(body)).status()).isEqualTo(202);
+    } finally {
+      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    }
+    String written = log.toString(StandardCharsets.UTF_8);
+    assertThat(written).contains("a response to no waiting request was dropped", "characters)");
+    assertThat(written.length()).isLessThan(2_000);
   }
 
   @Test
