@@ -5,11 +5,13 @@ import dev.svc.auth.BearerCredentials;
 import dev.svc.auth.OAuthPolicy;
 import dev.svc.auth.TokenCheck;
 import dev.svc.auth.TokenVerifier;
+import dev.svc.call.ClientText;
 import dev.svc.call.VerifiedToken;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.json.Jackson;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
+import dev.svc.log.OncePer;
 import dev.svc.model.EnvString;
 import dev.svc.model.MissingVariableException;
 import dev.svc.model.OAuthUrls;
@@ -21,6 +23,7 @@ import dev.svc.runtime.StartupException;
 import dev.svc.telemetry.SvcMetrics;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +51,7 @@ public final class EndpointAuth {
   private final OAuthPolicy policy;
   private final TokenVerifier verifier;
   private final Optional<AdmittedHeaders> admittedHeaders;
+  private final OncePer unavailableWarning = new OncePer(Duration.ofSeconds(10));
 
   public EndpointAuth(OAuthPolicy policy, TokenVerifier verifier) {
     this.policy = policy;
@@ -237,8 +241,14 @@ public final class EndpointAuth {
       }
       case TokenCheck.Unavailable unavailable -> {
         SvcMetrics.HTTP_REFUSALS.increment("auth_unavailable");
-        LOG.warn(
-            "cannot check an access token", "path", call.path(), "reason", unavailable.reason());
+        if (unavailableWarning.due()) {
+          LOG.warn(
+              "cannot check an access token (this line is written at most every 10 s)",
+              "path",
+              ClientText.shown(call.path()),
+              "reason",
+              unavailable.reason());
+        }
         return new Admission.Refused(
             body(
                 call,
@@ -268,7 +278,16 @@ public final class EndpointAuth {
   private Admission refuse(HttpCall call, int status, Optional<String> error, String reason) {
     SvcMetrics.HTTP_REFUSALS.increment(
         status == 403 ? "forbidden" : status == 401 ? "unauthorized" : "bad_authorization");
-    LOG.info("request refused", "path", call.path(), "status", status, "reason", reason);
+    // debug, like every refusal: each request without a valid token would write a line, and
+    // every OAuth client's first request is one
+    LOG.debug(
+        "request refused",
+        "path",
+        ClientText.shown(call.path()),
+        "status",
+        status,
+        "reason",
+        reason);
     StringBuilder challenge = new StringBuilder("Bearer");
     List<String> parameters = new ArrayList<>();
     parameters.add("resource_metadata=" + quoted(metadataUrl(call)));
