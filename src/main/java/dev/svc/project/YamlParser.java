@@ -3,7 +3,9 @@ package dev.svc.project;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Origin;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -12,7 +14,12 @@ import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.CollectionEndEvent;
+import org.snakeyaml.engine.v2.events.CollectionStartEvent;
 import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -38,13 +45,13 @@ public final class YamlParser {
     LoadSettings settings =
         LoadSettings.builder().setLabel(file).setAllowDuplicateKeys(true).build();
     try {
-      Optional<Mark> tooDeep = deeperThanAllowed(text, settings);
-      if (tooDeep.isPresent()) {
+      Optional<Refusal> refusal = refusal(text, settings);
+      if (refusal.isPresent()) {
         diagnostics.add(
             Diagnostic.error(
                 "yaml-syntax",
-                origin(tooDeep.get(), file),
-                "invalid YAML: nested more than " + MAX_DEPTH + " levels deep"));
+                origin(refusal.get().at(), file),
+                "invalid YAML: " + refusal.get().message()));
         return Optional.empty();
       }
       Iterator<Node> documents = new Compose(settings).composeAllFromString(text).iterator();
@@ -89,20 +96,55 @@ public final class YamlParser {
    */
   static final int MAX_DEPTH = 200;
 
+  /** What the event pass refuses before the text is composed: where, and why. */
+  private record Refusal(Mark at, String message) {}
+
   /**
-   * Where the text first goes deeper than {@link #MAX_DEPTH}, read with the event parser, which
-   * keeps its nesting in a list rather than on the stack; empty when it never does.
+   * The first thing the text does that composing and converting it cannot survive, read with the
+   * event parser (which keeps its nesting in a list rather than on the stack): going deeper than
+   * {@link #MAX_DEPTH}, or an alias inside the mapping or list its anchor names ({@code a: &a
+   * [*a]}), which would make the converted tree endless (the converter overflowed its stack). Empty
+   * when there is none.
    */
-  private static Optional<Mark> deeperThanAllowed(String text, LoadSettings settings) {
+  private static Optional<Refusal> refusal(String text, LoadSettings settings) {
     int depth = 0;
+    // the anchors of the mappings and lists still open, innermost last
+    Deque<Optional<String>> open = new ArrayDeque<>();
+    // anchor name -> whether the node it names last is a mapping or list still open
+    Map<String, Boolean> anchors = new HashMap<>();
     for (Event event : new Parse(settings).parseString(text)) {
-      switch (event.getEventId()) {
-        case SequenceStart, MappingStart -> {
+      switch (event) {
+        case CollectionStartEvent start -> {
           if (++depth > MAX_DEPTH) {
-            return event.getStartMark();
+            return event
+                .getStartMark()
+                .map(at -> new Refusal(at, "nested more than " + MAX_DEPTH + " levels deep"));
+          }
+          Optional<String> anchor = start.getAnchor().map(Anchor::getValue);
+          anchor.ifPresent(name -> anchors.put(name, true));
+          open.push(anchor);
+        }
+        case CollectionEndEvent end -> {
+          depth--;
+          open.pop().ifPresent(name -> anchors.put(name, false));
+        }
+        case AliasEvent alias -> {
+          String name = alias.getAlias().getValue();
+          if (anchors.getOrDefault(name, false)) {
+            return alias
+                .getStartMark()
+                .map(at ->
+                    new Refusal(
+                        at,
+                        "the alias `*"
+                            + name
+                            + "` is inside the node its anchor `&"
+                            + name
+                            + "` names, so it would never end"));
           }
         }
-        case SequenceEnd, MappingEnd -> depth--;
+        case ScalarEvent scalar ->
+            scalar.getAnchor().ifPresent(anchor -> anchors.put(anchor.getValue(), false));
         default -> {}
       }
     }

@@ -170,6 +170,35 @@ class YamlDiagnosticsTest {
             """
             app/tools/hello/config.terse:2:206: error[yaml-syntax]: invalid YAML: nested more than 200 levels deep
             1 error, 0 warnings
+            """),
+        argumentSet(
+            "an alias inside the mapping its anchor names is reported at the alias, not a stack"
+                + " overflow",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            annotations: &loop
+              title: Hello
+              again: *loop
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
+            app/tools/hello/config.terse:4:10: error[yaml-syntax]: invalid YAML: the alias `*loop` is inside the node its anchor `&loop` names, so it would never end
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an alias of a mapping that is closed already is read as a copy",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            inputs:
+              first: &text {type: string, description: A name.}
+              second: *text
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            """,
+            """
             """));
   }
 
