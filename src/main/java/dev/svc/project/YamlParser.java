@@ -96,59 +96,123 @@ public final class YamlParser {
    */
   static final int MAX_DEPTH = 200;
 
+  /**
+   * The most nodes that aliases may add to one file by repeating what their anchors name. The
+   * converter copies a node once per alias, so ten lines of aliases of aliases ("billion laughs")
+   * expanded to tens of millions of nodes and {@code svc validate} never ended; a definition that
+   * shares a few inputs or settings through anchors adds a few dozen.
+   */
+  static final int MAX_ALIASED_NODES = 100_000;
+
   /** What the event pass refuses before the text is composed: where, and why. */
   private record Refusal(Mark at, String message) {}
+
+  /** What an anchor names: a node still open, or a closed one with its size once copied. */
+  private sealed interface Anchored {
+    record Open() implements Anchored {}
+
+    /** {@code nodes} counts the node and all inside it; {@code levels} is 0 for a scalar. */
+    record Closed(long nodes, int levels) implements Anchored {}
+  }
+
+  /** A mapping or list the event pass is inside: its anchor and what it holds so far. */
+  private static final class OpenNode {
+    private final Optional<String> anchor;
+    private long nodes = 1;
+    private int levels = 1;
+
+    private OpenNode(Optional<String> anchor) {
+      this.anchor = anchor;
+    }
+
+    private void holds(long nodes, int levels) {
+      this.nodes += nodes;
+      this.levels = Math.max(this.levels, levels + 1);
+    }
+  }
 
   /**
    * The first thing the text does that composing and converting it cannot survive, read with the
    * event parser (which keeps its nesting in a list rather than on the stack): going deeper than
-   * {@link #MAX_DEPTH}, or an alias inside the mapping or list its anchor names ({@code a: &a
-   * [*a]}), which would make the converted tree endless (the converter overflowed its stack). Empty
-   * when there is none.
+   * {@link #MAX_DEPTH} (aliases counted as the nodes they copy), an alias inside the mapping or
+   * list its anchor names ({@code a: &a [*a]}), which would make the converted tree endless (the
+   * converter overflowed its stack), or aliases adding more than {@link #MAX_ALIASED_NODES} nodes.
+   * Empty when there is none.
    */
   private static Optional<Refusal> refusal(String text, LoadSettings settings) {
-    int depth = 0;
-    // the anchors of the mappings and lists still open, innermost last
-    Deque<Optional<String>> open = new ArrayDeque<>();
-    // anchor name -> whether the node it names last is a mapping or list still open
-    Map<String, Boolean> anchors = new HashMap<>();
+    Deque<OpenNode> open = new ArrayDeque<>();
+    Map<String, Anchored> anchors = new HashMap<>();
+    long aliasedNodes = 0;
     for (Event event : new Parse(settings).parseString(text)) {
       switch (event) {
         case CollectionStartEvent start -> {
-          if (++depth > MAX_DEPTH) {
-            return event
-                .getStartMark()
-                .map(at -> new Refusal(at, "nested more than " + MAX_DEPTH + " levels deep"));
+          if (open.size() + 1 > MAX_DEPTH) {
+            return tooDeep(event);
           }
           Optional<String> anchor = start.getAnchor().map(Anchor::getValue);
-          anchor.ifPresent(name -> anchors.put(name, true));
-          open.push(anchor);
+          anchor.ifPresent(name -> anchors.put(name, new Anchored.Open()));
+          open.push(new OpenNode(anchor));
         }
         case CollectionEndEvent end -> {
-          depth--;
-          open.pop().ifPresent(name -> anchors.put(name, false));
+          OpenNode done = open.pop();
+          done.anchor.ifPresent(
+              name -> anchors.put(name, new Anchored.Closed(done.nodes, done.levels)));
+          if (!open.isEmpty()) {
+            open.peek().holds(done.nodes, done.levels);
+          }
+        }
+        case ScalarEvent scalar -> {
+          scalar
+              .getAnchor()
+              .ifPresent(anchor -> anchors.put(anchor.getValue(), new Anchored.Closed(1, 0)));
+          if (!open.isEmpty()) {
+            open.peek().holds(1, 0);
+          }
         }
         case AliasEvent alias -> {
           String name = alias.getAlias().getValue();
-          if (anchors.getOrDefault(name, false)) {
-            return alias
-                .getStartMark()
-                .map(at ->
-                    new Refusal(
-                        at,
-                        "the alias `*"
-                            + name
-                            + "` is inside the node its anchor `&"
-                            + name
-                            + "` names, so it would never end"));
+          switch (anchors.get(name)) {
+            case null -> {} // the composer reports the undefined alias
+            case Anchored.Open ignored -> {
+              return refusal(
+                  alias,
+                  "the alias `*"
+                      + name
+                      + "` is inside the node its anchor `&"
+                      + name
+                      + "` names, so it would never end");
+            }
+            case Anchored.Closed copied -> {
+              if (open.size() + copied.levels() > MAX_DEPTH) {
+                return tooDeep(alias);
+              }
+              aliasedNodes += copied.nodes();
+              if (aliasedNodes > MAX_ALIASED_NODES) {
+                return refusal(
+                    alias,
+                    "aliases repeat more than "
+                        + MAX_ALIASED_NODES
+                        + " values in this file; write the values out, or use fewer aliases of"
+                        + " aliases");
+              }
+              if (!open.isEmpty()) {
+                open.peek().holds(copied.nodes(), copied.levels());
+              }
+            }
           }
         }
-        case ScalarEvent scalar ->
-            scalar.getAnchor().ifPresent(anchor -> anchors.put(anchor.getValue(), false));
         default -> {}
       }
     }
     return Optional.empty();
+  }
+
+  private static Optional<Refusal> tooDeep(Event event) {
+    return refusal(event, "nested more than " + MAX_DEPTH + " levels deep");
+  }
+
+  private static Optional<Refusal> refusal(Event event, String message) {
+    return event.getStartMark().map(at -> new Refusal(at, message));
   }
 
   private static String describe(MarkedYamlEngineException e) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -188,6 +191,37 @@ class YamlDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "aliases of aliases (billion laughs) are refused at the alias that copies too much,"
+                + " rather than expanded for ever",
+            "== app/tools/hello/config.terse\n"
+                + "description: Says hello.\n"
+                + "l0: &l0 [lol, lol, lol]\n"
+                + IntStream.rangeClosed(1, 16)
+                    .mapToObj(
+                        i -> "l%d: &l%d [*l%d, *l%d, *l%d]\n".formatted(i, i, i - 1, i - 1, i - 1))
+                    .collect(Collectors.joining())
+                + "== app/tools/hello/handler.ts\nexport default () => 1;\n",
+            """
+            app/tools/hello/config.terse:11:15: error[yaml-syntax]: invalid YAML: aliases repeat more than 100000 values in this file; write the values out, or use fewer aliases of aliases
+            1 error, 0 warnings
+            """),
+        argumentSet(
+            "an alias counts as deep as what it copies",
+            "== app/tools/hello/config.terse\n"
+                + "description: Says hello.\n"
+                + "deep: &deep "
+                + "[".repeat(150)
+                + "]".repeat(150)
+                + "\nagain: "
+                + "[".repeat(100)
+                + "*deep"
+                + "]".repeat(100)
+                + "\n== app/tools/hello/handler.ts\nexport default () => 1;\n",
+            """
+            app/tools/hello/config.terse:3:108: error[yaml-syntax]: invalid YAML: nested more than 200 levels deep
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an alias of a mapping that is closed already is read as a copy",
             """
             == app/tools/hello/config.terse
@@ -204,6 +238,7 @@ class YamlDiagnosticsTest {
 
   @ParameterizedTest
   @MethodSource("rules")
+  @Timeout(60) // a file that expands for ever fails rather than hangs the build
   void reportsExactlyWhatTheRuleSays(String files, String expected) {
     assertThat(ProjectFixture.report(dir, files)).isEqualTo(expected);
   }
