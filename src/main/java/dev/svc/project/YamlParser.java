@@ -22,6 +22,7 @@ import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.ReaderException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -81,6 +82,14 @@ public final class YamlParser {
               : e.getProblemMark().or(e::getContextMark);
       Origin at = mark.map(m -> origin(m, file)).orElse(at1(file));
       diagnostics.add(Diagnostic.error("yaml-syntax", at, "invalid YAML: " + describe(e)));
+      return Optional.empty();
+    } catch (ReaderException e) {
+      diagnostics.error(
+          "yaml-syntax",
+          origin(text, e.getPosition(), file),
+          "invalid YAML: the character " + "U+%04X".formatted(e.getCodePoint()) + " is not allowed",
+          "remove it, or write it as an escape in a double-quoted string (\"\\u%04X\")"
+              .formatted(e.getCodePoint()));
       return Optional.empty();
     } catch (YamlEngineException e) {
       diagnostics.add(
@@ -285,6 +294,27 @@ public final class YamlParser {
 
   private static Origin origin(Mark mark, String file) {
     return new Origin(file, mark.getLine() + 1, mark.getColumn() + 1);
+  }
+
+  /**
+   * Where the character at {@code codePoints} (counted in code points from the start, as the YAML
+   * reader counts) is: lines end at LF, CR or CRLF, and columns count code points.
+   */
+  private static Origin origin(String text, int codePoints, String file) {
+    int line = 1;
+    int column = 1;
+    int index = 0;
+    for (int seen = 0; seen < codePoints && index < text.length(); seen++) {
+      int c = text.codePointAt(index);
+      index += Character.charCount(c);
+      if (c == '\n' || (c == '\r' && !(index < text.length() && text.charAt(index) == '\n'))) {
+        line++;
+        column = 1;
+      } else if (c != '\r') {
+        column++;
+      }
+    }
+    return new Origin(file, line, column);
   }
 
   private static Origin at1(String file) {

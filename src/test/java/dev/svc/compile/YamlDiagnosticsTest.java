@@ -222,6 +222,18 @@ class YamlDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a control character is reported where it is, not at the start of the file",
+            "== app/tools/hello/config.terse\n"
+                + "description: Says hello.\r\n"
+                + "inputs:\r\n"
+                + "  name: {type: string, description: Wh\u0001o.}\n"
+                + "== app/tools/hello/handler.ts\nexport default () => 1;\n",
+            """
+            app/tools/hello/config.terse:3:39: error[yaml-syntax]: invalid YAML: the character U+0001 is not allowed
+              hint: remove it, or write it as an escape in a double-quoted string ("\\u0001")
+            1 error, 0 warnings
+            """),
+        argumentSet(
             "an alias of a mapping that is closed already is read as a copy",
             """
             == app/tools/hello/config.terse
