@@ -19,9 +19,13 @@ import dev.svc.project.YamlParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.MalformedInputException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +55,7 @@ final class ProjectReader {
   private final Set<String> unreadableAdapters = new TreeSet<>();
   private final Set<String> unreadableTools = new TreeSet<>();
   private boolean unreadableResource;
+  private final Set<Path> reportedLoops = new TreeSet<>();
 
   ProjectReader(Project project, Diagnostics diagnostics) {
     this.project = project;
@@ -293,22 +298,73 @@ final class ProjectReader {
     }
   }
 
-  /** Entries of {@code dir} (recursively if asked) that pass {@code filter}, sorted by path. */
-  private static List<Path> filesIn(Path dir, boolean recursive, Predicate<Path> filter) {
+  /**
+   * Entries of {@code dir} (recursively if asked: regular files only, outside hidden folders) that
+   * pass {@code filter}, sorted by path.
+   */
+  private List<Path> filesIn(Path dir, boolean recursive, Predicate<Path> filter) {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
-    // links are followed (a Kubernetes ConfigMap volume is made of them); a loop of links fails
-    try (Stream<Path> entries =
-        recursive ? Files.walk(dir, FileVisitOption.FOLLOW_LINKS) : Files.list(dir)) {
-      return entries
-          .filter(p -> !p.equals(dir))
-          .filter(p -> !isHidden(dir.relativize(p)))
-          .filter(p -> recursive ? Files.isRegularFile(p) && filter.test(p) : filter.test(p))
-          .sorted()
-          .toList();
+    if (!recursive) {
+      try (Stream<Path> entries = Files.list(dir)) {
+        return entries.filter(p -> !isHidden(dir.relativize(p))).filter(filter).sorted().toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir, e);
+      }
+    }
+    // links are followed (a Kubernetes ConfigMap volume is made of them); a link to a folder that
+    // holds it is reported and not followed (the walk stopped on it with an exception before)
+    List<Path> files = new ArrayList<>();
+    try {
+      Files.walkFileTree(
+          dir,
+          Set.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path sub, BasicFileAttributes attributes) {
+              return sub.equals(dir) || !isHidden(dir.relativize(sub))
+                  ? FileVisitResult.CONTINUE
+                  : FileVisitResult.SKIP_SUBTREE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              if (attributes.isRegularFile()
+                  && !isHidden(dir.relativize(file))
+                  && filter.test(file)) {
+                files.add(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof FileSystemLoopException && !isHidden(dir.relativize(file))) {
+                reportLoop(file);
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
+    }
+    files.sort(null);
+    return files;
+  }
+
+  /** A link to a folder that holds it: reported once, however many walks meet it. */
+  private void reportLoop(Path link) {
+    if (reportedLoops.add(link)) {
+      diagnostics.warning(
+          "link-loop",
+          Origin.ofFile(project.relative(link)),
+          "`"
+              + project.relative(link)
+              + "` is a link to a folder that holds it, so it is not followed",
+          "remove the link, or point it at a folder outside this one");
     }
   }
 

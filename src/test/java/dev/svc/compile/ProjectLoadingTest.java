@@ -217,6 +217,36 @@ class ProjectLoadingTest {
   }
 
   @Test
+  void aLinkToAFolderThatHoldsItIsOneWarningAndTheRestIsRead() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: shop
+        == app/prompts/team/review.terse
+        messages: [{role: user, text: Review.}]
+        == app/resources/guide/config.terse
+        uri: docs://guide
+        text: "# Guide"
+        """);
+    Files.createSymbolicLink(dir.resolve("app/prompts/team/up"), Path.of(".."));
+    Files.createSymbolicLink(dir.resolve("app/resources/guide/self"), Path.of("."));
+
+    Compilation compilation = ProjectFixture.compile(dir);
+
+    assertThat(compilation.diagnostics())
+        .extracting(ProjectFixture::line)
+        .containsExactly(
+            "app/prompts/team/up: warning[link-loop]: `app/prompts/team/up` is a link to a folder"
+                + " that holds it, so it is not followed",
+            "app/resources/guide/self: warning[link-loop]: `app/resources/guide/self` is a link to"
+                + " a folder that holds it, so it is not followed");
+    Model model = ((Compilation.Success) compilation).model();
+    assertThat(model.prompts()).extracting(Prompt::name).containsExactly("review");
+    assertThat(model.resources()).extracting(Resource::name).containsExactly("guide");
+  }
+
+  @Test
   void hiddenDirectoriesAndNodeModulesAreSkippedWithoutWarnings() {
     Path project =
         ProjectFixture.write(
