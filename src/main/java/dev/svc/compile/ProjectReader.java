@@ -285,9 +285,26 @@ final class ProjectReader {
     return YamlParser.parse(text, label, diagnostics);
   }
 
-  /** The file's text; none when it is not UTF-8 (an error, and nothing else said of the file). */
+  /**
+   * The file's text; none when it is not UTF-8 or larger than a definition file may be (an error,
+   * and nothing else said of the file). A large file is refused by its size, unread: a file of 3
+   * GiB ended {@code svc validate} with an {@code OutOfMemoryError} and its stack trace.
+   */
   private Optional<String> readText(Path file) {
     try {
+      long size = Files.size(file);
+      if (size > YamlParser.MAX_FILE_BYTES) {
+        diagnostics.error(
+            "yaml-syntax",
+            Origin.ofFile(project.relative(file)),
+            "the file holds "
+                + size / (1024 * 1024)
+                + " MiB; a definition file may hold at most "
+                + YamlParser.MAX_CODE_POINTS
+                + " characters",
+            "keep definitions small; serve large content from a resource `file`");
+        return Optional.empty();
+      }
       return Optional.of(Files.readString(file));
     } catch (MalformedInputException e) {
       diagnostics.error(

@@ -38,13 +38,26 @@ import org.snakeyaml.engine.v2.nodes.Tag;
 public final class YamlParser {
   private YamlParser() {}
 
+  /** The most characters (code points) one definition file may hold: the YAML reader's default. */
+  public static final int MAX_CODE_POINTS = 3 * 1024 * 1024;
+
+  /**
+   * The most bytes one definition file may hold: {@link #MAX_CODE_POINTS} characters of up to four
+   * bytes each in UTF-8. A larger file is refused before it is read.
+   */
+  public static final long MAX_FILE_BYTES = 4L * MAX_CODE_POINTS;
+
   /**
    * Parses one document. An empty file gives an empty mapping positioned at the file; a syntax
    * error gives no node and an error diagnostic.
    */
   public static Optional<YamlNode> parse(String text, String file, Diagnostics diagnostics) {
     LoadSettings settings =
-        LoadSettings.builder().setLabel(file).setAllowDuplicateKeys(true).build();
+        LoadSettings.builder()
+            .setLabel(file)
+            .setAllowDuplicateKeys(true)
+            .setCodePointLimit(MAX_CODE_POINTS)
+            .build();
     try {
       Optional<Refusal> refusal = refusal(text, settings);
       if (refusal.isPresent()) {

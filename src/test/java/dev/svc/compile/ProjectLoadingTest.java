@@ -14,6 +14,7 @@ import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.project.ProjectLocator;
 import dev.svc.testing.ProjectFixture;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -426,6 +427,29 @@ class ProjectLoadingTest {
                 + " ^[a-z][a-z0-9_-]*$",
             "<inline .svc>:2:1: warning[unknown-key]: unknown key `port` in the root"
                 + " configuration (ignored)");
+  }
+
+  @Test
+  void aFileTooLargeToBeADefinitionIsOneErrorAndIsNotRead() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: shop
+        == app/tools/hello/handler.ts
+        export default () => 1;
+        """);
+    // 3 GiB of nothing (a sparse file): more than a Java string can hold
+    try (RandomAccessFile config =
+        new RandomAccessFile(dir.resolve("app/tools/hello/config.terse").toFile(), "rw")) {
+      config.setLength(3L << 30);
+    }
+
+    assertThat(ProjectFixture.compile(dir).diagnostics())
+        .extracting(ProjectFixture::line)
+        .containsExactly(
+            "app/tools/hello/config.terse: error[yaml-syntax]: the file holds 3072 MiB; a"
+                + " definition file may hold at most 3145728 characters");
   }
 
   @Test
