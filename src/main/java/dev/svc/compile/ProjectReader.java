@@ -65,7 +65,7 @@ final class ProjectReader {
 
   /** Reads everything; empty when the root configuration cannot be parsed at all. */
   Optional<Definitions> read() {
-    Optional<YamlNode> rootNode = parse(rootText(), project.root().label());
+    Optional<YamlNode> rootNode = rootText().flatMap(text -> parse(text, project.root().label()));
     if (rootNode.isEmpty()) {
       return Optional.empty();
     }
@@ -190,10 +190,11 @@ final class ProjectReader {
             agentTests));
   }
 
-  private String rootText() {
+  /** The root configuration's text; none when the file cannot be read (its error is reported). */
+  private Optional<String> rootText() {
     return switch (project.root()) {
-      case Project.InlineRoot inline -> inline.yaml();
-      case Project.RootFile file -> readText(file.path()).orElse("");
+      case Project.InlineRoot inline -> Optional.of(inline.yaml());
+      case Project.RootFile file -> readText(file.path());
     };
   }
 

@@ -453,6 +453,24 @@ class ProjectLoadingTest {
   }
 
   @Test
+  void aRootFileThatIsNotUtf8IsThatOneErrorNotAlsoAMissingName() throws Exception {
+    ProjectFixture.write(
+        dir,
+        """
+        == app/tools/hello/config.terse
+        description: Says hello.
+        == app/tools/hello/handler.ts
+        export default () => 1;
+        """);
+    Files.write(
+        dir.resolve(".svc"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', (byte) 0xC3, (byte) 0x28});
+
+    assertThat(ProjectFixture.compile(dir).diagnostics())
+        .extracting(ProjectFixture::line)
+        .containsExactly(".svc: error[invalid-encoding]: file is not UTF-8 text");
+  }
+
+  @Test
   void aFileThatIsNotUtf8IsThatOneErrorNotAlsoMissingFieldsOrItsTestsComplaints() throws Exception {
     ProjectFixture.write(
         dir,
