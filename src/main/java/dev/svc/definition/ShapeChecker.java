@@ -224,14 +224,16 @@ final class ShapeChecker {
   }
 
   private void checkRange(Field field, FieldType.Int range, Scalar scalar, String name) {
-    long value;
+    boolean inRange;
     try {
-      value = Long.decode(scalar.text().replace("_", ""));
+      long value = Long.decode(scalar.text().replace("_", ""));
+      inRange = value >= range.minimum() && value <= range.maximum();
     } catch (NumberFormatException e) {
-      wrongType(name, "an integer", scalar);
-      return;
+      // an integer (so tagged by the YAML reader) that a long cannot hold is out of every range;
+      // it was reported as "must be an integer, found an integer"
+      inRange = false;
     }
-    if (value < range.minimum() || value > range.maximum()) {
+    if (!inRange) {
       String bounds =
           range.maximum() >= Integer.MAX_VALUE
               ? "at least " + range.minimum()
@@ -239,7 +241,7 @@ final class ShapeChecker {
       diagnostics.error(
           field.code().orElse("invalid-value"),
           scalar.origin(),
-          name + " is " + value + "; it must be " + bounds);
+          name + " is " + scalar.text() + "; it must be " + bounds);
     }
   }
 

@@ -178,6 +178,26 @@ class RootDiagnosticsTest {
             3 errors, 1 warning
             """),
         argumentSet(
+            "integers too large for any range are out of range, not of the wrong type",
+            """
+            == .svc
+            name: shop
+            server:
+              limits:
+                header_timeout: 99999999999999999999
+                connections_per_client: -99999999999999999999
+            tools:
+              search:
+                limit: 123456789012345678901234567890
+            """
+                + HELLO,
+            """
+            .svc:4:21: error[invalid-server-limit]: `header_timeout` is 99999999999999999999; it must be between 1 and 3600
+            .svc:5:29: error[invalid-server-limit]: `connections_per_client` is -99999999999999999999; it must be between 0 and 1000000
+            .svc:8:12: error[invalid-value]: `limit` is 123456789012345678901234567890; it must be at least 1
+            3 errors, 0 warnings
+            """),
+        argumentSet(
             "a push-notification network that is not an address or CIDR is rejected",
             """
             == .svc
