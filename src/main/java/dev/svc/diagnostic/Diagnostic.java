@@ -39,10 +39,45 @@ public record Diagnostic(
     return severity == Severity.ERROR;
   }
 
-  /** The text printed for this diagnostic: {@code file:line:col: error[code]: message}. */
+  /**
+   * The text printed for this diagnostic: {@code file:line:col: error[code]: message}, and the hint
+   * on a second line. Control characters of a name (a folder called {@code "a\nb"}) are written as
+   * escapes, so that the diagnostic keeps its one line that editors and CI matchers read.
+   */
   public String render() {
-    String head = origin + ": " + severity.label() + "[" + code + "]: " + message;
-    return hint.map(h -> head + "\n  hint: " + h).orElse(head);
+    String head =
+        oneLine(origin.toString())
+            + ": "
+            + severity.label()
+            + "["
+            + code
+            + "]: "
+            + oneLine(message);
+    return hint.map(h -> head + "\n  hint: " + oneLine(h)).orElse(head);
+  }
+
+  /** {@code text} with its control characters written as escapes ({@code \n}, {@code \u0001}). */
+  static String oneLine(String text) {
+    if (text.chars().noneMatch(Character::isISOControl)) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length() + 8);
+    text.chars()
+        .forEach(c -> {
+          switch (c) {
+            case '\n' -> out.append("\\n");
+            case '\r' -> out.append("\\r");
+            case '\t' -> out.append("\\t");
+            default -> {
+              if (Character.isISOControl(c)) {
+                out.append("\\u%04X".formatted(c));
+              } else {
+                out.append((char) c);
+              }
+            }
+          }
+        });
+    return out.toString();
   }
 
   @Override

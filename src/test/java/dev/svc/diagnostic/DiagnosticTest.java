@@ -33,6 +33,19 @@ class DiagnosticTest {
   }
 
   @Test
+  void controlCharactersOfNamesAreEscapedSoThatADiagnosticStaysOneLine() {
+    Origin folder = new Origin("app/tools/bad\nname/config.terse", 1, 1);
+
+    assertThat(
+            Diagnostic.error("invalid-name", folder, "default name `bad\nname\u0001` is invalid")
+                .withHint("rename `bad\nname`")
+                .render())
+        .isEqualTo(
+            "app/tools/bad\\nname/config.terse:1:1: error[invalid-name]: default name"
+                + " `bad\\nname\\u0001` is invalid\n  hint: rename `bad\\nname`");
+  }
+
+  @Test
   void codesMustBeKebabCase() {
     assertThatThrownBy(() -> Diagnostic.error("UnknownAdapter", AT, "x"))
         .isInstanceOf(IllegalArgumentException.class);
