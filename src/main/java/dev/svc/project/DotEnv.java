@@ -2,6 +2,11 @@ package dev.svc.project;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -15,16 +20,60 @@ import java.util.Map;
 public final class DotEnv {
   private DotEnv() {}
 
-  /** The variables of the file, or an empty map when it does not exist. */
+  /**
+   * The most bytes a {@code .env} file may hold. A larger one is refused unread: a 3 GiB file ended
+   * every command with an {@code OutOfMemoryError} and its stack trace.
+   */
+  static final int MAX_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * The variables of the file, or an empty map when it does not exist.
+   *
+   * @throws UncheckedIOException when it cannot be read, is larger than {@link #MAX_BYTES} or is
+   *     not UTF-8 text; the message says which, and where the first byte that is not UTF-8 is
+   */
   public static Map<String, String> read(Path file) {
     if (!Files.isRegularFile(file)) {
       return Map.of();
     }
     try {
-      return parse(Files.readString(file));
+      long size = Files.size(file);
+      if (size > MAX_BYTES) {
+        throw refused(
+            file
+                + " holds "
+                + size / (1024 * 1024)
+                + " MiB; a .env file may hold at most "
+                + MAX_BYTES / (1024 * 1024)
+                + " MiB");
+      }
+      return parse(utf8(file, Files.readAllBytes(file)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
+  }
+
+  /** The bytes as text, or a refusal naming the line and column of the first that is not UTF-8. */
+  private static String utf8(Path file, byte[] bytes) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length);
+    CoderResult result =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(in, out, true);
+    if (result.isError()) {
+      String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
+      int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
+      int column = 1 + before.length() - (before.lastIndexOf('\n') + 1);
+      throw refused(file + ":" + line + ":" + column + ": a .env file must be UTF-8 text");
+    }
+    return out.flip().toString();
+  }
+
+  private static UncheckedIOException refused(String message) {
+    return new UncheckedIOException(message, new IOException(message));
   }
 
   public static Map<String, String> parse(String text) {

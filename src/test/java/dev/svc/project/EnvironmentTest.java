@@ -1,10 +1,14 @@
 package dev.svc.project;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +40,30 @@ class EnvironmentTest {
     Environment environment = Environment.load(work, work.resolve("."), Map.of());
 
     assertThat(environment.get("A")).contains("here");
+  }
+
+  @Test
+  void aDotEnvTooLargeIsRefusedUnreadWithItsSize() throws IOException {
+    Path dotEnv = work.resolve(".env");
+    // 3 GiB of nothing (a sparse file): more than a Java array can hold
+    try (RandomAccessFile file = new RandomAccessFile(dotEnv.toFile(), "rw")) {
+      file.setLength(3L << 30);
+    }
+
+    assertThatThrownBy(() -> Environment.load(work, work, Map.of()))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage(dotEnv + " holds 3072 MiB; a .env file may hold at most 4 MiB");
+  }
+
+  @Test
+  void aDotEnvThatIsNotUtf8IsRefusedAtItsFirstBadByteWithoutItsValues() throws IOException {
+    Path dotEnv = work.resolve(".env");
+    Files.writeString(dotEnv, "A=1\nSECRET=s\u00e9same\nNAME=caf");
+    Files.write(dotEnv, new byte[] {(byte) 0xE9, '\n'}, StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> Environment.load(work, work, Map.of()))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage(dotEnv + ":3:9: a .env file must be UTF-8 text");
   }
 
   @Test
