@@ -144,10 +144,7 @@ final class ConnectionStrings {
         "option max_connections of adapter `"
             + adapter
             + "` must be a whole number from 1 to "
-            + MAX_POOL_SIZE
-            + ", found `"
-            + text
-            + "`");
+            + MAX_POOL_SIZE);
   }
 
   /** Splits {@code host:port} (IPv6 in brackets) into host and port, with a default port. */

@@ -2,7 +2,11 @@ package dev.svc.connector;
 
 import dev.svc.SvcException;
 
-/** The database cannot be reached or refused the connection: a server fault, not a tool error. */
+/**
+ * The database cannot be reached or refused the connection: a server fault, not a tool error. Its
+ * message never quotes an option's value: at start the values come from {@code {{ env.… }}}
+ * (literal ones were checked when the project was compiled), and svc never prints those.
+ */
 public final class ConnectorUnavailableException extends SvcException {
   /** The diagnostic code a failure at start is reported with, unless it says otherwise. */
   public static final String UNAVAILABLE = "adapter-unavailable";

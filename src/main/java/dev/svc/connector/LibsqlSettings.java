@@ -94,9 +94,7 @@ record LibsqlSettings(String base, String query, Optional<String> token, String 
                 throw new ConnectorUnavailableException(
                     "option tls of sqlite adapter `"
                         + adapter.name()
-                        + "` must be 1 (TLS) or 0 (no TLS), found `"
-                        + tls
-                        + "`");
+                        + "` must be 1 (TLS) or 0 (no TLS)");
           };
     }
     String interval = parameters.get(SYNC_INTERVAL);

@@ -104,10 +104,7 @@ record MongoSettings(MongoClientSettings client, String location, Optional<Strin
             + " of mongodb adapter `"
             + adapter.name()
             + "` must be a whole number of at least "
-            + min
-            + ", found `"
-            + text
-            + "`");
+            + min);
   }
 
   /** The connection string with every option appended as a query parameter. */

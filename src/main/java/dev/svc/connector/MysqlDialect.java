@@ -179,9 +179,7 @@ final class MysqlDialect implements SqlDialect {
       throw new ConnectorUnavailableException(
           "connectTimeout of mysql adapter `"
               + adapter
-              + "` must be milliseconds, found `"
-              + millis
-              + "`");
+              + "` must be a whole number of milliseconds");
     }
   }
 

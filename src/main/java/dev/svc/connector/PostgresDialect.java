@@ -138,11 +138,7 @@ final class PostgresDialect implements SqlDialect {
   private static String seconds(String adapter, String value) {
     if (!value.strip().matches("[0-9]{1,6}")) {
       throw new ConnectorUnavailableException(
-          "option connect_timeout of adapter `"
-              + adapter
-              + "` must be a whole number of seconds, found `"
-              + value
-              + "`");
+          "option connect_timeout of adapter `" + adapter + "` must be a whole number of seconds");
     }
     return value.strip();
   }

@@ -91,10 +91,7 @@ record RedisSettings(
         "option pool_size of redis adapter `"
             + adapter.name()
             + "` must be a whole number from 1 to "
-            + ConnectionStrings.MAX_POOL_SIZE
-            + ", found `"
-            + text
-            + "`");
+            + ConnectionStrings.MAX_POOL_SIZE);
   }
 
   private static ConnectorUnavailableException invalid(

@@ -60,9 +60,7 @@ class ConnectionStringsTest {
       assertThatThrownBy(() -> ConnectionStrings.poolSize("db", Map.of("max_connections", bad), 8))
           .isInstanceOf(ConnectorUnavailableException.class)
           .hasMessage(
-              "option max_connections of adapter `db` must be a whole number from 1 to 200, found `"
-                  + bad
-                  + "`");
+              "option max_connections of adapter `db` must be a whole number from 1 to 200");
     }
   }
 

@@ -86,8 +86,7 @@ class MongoSettingsTest {
     assertThatThrownBy(() -> parse("mongodb://h", Map.of("maxPoolSize", "0")))
         .isInstanceOf(ConnectorUnavailableException.class)
         .hasMessage(
-            "option maxPoolSize of mongodb adapter `crm` must be a whole number of at least 1,"
-                + " found `0`");
+            "option maxPoolSize of mongodb adapter `crm` must be a whole number of at least 1");
     assertThatThrownBy(() -> parse("mongodb://h", Map.of("maxPoolSize", "2", "minPoolSize", "3")))
         .hasMessage(
             "option minPoolSize of mongodb adapter `crm` (3) is larger than maxPoolSize (2)");

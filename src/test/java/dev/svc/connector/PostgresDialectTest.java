@@ -135,8 +135,7 @@ class PostgresDialectTest {
   @Test
   void aConnectTimeoutMustBeSeconds() {
     assertThatThrownBy(() -> settings("postgresql://h/d", Map.of("connect_timeout", "5s")))
-        .hasMessage(
-            "option connect_timeout of adapter `db` must be a whole number of seconds, found `5s`");
+        .hasMessage("option connect_timeout of adapter `db` must be a whole number of seconds");
   }
 
   @Test
