@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,6 +61,25 @@ final class BuildCommand implements Callable<Integer> {
     this.context = context;
   }
 
+  /**
+   * A definition file ({@code .terse}) in {@code out}, whose sub-folders are walked without
+   * following links; empty when there is none. An output directory holding one is a folder of the
+   * project's sources: {@code build.out: app} with {@code clean_dir: true} removed every tool
+   * before writing the build there.
+   */
+  private static Optional<Path> definitionIn(Path out) throws IOException {
+    if (!Files.isDirectory(out)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> files = Files.walk(out)) {
+      return files
+          .filter(file -> file.getFileName().toString().endsWith(".terse"))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .findFirst();
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
     long started = System.nanoTime();
@@ -92,6 +112,18 @@ final class BuildCommand implements Callable<Integer> {
       context
           .err()
           .println("error: the output directory " + out + " would hold the project itself");
+      return ExitCodes.FAILED;
+    }
+    Optional<Path> definition = definitionIn(out);
+    if (definition.isPresent()) {
+      context
+          .err()
+          .println(
+              "error: the output directory "
+                  + out
+                  + " holds the project's "
+                  + located.relative(definition.get())
+                  + "; choose an output directory (build.out or -o) outside the definitions");
       return ExitCodes.FAILED;
     }
     if (cleanDir || model.service().buildCleanDir()) {

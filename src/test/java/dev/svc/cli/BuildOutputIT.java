@@ -135,6 +135,34 @@ class BuildOutputIT {
   }
 
   @Test
+  void anOutputDirectoryHoldingDefinitionsIsRefusedAndLeftAsItIs() {
+    Path project =
+        project(
+            """
+            name: shipped
+            build:
+              out: app
+              clean_dir: true
+            """);
+
+    CliRun run = CliRun.svc(dir, "build", project.toString(), "--no-aot");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(
+            "error: the output directory "
+                + project.resolve("app")
+                + " holds the project's app/prompts/hello.terse; choose an output directory"
+                + " (build.out or -o) outside the definitions");
+    assertThat(project.resolve("app/prompts/hello.terse")).as("not removed").isRegularFile();
+    assertThat(project.resolve("app/model.bin")).doesNotExist();
+
+    CliRun flag = CliRun.svc(dir, "build", project.toString(), "-o", "project/app/prompts");
+    assertThat(flag.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(project.resolve("app/prompts/hello.terse")).isRegularFile();
+  }
+
+  @Test
   void anInlineRootConfigurationBuildsTheProjectInTheGivenDirectory() {
     Path project = ProjectFixture.write(dir.resolve("project"), FILES); // no .svc file
 
