@@ -159,9 +159,26 @@ public final class PromptRenderer {
     };
   }
 
+  /**
+   * The image file, refused before it is read when it is larger than svc serves as one result (as a
+   * resource file is): a prompt with a 700 MiB image ended the server on its first {@code
+   * prompts/get} with an {@code OutOfMemoryError}.
+   */
   private byte[] read(String path) {
+    Path file = projectDirectory.resolve(path);
     try {
-      return Files.readAllBytes(projectDirectory.resolve(path));
+      long size = Files.size(file);
+      if (size > ceiling) {
+        throw new ResourceContents.TooLargeException(
+            "prompt image "
+                + file.getFileName()
+                + " holds "
+                + ResourceContents.mib(size)
+                + ", more than the "
+                + ResourceContents.mib(ceiling)
+                + " svc serves as one result; make the image smaller");
+      }
+      return Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read prompt image " + path, e);
     }

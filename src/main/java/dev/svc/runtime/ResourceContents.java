@@ -78,7 +78,7 @@ public final class ResourceContents {
     }
   }
 
-  private static String mib(long bytes) {
+  static String mib(long bytes) {
     return (bytes + (1 << 20) - 1) / (1 << 20) + " MiB";
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.model.Model;
 import dev.svc.model.Prompt;
 import dev.svc.testing.ProjectFixture;
+import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -105,5 +106,31 @@ class PromptRendererTest {
     PromptRenderer small = new PromptRenderer(new ResourceContents(model, dir), dir, ceiling);
     assertThatThrownBy(() -> small.render(twice, Map.of("ticket", ticket)))
         .isInstanceOf(PromptRenderer.TooLargeException.class);
+  }
+
+  @Test
+  void anImageLargerThanOneResultIsRefusedUnread() throws Exception {
+    Path image = dir.resolve("app/prompts/huge.png");
+    // 700 MiB of nothing (a sparse file): more than a 512 MiB heap holds
+    try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
+      file.setLength(700L << 20);
+    }
+    Prompt withImage =
+        new Prompt(
+            "shows",
+            triage.title(),
+            triage.description(),
+            List.of(),
+            List.of(
+                new Prompt.Message(
+                    Prompt.Role.USER, new Prompt.ImageFile("app/prompts/huge.png", "image/png"))));
+    PromptRenderer small =
+        new PromptRenderer(new ResourceContents(model, dir), dir, 32L * 1024 * 1024);
+
+    assertThatThrownBy(() -> small.render(withImage, Map.of()))
+        .isInstanceOf(ResourceContents.TooLargeException.class)
+        .hasMessage(
+            "prompt image huge.png holds 700 MiB, more than the 32 MiB svc serves as one result;"
+                + " make the image smaller");
   }
 }
