@@ -131,8 +131,27 @@ public final class Artifacts {
     return files;
   }
 
+  /**
+   * The most bytes of one file {@code svc build} embeds. The artifact loads {@code model.bin} whole
+   * into the launcher's 512 MiB heap; a 3 GiB image ended the build with an {@code
+   * OutOfMemoryError} and its stack trace.
+   */
+  static final long MAX_EMBEDDED_BYTES = 256L * 1024 * 1024;
+
   private static byte[] read(Path file) {
     try {
+      long size = Files.size(file);
+      if (size > MAX_EMBEDDED_BYTES) {
+        throw new UncheckedIOException(
+            "cannot embed "
+                + file
+                + ": it holds "
+                + size / (1024 * 1024)
+                + " MiB, more than the "
+                + MAX_EMBEDDED_BYTES / (1024 * 1024)
+                + " MiB svc build embeds of one file; make it smaller, or serve it from a tool",
+            new IOException("file too large to embed: " + file));
+      }
       return Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
