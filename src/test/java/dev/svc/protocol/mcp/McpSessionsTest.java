@@ -100,4 +100,21 @@ class McpSessionsTest {
     assertThat(sessions.find(session.id())).isEmpty();
     assertThat(sessions.all()).doesNotContain(session);
   }
+
+  @Test
+  void anEndedSessionStaysEndedUnderAnotherSpellingOfItsId() {
+    McpSession session = sessions.find(sessions.begin("2025-11-25")).orElseThrow();
+    sessions.end(session);
+
+    // the same signature bytes in base64 written otherwise: padded, or with the unused low bits of
+    // the last character set (a decoder ignores both)
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    char last = session.id().charAt(session.id().length() - 1);
+    char lowBitsSet = alphabet.charAt(alphabet.indexOf(last) | 0xF);
+    String stem = session.id().substring(0, session.id().length() - 1);
+    assertThat(lowBitsSet).isNotEqualTo(last);
+    assertThat(sessions.find(stem + lowBitsSet)).isEmpty();
+    assertThat(sessions.find(session.id() + "==")).isEmpty();
+    assertThat(sessions.all()).isEmpty();
+  }
 }

@@ -77,4 +77,26 @@ class SessionTokensTest {
     assertThat(caps.declared()).containsExactlyInAnyOrder("elicitation", "roots");
     assertThat(ClientCapabilities.of(null)).isEqualTo(ClientCapabilities.NONE);
   }
+
+  @Test
+  void onlyTheSpellingIssuedVerifies() {
+    String id = tokens.issue("2025-11-25", 1_000);
+    String signature = id.substring(id.lastIndexOf('.') + 1);
+    byte[] bytes = Base64.getUrlDecoder().decode(signature);
+    String stem = id.substring(0, id.lastIndexOf('.') + 1);
+
+    assertThat(tokens.verify(id)).isPresent();
+    assertThat(tokens.verify(id + "==")).as("padded").isEmpty();
+    assertThat(tokens.verify(stem + Base64.getUrlEncoder().encodeToString(bytes)))
+        .as("padded by the encoder")
+        .isEmpty();
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    char last = signature.charAt(signature.length() - 1);
+    String respelled =
+        stem
+            + signature.substring(0, signature.length() - 1)
+            + alphabet.charAt(alphabet.indexOf(last) ^ 1);
+    assertThat(Base64.getUrlDecoder().decode(respelled.substring(stem.length()))).isEqualTo(bytes);
+    assertThat(tokens.verify(respelled)).as("the unused low bits of the last character").isEmpty();
+  }
 }
