@@ -137,8 +137,10 @@ public final class AgentTools {
   }
 
   /**
-   * The refusal of a call by the tool's rate limit, counted for the principal of the request that
-   * started the run (an anonymous one: every anonymous caller together); empty when it may run.
+   * The refusal of a call by the tool's rate limit, counted for the principal of the access token
+   * {@code server.auth} verified for the request that started the run, else for every caller
+   * without one together (unverified credentials are not a caller: a new {@code X-API-Key} with
+   * each request would escape the limit); empty when it may run.
    */
   private Optional<RateLimitDecision> refusal(String name, Caller caller) {
     Optional<RateLimit> limit = invoker.model().tool(name).flatMap(Tool::rateLimit);
@@ -146,10 +148,7 @@ public final class AgentTools {
       return Optional.empty();
     }
     String principal =
-        caller
-            .verified()
-            .map(VerifiedToken::principalId)
-            .orElseGet(() -> Principal.fromCredentials(caller.headers()).id());
+        caller.verified().map(VerifiedToken::principalId).orElse(Principal.ANONYMOUS.id());
     RateLimitDecision decision = limiter.acquire(name + "\n" + principal, limit.get());
     return decision.allowed() ? Optional.empty() : Optional.of(decision);
   }

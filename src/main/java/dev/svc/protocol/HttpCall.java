@@ -75,14 +75,16 @@ public record HttpCall(
   }
 
   /**
-   * Whose calls a rate limit counts together: the {@link #principal()}, or for an anonymous caller
-   * its IP address ({@code ip:<address>}).
+   * Whose calls a rate limit counts together: the principal of the access token {@code server.auth}
+   * verified, or else the IP address of the connection ({@code ip:<address>}). Not the {@link
+   * #principal()} of unverified credentials: a client that sent a new {@code X-API-Key} or {@code
+   * Authorization} value with each call would be a new caller each time, never limited.
    */
   public String rateLimitKey() {
-    Principal principal = principal();
-    return principal.isAnonymous() && !clientAddress.isEmpty()
-        ? "ip:" + clientAddress
-        : principal.id();
+    if (verified.isPresent()) {
+      return verified.get().principalId();
+    }
+    return clientAddress.isEmpty() ? Principal.ANONYMOUS.id() : "ip:" + clientAddress;
   }
 
   /**

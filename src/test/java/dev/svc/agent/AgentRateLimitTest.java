@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Headers;
+import dev.svc.call.VerifiedToken;
 import dev.svc.json.Json;
 import dev.svc.model.Agent;
 import dev.svc.model.Model;
@@ -16,16 +17,18 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent's tool calls count against the tool's {@code rate_limit} for the principal of the
- * request that started the run; a refused call is a tool error the model reads, and the tool does
- * not run. A real SQLite file.
+ * An agent's tool calls count against the tool's {@code rate_limit} for the verified principal of
+ * the request that started the run (every caller without one together); a refused call is a tool
+ * error the model reads, and the tool does not run. A real SQLite file.
  */
 class AgentRateLimitTest {
   static final String PROJECT =
@@ -66,12 +69,25 @@ class AgentRateLimitTest {
     runtime.close();
   }
 
-  private Turn.ToolResult hit(String apiKey) {
+  /** A call of the subject of a token {@code server.auth} verified. */
+  private Turn.ToolResult hit(String subject) {
+    return hit(
+        new Caller(
+            "req",
+            Headers.NONE,
+            Optional.empty(),
+            Optional.of(
+                new VerifiedToken(subject, Set.of(), Instant.parse("2030-01-01T00:00:00Z")))));
+  }
+
+  private Turn.ToolResult hit(Caller caller) {
     Agent agent = model.agent("clerk").orElseThrow();
     AgentTools tools = new AgentTools(agent, runtime.tools(), limiter);
-    return tools.call(
-        new ToolCall("c", "hit", Json.NODES.objectNode()),
-        new Caller("req", Headers.of("X-API-Key", apiKey), Optional.empty()));
+    return tools.call(new ToolCall("c", "hit", Json.NODES.objectNode()), caller);
+  }
+
+  private Turn.ToolResult hitWithKey(String apiKey) {
+    return hit(new Caller("req", Headers.of("X-API-Key", apiKey), Optional.empty()));
   }
 
   private long hits() throws SQLException {
@@ -101,5 +117,14 @@ class AgentRateLimitTest {
     assertThat(hit("alice").failed()).isTrue();
     assertThat(hit("bob").failed()).isFalse();
     assertThat(hits()).isEqualTo(3);
+  }
+
+  @Test
+  void unverifiedKeysAreNotCallersOfTheirOwn() throws SQLException {
+    assertThat(hitWithKey("k1").failed()).isFalse();
+    assertThat(hitWithKey("k2").failed()).isFalse();
+    assertThat(hitWithKey("k3").failed()).as("a new made-up key is no new count").isTrue();
+    assertThat(hit(new Caller("req", Headers.NONE, Optional.empty())).failed()).isTrue();
+    assertThat(hits()).isEqualTo(2);
   }
 }

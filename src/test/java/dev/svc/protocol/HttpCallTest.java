@@ -33,4 +33,38 @@ class HttpCallTest {
     assertThat(call.headers().first("authorization")).isEmpty();
     assertThat(call.headers().forScripts()).containsOnlyKeys("accept");
   }
+
+  private static HttpCall from(String address, Headers headers) {
+    return new HttpCall(
+        "POST",
+        "/mcp",
+        headers,
+        new byte[0],
+        () -> "http://x",
+        "r1",
+        "",
+        java.util.Optional.empty(),
+        address);
+  }
+
+  @Test
+  void unverifiedCredentialsDoNotMakeANewCallerForRateLimits() {
+    String anonymous = from("10.0.0.7", Headers.NONE).rateLimitKey();
+    assertThat(from("10.0.0.7", Headers.of("X-API-Key", "k1")).rateLimitKey())
+        .isEqualTo(from("10.0.0.7", Headers.of("X-API-Key", "k2")).rateLimitKey())
+        .isEqualTo(from("10.0.0.7", Headers.of("Authorization", "Bearer t3")).rateLimitKey())
+        .isEqualTo(anonymous)
+        .isEqualTo("ip:10.0.0.7");
+    assertThat(from("10.0.0.8", Headers.NONE).rateLimitKey()).isNotEqualTo(anonymous);
+    assertThat(from("", Headers.of("X-API-Key", "k1")).rateLimitKey()).isEqualTo("anonymous");
+  }
+
+  @Test
+  void aVerifiedSubjectIsCountedWhereverItCallsFrom() {
+    VerifiedToken alice =
+        new VerifiedToken("alice", Set.of(), Instant.parse("2030-01-01T00:00:00Z"));
+    assertThat(from("10.0.0.7", Headers.NONE).authenticated(alice).rateLimitKey())
+        .isEqualTo(from("10.0.0.8", Headers.NONE).authenticated(alice).rateLimitKey())
+        .isEqualTo("oauth:alice");
+  }
 }
