@@ -223,6 +223,21 @@ final class RequestHandler extends Handler.Abstract {
                 + ")");
         return;
       }
+      Optional<String> transferCoding = otherTransferCoding(headers);
+      if (transferCoding.isPresent()) {
+        // RFC 9112 §6.1: a transfer coding the server does not understand is 501
+        SvcMetrics.HTTP_REFUSALS.increment("transfer_encoding");
+        BodyReceiver.refuse(
+            request,
+            response,
+            callback,
+            501,
+            "Not Implemented: svc reads request bodies with a Content-Length or chunked, in no"
+                + " other transfer coding (got "
+                + ClientText.printable(transferCoding.get())
+                + ")");
+        return;
+      }
       Optional<byte[]> received =
           BodyReceiver.receive(request, response, callback, settings, hold, path);
       if (received.isEmpty()) {
@@ -419,6 +434,19 @@ final class RequestHandler extends Handler.Abstract {
 
   private static void writeError(Response response, Callback callback, int status, String message) {
     writeBody(response, callback, status, "application/json", HttpReply.errorJson(message));
+  }
+
+  /** A transfer coding of the request other than {@code chunked} (Jetty decodes only that one). */
+  private static Optional<String> otherTransferCoding(Headers headers) {
+    for (String value : headers.all("transfer-encoding")) {
+      for (String coding : value.split(",")) {
+        String name = coding.strip();
+        if (!name.isEmpty() && !name.equalsIgnoreCase("chunked")) {
+          return Optional.of(name);
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   private static Headers headers(Request request) {

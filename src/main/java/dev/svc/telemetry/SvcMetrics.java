@@ -26,7 +26,7 @@ public final class SvcMetrics {
           "{refusal}",
           "Connections and requests refused or cut short to protect the server, by reason"
               + " (connections_per_client, header_timeout, body_timeout, body_too_large,"
-              + " content_encoding, shutting_down, unauthorized, forbidden, bad_authorization, auth_unavailable,"
+              + " content_encoding, transfer_encoding, shutting_down, unauthorized, forbidden, bad_authorization, auth_unavailable,"
               + " task_store_full, too_many_tasks).",
           "svc.refusal.reason");
 

@@ -326,6 +326,23 @@ class HttpEdgeIT {
   }
 
   @Test
+  void aTransferCodingOtherThanChunkedIs501NotABodyReadAsIfPlain() throws Exception {
+    for (String codings : List.of("gzip, chunked", "x-custom ,chunked")) {
+      try (RawHttp http = RawHttp.connect(port)) {
+        http.send(
+            "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json\r\nTransfer-Encoding: "
+                + codings
+                + "\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+        RawHttp.Answer answer = http.read();
+        assertThat(answer.status()).as(codings).isEqualTo(501);
+        assertThat(answer.body())
+            .contains("in no other transfer coding (got " + codings.split(",")[0].strip() + ")");
+      }
+    }
+  }
+
+  @Test
   void connectionsBeyondThePerClientCapAreClosedAtOnceAndFreedSlotsServeAgain() throws IOException {
     try (Instance capped =
         RunningProject.start(
