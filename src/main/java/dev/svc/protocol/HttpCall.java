@@ -76,13 +76,23 @@ public record HttpCall(
 
   /**
    * Whose calls a rate limit counts together: the principal of the access token {@code server.auth}
-   * verified, or else the IP address of the connection ({@code ip:<address>}). Not the {@link
-   * #principal()} of unverified credentials: a client that sent a new {@code X-API-Key} or {@code
-   * Authorization} value with each call would be a new caller each time, never limited.
+   * verified; for a tool whose own {@code auth} block checks the credentials before it runs, the
+   * {@link #principal()} they make (a made-up key is refused there, so it buys no call); else the
+   * IP address of the connection ({@code ip:<address>}). Not unchecked credentials: a client that
+   * sent a new {@code X-API-Key} or {@code Authorization} value with each call would be a new
+   * caller each time, never limited.
+   *
+   * @param credentialsChecked whether the tool checks the caller's credentials itself
    */
-  public String rateLimitKey() {
+  public String rateLimitKey(boolean credentialsChecked) {
     if (verified.isPresent()) {
       return verified.get().principalId();
+    }
+    if (credentialsChecked) {
+      Principal principal = Principal.fromCredentials(headers);
+      if (!principal.isAnonymous()) {
+        return principal.id();
+      }
     }
     return clientAddress.isEmpty() ? Principal.ANONYMOUS.id() : "ip:" + clientAddress;
   }

@@ -49,22 +49,30 @@ class HttpCallTest {
 
   @Test
   void unverifiedCredentialsDoNotMakeANewCallerForRateLimits() {
-    String anonymous = from("10.0.0.7", Headers.NONE).rateLimitKey();
-    assertThat(from("10.0.0.7", Headers.of("X-API-Key", "k1")).rateLimitKey())
-        .isEqualTo(from("10.0.0.7", Headers.of("X-API-Key", "k2")).rateLimitKey())
-        .isEqualTo(from("10.0.0.7", Headers.of("Authorization", "Bearer t3")).rateLimitKey())
+    String anonymous = from("10.0.0.7", Headers.NONE).rateLimitKey(false);
+    assertThat(from("10.0.0.7", Headers.of("X-API-Key", "k1")).rateLimitKey(false))
+        .isEqualTo(from("10.0.0.7", Headers.of("X-API-Key", "k2")).rateLimitKey(false))
+        .isEqualTo(from("10.0.0.7", Headers.of("Authorization", "Bearer t3")).rateLimitKey(false))
         .isEqualTo(anonymous)
         .isEqualTo("ip:10.0.0.7");
-    assertThat(from("10.0.0.8", Headers.NONE).rateLimitKey()).isNotEqualTo(anonymous);
-    assertThat(from("", Headers.of("X-API-Key", "k1")).rateLimitKey()).isEqualTo("anonymous");
+    assertThat(from("10.0.0.8", Headers.NONE).rateLimitKey(false)).isNotEqualTo(anonymous);
+    assertThat(from("", Headers.of("X-API-Key", "k1")).rateLimitKey(false)).isEqualTo("anonymous");
+  }
+
+  @Test
+  void keysAToolsOwnAuthBlockChecksAreCallersOfTheirOwnBehindOneAddress() {
+    assertThat(from("10.0.0.7", Headers.of("X-API-Key", "k1")).rateLimitKey(true))
+        .isNotEqualTo(from("10.0.0.7", Headers.of("X-API-Key", "k2")).rateLimitKey(true))
+        .isNotEqualTo("ip:10.0.0.7");
+    assertThat(from("10.0.0.7", Headers.NONE).rateLimitKey(true)).isEqualTo("ip:10.0.0.7");
   }
 
   @Test
   void aVerifiedSubjectIsCountedWhereverItCallsFrom() {
     VerifiedToken alice =
         new VerifiedToken("alice", Set.of(), Instant.parse("2030-01-01T00:00:00Z"));
-    assertThat(from("10.0.0.7", Headers.NONE).authenticated(alice).rateLimitKey())
-        .isEqualTo(from("10.0.0.8", Headers.NONE).authenticated(alice).rateLimitKey())
+    assertThat(from("10.0.0.7", Headers.NONE).authenticated(alice).rateLimitKey(false))
+        .isEqualTo(from("10.0.0.8", Headers.NONE).authenticated(alice).rateLimitKey(false))
         .isEqualTo("oauth:alice");
   }
 }

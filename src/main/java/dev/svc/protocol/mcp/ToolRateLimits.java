@@ -31,7 +31,8 @@ final class ToolRateLimits {
       return Optional.empty();
     }
     Tool t = tool.get();
-    return Optional.of(limiter.acquire(t.name() + "\n" + http.rateLimitKey(), t.rateLimit().get()));
+    String caller = http.rateLimitKey(t.auth().isPresent());
+    return Optional.of(limiter.acquire(t.name() + "\n" + caller, t.rateLimit().get()));
   }
 
   /** The headers a reply carries: none without a limit. */
