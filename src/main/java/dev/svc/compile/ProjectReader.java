@@ -56,6 +56,7 @@ final class ProjectReader {
   private final Set<String> unreadableTools = new TreeSet<>();
   private boolean unreadableResource;
   private final Set<Path> reportedLoops = new TreeSet<>();
+  private final Set<Path> reportedDangling = new TreeSet<>();
 
   ProjectReader(Project project, Diagnostics diagnostics) {
     this.project = project;
@@ -231,6 +232,8 @@ final class ProjectReader {
       Path config = sub.resolve(CONFIG_FILE);
       if (Files.isRegularFile(config)) {
         files.add(config);
+      } else if (isDanglingLink(config)) {
+        reportDangling(config);
       } else {
         diagnostics.warning(
             "missing-config",
@@ -326,7 +329,12 @@ final class ProjectReader {
     }
     if (!recursive) {
       try (Stream<Path> entries = Files.list(dir)) {
-        return entries.filter(p -> !isHidden(dir.relativize(p))).filter(filter).sorted().toList();
+        return entries
+            .filter(p -> !isHidden(dir.relativize(p)))
+            .peek(this::reportIfDanglingDefinition)
+            .filter(filter)
+            .sorted()
+            .toList();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot list " + dir, e);
       }
@@ -349,6 +357,9 @@ final class ProjectReader {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              if (attributes.isSymbolicLink() && !isHidden(dir.relativize(file))) {
+                reportIfDanglingDefinition(file); // followed links show their target's kind
+              }
               if (attributes.isRegularFile()
                   && !isHidden(dir.relativize(file))
                   && filter.test(file)) {
@@ -371,6 +382,38 @@ final class ProjectReader {
     }
     files.sort(null);
     return files;
+  }
+
+  /** A definition file that is a link to nothing: said, not skipped without a word. */
+  private void reportIfDanglingDefinition(Path file) {
+    if (file.getFileName().toString().endsWith(DEFINITION_EXTENSION) && isDanglingLink(file)) {
+      reportDangling(file);
+    }
+  }
+
+  private static boolean isDanglingLink(Path file) {
+    return Files.isSymbolicLink(file) && !Files.exists(file);
+  }
+
+  /** A link whose target does not exist: reported once, however many walks meet it. */
+  private void reportDangling(Path link) {
+    if (reportedDangling.add(link)) {
+      String target;
+      try {
+        target = Files.readSymbolicLink(link).toString();
+      } catch (IOException e) {
+        target = "a path that cannot be read";
+      }
+      diagnostics.warning(
+          "dangling-link",
+          Origin.ofFile(project.relative(link)),
+          "`"
+              + project.relative(link)
+              + "` is a link to "
+              + target
+              + ", which does not exist, so it is not read",
+          "point the link at an existing file, or remove it");
+    }
   }
 
   /** A link to a folder that holds it: reported once, however many walks meet it. */

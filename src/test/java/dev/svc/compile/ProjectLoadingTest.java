@@ -248,6 +248,37 @@ class ProjectLoadingTest {
   }
 
   @Test
+  void aDefinitionThatIsALinkToNothingIsAWarningNotSilence() throws Exception {
+    Path dir =
+        ProjectFixture.write(
+            this.dir,
+            """
+            == .svc
+            name: shop
+            == app/prompts/team/review.terse
+            messages: [{role: user, text: Review.}]
+            == app/tools/hello/handler.ts
+            export default () => ({});
+            """);
+    Files.createSymbolicLink(dir.resolve("app/prompts/team/gone.terse"), Path.of("missing.terse"));
+    Files.createDirectories(dir.resolve("app/adapters"));
+    Files.createSymbolicLink(dir.resolve("app/adapters/db.terse"), Path.of("/nowhere/db.terse"));
+    Files.createSymbolicLink(dir.resolve("app/tools/hello/config.terse"), Path.of("old.terse"));
+
+    Compilation compilation = ProjectFixture.compile(dir);
+
+    assertThat(compilation.diagnostics())
+        .extracting(ProjectFixture::line)
+        .containsExactlyInAnyOrder(
+            "app/adapters/db.terse: warning[dangling-link]: `app/adapters/db.terse` is a link to"
+                + " /nowhere/db.terse, which does not exist, so it is not read",
+            "app/prompts/team/gone.terse: warning[dangling-link]: `app/prompts/team/gone.terse` is"
+                + " a link to missing.terse, which does not exist, so it is not read",
+            "app/tools/hello/config.terse: warning[dangling-link]: `app/tools/hello/config.terse`"
+                + " is a link to old.terse, which does not exist, so it is not read");
+  }
+
+  @Test
   void hiddenDirectoriesAndNodeModulesAreSkippedWithoutWarnings() {
     Path project =
         ProjectFixture.write(
