@@ -276,13 +276,28 @@ final class ProjectReader {
       readText(file)
           .flatMap(text -> parse(text, project.relative(file)))
           .ifPresentOrElse(
-              node -> definitions.add(read.apply(node, file)),
+              node -> {
+                T definition = read.apply(node, file); // says so when the file is no mapping
+                if (holdsDefinition(node)) {
+                  definitions.add(definition);
+                } else {
+                  // a list or a lone value: its one error, not also each field it lacks
+                  unreadableFiles++;
+                  unreadable.accept(file);
+                }
+              },
               () -> {
                 unreadableFiles++;
                 unreadable.accept(file);
               });
     }
     return definitions;
+  }
+
+  /** A mapping, or an empty file (whose missing fields are the errors to report). */
+  private static boolean holdsDefinition(YamlNode node) {
+    return node instanceof YamlNode.Mapping
+        || (node instanceof YamlNode.Scalar scalar && scalar.isNull());
   }
 
   private Optional<YamlNode> parse(String text, String label) {

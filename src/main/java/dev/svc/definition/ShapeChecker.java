@@ -30,7 +30,10 @@ final class ShapeChecker {
         diagnostics.error(
             "invalid-type",
             node.origin(),
-            "a " + what + " must be a mapping, found " + node.describe());
+            ("aeiou".indexOf(what.charAt(0)) >= 0 ? "an " : "a ")
+                + what
+                + " must be a mapping, found "
+                + node.describe());
       }
       if (isNull(node)) {
         reportMissing(new Mapping(List.of(), node.origin()), shape, what);

@@ -136,6 +136,23 @@ class YamlDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a file that is a list or a lone value is that one error, not also the fields it lacks",
+            """
+            == app/tools/hello/config.terse
+            - 1
+            - 2
+            == app/prompts/greet.terse
+            42
+            == app/agents/helper/config.terse
+            just text
+            """,
+            """
+            app/agents/helper/config.terse:1:1: error[invalid-type]: an agent must be a mapping, found a string
+            app/prompts/greet.terse:1:1: error[invalid-type]: a prompt must be a mapping, found an integer
+            app/tools/hello/config.terse:1:1: error[invalid-type]: a tool must be a mapping, found a list
+            3 errors, 0 warnings
+            """),
+        argumentSet(
             "an empty tool file is a tool with nothing in it",
             """
             == app/tools/hello/config.terse
