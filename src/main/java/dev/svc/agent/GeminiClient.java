@@ -47,11 +47,11 @@ final class GeminiClient implements ModelClient {
     }
     if (!request.streaming()) {
       JsonNode answer = http.post(modelUrl() + ":generateContent", headers, body);
-      Assembly assembly = new Assembly();
+      Assembly assembly = new Assembly(headers);
       assembly.add(answer, piece -> {});
       return assembly.finish();
     }
-    Assembly assembly = new Assembly();
+    Assembly assembly = new Assembly(headers);
     http.stream(
         modelUrl() + ":streamGenerateContent?alt=sse",
         headers,
@@ -206,6 +206,7 @@ final class GeminiClient implements ModelClient {
 
   /** Builds one model turn from one answer or from the chunks of a stream. */
   private final class Assembly {
+    private final Map<String, String> headers;
     private final StringBuilder text = new StringBuilder();
     private final List<ToolCall> calls = new ArrayList<>();
     private final ArrayNode callParts = Json.NODES.arrayNode();
@@ -214,12 +215,20 @@ final class GeminiClient implements ModelClient {
     private String blockReason = "";
     private Turn.Usage usage = Turn.Usage.UNKNOWN;
 
+    /**
+     * @param headers the headers the answer was asked with, kept out of its error messages
+     */
+    Assembly(Map<String, String> headers) {
+      this.headers = headers;
+    }
+
     void add(JsonNode answer, Consumer<String> chunks) {
       if (answer.has("error")) {
+        String said = ProviderHttp.errorMessage(answer.path("error"), headers);
         throw new ModelException(
             settings.provider().wireName()
                 + " failed: "
-                + answer.path("error").path("message").asString("unknown error"));
+                + (said.isEmpty() ? "unknown error" : said));
       }
       blockReason = answer.path("promptFeedback").path("blockReason").asString(blockReason);
       if (answer.path("usageMetadata").isObject()) { // streams repeat it; the last is the total

@@ -39,7 +39,7 @@ final class OpenAiCompatibleClient implements ModelClient {
     settings.apiKey().ifPresent(key -> headers.put("Authorization", "Bearer " + key));
     if (!request.streaming()) {
       JsonNode answer = http.post(url, headers, body);
-      JsonNode message = firstChoice(answer).path("message");
+      JsonNode message = firstChoice(answer, headers).path("message");
       List<ToolCall> calls = new ArrayList<>();
       int n = 0;
       for (JsonNode call : message.path("tool_calls")) {
@@ -70,9 +70,10 @@ final class OpenAiCompatibleClient implements ModelClient {
           }
           JsonNode chunk = parse(data);
           if (chunk.has("error")) {
+            String said = ProviderHttp.errorMessage(chunk.path("error"), headers);
             throw new ModelException(
                 "openai_compatible failed mid-stream: "
-                    + chunk.path("error").path("message").asString("unknown error"));
+                    + (said.isEmpty() ? "unknown error" : said));
           }
           if (chunk.path("usage").isObject()) { // sent when the server includes usage
             usage[0] = Turn.Usage.of(chunk.path("usage"), "prompt_tokens", "completion_tokens");
@@ -159,10 +160,10 @@ final class OpenAiCompatibleClient implements ModelClient {
     return body;
   }
 
-  private static JsonNode firstChoice(JsonNode answer) {
+  private static JsonNode firstChoice(JsonNode answer, Map<String, String> headers) {
     JsonNode choices = answer.path("choices");
     if (!choices.isArray() || choices.isEmpty()) {
-      String error = answer.path("error").path("message").asString("");
+      String error = ProviderHttp.errorMessage(answer.path("error"), headers);
       throw new ModelException(
           "openai_compatible answered without choices" + (error.isEmpty() ? "" : ": " + error));
     }

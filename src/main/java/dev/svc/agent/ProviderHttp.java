@@ -172,30 +172,39 @@ final class ProviderHttp {
     }
     if (response.statusCode() / 100 != 2) {
       throw new ModelException(
-          provider
-              + " returned HTTP "
-              + response.statusCode()
-              + withoutSecrets(errorText(response), headers));
+          provider + " returned HTTP " + response.statusCode() + errorText(response, headers));
     }
     return response;
   }
 
-  /** The provider's own error message, when its body says one. */
-  private static String errorText(HttpResponse<InputStream> response) {
+  /**
+   * The provider's own error message, when its body says one, without the values of {@code
+   * headers}: they go before the message is cut to one line, so no part of a key is left.
+   */
+  private static String errorText(HttpResponse<InputStream> response, Map<String, String> headers) {
     try (InputStream in = response.body()) {
       byte[] bytes = in.readNBytes(MAX_ERROR_BYTES);
       String text = new String(bytes, StandardCharsets.UTF_8).strip();
       try {
-        JsonNode json = Json.MAPPER.readTree(text);
-        JsonNode error = json.path("error");
+        JsonNode error = Json.MAPPER.readTree(text).path("error");
         String message = error.isString() ? error.asString() : error.path("message").asString(text);
-        return ": " + oneLine(message);
+        return ": " + oneLine(withoutSecrets(message, headers));
       } catch (JacksonException e) {
-        return text.isEmpty() ? "" : ": " + oneLine(text);
+        return text.isEmpty() ? "" : ": " + oneLine(withoutSecrets(text, headers));
       }
     } catch (IOException e) {
       return "";
     }
+  }
+
+  /**
+   * What a provider said in the {@code error} of an answer it sent with HTTP 2xx (an object with a
+   * {@code message}, or a string), as it may be shown: one line of at most 300 characters, without
+   * the values of the headers svc sent. Empty when it said nothing.
+   */
+  static String errorMessage(JsonNode error, Map<String, String> headers) {
+    String message = error.isString() ? error.asString() : error.path("message").asString("");
+    return oneLine(withoutSecrets(message, headers));
   }
 
   /**

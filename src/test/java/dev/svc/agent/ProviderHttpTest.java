@@ -17,6 +17,24 @@ class ProviderHttpTest {
   }
 
   @Test
+  void anErrorInAnAnswerIsOneShortLineWithoutTheKey() {
+    Map<String, String> sent = Map.of("x-goog-api-key", "AIzaTopSecret");
+    assertThat(
+            ProviderHttp.errorMessage(
+                dev.svc.json.Json.MAPPER.readTree(
+                    "{\"message\":\"API key AIzaTopSecret\\nnot valid\"}"),
+                sent))
+        .isEqualTo("API key [redacted] not valid");
+    assertThat(ProviderHttp.errorMessage(dev.svc.json.Json.NODES.stringNode("AIzaTopSecret"), sent))
+        .isEqualTo("[redacted]");
+    assertThat(
+            ProviderHttp.errorMessage(
+                dev.svc.json.Json.NODES.stringNode("y".repeat(10_000) + "AIzaTopSecret"), sent))
+        .hasSize(301)
+        .doesNotContain("AIza");
+  }
+
+  @Test
   void aHeaderValueWithAControlCharacterOrOneOutsideAsciiCannotBeSent() {
     assertThat(dev.svc.call.HeaderValues.safe("Bearer sk-abc\tdef")).isTrue();
     assertThat(dev.svc.call.HeaderValues.safe("Bearer “sk-abc”")).isFalse();

@@ -483,6 +483,32 @@ class A2aServerIT {
   }
 
   @Test
+  void anErrorInsideASuccessfulAnswerOrAStreamLosesTheKeyAndIsCutToOneLine() {
+    // HTTP 200 with an `error` and no choices, and an error event mid-stream: both quoted the
+    // provider's text whole, key and all, into the task and the log line
+    String padding = "x".repeat(295);
+    model.json("{\"error\":{\"message\":\"" + padding + " Bearer sk-test-key-123\"}}");
+    model.sse("{\"error\":{\"message\":\"bad key\\nBearer sk-test-key-123\"}}");
+
+    JsonNode task = svc.result("weather", "SendMessage", userMessage("hi")).path("task");
+    JsonNode end =
+        svc.stream("weather", "SendStreamingMessage", userMessage("hi"))
+            .events()
+            .getLast()
+            .path("result")
+            .path("statusUpdate");
+
+    assertThat(task.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo(
+            "openai_compatible answered without choices: "
+                + padding
+                + " Bear…"); // cut after the key is out
+    assertThat(end.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo("openai_compatible failed mid-stream: bad key Bearer [redacted]");
+    assertThat(task.toString() + end).doesNotContain("sk-test");
+  }
+
+  @Test
   void aModelAnswerWithoutEndFailsTheTaskAtTheLimitAndTheNextTaskRuns() throws Exception {
     model.flood(false);
 
