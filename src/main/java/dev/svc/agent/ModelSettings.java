@@ -26,7 +26,8 @@ import tools.jackson.databind.JsonNode;
  * @param location Vertex: {@code location}, else {@code GOOGLE_CLOUD_LOCATION}, else {@code
  *     GOOGLE_CLOUD_REGION}
  * @param maxSteps {@code max_steps}: model calls per task (default {@value #DEFAULT_MAX_STEPS})
- * @param timeout {@code timeout} in seconds: how long one model call may take to answer
+ * @param timeout {@code timeout} in seconds: how long one model call may take to start answering,
+ *     and go quiet after; its whole answer has ten times as long
  * @param parameters every other option, typed, in the order written
  */
 public record ModelSettings(

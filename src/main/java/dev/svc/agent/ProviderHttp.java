@@ -41,8 +41,17 @@ final class ProviderHttp {
    */
   static final long MAX_ANSWER_BYTES = 8L * 1024 * 1024;
 
+  /**
+   * How many {@code timeout}s a whole answer may take, from the request to its last byte
+   * (docs/agents.md, "Limits"): a provider dripping bytes never stays quiet for a {@code timeout}.
+   */
+  static final int ANSWER_TIMEOUTS = 10;
+
   private final String provider;
   private final Duration timeout;
+
+  /** An answer with status 2xx, its body read under an {@link AnswerDeadline}. */
+  private record Answer(HttpResponse<InputStream> response, AnswerDeadline body) {}
 
   /**
    * @param provider the name used in error messages ({@code gemini}, {@code openai_compatible}, …)
@@ -54,12 +63,15 @@ final class ProviderHttp {
 
   /** POSTs {@code body} and returns the JSON answer. */
   JsonNode post(String url, Map<String, String> headers, JsonNode body) {
-    HttpResponse<InputStream> response = send(url, headers, body, "application/json");
-    try (InputStream in = new AnswerLimit(response.body(), MAX_ANSWER_BYTES)) {
+    Answer answer = send(url, headers, body, "application/json");
+    try (InputStream in = new AnswerLimit(answer.body(), MAX_ANSWER_BYTES)) {
       return Json.MAPPER.readTree(in);
     } catch (IOException | JacksonException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();
+      }
+      if (answer.body().expired().isPresent()) {
+        throw failure(answer.body().expired().get(), e);
       }
       if (tooLong(e)) {
         throw failure("answered with more than " + MAX_ANSWER_BYTES / (1024 * 1024) + " MiB", e);
@@ -72,12 +84,12 @@ final class ProviderHttp {
    * POSTs {@code body} and hands the {@code data:} of every server-sent event to {@code events}.
    */
   void stream(String url, Map<String, String> headers, JsonNode body, Consumer<String> events) {
-    HttpResponse<InputStream> response = send(url, headers, body, "text/event-stream");
+    Answer answer = send(url, headers, body, "text/event-stream");
     int received = 0;
     try (BufferedReader reader =
         new BufferedReader(
             new InputStreamReader(
-                new AnswerLimit(response.body(), MAX_ANSWER_BYTES), StandardCharsets.UTF_8))) {
+                new AnswerLimit(answer.body(), MAX_ANSWER_BYTES), StandardCharsets.UTF_8))) {
       StringBuilder data = new StringBuilder();
       String line;
       while ((line = reader.readLine()) != null) {
@@ -106,6 +118,9 @@ final class ProviderHttp {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();
       }
+      if (answer.body().expired().isPresent()) {
+        throw failure(answer.body().expired().get(), e);
+      }
       if (tooLong(e)) {
         throw failure("streamed more than " + MAX_ANSWER_BYTES / (1024 * 1024) + " MiB", e);
       }
@@ -117,7 +132,7 @@ final class ProviderHttp {
       throw new ModelException(
           provider
               + " answered without any server-sent event (Content-Type "
-              + response.headers().firstValue("Content-Type").orElse("none")
+              + answer.response().headers().firstValue("Content-Type").orElse("none")
               + "), where its API streams events: check the model's endpoint");
     }
   }
@@ -131,8 +146,7 @@ final class ProviderHttp {
     return false;
   }
 
-  private HttpResponse<InputStream> send(
-      String url, Map<String, String> headers, JsonNode body, String accept) {
+  private Answer send(String url, Map<String, String> headers, JsonNode body, String accept) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url))
             .timeout(timeout)
@@ -151,6 +165,7 @@ final class ProviderHttp {
       }
       request.header(header.getKey(), header.getValue());
     }
+    long sent = System.nanoTime();
     CompletableFuture<HttpResponse<InputStream>> future =
         CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     HttpResponse<InputStream> response;
@@ -170,19 +185,21 @@ final class ProviderHttp {
       }
       throw failure("could not be called: " + cause, cause);
     }
+    AnswerDeadline answer =
+        new AnswerDeadline(response.body(), timeout, timeout.multipliedBy(ANSWER_TIMEOUTS), sent);
     if (response.statusCode() / 100 != 2) {
       throw new ModelException(
-          provider + " returned HTTP " + response.statusCode() + errorText(response, headers));
+          provider + " returned HTTP " + response.statusCode() + errorText(answer, headers));
     }
-    return response;
+    return new Answer(response, answer);
   }
 
   /**
    * The provider's own error message, when its body says one, without the values of {@code
    * headers}: they go before the message is cut to one line, so no part of a key is left.
    */
-  private static String errorText(HttpResponse<InputStream> response, Map<String, String> headers) {
-    try (InputStream in = response.body()) {
+  private static String errorText(InputStream body, Map<String, String> headers) {
+    try (InputStream in = body) {
       byte[] bytes = in.readNBytes(MAX_ERROR_BYTES);
       String text = new String(bytes, StandardCharsets.UTF_8).strip();
       try {

@@ -41,6 +41,9 @@ public final class ScriptedModelServer implements AutoCloseable {
    */
   public record EndlessReply(boolean sse) implements Reply {}
 
+  /** Headers, then not one byte for 60 s: a provider that hung after it began to answer. */
+  public record SilentReply(boolean sse) implements Reply {}
+
   /** Any body with any content type: a proxy's error page, a server that is not the provider. */
   public record RawReply(int status, String contentType, String body) implements Reply {}
 
@@ -120,6 +123,10 @@ public final class ScriptedModelServer implements AutoCloseable {
 
   public ScriptedModelServer flood(boolean sse) {
     return reply(new FloodReply(sse));
+  }
+
+  public ScriptedModelServer silent(boolean sse) {
+    return reply(new SilentReply(sse));
   }
 
   public ScriptedModelServer endless(boolean sse) {
@@ -240,6 +247,19 @@ public final class ScriptedModelServer implements AutoCloseable {
             }
           } catch (IOException e) {
             disconnected.countDown();
+          }
+        }
+        case SilentReply silent -> {
+          exchange
+              .getResponseHeaders()
+              .set("Content-Type", silent.sse() ? "text/event-stream" : "application/json");
+          exchange.sendResponseHeaders(200, 0);
+          exchange.getResponseBody().flush();
+          started.release();
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           }
         }
         case EndlessReply endless -> {

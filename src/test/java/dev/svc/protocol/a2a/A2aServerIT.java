@@ -509,6 +509,41 @@ class A2aServerIT {
   }
 
   @Test
+  void aProviderThatFallsSilentOrDripsAfterItsHeadersFailsTheTaskInsteadOfHoldingItForever(
+      @TempDir Path other) throws Exception {
+    // the time-out covered only the wait for headers: headers and then silence, or a byte every
+    // 20 ms, kept the task working (and its place among max_running) for as long as the provider
+    // liked
+    String quick =
+        AgentProjects.SHOP.replace("max_tokens: 100\n", "max_tokens: 100\n    timeout: 1\n");
+    try (A2aFixture small =
+        A2aFixture.launch(
+            other, quick, model.url(), Map.of("TEST_OPENAI_KEY", "sk-test"), settings())) {
+      model.silent(false).silent(true).endless(false);
+
+      long start = System.nanoTime();
+      JsonNode silent = small.result("weather", "SendMessage", userMessage("hi")).path("task");
+      JsonNode streamEnd =
+          small.stream("weather", "SendStreamingMessage", userMessage("hi"))
+              .events()
+              .getLast()
+              .path("result")
+              .path("statusUpdate");
+      JsonNode drip = small.result("weather", "SendMessage", userMessage("drip")).path("task");
+
+      assertThat(silent.path("status").path("message").path("parts").get(0).path("text").asString())
+          .isEqualTo("openai_compatible stopped answering: nothing came for 1 s");
+      assertThat(
+              streamEnd.path("status").path("message").path("parts").get(0).path("text").asString())
+          .isEqualTo("openai_compatible stopped answering: nothing came for 1 s");
+      assertThat(drip.path("status").path("message").path("parts").get(0).path("text").asString())
+          .isEqualTo("openai_compatible did not finish its answer within 10 s");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+      assertThat(model.awaitDisconnect()).as("svc hung up on the drip").isTrue();
+    }
+  }
+
+  @Test
   void aModelAnswerWithoutEndFailsTheTaskAtTheLimitAndTheNextTaskRuns() throws Exception {
     model.flood(false);
 
