@@ -26,6 +26,8 @@
   const ErrorCtor = Error;
   const toLower = String.prototype.toLowerCase;
   const isArray = Array.isArray;
+  const exec = RegExp.prototype.exec;
+  const emptyPattern = /(?:)/;
 
   // --- what scripts must not reach -----------------------------------------------------------
   // No WebAssembly (native code from bytes), no SharedArrayBuffer/Atomics (no threads to share
@@ -393,16 +395,23 @@
     }
   };
 
+  // RegExp's legacy statics (RegExp.input, $1…$9, lastMatch, leftContext, rightContext,
+  // lastParen) belong to the isolate, not to a call, and freezing RegExp leaves their accessors
+  // working: they would show the last match of the previous call, another caller's data. Matching
+  // an empty pattern against an empty string sets them all to "".
+  const forgetLastMatch = () => apply(exec, emptyPattern, [""]);
+
   let outcome = null;
   // Runs the bundle's top level afresh (its module state is per call) and calls the export. The
   // outcome, or null while the returned promise is pending: the host then pumps fetches and asks
   // again with poll(). What a call may have changed is put back first, so no call sees the
-  // previous one's (its unsettled fetches, Error.stackTraceLimit).
+  // previous one's (its unsettled fetches, Error.stackTraceLimit, the last RegExp match).
   const invoke = (factory, exportName, payload) => {
     if (pending.size !== 0) pending = new MapCtor(); // fetches the previous call left unsettled
     outcome = null;
     Error.stackTraceLimit = stackTraceLimit;
     Error.prepareStackTrace = undefined;
+    forgetLastMatch();
     let result;
     try {
       const module = { exports: {} };

@@ -38,6 +38,15 @@ class ScriptSandboxTest {
 
   /** Compiles a one-tool project whose handler.ts is {@code source}, and starts a runner. */
   PooledScriptRunner sandbox(String source) {
+    return sandbox(source, new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false));
+  }
+
+  /** The same with one isolate and no caller slots: every call runs on the same isolate. */
+  PooledScriptRunner oneIsolate(String source) {
+    return sandbox(source, new PooledScriptRunner.Settings(1, 1, 0, Duration.ofSeconds(30), false));
+  }
+
+  PooledScriptRunner sandbox(String source, PooledScriptRunner.Settings settings) {
     scripts =
         ProjectFixture.model(
                 dir,
@@ -50,11 +59,7 @@ class ScriptSandboxTest {
                 """
                     + source)
             .scripts();
-    runner =
-        new PooledScriptRunner(
-            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
-            scripts,
-            new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false));
+    runner = new PooledScriptRunner(new V8Engine(V8Engine.DEFAULT_HEAP_MB), scripts, settings);
     return runner;
   }
 
@@ -442,6 +447,25 @@ class ScriptSandboxTest {
                 "[\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\"]"));
     assertThat(call("check", "{}"))
         .isEqualTo(JSON.readTree("{\"isAdmin\":false,\"parse\":{\"a\":1},\"push\":2}"));
+  }
+
+  @Test
+  void theLastRegExpMatchOfOneCallIsNotVisibleInTheNext() {
+    oneIsolate(
+        """
+        export const match = ({ inputs }) => /token=(\\w+)/.test(inputs.query) ? "found" : "none";
+        export const peek = () => {
+          const r = RegExp as any;
+          return [r.input, r.$1, r.lastMatch, r.lastParen, r.leftContext, r.rightContext];
+        };
+        export default () => 0;
+        """);
+
+    assertThat(call("match", "{\"inputs\":{\"query\":\"user=ada&token=s3cret&x=1\"}}").asString())
+        .isEqualTo("found");
+    assertThat(call("peek", "{}"))
+        .as("the previous caller's query, token and match")
+        .isEqualTo(JSON.readTree("[\"\",\"\",\"\",\"\",\"\",\"\"]"));
   }
 
   @Test
