@@ -143,8 +143,11 @@ public final class ResultMemory {
       used = total;
     }
 
-    /** The ceiling of one result, for a connector that must bound what it reads in bytes. */
-    long ceilingBytes() {
+    /**
+     * The ceiling of one result, for a connector that must bound what it reads in bytes, or a
+     * refusal that names it.
+     */
+    public long ceilingBytes() {
       return ceilingBytes;
     }
 

@@ -290,7 +290,7 @@ public final class PooledScriptRunner implements ScriptRunner {
         throw new IllegalStateException("the script runner is closed");
       }
       ScriptIsolate own = callers.take(call);
-      return JSON.readTree(
+      return ScriptResults.read(
           own != null ? callers.run(own, call, host, caller) : workers.run(call, host, caller));
     } finally {
       shares.leave(call);

@@ -10,6 +10,7 @@ import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
 import com.caoccao.javet.values.reference.V8ValueObject;
 import dev.svc.call.Watchdog;
+import dev.svc.connector.ResultMemory;
 import dev.svc.json.Jackson;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
@@ -51,6 +52,14 @@ final class V8Isolate implements ScriptIsolate {
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
   static final long TICK_MILLIS = 10;
+
+  /**
+   * The longest JSON a call may hand back, in characters: as many as the ceiling of one result
+   * ({@link ResultMemory}) has bytes. Longer JSON is refused inside the isolate, before it is
+   * copied into the JVM's heap; shorter JSON is then counted as a tree ({@link ScriptResults}).
+   */
+  private static final int MAX_RESULT_CHARS =
+      (int) Math.min(ResultMemory.process().ceilingBytes(), Integer.MAX_VALUE);
 
   /**
    * Terminates scripts past their deadline: {@code terminateExecution} is quick and thread-safe.
@@ -135,7 +144,7 @@ final class V8Isolate implements ScriptIsolate {
               : runtime.createV8ValueNull();
       V8ValueObject internals;
       try {
-        internals = bootstrap.call(null, host, vendor);
+        internals = bootstrap.call(null, host, vendor, MAX_RESULT_CHARS);
       } catch (JavetException e) {
         throw new ScriptEngineException(
             (scripts.vendor().isPresent()

@@ -1,8 +1,8 @@
 // The sandbox of one isolate, run once when the isolate is created. It receives the host's
-// callbacks and the vendor bundle's factory, shapes the global object, and returns the functions
-// the Java side calls. Nothing it keeps is reachable from scripts: host callbacks live only in this
+// callbacks, the vendor bundle's factory and the longest JSON a call may return, shapes the global
+// object, and returns the functions the Java side calls. Nothing it keeps is reachable from scripts: host callbacks live only in this
 // closure. See docs/scripts.md for what scripts see.
-(function (host, vendorFactory) {
+(function (host, vendorFactory, maxResultChars) {
   "use strict";
   const g = globalThis;
   const {
@@ -23,6 +23,7 @@
   const push = Array.prototype.push;
   const join = Array.prototype.join;
   const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
   const ErrorCtor = Error;
   const toLower = String.prototype.toLowerCase;
   const isArray = Array.isArray;
@@ -384,9 +385,19 @@
   };
   // Outcomes are strings: "v" + JSON of the value, or "x" + JSON of {message, stack}.
   const failed = (error) => "x" + stringify({ message: messageOf(error), stack: stackOf(error) });
+  // JSON longer than svc serves as one result never leaves the isolate: the host would hold it
+  // (and its tree) in its own heap before it could refuse it.
   const done = (value) => {
     try {
       const json = stringify(value);
+      if (json !== undefined && json.length > maxResultChars) {
+        return failed(
+          new RangeErrorCtor(
+            "the script returned " + json.length + " characters of JSON, more than the " +
+              maxResultChars + " svc serves as one result: return less",
+          ),
+        );
+      }
       return "v" + (json === undefined ? "null" : json);
     } catch (error) {
       return failed(

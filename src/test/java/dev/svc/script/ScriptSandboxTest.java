@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
+import dev.svc.connector.ResultMemory;
+import dev.svc.json.JsonFootprint;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
 import dev.svc.testing.ProjectFixture;
@@ -267,6 +269,48 @@ class ScriptSandboxTest {
     assertThatThrownBy(() -> call("{}"))
         .isInstanceOf(ScriptFailedException.class)
         .hasMessageStartingWith("the script returned a value that is not JSON");
+  }
+
+  @Test
+  void aResultIsCountedAgainstTheCallsResultMemory_oneTooLargeIsAToolError() throws Exception {
+    // 800 KB of JSON, ~25 MB as a tree: five million such objects ended the process
+    sandbox(
+        """
+        export default ({ inputs }) => new Array(inputs.n).fill({ a: 1 });
+        """);
+    ResultMemory memory = new ResultMemory(4 * 1024 * 1024, 1024 * 1024);
+
+    try (ResultMemory.Account account = memory.open()) {
+      JsonNode small =
+          ScopedValue.where(ResultMemory.CALL, account).call(() -> call("{\"inputs\":{\"n\":2}}"));
+      assertThat(small).isEqualTo(JSON.readTree("[{\"a\":1},{\"a\":1}]"));
+      assertThat(account.usedBytes()).isEqualTo(JsonFootprint.of(small));
+      assertThatThrownBy(() ->
+              ScopedValue.where(ResultMemory.CALL, account)
+                  .call(() -> call("{\"inputs\":{\"n\":100000}}")))
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessage(
+              "the script returned a value that would take more than 1 MiB, svc's ceiling for one"
+                  + " result; return less (fewer rows, fewer fields, or a summary)");
+    }
+  }
+
+  @Test
+  void aResultJacksonCannotReadIsAToolError_notAFaultOfTheServer() {
+    sandbox(
+        """
+        export const deep = () => { let v: any = 1; for (let i = 0; i < 2000; i++) v = [v]; return v; };
+        export const loneSurrogateKey = () => ({ ["key\\uD800"]: 1 });
+        export default () => 0;
+        """);
+
+    assertThatThrownBy(() -> call("deep", "{}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageStartingWith("the script returned a value svc cannot read: ")
+        .hasMessageContaining("nesting depth");
+    assertThatThrownBy(() -> call("loneSurrogateKey", "{}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageStartingWith("the script returned a value svc cannot read: ");
   }
 
   @Test

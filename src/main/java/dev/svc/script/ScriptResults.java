@@ -1,0 +1,91 @@
+package dev.svc.script;
+
+import dev.svc.connector.ResultMemory;
+import dev.svc.connector.ResultRefusedException;
+import dev.svc.json.Jackson;
+import dev.svc.json.JsonFootprint;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the JSON of a value a script returned into a tree, as the call's result: counted against
+ * the call's {@link ResultMemory} account like a statement's rows, before the tree is made. A
+ * script can return far more than the heap holds as a tree ({@code new Array(5e6).fill({a: 1})} is
+ * 40 MB of JSON and over a gigabyte of nodes), so the JSON is measured token by token first ({@link
+ * JsonFootprint}'s estimates), and a value over the ceiling, past the budget, nested deeper than
+ * Jackson reads, or with text Jackson refuses (a lone surrogate in a key) is a {@link
+ * ScriptFailedException}: a tool error the model reads, never a fault of the server.
+ */
+final class ScriptResults {
+  private static final JsonMapper JSON = Jackson.MAPPER;
+  private static final long MIB = 1024L * 1024;
+
+  private ScriptResults() {}
+
+  /**
+   * The tree of {@code json}, counted on the account of the tool call running on this thread, or
+   * against the ceiling of one result when none is bound.
+   */
+  static JsonNode read(String json) {
+    if (ResultMemory.CALL.isBound()) {
+      return read(json, ResultMemory.CALL.get());
+    }
+    try (ResultMemory.Account own = ResultMemory.process().open()) {
+      return read(json, own);
+    }
+  }
+
+  /** The tree of {@code json}, its estimated heap added to {@code memory} first. */
+  static JsonNode read(String json, ResultMemory.Account memory) {
+    try {
+      memory.add(footprint(json));
+      return JSON.readTree(json);
+    } catch (ResultRefusedException e) {
+      throw new ScriptFailedException(
+          e.limit() == ResultRefusedException.Limit.CEILING
+              ? "the script returned a value that would take more than "
+                  + (memory.ceilingBytes() + MIB - 1) / MIB
+                  + " MiB, svc's ceiling for one result; return less (fewer rows, fewer fields,"
+                  + " or a summary)"
+              : e.getMessage());
+    } catch (JacksonException e) {
+      throw new ScriptFailedException(
+          "the script returned a value svc cannot read: " + e.getOriginalMessage());
+    }
+  }
+
+  /** The heap the tree of {@code json} would take, as {@link JsonFootprint#of} estimates it. */
+  private static long footprint(String json) {
+    long bytes = 0;
+    try (JsonParser parser = JSON.createParser(json)) {
+      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        bytes +=
+            switch (token) {
+              case START_OBJECT -> element(parser, true) + JsonFootprint.OBJECT;
+              case START_ARRAY -> element(parser, true) + JsonFootprint.ARRAY;
+              case PROPERTY_NAME -> JsonFootprint.FIELD + parser.getString().length();
+              case VALUE_STRING ->
+                  element(parser, false) + JsonFootprint.STRING + parser.getStringLength();
+              case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT ->
+                  element(parser, false)
+                      + (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                              || parser.getNumberType() == JsonParser.NumberType.BIG_DECIMAL
+                          ? JsonFootprint.BIG_NUMBER
+                          : JsonFootprint.NUMBER);
+              case VALUE_TRUE, VALUE_FALSE, VALUE_NULL -> element(parser, false);
+              default -> 0;
+            };
+      }
+    }
+    return bytes;
+  }
+
+  /** An array's element costs its slot: {@code opened} when the token began a new container. */
+  private static long element(JsonParser parser, boolean opened) {
+    var context = opened ? parser.streamReadContext().getParent() : parser.streamReadContext();
+    return context != null && context.inArray() ? JsonFootprint.ELEMENT : 0;
+  }
+}
