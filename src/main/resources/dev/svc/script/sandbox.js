@@ -27,6 +27,13 @@
   const ErrorCtor = Error;
   const toLower = String.prototype.toLowerCase;
   const isArray = Array.isArray;
+  const slice = String.prototype.slice;
+  // Text handed to the host is cut here, before it is copied into the JVM's heap: a script can make
+  // strings of hundreds of megabytes, and the host keeps only the start of them anyway (a console
+  // line 8192 characters, CallHost; an error's message 2000, ScriptFailedException).
+  const MAX_TEXT = 8192;
+  const MAX_STACK = 4 * MAX_TEXT;
+  const cut = (text, max) => (text.length > max ? apply(slice, text, [0, max]) + "…" : text);
   const exec = RegExp.prototype.exec;
   const emptyPattern = /(?:)/;
 
@@ -69,7 +76,7 @@
     console[name] = (...args) => {
       const parts = [];
       for (const arg of args) apply(push, parts, [describe(arg)]);
-      host.log(level, apply(join, parts, [" "]));
+      host.log(level, cut(apply(join, parts, [" "]), MAX_TEXT));
     };
   }
   define("console", console);
@@ -384,7 +391,8 @@
     }
   };
   // Outcomes are strings: "v" + JSON of the value, or "x" + JSON of {message, stack}.
-  const failed = (error) => "x" + stringify({ message: messageOf(error), stack: stackOf(error) });
+  const failed = (error) =>
+    "x" + stringify({ message: cut(messageOf(error), MAX_TEXT), stack: cut(stackOf(error), MAX_STACK) });
   // JSON longer than svc serves as one result never leaves the isolate: the host would hold it
   // (and its tree) in its own heap before it could refuse it.
   const done = (value) => {

@@ -253,6 +253,28 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void aHugeThrownMessageIsCutInsideTheSandbox_beforeItReachesTheJvm() {
+    // 60 MB messages (and their stacks, which repeat them) ended the process: OutOfMemoryError
+    sandbox(
+        """
+        export default () => { throw new Error("e".repeat(20_000_000)); };
+        export const text = () => { throw "t".repeat(20_000_000); };
+        """);
+
+    assertThatThrownBy(() -> call("{}"))
+        .isInstanceOf(ScriptFailedException.class)
+        .satisfies(e -> {
+          assertThat(e.getMessage()).startsWith("eeee").hasSizeLessThanOrEqualTo(2001);
+          assertThat(((ScriptFailedException) e).scriptStack().orElseThrow())
+              .startsWith("Error: eeee")
+              .hasSizeLessThanOrEqualTo(4 * 8192 + 1);
+        });
+    assertThatThrownBy(() -> call("text", "{}"))
+        .hasMessageStartingWith("tttt")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThanOrEqualTo(2001));
+  }
+
+  @Test
   void aPromiseThatNeverSettlesFailsAtOnceInsteadOfWaitingForTheDeadline() {
     sandbox("export default () => new Promise(() => {});\n");
 
