@@ -307,13 +307,15 @@ public final class JdbcConnector implements Connector {
           || (dialect.isCancellation(e) && deadlinePassed)) {
         throw new StatementFailedException(JdbcFailures.statementTimedOut(timeout), true, e);
       }
+      // a statement that failed mid-result is prepared again: sqlite-jdbc's fails its next run
+      // with "statement is not executing"
+      connection.forget(sql.sql());
       if (dialect.isResultTooLarge(e)) {
         healthy = healthy && connection.isValid(VALIDATION_TIMEOUT_SECONDS);
         throw memory == null
             ? new StatementFailedException(dialect.message(e), false, e)
             : memory.ceilingRefusal();
       }
-      connection.forget(sql.sql());
       if (dialect.isConnectionLost(e) || !connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
         healthy = false;
         throw new ConnectorUnavailableException(

@@ -44,6 +44,12 @@ import org.sqlite.core.CoreResultSet;
  * connection opens alone, since several switching a new file to WAL at once fail with "database is
  * locked".
  *
+ * <p>No string or blob longer than the result ceiling ({@link ResultMemory}) is read or made
+ * ({@code limit_length}, SQLite's {@code SQLITE_LIMIT_LENGTH}): sqlite-jdbc copies a value whole
+ * onto the heap, so a 200 MB blob was in memory three times over (bytes, base64 and its copy)
+ * before its row could be counted, and ended the process. The statement fails with {@code
+ * SQLITE_TOOBIG}, answered as the ceiling's refusal.
+ *
  * <p>{@code :memory:} is one database per adapter that every pool connection sees: it lives in
  * SQLite's {@code memdb} VFS under a unique name, and an anchor connection keeps it alive while
  * pool connections come and go. The shared-cache form ({@code mode=memory&cache=shared}) was
@@ -65,6 +71,7 @@ final class SqliteDialect implements SqlDialect {
   private static final Pattern MESSAGE =
       Pattern.compile("^\\[SQLITE_[A-Z_]+\\][^(]*\\((.*)\\)$", Pattern.DOTALL);
   private static final int SQLITE_INTERRUPT = 9;
+  private static final int SQLITE_TOOBIG = 18;
 
   private SqliteDialect() {}
 
@@ -95,6 +102,10 @@ final class SqliteDialect implements SqlDialect {
     // svc never asks for generated keys; with this on, sqlite-jdbc matches every statement against
     // an INSERT pattern and runs `SELECT last_insert_rowid()` after each INSERT
     properties.put("jdbc.get_generated_keys", "false");
+    // SQLite's own limit on one string or blob (SQLITE_LIMIT_LENGTH), read or made: the result
+    // ceiling. sqlite-jdbc copies a value whole onto the heap, and its JSON (base64 for a blob)
+    // takes more, before a row can be counted in the call's ResultMemory
+    properties.put("limit_length", Long.toString(valueLimit(ResultMemory.process())));
     boolean memory =
         text.equals(":memory:")
             || text.equals("file::memory:")
@@ -133,6 +144,11 @@ final class SqliteDialect implements SqlDialect {
             memory ? DEFAULT_MEMORY_POOL_SIZE : DEFAULT_FILE_POOL_SIZE);
     return new JdbcSettings(
         url, properties, poolSize, location, Optional.empty(), memory, Duration.ZERO);
+  }
+
+  /** The longest string or blob SQLite makes or reads: the ceiling of one result. */
+  static long valueLimit(ResultMemory memory) {
+    return Math.min(Integer.MAX_VALUE, memory.ceilingBytes());
   }
 
   /** Option naming a SQL script that creates a database file that does not exist yet. */
@@ -326,6 +342,13 @@ final class SqliteDialect implements SqlDialect {
   public boolean isCancellation(SQLException e) {
     return (e.getErrorCode() & 0xff) == SQLITE_INTERRUPT
         || (e.getMessage() != null && e.getMessage().startsWith("[SQLITE_INTERRUPT]"));
+  }
+
+  /** A string or blob past {@code limit_length} ({@link #valueLimit}): the result ceiling's. */
+  @Override
+  public boolean isResultTooLarge(SQLException e) {
+    return (e.getErrorCode() & 0xff) == SQLITE_TOOBIG
+        || (e.getMessage() != null && e.getMessage().startsWith("[SQLITE_TOOBIG]"));
   }
 
   /** Measured: four connections opening a new file at once fail with "database is locked". */

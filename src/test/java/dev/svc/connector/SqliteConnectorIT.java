@@ -91,6 +91,25 @@ class SqliteConnectorIT extends JdbcConnectorContract {
   }
 
   @Test
+  void aValuePastTheLengthLimitIsRefusedAtTheCeilingUnreadAndTheNextCallIsServed() {
+    // before: no limit; a 200 MB blob was copied onto the heap, then base64'd, before its row
+    // could be counted, and the first call ended a 512 MiB server with OutOfMemoryError
+    run("CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)", Map.of());
+    run("INSERT INTO blobs VALUES (1, zeroblob(2000000)), (2, x'00ff')", Map.of());
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("limit_length", "1048576", "max_connections", "1")));
+
+    for (int call = 0; call < 2; call++) { // the same statement again, on the same connection
+      assertThatThrownBy(() -> run("SELECT data FROM blobs WHERE id = 1", Map.of()))
+          .isInstanceOf(ResultRefusedException.class)
+          .hasMessageStartingWith("the result passed svc's ceiling of");
+    }
+    assertJson(
+        run("SELECT length(data) AS n FROM blobs WHERE id = 1", Map.of()), "[{\"n\": 2000000}]");
+    assertJson(run("SELECT data FROM blobs WHERE id = 2", Map.of()), "[{\"data\": \"AP8=\"}]");
+  }
+
+  @Test
   void dateTimesAreStoredAsIsoText() {
     assertJson(
         run("SELECT created FROM items WHERE id = 1", Map.of()),

@@ -104,6 +104,18 @@ class SqliteDialectTest {
   }
 
   @Test
+  void noStringOrBlobPastTheResultCeilingIsMadeOrRead() {
+    String ceiling = Long.toString(ResultMemory.process().ceilingBytes());
+    for (String connectionString : new String[] {":memory:", "file:./shop.db"}) {
+      assertThat(settings(connectionString, Map.of()).properties())
+          .containsEntry("limit_length", ceiling);
+    }
+    assertThat(settings(":memory:", Map.of("limit_length", "1000")).properties())
+        .as("an option the user wrote wins")
+        .containsEntry("limit_length", "1000");
+  }
+
+  @Test
   void aRelativeFileIsResolvedAgainstTheDataDirectoryWhenOneIsGivenAndAnAbsoluteOneStaysPut() {
     ResolvedAdapter relative =
         new ResolvedAdapter(
