@@ -39,7 +39,7 @@ final class OpenAiCompatibleClient implements ModelClient {
     settings.apiKey().ifPresent(key -> headers.put("Authorization", "Bearer " + key));
     if (!request.streaming()) {
       JsonNode answer = http.post(url, headers, body);
-      JsonNode message = firstChoice(answer, headers).path("message");
+      JsonNode message = shaped(firstChoice(answer, headers).path("message"), "message");
       List<ToolCall> calls = new ArrayList<>();
       int n = 0;
       for (JsonNode call : message.path("tool_calls")) {
@@ -82,7 +82,7 @@ final class OpenAiCompatibleClient implements ModelClient {
           if (choices.isEmpty()) {
             return; // e.g. a usage-only chunk
           }
-          JsonNode delta = choices.get(0).path("delta");
+          JsonNode delta = shaped(choices.get(0).path("delta"), "delta");
           String piece = content(delta.path("content"));
           if (!piece.isEmpty()) {
             all.append(piece);
@@ -168,6 +168,59 @@ final class OpenAiCompatibleClient implements ModelClient {
           "openai_compatible answered without choices" + (error.isEmpty() ? "" : ": " + error));
     }
     return choices.get(0);
+  }
+
+  /**
+   * A choice's {@code message} (or a stream's {@code delta}) in OpenAI's shape: an object whose
+   * {@code content} is text, a list of parts or nothing, and whose {@code tool_calls} is a list or
+   * nothing. Anything else is refused: a string message read as an empty answer, and an object of
+   * tool calls as calls without names, which the loop sent back to the model until {@code
+   * max_steps}.
+   */
+  private static JsonNode shaped(JsonNode message, String name) {
+    if (!message.isObject()) {
+      throw new ModelException(
+          "openai_compatible answered a "
+              + name
+              + " that is not an object ("
+              + kind(message)
+              + ")");
+    }
+    JsonNode content = message.path("content");
+    if (!(absent(content) || content.isString() || content.isArray())) {
+      throw new ModelException(
+          "openai_compatible answered a "
+              + name
+              + " whose content is neither text nor a list of parts ("
+              + kind(content)
+              + ")");
+    }
+    JsonNode calls = message.path("tool_calls");
+    if (!(absent(calls) || calls.isArray())) {
+      throw new ModelException(
+          "openai_compatible answered a "
+              + name
+              + " whose tool_calls is not a list ("
+              + kind(calls)
+              + ")");
+    }
+    return message;
+  }
+
+  private static boolean absent(JsonNode node) {
+    return node.isMissingNode() || node.isNull();
+  }
+
+  /** "a string", "an object", "nothing": what a value is, never what it says. */
+  private static String kind(JsonNode node) {
+    return switch (node.getNodeType()) {
+      case OBJECT, POJO -> "an object";
+      case ARRAY -> "a list";
+      case STRING, BINARY -> "a string";
+      case NUMBER -> "a number";
+      case BOOLEAN -> "a boolean";
+      case NULL, MISSING -> "nothing";
+    };
   }
 
   /** Content as text: a string, or the text parts of an array of content parts. */

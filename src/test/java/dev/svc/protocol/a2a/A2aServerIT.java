@@ -509,6 +509,29 @@ class A2aServerIT {
   }
 
   @Test
+  void anAnswerOfAnotherShapeFailsTheTaskSayingWhatWasWrong() {
+    // a string message completed the task with an empty answer; an object of tool calls was read
+    // as calls without names and sent back to the model until max_steps
+    model.json("{\"choices\":[{\"message\":\"hello\"}]}");
+    model.json("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"tool_calls\":{\"a\":1}}}]}");
+    model.json(
+        "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":{\"text\":\"x\"}}}]}");
+
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      JsonNode task = svc.result("weather", "SendMessage", userMessage("hi")).path("task");
+      assertThat(task.path("status").path("state").asString()).isEqualTo("TASK_STATE_FAILED");
+      texts.add(task.path("status").path("message").path("parts").get(0).path("text").asString());
+    }
+    assertThat(texts)
+        .containsExactly(
+            "openai_compatible answered a message that is not an object (a string)",
+            "openai_compatible answered a message whose tool_calls is not a list (an object)",
+            "openai_compatible answered a message whose content is neither text nor a list of parts"
+                + " (an object)");
+  }
+
+  @Test
   void aProviderThatFallsSilentOrDripsAfterItsHeadersFailsTheTaskInsteadOfHoldingItForever(
       @TempDir Path other) throws Exception {
     // the time-out covered only the wait for headers: headers and then silence, or a byte every
