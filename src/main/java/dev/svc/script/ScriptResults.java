@@ -38,9 +38,21 @@ final class ScriptResults {
     }
   }
 
+  /**
+   * Below this many characters the tree is made first and then counted, as a statement's rows are:
+   * it takes a few hundred KiB at most, and the token-by-token estimate would be a second parse of
+   * every handler's answer.
+   */
+  static final int SMALL_CHARS = 16 * 1024;
+
   /** The tree of {@code json}, its estimated heap added to {@code memory} first. */
   static JsonNode read(String json, ResultMemory.Account memory) {
     try {
+      if (json.length() <= SMALL_CHARS) {
+        JsonNode tree = JSON.readTree(json);
+        memory.add(JsonFootprint.of(tree));
+        return tree;
+      }
       memory.add(footprint(json));
       return JSON.readTree(json);
     } catch (ResultRefusedException e) {
