@@ -185,7 +185,10 @@ public final class RedisConnector implements Connector {
       }
       connection.setSoTimeout(millis(remaining));
       if (plan.probe().isPresent()) {
-        RedisReadBounds.check(plan, connection.executeCommand(command(plan.probe().get())));
+        RedisReadBounds.check(
+            plan,
+            connection.executeCommand(command(plan.probe().get())),
+            ResultMemory.counting(ResultMemory.Account::ceilingBytes));
       }
       Object reply = connection.executeCommand(command(plan.arguments()));
       JsonNode result = options.window(RedisReplies.json(reply, words));

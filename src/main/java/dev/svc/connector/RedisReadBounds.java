@@ -21,8 +21,10 @@ import java.util.Set;
  * SMEMBERS}, {@code KEYS}, a range from the end, any read of a tool without {@code max_rows}) is
  * sized first with the key's length ({@code HLEN}, {@code SCARD}, {@code DBSIZE}, {@code LLEN},
  * {@code ZCARD}, {@code XLEN}: one more round trip), and refused past {@link #MAX_REPLY_ELEMENTS}.
- * A count given as an argument ({@code SRANDMEMBER k n}, {@code LPOP k n}, …) is refused past it
- * without asking.
+ * A read of one value ({@code GET}, {@code GETDEL}, {@code GETEX}, {@code HGET}) is sized in bytes
+ * first ({@code STRLEN}, {@code HSTRLEN}) and refused past the result ceiling: a 300 MB string was
+ * read whole and ended the process. A count given as an argument ({@code SRANDMEMBER k n}, {@code
+ * LPOP k n}, …) is refused past it without asking.
  */
 final class RedisReadBounds {
   /** Elements one reply may hold: past it the command is refused before it is sent. */
@@ -45,7 +47,15 @@ final class RedisReadBounds {
    * @param range for a range by index sized by its key's length: its start and stop, to tell how
    *     many of the length it reads
    */
-  record Plan(List<byte[]> arguments, Optional<List<byte[]>> probe, Optional<long[]> range) {}
+  record Plan(
+      List<byte[]> arguments,
+      Optional<List<byte[]>> probe,
+      Optional<long[]> range,
+      boolean probeCountsBytes) {
+    Plan(List<byte[]> arguments, Optional<List<byte[]>> probe, Optional<long[]> range) {
+      this(arguments, probe, range, false);
+    }
+  }
 
   private RedisReadBounds() {}
 
@@ -131,6 +141,14 @@ final class RedisReadBounds {
           size == 2 ? probe(arguments, "HLEN", arguments.get(1)) : send(arguments);
       case "SMEMBERS" -> size == 2 ? probe(arguments, "SCARD", arguments.get(1)) : send(arguments);
       case "KEYS" -> new Plan(arguments, Optional.of(List.of(bytes("DBSIZE"))), Optional.empty());
+      case "GET", "GETDEL", "GETEX" ->
+          size >= 2
+              ? sized(arguments, List.of(bytes("STRLEN"), arguments.get(1)))
+              : send(arguments);
+      case "HGET" ->
+          size == 3
+              ? sized(arguments, List.of(bytes("HSTRLEN"), arguments.get(1), arguments.get(2)))
+              : send(arguments);
       default -> send(arguments);
     };
   }
@@ -141,8 +159,26 @@ final class RedisReadBounds {
    * @throws StatementFailedException past {@link #MAX_REPLY_ELEMENTS}
    */
   static void check(Plan plan, Object probeReply) {
+    check(plan, probeReply, Long.MAX_VALUE);
+  }
+
+  /**
+   * Checks the probe's answer: the elements the command would read, or for a value sized in bytes
+   * ({@code STRLEN}, {@code HSTRLEN}) its length against {@code ceilingBytes}, the ceiling of one
+   * result.
+   *
+   * @throws StatementFailedException past {@link #MAX_REPLY_ELEMENTS}
+   * @throws ResultRefusedException for a value longer than {@code ceilingBytes}
+   */
+  static void check(Plan plan, Object probeReply, long ceilingBytes) {
     if (!(probeReply instanceof Long length)) {
       return; // not a length (a wrong type answers an error to the command itself)
+    }
+    if (plan.probeCountsBytes()) {
+      if (length > ceilingBytes) {
+        throw ResultRefusedException.ceiling(ceilingBytes);
+      }
+      return;
     }
     long elements = length;
     if (plan.range().isPresent()) {
@@ -191,6 +227,11 @@ final class RedisReadBounds {
 
   private static Plan probe(List<byte[]> arguments, String command, byte[] key) {
     return new Plan(arguments, Optional.of(List.of(bytes(command), key)), Optional.empty());
+  }
+
+  /** A command answering one value, sized in bytes first: Jedis would read it whole. */
+  private static Plan sized(List<byte[]> arguments, List<byte[]> probe) {
+    return new Plan(arguments, Optional.of(probe), Optional.empty(), true);
   }
 
   private static Optional<Long> number(byte[] argument) {

@@ -162,6 +162,36 @@ class RedisConnectorIT implements ConnectorContract {
   }
 
   @Test
+  void aValuePastTheCeilingIsSizedAndRefusedBeforeItIsRead() {
+    // before: GET read the value whole before it could be counted; a 300 MB string ended a 512 MiB
+    // server with OutOfMemoryError
+    String big = "x".repeat(100_000);
+    run("SET " + k + "value " + big, Map.of());
+    run("HSET " + k + "field f " + big + " small s", Map.of());
+    ResultMemory small = new ResultMemory(1024 * 1024, 64 * 1024);
+    for (String command :
+        new String[] {"GET " + k + "value", "GETDEL " + k + "value", "HGET " + k + "field f"}) {
+      try (ResultMemory.Account call = small.open()) {
+        assertThatThrownBy(
+                () -> ScopedValue.where(ResultMemory.CALL, call).call(() -> run(command, Map.of())))
+            .as(command)
+            .isInstanceOf(ResultRefusedException.class)
+            .hasMessageStartingWith("the result passed svc's ceiling of 64 KiB for one result");
+      }
+    }
+    assertThat(small.reservedBytes()).isZero();
+    assertThat(run("STRLEN " + k + "value", Map.of()).asLong())
+        .as("GETDEL was refused before it was sent")
+        .isEqualTo(100_000);
+    try (ResultMemory.Account call = small.open()) {
+      assertJson(
+          ScopedValue.where(ResultMemory.CALL, call)
+              .call(() -> run("HGET " + k + "field small", Map.of())),
+          "\"s\"");
+    }
+  }
+
+  @Test
   void aWholeKeyPastTheReplyBoundIsRefusedBeforeItIsRead() {
     run(
         "EVAL {{ inputs.script }} 1 " + k + "huge",

@@ -66,7 +66,9 @@ class RedisReadBoundsTest {
     assertThat(probe(plan("LRANGE memories -50 -1", 1001))).isEqualTo("LLEN memories");
     assertThat(probe(plan("LRANGE memories 0 -1", ALL))).isEqualTo("LLEN memories");
     assertThat(probe(plan("XRANGE events - +", ALL))).isEqualTo("XLEN events");
-    assertThat(probe(plan("GET name", 1001))).isEmpty();
+    assertThat(probe(plan("GET name", 1001))).isEqualTo("STRLEN name");
+    assertThat(probe(plan("HGET profile email", 1001))).isEqualTo("HSTRLEN profile email");
+    assertThat(probe(plan("PING", 1001))).isEmpty();
     assertThat(sent(plan("HGETALL profile", 1001))).isEqualTo("HGETALL profile");
   }
 
