@@ -17,9 +17,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -115,9 +118,13 @@ public final class RedisConnector implements Connector {
     poolConfig.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
     poolConfig.setMinEvictableIdleDuration(Duration.ofMinutes(5));
     poolConfig.setJmxEnabled(false);
+    JedisClientConfig client = config.build();
+    HostAndPort address = new HostAndPort(settings.host(), settings.port());
     this.pool =
         new ConnectionPool(
-            new HostAndPort(settings.host(), settings.port()), config.build(), poolConfig);
+            new ConnectionFactory(
+                new RedisReplyBound(new DefaultJedisSocketFactory(address, client)), client),
+            poolConfig);
   }
 
   RedisSettings settings() {
@@ -199,6 +206,11 @@ public final class RedisConnector implements Connector {
       return result;
     } catch (JedisConnectionException e) {
       healthy = false; // the reply may still be on its way: the connection cannot be reused
+      RedisReplyBound.ReplyTooLargeException tooLarge =
+          cause(e, RedisReplyBound.ReplyTooLargeException.class);
+      if (tooLarge != null) {
+        throw ResultRefusedException.ceiling(tooLarge.ceilingBytes());
+      }
       if (Thread.currentThread().isInterrupted()) {
         throw new StatementFailedException(
             "the call was cancelled before the command finished", false, e);
@@ -382,12 +394,17 @@ public final class RedisConnector implements Connector {
   }
 
   private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    return cause(failure, type) != null;
+  }
+
+  /** The first of {@code failure}'s causes (itself included) of {@code type}, or null. */
+  private static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (type.isInstance(t)) {
-        return true;
+        return type.cast(t);
       }
     }
-    return false;
+    return null;
   }
 
   private static int millis(long nanos) {

@@ -192,6 +192,33 @@ class RedisConnectorIT implements ConnectorContract {
   }
 
   @Test
+  void aRangeOfLargeElementsIsStoppedAtTheCeilingAsItIsReadAndTheNextCallIsServed() {
+    // before: element counts were bounded, not their bytes; LRANGE of 40 elements of 5 MB was
+    // 200 MB on the heap before it could be counted, and two such calls ended a 512 MiB server
+    String element = "x".repeat(20_000);
+    for (int i = 0; i < 10; i++) {
+      run("RPUSH " + k + "wide " + element, Map.of());
+    }
+    ResultMemory small = new ResultMemory(1024 * 1024, 64 * 1024);
+    try (ResultMemory.Account call = small.open()) {
+      assertThatThrownBy(() ->
+              ScopedValue.where(ResultMemory.CALL, call)
+                  .call(() -> run("LRANGE " + k + "wide 0 9", Map.of())))
+          .isInstanceOf(ResultRefusedException.class)
+          .hasMessageStartingWith("the result passed svc's ceiling of 64 KiB for one result");
+    }
+    try (ResultMemory.Account call = small.open()) {
+      assertThat(
+              ScopedValue.where(ResultMemory.CALL, call)
+                  .call(() -> run("LRANGE " + k + "wide 0 1", Map.of()))
+                  .size())
+          .as("a range under the ceiling, on a fresh connection")
+          .isEqualTo(2);
+    }
+    assertThat(small.reservedBytes()).isZero();
+  }
+
+  @Test
   void aWholeKeyPastTheReplyBoundIsRefusedBeforeItIsRead() {
     run(
         "EVAL {{ inputs.script }} 1 " + k + "huge",

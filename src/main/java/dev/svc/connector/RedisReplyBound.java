@@ -1,0 +1,249 @@
+package dev.svc.connector;
+
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import redis.clients.jedis.JedisSocketFactory;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * Redis connections whose replies may hold at most the result ceiling in bytes. Jedis reads a reply
+ * whole before svc sees it, and {@link RedisReadBounds} bounds how many elements a reply may have,
+ * not how large they are: {@code LRANGE} of 40 elements of 5 MB each was 200 MB on the heap before
+ * it could be counted, and two such calls ended a 512 MiB server. Here the bytes that arrive after
+ * a command was sent are counted as they are read, and the read fails past the ceiling of the call
+ * that sent it ({@link ResultMemory#CALL}, else the process's): the connection is dropped with the
+ * rest of the reply, and the call gets the ceiling's refusal.
+ *
+ * <p>One value larger than the ceiling is refused before it is asked for ({@code STRLEN} in {@link
+ * RedisReadBounds}): Jedis makes a value's array at its announced length before reading it. The
+ * socket wrapped is the one Jedis's factory made, TLS already on it when the adapter asks for it,
+ * so the bytes counted are RESP's.
+ */
+final class RedisReplyBound implements JedisSocketFactory {
+  /** A reply that passed its ceiling while it was read. */
+  static final class ReplyTooLargeException extends IOException {
+    private final long ceilingBytes;
+
+    ReplyTooLargeException(long ceilingBytes) {
+      super("the reply passed " + ceilingBytes + " bytes");
+      this.ceilingBytes = ceilingBytes;
+    }
+
+    long ceilingBytes() {
+      return ceilingBytes;
+    }
+  }
+
+  private final JedisSocketFactory sockets;
+
+  RedisReplyBound(JedisSocketFactory sockets) {
+    this.sockets = sockets;
+  }
+
+  @Override
+  public Socket createSocket() throws JedisConnectionException {
+    return new BoundedSocket(sockets.createSocket());
+  }
+
+  /** The ceiling for the reply to a command sent now, on the sending thread. */
+  private static long ceiling() {
+    return ResultMemory.CALL.isBound()
+        ? ResultMemory.CALL.get().ceilingBytes()
+        : ResultMemory.process().ceilingBytes();
+  }
+
+  /** A socket that counts what it reads since it last wrote; everything else is the real one's. */
+  private static final class BoundedSocket extends Socket {
+    private final Socket socket;
+    private long readSinceWrite;
+    private long ceilingBytes = ceiling();
+    private InputStream in;
+    private OutputStream out;
+
+    BoundedSocket(Socket socket) {
+      this.socket = socket;
+    }
+
+    @Override
+    public synchronized InputStream getInputStream() throws IOException {
+      if (in == null) {
+        in =
+            new FilterInputStream(socket.getInputStream()) {
+              @Override
+              public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                  counted(1);
+                }
+                return b;
+              }
+
+              @Override
+              public int read(byte[] buffer, int offset, int length) throws IOException {
+                int n = super.read(buffer, offset, length);
+                if (n > 0) {
+                  counted(n);
+                }
+                return n;
+              }
+            };
+      }
+      return in;
+    }
+
+    @Override
+    public synchronized OutputStream getOutputStream() throws IOException {
+      if (out == null) {
+        out =
+            new FilterOutputStream(socket.getOutputStream()) {
+              @Override
+              public void write(int b) throws IOException {
+                sending();
+                super.out.write(b);
+              }
+
+              @Override
+              public void write(byte[] buffer, int offset, int length) throws IOException {
+                sending();
+                super.out.write(buffer, offset, length);
+              }
+            };
+      }
+      return out;
+    }
+
+    private void sending() {
+      readSinceWrite = 0;
+      ceilingBytes = ceiling();
+    }
+
+    private void counted(int n) throws ReplyTooLargeException {
+      readSinceWrite += n;
+      if (readSinceWrite > ceilingBytes) {
+        throw new ReplyTooLargeException(ceilingBytes);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+
+    @Override
+    public boolean isConnected() {
+      return socket.isConnected();
+    }
+
+    @Override
+    public boolean isBound() {
+      return socket.isBound();
+    }
+
+    @Override
+    public boolean isClosed() {
+      return socket.isClosed();
+    }
+
+    @Override
+    public boolean isInputShutdown() {
+      return socket.isInputShutdown();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+      return socket.isOutputShutdown();
+    }
+
+    @Override
+    public void shutdownInput() throws IOException {
+      socket.shutdownInput();
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+      socket.shutdownOutput();
+    }
+
+    @Override
+    public void setSoTimeout(int timeout) throws SocketException {
+      socket.setSoTimeout(timeout);
+    }
+
+    @Override
+    public int getSoTimeout() throws SocketException {
+      return socket.getSoTimeout();
+    }
+
+    @Override
+    public void setTcpNoDelay(boolean on) throws SocketException {
+      socket.setTcpNoDelay(on);
+    }
+
+    @Override
+    public boolean getTcpNoDelay() throws SocketException {
+      return socket.getTcpNoDelay();
+    }
+
+    @Override
+    public void setKeepAlive(boolean on) throws SocketException {
+      socket.setKeepAlive(on);
+    }
+
+    @Override
+    public boolean getKeepAlive() throws SocketException {
+      return socket.getKeepAlive();
+    }
+
+    @Override
+    public void setSoLinger(boolean on, int linger) throws SocketException {
+      socket.setSoLinger(on, linger);
+    }
+
+    @Override
+    public int getSoLinger() throws SocketException {
+      return socket.getSoLinger();
+    }
+
+    @Override
+    public InetAddress getInetAddress() {
+      return socket.getInetAddress();
+    }
+
+    @Override
+    public InetAddress getLocalAddress() {
+      return socket.getLocalAddress();
+    }
+
+    @Override
+    public int getPort() {
+      return socket.getPort();
+    }
+
+    @Override
+    public int getLocalPort() {
+      return socket.getLocalPort();
+    }
+
+    @Override
+    public SocketAddress getRemoteSocketAddress() {
+      return socket.getRemoteSocketAddress();
+    }
+
+    @Override
+    public SocketAddress getLocalSocketAddress() {
+      return socket.getLocalSocketAddress();
+    }
+
+    @Override
+    public String toString() {
+      return socket.toString();
+    }
+  }
+}
