@@ -319,6 +319,11 @@ public final class HttpServer implements AutoCloseable {
     return drain.inFlight() == 0;
   }
 
+  /** Past the drain limit: requests still arriving on open connections are refused. */
+  boolean isRefusing() {
+    return drain.phase() == Drain.Phase.REFUSING;
+  }
+
   private boolean isDraining() {
     return drain.phase().compareTo(Drain.Phase.DRAINING) >= 0;
   }
