@@ -39,8 +39,10 @@ import java.util.Set;
  * statements without a fallback to client-side ones (values travel as protocol parameters, never in
  * the SQL text, and our per-connection statement cache reuses the server's plans; see {@link
  * #serverSidePreparedStatements}), zero dates read as NULL, streamed results without a {@code
- * net_write_timeout} round trip ({@code netTimeoutForStreamingResults=0}). Options can change any
- * of them.
+ * net_write_timeout} round trip ({@code netTimeoutForStreamingResults=0}), and sockets that count
+ * the bytes of each row against the result ceiling ({@link MysqlReplyBound}). Options can change
+ * any of them; a {@code socketFactory} option replaces the counting sockets, and with them the
+ * bound on one row.
  */
 final class MysqlDialect implements SqlDialect {
   static final MysqlDialect INSTANCE = new MysqlDialect();
@@ -113,6 +115,8 @@ final class MysqlDialect implements SqlDialect {
     // rows are streamed (fetchAtMost); without this Connector/J sends `SET net_write_timeout`
     // before every streamed statement, a round trip per call
     properties.put("netTimeoutForStreamingResults", "0");
+    // a row is read whole before it can be counted: its bytes are counted on the socket instead
+    properties.put("socketFactory", MysqlReplyBound.class.getName());
     url.user().ifPresent(user -> properties.put("user", user));
     url.password().ifPresent(password -> properties.put("password", password));
     for (Map.Entry<String, String> setting : settings.entrySet()) {
@@ -256,6 +260,12 @@ final class MysqlDialect implements SqlDialect {
   @Override
   public void endReadOnly(Connection connection) throws SQLException {
     SqlDialect.command(connection, "SET SESSION TRANSACTION READ WRITE");
+  }
+
+  /** A row that passed the call's ceiling on the socket ({@link MysqlReplyBound}). */
+  @Override
+  public boolean isResultTooLarge(SQLException e) {
+    return ReplyTooLargeException.among(e) != null;
   }
 
   @Override

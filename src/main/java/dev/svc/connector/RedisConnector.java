@@ -206,8 +206,7 @@ public final class RedisConnector implements Connector {
       return result;
     } catch (JedisConnectionException e) {
       healthy = false; // the reply may still be on its way: the connection cannot be reused
-      RedisReplyBound.ReplyTooLargeException tooLarge =
-          cause(e, RedisReplyBound.ReplyTooLargeException.class);
+      ReplyTooLargeException tooLarge = ReplyTooLargeException.among(e);
       if (tooLarge != null) {
         throw ResultRefusedException.ceiling(tooLarge.ceilingBytes());
       }

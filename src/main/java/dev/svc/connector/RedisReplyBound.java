@@ -1,7 +1,5 @@
 package dev.svc.connector;
 
-import java.io.FilterInputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,20 +25,6 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * so the bytes counted are RESP's.
  */
 final class RedisReplyBound implements JedisSocketFactory {
-  /** A reply that passed its ceiling while it was read. */
-  static final class ReplyTooLargeException extends IOException {
-    private final long ceilingBytes;
-
-    ReplyTooLargeException(long ceilingBytes) {
-      super("the reply passed " + ceilingBytes + " bytes");
-      this.ceilingBytes = ceilingBytes;
-    }
-
-    long ceilingBytes() {
-      return ceilingBytes;
-    }
-  }
-
   private final JedisSocketFactory sockets;
 
   RedisReplyBound(JedisSocketFactory sockets) {
@@ -60,7 +44,7 @@ final class RedisReplyBound implements JedisSocketFactory {
   }
 
   /** A socket that counts what it reads since it last wrote; everything else is the real one's. */
-  private static final class BoundedSocket extends Socket {
+  private static final class BoundedSocket extends Socket implements ReplyCount {
     private final Socket socket;
     private long readSinceWrite;
     private long ceilingBytes = ceiling();
@@ -74,26 +58,7 @@ final class RedisReplyBound implements JedisSocketFactory {
     @Override
     public synchronized InputStream getInputStream() throws IOException {
       if (in == null) {
-        in =
-            new FilterInputStream(socket.getInputStream()) {
-              @Override
-              public int read() throws IOException {
-                int b = super.read();
-                if (b >= 0) {
-                  counted(1);
-                }
-                return b;
-              }
-
-              @Override
-              public int read(byte[] buffer, int offset, int length) throws IOException {
-                int n = super.read(buffer, offset, length);
-                if (n > 0) {
-                  counted(n);
-                }
-                return n;
-              }
-            };
+        in = ReplyCount.counting(socket.getInputStream(), this);
       }
       return in;
     }
@@ -101,30 +66,19 @@ final class RedisReplyBound implements JedisSocketFactory {
     @Override
     public synchronized OutputStream getOutputStream() throws IOException {
       if (out == null) {
-        out =
-            new FilterOutputStream(socket.getOutputStream()) {
-              @Override
-              public void write(int b) throws IOException {
-                sending();
-                super.out.write(b);
-              }
-
-              @Override
-              public void write(byte[] buffer, int offset, int length) throws IOException {
-                sending();
-                super.out.write(buffer, offset, length);
-              }
-            };
+        out = ReplyCount.counting(socket.getOutputStream(), this);
       }
       return out;
     }
 
-    private void sending() {
+    @Override
+    public void wrote() {
       readSinceWrite = 0;
       ceilingBytes = ceiling();
     }
 
-    private void counted(int n) throws ReplyTooLargeException {
+    @Override
+    public void read(int n) throws ReplyTooLargeException {
       readSinceWrite += n;
       if (readSinceWrite > ceilingBytes) {
         throw new ReplyTooLargeException(ceilingBytes);

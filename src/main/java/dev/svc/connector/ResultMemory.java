@@ -111,6 +111,7 @@ public final class ResultMemory {
   public final class Account implements AutoCloseable {
     private long used;
     private long held; // reserved from the budget: used <= held
+    private long rowsRead;
     private boolean closed;
 
     private Account() {}
@@ -141,6 +142,20 @@ public final class ResultMemory {
         held += step;
       }
       used = total;
+    }
+
+    /**
+     * Marks that the driver has read one more row of the call's result, whether it is kept or
+     * stepped over: a connection that bounds the bytes of one row as they arrive ({@link
+     * MysqlReplyBound}) starts counting again.
+     */
+    void rowRead() {
+      rowsRead++;
+    }
+
+    /** Rows the driver has read for the call so far ({@link #rowRead}). */
+    long rowsRead() {
+      return rowsRead;
     }
 
     /**

@@ -36,6 +36,7 @@ final class ResultRows {
       if (!rows.next()) {
         return result;
       }
+      memory.rowRead();
     }
     long take = window.take();
     for (long taken = 0; taken < take && rows.next(); taken++) {
@@ -43,6 +44,7 @@ final class ResultRows {
       for (int i = 0; i < count; i++) {
         row.set(labels[i], kinds[i].read(rows, i + 1));
       }
+      memory.rowRead();
       memory.add(JsonFootprint.of(row));
       result.add(row);
     }

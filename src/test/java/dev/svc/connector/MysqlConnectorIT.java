@@ -65,6 +65,41 @@ class MysqlConnectorIT extends JdbcConnectorContract {
     assertThat(connectionId()).isNotEqualTo(first);
   }
 
+  @Test
+  void aRowPastTheCeilingIsStoppedOnTheSocketEvenWhenThePageStepsOverIt() {
+    connector.close();
+    connector = Connectors.open(adapter(Map.of("max_connections", "1")));
+    long first = connectionId();
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+    // Connector/J reads a row whole, also one the page skips: three values of 600 KB, 1.8 MB
+    String wideThenNarrow =
+        "SELECT REPEAT('x', 600000) AS a, REPEAT('y', 600000) AS b, REPEAT('z', 600000) AS c"
+            + " UNION ALL SELECT 'a', 'b', 'c'";
+
+    assertThatThrownBy(() -> within(small, wideThenNarrow, window(1, 1)))
+        .isInstanceOf(ResultRefusedException.class)
+        .hasMessageStartingWith("the result passed svc's ceiling of 1 MiB for one result");
+    assertThat(small.reservedBytes()).isZero();
+    assertThat(connectionId())
+        .as("the connection went with the rest of the row")
+        .isNotEqualTo(first);
+    assertJson(within(small, "SELECT 'a' AS a", window(0, 1)), "[{\"a\": \"a\"}]");
+  }
+
+  @Test
+  void theSocketCountsEachRowSoADeepPageOfNarrowRowsIsServed() {
+    ResultMemory small = new ResultMemory(4 * MIB, MIB);
+    // 40 rows of 100 KB: 4 MB on the wire before the page, each row well under the ceiling
+    String rows =
+        "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 41)"
+            + " SELECT i, REPEAT('x', 100000) AS pad FROM n";
+
+    JsonNode page = within(small, rows, window(40, 1));
+
+    assertThat(page).hasSize(1);
+    assertThat(page.get(0).get("i").asInt()).isEqualTo(41);
+  }
+
   private long connectionId() {
     return run("SELECT CONNECTION_ID() AS id", Map.of()).get(0).get("id").asLong();
   }

@@ -77,7 +77,7 @@ class RedisReplyBoundTest {
                         return readReply(socket, 1024 * 1024);
                       }
                     }))
-            .isInstanceOf(RedisReplyBound.ReplyTooLargeException.class)
+            .isInstanceOf(ReplyTooLargeException.class)
             .hasMessage("the reply passed 65536 bytes");
       }
     }

@@ -1,0 +1,32 @@
+package dev.svc.connector;
+
+import java.io.IOException;
+
+/**
+ * A database's reply that passed its ceiling in bytes while a driver read it from the socket
+ * ({@link RedisReplyBound}, {@link MysqlReplyBound}). Thrown inside the driver's read, so the
+ * driver drops the connection with the rest of the reply; the connector finds it among the causes
+ * of the driver's failure and answers with the ceiling's refusal.
+ */
+final class ReplyTooLargeException extends IOException {
+  private final long ceilingBytes;
+
+  ReplyTooLargeException(long ceilingBytes) {
+    super("the reply passed " + ceilingBytes + " bytes");
+    this.ceilingBytes = ceilingBytes;
+  }
+
+  long ceilingBytes() {
+    return ceilingBytes;
+  }
+
+  /** The first cause of {@code failure} that is a reply past its ceiling, or null. */
+  static ReplyTooLargeException among(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ReplyTooLargeException tooLarge) {
+        return tooLarge;
+      }
+    }
+    return null;
+  }
+}
