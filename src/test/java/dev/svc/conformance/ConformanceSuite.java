@@ -3,11 +3,16 @@ package dev.svc.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One version of the official MCP conformance suite ({@code @modelcontextprotocol/conformance}),
@@ -26,14 +31,59 @@ final class ConformanceSuite {
     this.dir = dir;
   }
 
-  /** The suite at {@code version}, installed first when it is not there yet. */
+  /**
+   * The suite at {@code version}, installed first when it is not there yet or does not run (an
+   * install that two test runs made into the same folder at once lost a module: `Cannot find module
+   * 'safer-buffer'` in every run after). It is installed into a folder of its own beside the
+   * cache's and moved into place once it runs, so a run never sees half an install.
+   */
   static ConformanceSuite installed(String version) throws IOException, InterruptedException {
     Path dir = Path.of(System.getProperty("user.home"), ".cache", "svc", "conformance-" + version);
     ConformanceSuite suite = new ConformanceSuite(version, dir);
-    if (!Files.isExecutable(suite.cli()) || !Files.isExecutable(suite.node())) {
-      suite.install();
+    if (suite.runs()) {
+      return suite;
+    }
+    Files.createDirectories(dir.getParent());
+    Path partial = Files.createTempDirectory(dir.getParent(), dir.getFileName() + ".installing-");
+    ConformanceSuite fresh = new ConformanceSuite(version, partial);
+    fresh.install();
+    assertThat(fresh.runs()).as("the freshly installed conformance suite runs").isTrue();
+    if (Files.exists(dir)) { // broken, or another run's install that got there first
+      if (suite.runs()) {
+        deleteTree(partial);
+        return suite;
+      }
+      Path broken = Files.createTempDirectory(dir.getParent(), dir.getFileName() + ".broken-");
+      Files.move(dir, broken.resolve("old"), StandardCopyOption.ATOMIC_MOVE);
+      deleteTree(broken);
+    }
+    try {
+      Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
+    } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+      deleteTree(partial); // another run moved its install in meanwhile
     }
     return suite;
+  }
+
+  /** Whether the installed command line starts ({@code --version}), its modules all found. */
+  private boolean runs() throws IOException, InterruptedException {
+    if (!Files.isExecutable(cli()) || !Files.isExecutable(node())) {
+      return false;
+    }
+    Process probe =
+        new ProcessBuilder(node().toString(), cli().toString(), "--version")
+            .redirectErrorStream(true)
+            .start();
+    probe.getInputStream().readAllBytes();
+    return probe.waitFor(1, TimeUnit.MINUTES) && probe.exitValue() == 0;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 
   /** What one run printed and how it ended. */
@@ -79,7 +129,6 @@ final class ConformanceSuite {
   }
 
   private void install() throws IOException, InterruptedException {
-    Files.createDirectories(dir);
     String pkg = "@modelcontextprotocol/conformance@" + version;
     Process npm;
     try {
