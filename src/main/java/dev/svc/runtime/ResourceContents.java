@@ -104,8 +104,9 @@ public final class ResourceContents {
   /**
    * The content at {@code uri}; empty when no resource or template matches.
    *
-   * @throws InvalidPathException when a file template's interpolated path contains {@code ..}, or a
-   *     template's values hold a malformed percent-escape or a control character
+   * @throws InvalidPathException when a file template's interpolated path contains {@code ..} or a
+   *     character no file name can hold, or a template's values hold a malformed percent-escape or
+   *     a control character
    */
   public Optional<Content> read(String uri) {
     for (Resource resource : model.resources()) {
@@ -153,7 +154,7 @@ public final class ResourceContents {
       case ResourceTemplate.FileTemplate file -> {
         String path = interpolatedPath(file.pathTemplate(), values);
         Path directory = projectDirectory.resolve(file.directory()).normalize();
-        Path target = directory.resolve(path).normalize();
+        Path target = fileName(directory, path).normalize();
         if (!target.startsWith(directory)
             || !ServedFiles.servable(directory.relativize(target))
             || !Files.isRegularFile(target)
@@ -164,7 +165,7 @@ public final class ResourceContents {
       }
       case ResourceTemplate.EmbeddedFiles embedded -> {
         String path =
-            Path.of(interpolatedPath(embedded.pathTemplate(), values))
+            fileName(Path.of(""), interpolatedPath(embedded.pathTemplate(), values))
                 .normalize()
                 .toString()
                 .replace('\\', '/');
@@ -187,6 +188,20 @@ public final class ResourceContents {
       throw new InvalidPathException("the resource path may not contain `..`");
     }
     return path;
+  }
+
+  /**
+   * {@code path} under {@code directory}. A value taken from the URI may hold what no file name
+   * can: a lone surrogate (a JSON escape such as U+D800 with no partner), or a character the file
+   * system's encoding cannot write. That is the client's mistake, said as such ({@code -32602}),
+   * not the file system's exception reaching the client as an internal error.
+   */
+  private static Path fileName(Path directory, String path) {
+    try {
+      return directory.resolve(path);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new InvalidPathException("the resource path holds a character no file name can hold");
+    }
   }
 
   private static Content file(String uri, Optional<String> configured, Path path) {

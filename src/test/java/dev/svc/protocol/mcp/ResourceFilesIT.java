@@ -46,6 +46,12 @@ class ResourceFilesIT {
             inside
             == app/resources/raw/files/sub/.hidden
             hidden
+            == app/prompts/embed.terse
+            arguments:
+              uri: {required: true}
+            messages:
+              - role: user
+                resource: "{{ uri }}"
             """);
     Files.writeString(outside.resolve("secret.txt"), "outside secret");
     Path files = dir.resolve("app/resources/raw/files");
@@ -95,6 +101,26 @@ class ResourceFilesIT {
       JsonNode reply = read(uri);
       assertThat(reply.has("result")).as(uri + " " + reply).isFalse();
       assertThat(reply.toString()).doesNotContain("hunter2");
+    }
+  }
+
+  /**
+   * A URI whose value holds a lone surrogate (U+D800 with no partner, which a JSON escape can write
+   * but no file name can hold) is the client's mistake, {@code -32602}: before, the file system's
+   * exception reached the client as {@code -32603 internal error} and svc's log as an error, for
+   * reads and for a prompt that embeds the resource alike.
+   */
+  @Test
+  void aValueNoFileNameCanHoldIsTheClientsError() {
+    for (String uri : new String[] {"raw://files/a\\ud800.txt", "raw://files/inside.txt\\udc00"}) {
+      JsonNode read = read(uri);
+      assertThat(read.path("error").path("code").asInt()).as(read.toString()).isEqualTo(-32602);
+      assertThat(read.path("error").path("message").asString())
+          .isEqualTo("the resource path holds a character no file name can hold");
+      JsonNode prompt =
+          client.request(
+              "prompts/get", "{\"name\":\"embed\",\"arguments\":{\"uri\":\"" + uri + "\"}}");
+      assertThat(prompt.path("error").path("code").asInt()).as(prompt.toString()).isEqualTo(-32602);
     }
   }
 }
