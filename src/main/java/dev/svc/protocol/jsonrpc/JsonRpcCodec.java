@@ -122,6 +122,13 @@ public final class JsonRpcCodec {
             .replace("in VALUE_STRING", "inside a string")
             .replace("in FIELD_NAME", "inside a property name")
             .strip();
+    if (TRAILING_TOKEN.matcher(reason).lookingAt()) {
+      reason = "another JSON value follows the request; send one JSON-RPC object per request";
+    }
+    reason = CONSTRAINT_SOURCE.matcher(reason).replaceAll("");
+    reason = ENABLE_TO_ALLOW.matcher(reason).replaceAll("");
+    reason = HEXADECIMAL.matcher(reason).replaceAll("JSON has no hexadecimal numbers");
+    reason = COMMENTS.matcher(reason).replaceAll(" JSON has no comments");
     TokenStreamLocation at = e.getLocation();
     String where =
         at != null && at.getLineNr() > 0
@@ -129,6 +136,34 @@ public final class JsonRpcCodec {
             : "";
     return "Parse error" + where + ": " + reason;
   }
+
+  /**
+   * Jackson's "Trailing token (`JsonToken.START_OBJECT`) found after value (bound as
+   * `tools.jackson.databind.JsonNode`): not allowed as per
+   * `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`": a second value after the request, in
+   * Jackson's class and setting names.
+   */
+  private static final Pattern TRAILING_TOKEN = Pattern.compile("Trailing token \\(");
+
+  /**
+   * The setting a read limit comes from, in "Number value length (1001) exceeds the maximum allowed
+   * (1000, from `StreamReadConstraints.getMaxNumberLength()`)": the limit says enough.
+   */
+  private static final Pattern CONSTRAINT_SOURCE = Pattern.compile(", from `[^`]*`");
+
+  /**
+   * Jackson's advice to the reader's author, not to a client: "Non-standard token 'NaN': enable
+   * `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow" (also leading plus signs).
+   */
+  private static final Pattern ENABLE_TO_ALLOW = Pattern.compile(": enable `[^`]*` to allow");
+
+  /** "hexadecimal number literals require enabling `JsonReadFeature.ALLOW_HEXADECIMAL_NUMBERS`". */
+  private static final Pattern HEXADECIMAL =
+      Pattern.compile("hexadecimal number literals require enabling `[^`]*`");
+
+  /** "maybe a (non-standard) comment? (not recognized as one since Feature 'ALLOW_COMMENTS' …)". */
+  private static final Pattern COMMENTS =
+      Pattern.compile(" \\(not recognized as one since Feature '[^']*' not enabled for parser\\)");
 
   /** Jackson's "[Source: REDACTED (…); line: 1, column: 7]" inside a message. */
   private static final Pattern SOURCE_LOCATION =

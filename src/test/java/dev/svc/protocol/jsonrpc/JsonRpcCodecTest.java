@@ -92,4 +92,56 @@ class JsonRpcCodecTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"name\":\"b\"}}"))
         .isEqualTo("Parse error at line 1, column 74: Duplicate Object property \"name\"");
   }
+
+  /**
+   * A second value after the object, and the reader's limits (a number of more than 1,000 digits,
+   * nesting deeper than 500, a property name of more than 50,000 characters), are said without
+   * Jackson's class and setting names: before, the client read {@code (bound as
+   * `tools.jackson.databind.JsonNode`): not allowed as per
+   * `DeserializationFeature.FAIL_ON_TRAILING_TOKENS`} and {@code from
+   * `StreamReadConstraints.getMaxNumberLength()`}.
+   */
+  @Test
+  void aSecondValueAndTheReadersLimitsAreSaidWithoutJacksonNames() {
+    assertThat(parseError("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"} {\"x\":1}"))
+        .isEqualTo(
+            "Parse error at line 1, column 42: another JSON value follows the request; send one"
+                + " JSON-RPC object per request");
+    assertThat(parseError("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"} [1]"))
+        .startsWith("Parse error at line 1, column 42: another JSON value follows the request");
+    assertThat(parseError("{\"id\":" + "9".repeat(1001) + "}"))
+        .isEqualTo("Parse error: Number value length (1001) exceeds the maximum allowed (1000)");
+    assertThat(parseError("{\"a\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}"))
+        .isEqualTo("Parse error: Document nesting depth (501) exceeds the maximum allowed (500)");
+    assertThat(parseError("{\"" + "a".repeat(50_001) + "\":1}"))
+        .isEqualTo("Parse error: Name length (50001) exceeds the maximum allowed (50000)");
+  }
+
+  /**
+   * What JSON does not allow is said as such, not as a setting of Jackson's to enable (which a
+   * client cannot, and which named Jackson's classes).
+   */
+  @Test
+  void whatJsonDoesNotAllowIsNotAJacksonSettingToEnable() {
+    assertThat(parseError("{\"a\":NaN}"))
+        .isEqualTo("Parse error at line 1, column 9: Non-standard token 'NaN'");
+    assertThat(parseError("{\"a\":+1}"))
+        .isEqualTo(
+            "Parse error at line 1, column 7: Unexpected character ('+' (code 43)) in numeric"
+                + " value: JSON spec does not allow numbers to have plus signs");
+    assertThat(parseError("{\"a\":0x10}"))
+        .isEqualTo(
+            "Parse error at line 1, column 7: Unexpected character ('x' (code 120)): JSON has no"
+                + " hexadecimal numbers");
+    assertThat(parseError("/*c*/{}"))
+        .isEqualTo(
+            "Parse error at line 1, column 1: Unexpected character ('/' (code 47)): maybe a"
+                + " (non-standard) comment? JSON has no comments");
+    for (String body :
+        new String[] {
+          "{\"a\":Infinity}", "{\"a\":-Infinity}", "{\"a\":1}//x", "{} {}", "{}[", "{\"a\":'x'}"
+        }) {
+      assertThat(parseError(body)).doesNotContain("`", "Feature", "jackson", "JsonToken");
+    }
+  }
 }
