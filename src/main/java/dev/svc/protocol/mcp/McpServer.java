@@ -131,7 +131,16 @@ public final class McpServer {
       case "POST" -> post(http);
       case "GET" -> openStream(http);
       case "DELETE" -> delete(http);
-      default -> status(405, "Method not allowed: use POST, GET or DELETE on /mcp");
+      // RFC 9110 §15.5.6: a 405 names the methods the resource serves
+      default ->
+          json(
+              405,
+              Map.of("Allow", "POST, GET, DELETE"),
+              JsonRpcCodec.error(
+                  Optional.empty(),
+                  JsonRpcError.of(
+                      ErrorCodes.INVALID_REQUEST,
+                      "Method not allowed: use POST, GET or DELETE on /mcp")));
     };
   }
 

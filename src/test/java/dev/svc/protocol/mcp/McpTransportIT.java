@@ -467,4 +467,25 @@ class McpTransportIT {
                 .asInt())
         .isEqualTo(-32602);
   }
+
+  /**
+   * A method /mcp does not serve is 405 with the {@code Allow} header RFC 9110 §15.5.6 requires
+   * (the stateless revision's 405 had it; this one did not), so a client or proxy learns what to
+   * send instead.
+   */
+  @Test
+  void anotherHttpMethodIs405NamingTheOnesServed() {
+    McpHttpClient raw = new McpHttpClient(instance.baseUrl());
+    for (String method : List.of("PUT", "PATCH")) {
+      Reply reply =
+          raw.send(
+              HttpRequest.newBuilder(raw.uri())
+                  .header("Content-Type", "application/json")
+                  .method(method, HttpRequest.BodyPublishers.ofString("{}"))
+                  .build());
+      assertThat(reply.status()).as(method).isEqualTo(405);
+      assertThat(reply.header("Allow")).as(method).contains("POST, GET, DELETE");
+      assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32600);
+    }
+  }
 }
