@@ -5,6 +5,7 @@ import static dev.svc.protocol.mcp.McpWire.Kind.OBJECT;
 import static dev.svc.protocol.mcp.McpWire.Kind.STRING;
 
 import dev.svc.model.ToolAnnotations;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -34,6 +35,23 @@ public record ListResult<T extends McpJson>(Listing<T> listing, List<T> items) i
         new Listing<>("resources", Resource.Locator.URI::read);
     public static final Listing<Resource> RESOURCE_TEMPLATES =
         new Listing<>("resourceTemplates", Resource.Locator.URI_TEMPLATE::read);
+  }
+
+  /**
+   * Refuses a request for a page after the first. svc lists everything at once and never sends a
+   * {@code nextCursor}, so a {@code cursor} (of any type; {@code null} is none) is one svc did not
+   * issue: forged, altered, or from another server. MCP's pagination asks for {@code -32602} then,
+   * rather than the first page returned as if it were the page asked for.
+   *
+   * @throws JsonRpcException {@code -32602} when {@code params} holds a cursor
+   */
+  static void firstPageOnly(ObjectNode params) {
+    JsonNode cursor = params.get("cursor");
+    if (cursor != null && !cursor.isNull()) {
+      throw JsonRpcException.invalidParams(
+          "`cursor` is not one svc issued: svc lists everything in one page and sends no"
+              + " `nextCursor`; list again without a cursor");
+    }
   }
 
   public static <T extends McpJson> ListResult<T> fromJson(

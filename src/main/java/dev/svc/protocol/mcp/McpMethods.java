@@ -34,7 +34,12 @@ final class McpMethods {
     Map<String, MethodHandler<McpCall>> handlers = new LinkedHashMap<>();
     handlers.put("ping", result((call, params) -> Json.NODES.objectNode()));
     handlers.put("logging/setLevel", result(this::setLevel));
-    handlers.put("tools/list", result((call, params) -> toolList(call.runtime())));
+    handlers.put(
+        "tools/list",
+        result((call, params) -> {
+          ListResult.firstPageOnly(params);
+          return toolList(call.runtime());
+        }));
     handlers.put("tools/call", result(this::callTool));
     PromptMethods.register(handlers);
     ResourceMethods.register(handlers);

@@ -34,11 +34,12 @@ final class PromptMethods {
   private PromptMethods() {}
 
   static void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("prompts/list", result((call, params) -> list(call)));
+    handlers.put("prompts/list", result((call, params) -> list(call, params)));
     handlers.put("prompts/get", result(PromptMethods::get));
   }
 
-  private static JsonNode list(McpCall call) {
+  private static JsonNode list(McpCall call, ObjectNode params) {
+    ListResult.firstPageOnly(params);
     List<ListResult.Prompt> prompts = new ArrayList<>();
     for (Prompt prompt : call.runtime().model().prompts()) {
       List<ListResult.PromptArgument> arguments = new ArrayList<>();

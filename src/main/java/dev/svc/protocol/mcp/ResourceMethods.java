@@ -35,15 +35,16 @@ final class ResourceMethods {
   private ResourceMethods() {}
 
   static void register(Map<String, MethodHandler<McpCall>> handlers) {
-    handlers.put("resources/list", result((call, params) -> list(call)));
-    handlers.put("resources/templates/list", result((call, params) -> templates(call)));
+    handlers.put("resources/list", result((call, params) -> list(call, params)));
+    handlers.put("resources/templates/list", result((call, params) -> templates(call, params)));
     handlers.put("resources/read", result(ResourceMethods::read));
     handlers.put("resources/subscribe", result((call, params) -> subscribe(call, params, true)));
     handlers.put("resources/unsubscribe", result((call, params) -> subscribe(call, params, false)));
     handlers.put("completion/complete", result(ResourceMethods::complete));
   }
 
-  private static JsonNode list(McpCall call) {
+  private static JsonNode list(McpCall call, ObjectNode params) {
+    ListResult.firstPageOnly(params);
     List<ListResult.Resource> resources = new ArrayList<>();
     for (Resource resource : call.runtime().model().resources()) {
       resources.add(
@@ -56,7 +57,8 @@ final class ResourceMethods {
     return new ListResult<>(ListResult.Listing.RESOURCES, resources).toJson();
   }
 
-  private static JsonNode templates(McpCall call) {
+  private static JsonNode templates(McpCall call, ObjectNode params) {
+    ListResult.firstPageOnly(params);
     List<ListResult.Resource> templates = new ArrayList<>();
     for (ResourceTemplate template : call.runtime().model().resourceTemplates()) {
       templates.add(

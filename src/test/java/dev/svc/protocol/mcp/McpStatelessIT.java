@@ -140,6 +140,14 @@ class McpStatelessIT {
     }
   }
 
+  /** A cursor svc never issued is {@code -32602} under 2026-07-28 too (svc sends no nextCursor). */
+  @Test
+  void aCursorSvcNeverIssuedIsInvalidParams() {
+    Reply reply = client.post("tools/list", "{\"cursor\":\"eyJvZmZzZXQiOjEwfQ==\"}");
+
+    assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32602);
+  }
+
   @Test
   void aRequestWithoutClientInfoIsServed() {
     ObjectNode meta = StatelessMcpClient.meta();

@@ -488,4 +488,29 @@ class McpTransportIT {
       assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32600);
     }
   }
+
+  /**
+   * svc lists everything in one page and never sends a {@code nextCursor}, so any cursor a client
+   * sends is one svc did not issue (forged, tampered, from another server): {@code -32602}, as
+   * MCP's pagination asks of an invalid cursor, and without repeating a cursor of a megabyte.
+   * Before, every cursor of any type was ignored and the first page came back as if it were the
+   * page asked for.
+   */
+  @Test
+  void aCursorSvcNeverIssuedIsInvalidParams() {
+    for (String method :
+        List.of("tools/list", "prompts/list", "resources/list", "resources/templates/list")) {
+      for (String cursor :
+          List.of("\"abc\"", "\"\"", "{\"page\":2}", "2", "\"" + "x".repeat(1_000_000) + "\"")) {
+        JsonNode reply = client.request(method, "{\"cursor\":" + cursor + "}");
+        String shown = method + " " + cursor.substring(0, Math.min(20, cursor.length()));
+        assertThat(reply.path("error").path("code").asInt()).as(shown).isEqualTo(-32602);
+        assertThat(reply.path("error").path("message").asString())
+            .as(shown)
+            .startsWith("`cursor`")
+            .hasSizeLessThan(300);
+      }
+      assertThat(client.request(method, "{\"cursor\":null}").has("result")).as(method).isTrue();
+    }
+  }
 }
