@@ -12,6 +12,7 @@ import dev.svc.protocol.jsonrpc.Dispatcher;
 import dev.svc.protocol.jsonrpc.ErrorCodes;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
+import dev.svc.protocol.jsonrpc.JsonRpcException;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import dev.svc.ratelimit.InMemoryRateLimiter;
 import dev.svc.ratelimit.RateLimitDecision;
@@ -269,6 +270,12 @@ public final class McpServer {
       JsonRpcMessage.Request request,
       Accept accept) {
     ProjectRuntime current = runtime.get();
+    Optional<JsonNode> progressToken;
+    try {
+      progressToken = RequestMeta.progressToken(request.params());
+    } catch (JsonRpcException e) {
+      return json(200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+    }
     Map<String, String> headers = Map.of();
     if (request.method().equals("tools/call")) {
       String name = request.params().path("name").asString("");
@@ -278,8 +285,6 @@ public final class McpServer {
       }
       headers = ToolRateLimits.headers(limited, name);
     }
-    JsonNode meta = request.params().path("_meta");
-    Optional<JsonNode> progressToken = Optional.ofNullable(meta.get("progressToken"));
     boolean streams =
         accept.eventStream()
             && (!accept.json()

@@ -83,13 +83,40 @@ record RequestMeta(
                 + " emergency");
       }
     }
-    JsonNode token = meta.get("progressToken");
     return new RequestMeta(
         version.asString(),
         declared,
         info instanceof ObjectNode o ? Optional.of(o) : Optional.empty(),
         logLevel,
-        token == null || token.isNull() ? Optional.empty() : Optional.of(token));
+        progressToken(params));
+  }
+
+  /**
+   * The request's {@code params._meta.progressToken}, under any revision; empty when it sent none.
+   * MCP's {@code ProgressToken} is a string or a number and {@code _meta} an object: anything else
+   * is the client's mistake, said before the request runs, not a value echoed back in every {@code
+   * notifications/progress} (or a {@code _meta} silently ignored).
+   *
+   * @throws JsonRpcException {@code -32602} when {@code _meta} is not an object or the token is
+   *     neither a string nor a number
+   */
+  static Optional<JsonNode> progressToken(ObjectNode params) {
+    JsonNode meta = params.get("_meta");
+    if (meta == null || meta.isNull()) {
+      return Optional.empty();
+    }
+    if (!meta.isObject()) {
+      throw JsonRpcException.invalidParams("`params._meta` must be an object");
+    }
+    JsonNode token = meta.get("progressToken");
+    if (token == null || token.isNull()) {
+      return Optional.empty();
+    }
+    if (!token.isString() && !token.isNumber()) {
+      throw JsonRpcException.invalidParams(
+          "`params._meta.progressToken` must be a string or a number");
+    }
+    return Optional.of(token);
   }
 
   /**

@@ -140,6 +140,18 @@ class McpStatelessIT {
     }
   }
 
+  /** A progress token that is neither a string nor a number is a malformed {@code _meta}. */
+  @Test
+  void aProgressTokenOfAnotherTypeIs400InvalidParams() {
+    ObjectNode meta = StatelessMcpClient.meta();
+    meta.putObject("progressToken").put("a", 1);
+
+    Reply reply = client.post("tools/list", "{\"_meta\":" + meta + "}");
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.json().path("error").path("code").asInt()).isEqualTo(-32602);
+  }
+
   /** A cursor svc never issued is {@code -32602} under 2026-07-28 too (svc sends no nextCursor). */
   @Test
   void aCursorSvcNeverIssuedIsInvalidParams() {

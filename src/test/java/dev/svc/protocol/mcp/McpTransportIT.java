@@ -513,4 +513,42 @@ class McpTransportIT {
       assertThat(client.request(method, "{\"cursor\":null}").has("result")).as(method).isTrue();
     }
   }
+
+  /**
+   * MCP's {@code ProgressToken} is a string or a number, and {@code _meta} an object: a token of
+   * another type (an object, a boolean, a list) or a {@code _meta} that is not an object is {@code
+   * -32602}, and the call does not run. Before, such a token was echoed back in every {@code
+   * notifications/progress}, and a {@code _meta} of any type was ignored.
+   */
+  @Test
+  void aProgressTokenThatIsNeitherAStringNorANumberIsInvalidParams() {
+    for (String meta :
+        List.of(
+            "{\"progressToken\":{\"a\":1}}",
+            "{\"progressToken\":true}",
+            "{\"progressToken\":[1]}",
+            "\"x\"",
+            "[1]")) {
+      for (String method : List.of("tools/call", "tools/list")) {
+        JsonNode reply =
+            client.request(
+                method, "{\"name\":\"get_number\",\"arguments\":{\"n\":1},\"_meta\":" + meta + "}");
+        assertThat(reply.path("error").path("code").asInt())
+            .as(method + " " + meta)
+            .isEqualTo(-32602);
+        assertThat(reply.path("error").path("message").asString()).as(meta).contains("_meta");
+      }
+    }
+    for (String token : List.of("\"p\"", "7", "1.5")) {
+      Reply reply =
+          client.post(
+              client.requestBody(
+                  "tools/call",
+                  "{\"name\":\"get_number\",\"arguments\":{\"n\":1},\"_meta\":{\"progressToken\":"
+                      + token
+                      + "}}"));
+      assertThat(reply.events().getFirst().path("params").path("progressToken").toString())
+          .isEqualTo(token);
+    }
+  }
 }
