@@ -4,13 +4,11 @@ import dev.svc.json.Jackson;
 import dev.svc.log.Log;
 import dev.svc.model.OAuthUrls;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -26,7 +24,8 @@ import tools.jackson.databind.JsonNode;
  * most once per refresh interval), and one question to it: a form POST of the token with {@code
  * token_type_hint=access_token}, svc authenticated with HTTP Basic ({@code client_secret_basic},
  * RFC 6749 §2.3.1). Redirects are not followed (they would carry the client's credentials
- * elsewhere). Failures say what went wrong without the token or the secret.
+ * elsewhere). Each exchange ends within {@link #TIMEOUT}, its body included ({@link IssuerHttp}).
+ * Failures say what went wrong without the token or the secret.
  */
 final class IntrospectionEndpoint {
   static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -82,12 +81,13 @@ final class IntrospectionEndpoint {
                 HttpRequest.BodyPublishers.ofString(
                     "token=" + form(token) + "&token_type_hint=access_token"))
             .build();
-    HttpResponse<InputStream> response;
+    IssuerHttp.Answer response;
     String body;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-      body = limited(response.body());
+      response = IssuerHttp.exchange(http, request, TIMEOUT, SIZE_LIMIT);
+      body = text(response);
     } catch (HttpTimeoutException e) {
+      // the whole answer, not only its headers: a dribbling endpoint is cut off here too
       return new Reply.Failed(
           "the introspection endpoint " + target + " did not answer within " + seconds());
     } catch (IOException e) {
@@ -100,7 +100,7 @@ final class IntrospectionEndpoint {
       return new Reply.Failed(
           "the introspection endpoint " + target + " answered more than " + SIZE_LIMIT + " bytes");
     }
-    int status = response.statusCode();
+    int status = response.status();
     if (status == 401 || status == 403) {
       return new Reply.Failed(
           "the introspection endpoint "
@@ -131,21 +131,23 @@ final class IntrospectionEndpoint {
                 + "/.well-known/openid-configuration");
     String body;
     try {
-      HttpResponse<InputStream> response =
-          http.send(
+      IssuerHttp.Answer response =
+          IssuerHttp.exchange(
+              http,
               HttpRequest.newBuilder(address)
                   .timeout(TIMEOUT)
                   .header("Accept", "application/json")
                   .GET()
                   .build(),
-              HttpResponse.BodyHandlers.ofInputStream());
-      body = limited(response.body());
-      if (response.statusCode() != 200) {
+              TIMEOUT,
+              SIZE_LIMIT);
+      body = text(response);
+      if (response.status() != 200) {
         throw new DiscoveryException(
             "the authorization server's discovery document "
                 + address
                 + " answered HTTP "
-                + response.statusCode());
+                + response.status());
       }
     } catch (HttpTimeoutException e) {
       throw new DiscoveryException(
@@ -206,11 +208,8 @@ final class IntrospectionEndpoint {
   }
 
   /** The body, or null when it is longer than {@link #SIZE_LIMIT}. */
-  private static String limited(InputStream in) throws IOException {
-    try (in) {
-      byte[] bytes = in.readNBytes(SIZE_LIMIT + 1);
-      return bytes.length > SIZE_LIMIT ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
+  private static String text(IssuerHttp.Answer answer) {
+    return answer.body().map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null);
   }
 
   /**

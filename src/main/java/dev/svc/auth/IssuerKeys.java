@@ -7,7 +7,7 @@ import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jose.util.Resource;
 import com.nimbusds.jose.util.ResourceRetriever;
 import dev.svc.json.Jackson;
 import java.io.IOException;
@@ -15,6 +15,9 @@ import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,8 +27,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The issuer's signing keys: where they are (given, or discovered once from {@code
  * {issuer}/.well-known/openid-configuration}), fetched and cached by Nimbus (five minutes; a token
- * with an unknown {@code kid} refreshes them, at most once per refresh interval). A failed fetch is
- * a {@link KeySourceException}; a failed discovery is retried at most once per refresh interval.
+ * with an unknown {@code kid} refreshes them, at most once per refresh interval). Each fetch ends
+ * within {@link #TIMEOUT_MILLIS}, its body included. A failed fetch is a {@link
+ * KeySourceException}; a failed discovery is retried at most once per refresh interval.
  */
 final class IssuerKeys implements JWKSource<SecurityContext> {
   static final int TIMEOUT_MILLIS = 5_000;
@@ -33,8 +37,7 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
   private static final Duration CACHE_TIME = Duration.ofMinutes(5);
 
   private final OAuthPolicy policy;
-  private final ResourceRetriever retriever =
-      new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT);
+  private final ResourceRetriever retriever = new BoundedRetriever();
   private final Discovered<JWKSource<SecurityContext>> keys;
 
   IssuerKeys(OAuthPolicy policy, Clock clock) {
@@ -134,6 +137,54 @@ final class IssuerKeys implements JWKSource<SecurityContext> {
       return uri.toURL();
     } catch (MalformedURLException | IllegalArgumentException e) {
       throw new KeySourceException("not a URL: " + uri, e);
+    }
+  }
+
+  /**
+   * Nimbus's way to fetch the discovery document and the keys, each GET ending within {@link
+   * #TIMEOUT_MILLIS} all told ({@link IssuerHttp}): Nimbus's own retriever bounds each read of the
+   * socket, so an issuer dribbling its keys held the request that needed them for as long as it
+   * dribbled (and the requests queued behind the refresh after it). An answer other than 2xx, or
+   * longer than {@link #SIZE_LIMIT}, is an {@link IOException}, as with Nimbus's.
+   */
+  private static final class BoundedRetriever implements ResourceRetriever {
+    private static final Duration TIMEOUT = Duration.ofMillis(TIMEOUT_MILLIS);
+    private final HttpClient http =
+        HttpClient.newBuilder()
+            .connectTimeout(TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build();
+
+    @Override
+    public Resource retrieveResource(URL url) throws IOException {
+      HttpRequest request;
+      try {
+        request =
+            HttpRequest.newBuilder(url.toURI())
+                .timeout(TIMEOUT)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        throw new IOException("not a URL: " + url, e);
+      }
+      IssuerHttp.Answer answer;
+      try {
+        answer = IssuerHttp.exchange(http, request, TIMEOUT, SIZE_LIMIT);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while reading " + url, e);
+      }
+      if (answer.status() < 200 || answer.status() > 299) {
+        throw new IOException("HTTP " + answer.status());
+      }
+      byte[] body =
+          answer
+              .body()
+              .orElseThrow(
+                  () -> new IOException("the answer is longer than " + SIZE_LIMIT + " bytes"));
+      return new Resource(
+          new String(body, StandardCharsets.UTF_8), answer.contentType().orElse(null));
     }
   }
 

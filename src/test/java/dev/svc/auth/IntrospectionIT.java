@@ -71,6 +71,26 @@ class IntrospectionIT {
           reply(exchange, now.status(), now.body());
         });
     server.createContext(
+        "/dribble",
+        exchange -> {
+          questions.incrementAndGet();
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, 0);
+          try (var body = exchange.getResponseBody()) {
+            body.write("{\"active\":true".getBytes(StandardCharsets.UTF_8));
+            body.flush();
+            for (int i = 0; i < 60; i++) {
+              Thread.sleep(1000);
+              body.write(' ');
+              body.flush();
+            }
+            body.write('}');
+          } catch (IOException | InterruptedException e) {
+            // svc hung up
+          }
+        });
+    server.createContext(
         "/moved",
         exchange -> {
           exchange.getResponseHeaders().add("Location", issuer() + "/introspect");
@@ -235,6 +255,19 @@ class IntrospectionIT {
         .isEqualTo(
             "the introspection endpoint " + issuer() + "/introspect did not answer within 5 s");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void anEndpointDribblingItsAnswerIsCutOffAfterFiveSecondsAllTold() {
+    // before: the 5 s bounded the wait for the headers only; an answer of one byte a second held
+    // the request (and a permit of every introspection) for the minute the dribble lasted
+    long started = System.nanoTime();
+    TokenCheck check =
+        verifier(Optional.of(URI.create(issuer() + "/dribble")), false).verify("opaque");
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    assertThat(unavailable(check))
+        .isEqualTo("the introspection endpoint " + issuer() + "/dribble did not answer within 5 s");
+    assertThat(took).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(15));
   }
 
   @Test

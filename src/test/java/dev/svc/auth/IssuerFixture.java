@@ -39,6 +39,7 @@ public final class IssuerFixture implements AutoCloseable {
   private final List<JWK> published = new CopyOnWriteArrayList<>();
   private final AtomicInteger keyFetches = new AtomicInteger();
   private volatile boolean keysFailing;
+  private volatile boolean keysDribbling;
   private final AtomicInteger discoveryFetches = new AtomicInteger();
   public final RSAKey rsa;
   public final ECKey ec;
@@ -69,6 +70,23 @@ public final class IssuerFixture implements AutoCloseable {
         "/jwks",
         exchange -> {
           keyFetches.incrementAndGet();
+          if (keysDribbling) {
+            // the headers at once, then one byte a second for a minute
+            exchange.sendResponseHeaders(200, 0);
+            try (var out = exchange.getResponseBody()) {
+              out.write("{\"keys\":[".getBytes(StandardCharsets.UTF_8));
+              out.flush();
+              for (int i = 0; i < 60; i++) {
+                Thread.sleep(1000);
+                out.write(' ');
+                out.flush();
+              }
+              out.write("]}".getBytes(StandardCharsets.UTF_8));
+            } catch (IOException | InterruptedException e) {
+              // the client hung up
+            }
+            return;
+          }
           if (keysFailing) {
             exchange.sendResponseHeaders(500, -1);
             exchange.close();
@@ -99,6 +117,11 @@ public final class IssuerFixture implements AutoCloseable {
   /** From now on the key set answers 500 (true) or its keys again (false). */
   public void failKeys(boolean failing) {
     keysFailing = failing;
+  }
+
+  /** From now on the key set answers its headers, then a byte a second for a minute (true). */
+  public void dribbleKeys(boolean dribbling) {
+    keysDribbling = dribbling;
   }
 
   public int keyFetches() {

@@ -258,6 +258,24 @@ class TokenVerifierIT {
   }
 
   @Test
+  void keysDribbledOutAreCutOffAfterFiveSecondsAllTold() {
+    // before: Nimbus's retriever bounded each read of the socket only; keys sent a byte a second
+    // held the request for two minutes (the minute of dribble, and again for the unknown kid)
+    try (IssuerFixture dribbling = new IssuerFixture()) {
+      dribbling.dribbleKeys(true);
+      TokenVerifier verifier = new TokenVerifier(dribbling.policy(List.of()), clock);
+      String token = dribbling.rsaToken(dribbling.claims("alice", clock.instant()).build());
+      long started = System.nanoTime();
+      TokenCheck check = verifier.verify(token);
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      assertThat(check).isInstanceOf(TokenCheck.Unavailable.class);
+      assertThat(((TokenCheck.Unavailable) check).reason())
+          .startsWith("the authorization server's signing keys cannot be fetched");
+      assertThat(took).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(15));
+    }
+  }
+
+  @Test
   void aNewKeyIsFetchedOnItsFirstTokenAndUnknownKidsRefreshAtMostOncePerInterval()
       throws JOSEException {
     TokenVerifier verifier =
