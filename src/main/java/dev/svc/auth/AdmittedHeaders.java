@@ -16,6 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * the verifier's {@link TokenVerifier#LEEWAY}). Bounded by {@link TokenVerifier#CACHE_SIZE}: when
  * full it starts over, which costs the next requests one verification from the token cache each.
  * Not for introspection, whose answers may change before a token expires.
+ *
+ * <p>Only headers of the plain form {@code Bearer <token>} (the scheme in any case, one space, no
+ * space after the token) are remembered. RFC 6750 lets a client pad the header with spaces, and
+ * each padding is another header: one valid token sent with 10,000 paddings up to the 8 KiB header
+ * limit kept about 80 MB here, whatever the size of the token. A padded header is still admitted,
+ * by the verifier's own cache of the token.
  */
 public final class AdmittedHeaders {
   private final Clock clock;
@@ -41,12 +47,26 @@ public final class AdmittedHeaders {
     return Optional.of(entry.token());
   }
 
-  /** Remembers that {@code header} was admitted with {@code token}. */
+  /**
+   * Remembers that {@code header} was admitted with {@code token}, if it is of the plain form
+   * {@code Bearer <token>}.
+   */
   public void remember(String header, VerifiedToken token) {
+    if (!isPlain(header)) {
+      return;
+    }
     if (admitted.size() >= TokenVerifier.CACHE_SIZE) {
       admitted.clear();
     }
     admitted.put(
         header, new Entry(token, token.expiresAt().plus(TokenVerifier.LEEWAY).toEpochMilli()));
+  }
+
+  /**
+   * Whether {@code header} is a six-letter scheme, one space and a token with no space in or after
+   * it: what {@link BearerCredentials} admits, without the padding it also allows.
+   */
+  static boolean isPlain(String header) {
+    return header.length() > 7 && header.charAt(6) == ' ' && header.indexOf(' ', 7) < 0;
   }
 }

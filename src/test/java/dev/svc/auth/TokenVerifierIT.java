@@ -346,6 +346,18 @@ class TokenVerifierIT {
   }
 
   @Test
+  void aHeaderPaddedWithSpacesIsAdmittedEachTimeThoughNotRemembered() {
+    String token = issuer.rsaToken(issuer.claims("carol", clock.instant()).build());
+    EndpointAuth gate = new EndpointAuth(issuer.policy(List.of("mcp:tools")), verifier());
+    for (int i = 0; i < 3; i++) {
+      EndpointAuth.Admission admission = gate.admit(call("Bearer   " + token + " ".repeat(i)));
+      assertThat(admission).isInstanceOf(EndpointAuth.Admission.Admitted.class);
+      assertThat(((EndpointAuth.Admission.Admitted) admission).call().principal().id())
+          .isEqualTo("oauth:carol");
+    }
+  }
+
+  @Test
   void aHeaderWithoutTheScopeIsNeverRemembered() {
     String token =
         issuer.rsaToken(issuer.claims("bob", clock.instant()).claim("scope", "profile").build());
