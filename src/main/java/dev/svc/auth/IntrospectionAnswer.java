@@ -36,8 +36,11 @@ final class IntrospectionAnswer {
   private static final Set<String> ACCESS_TOKEN_TYPES =
       Set.of("bearer", "access_token", "urn:ietf:params:oauth:token-type:access_token");
 
-  /** Keycloak's {@code typ} of an access token (its JWTs and introspection answers carry it). */
-  private static final Set<String> ACCESS_TOKEN_TYPS =
+  /**
+   * Keycloak's {@code typ} of an access token (its JWTs and introspection answers carry it); {@link
+   * TokenVerifier} holds a JWT's {@code typ} claim to the same list.
+   */
+  static final Set<String> ACCESS_TOKEN_TYPS =
       Set.of("bearer", "jwt", "at+jwt", "application/at+jwt");
 
   static TokenCheck check(JsonNode answer, OAuthPolicy policy, Instant now) {

@@ -33,6 +33,7 @@ import java.util.Date;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -40,9 +41,10 @@ import java.util.Set;
 /**
  * Verifies OAuth access tokens as an OAuth 2.1 resource server (§5.2) with JWT access tokens (RFC
  * 9068 §4): the signature with one of the issuer's keys and an allowed asymmetric algorithm, the
- * type, {@code iss}, {@code aud} (RFC 8707), {@code exp} and {@code nbf} with {@link #LEEWAY}, and
- * a {@code sub}. Scopes are not checked here: {@link VerifiedToken#scopes()} says what the token
- * may do.
+ * type (the header's {@code typ}, and Keycloak's {@code typ} claim, which tells its ID tokens
+ * apart), {@code iss}, {@code aud} (RFC 8707), {@code exp} and {@code nbf} with {@link #LEEWAY},
+ * and a {@code sub}. Scopes are not checked here: {@link VerifiedToken#scopes()} says what the
+ * token may do.
  *
  * <p>Tokens it verified are remembered by their SHA-256 until they expire (at most {@link
  * #CACHE_SIZE} of them), so a client calling with the same token does not pay for a signature check
@@ -242,6 +244,18 @@ public final class TokenVerifier {
           "the token is not for this server: its audience (aud) does not contain `"
               + policy.audience()
               + "`");
+    }
+    // Keycloak signs its ID tokens with the same keys, with typ JWT in the header and "ID" in the
+    // payload: an ID token whose aud names the audience (the client id, or an audience mapper set
+    // to add to ID tokens) is not an access token; introspection refuses it the same way
+    Object typ = claims.getClaim("typ");
+    if (typ != null
+        && !(typ instanceof String text
+            && IntrospectionAnswer.ACCESS_TOKEN_TYPS.contains(text.toLowerCase(Locale.ROOT)))) {
+      return new TokenCheck.Rejected(
+          "the token is of type `"
+              + ClientText.printable(String.valueOf(typ))
+              + "`, not an access token");
     }
     Date expiry = claims.getExpirationTime();
     if (expiry == null) {

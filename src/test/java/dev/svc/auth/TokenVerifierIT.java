@@ -176,6 +176,24 @@ class TokenVerifierIT {
   }
 
   @Test
+  void anIdTokenIsNotAnAccessTokenEvenForTheAudience() {
+    // before: Keycloak's ID token (header typ JWT, claim typ ID), signed with the same keys and
+    // naming the audience (the audience is a client's id, or an audience mapper adds it to ID
+    // tokens), was admitted as an access token; introspection refused it
+    String idToken =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("typ", "ID").build());
+    assertThat(reason(verifier().verify(idToken)))
+        .isEqualTo("the token is of type `ID`, not an access token");
+    String notText =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("typ", 7).build());
+    assertThat(reason(verifier().verify(notText)))
+        .isEqualTo("the token is of type `7`, not an access token");
+    String keycloakAccess =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("typ", "Bearer").build());
+    assertThat(verifier().verify(keycloakAccess)).isInstanceOf(TokenCheck.Verified.class);
+  }
+
+  @Test
   void aClaimOfTheWrongTypeIsSaidAsSuchNotAsATypeOrKeyProblem() {
     String token =
         issuer.sign(
