@@ -17,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,11 +29,75 @@ import tools.jackson.databind.node.ObjectNode;
  * {allow, reason, identity}}; anything else, a throw or a timeout refuses the call.
  *
  * <p>The identity keeps cached results of different callers apart. A plugin may return one (a user
- * id); otherwise callers are told apart by a fingerprint of their {@code Authorization} and {@code
- * X-API-Key} headers.
+ * id); otherwise callers are told apart by a fingerprint of every header the plugin saw, less those
+ * that change from one request of a caller to the next ({@link #PER_REQUEST}). Only {@code
+ * Authorization} and {@code X-API-Key} were taken once: a plugin admitting by another header (an
+ * auth proxy's {@code X-Forwarded-User}, a key in a header of its own) gave every caller the same
+ * identity, and one caller's cached result was served to the next. A header that differs per
+ * request and is not listed only costs cache hits.
  */
 final class ScriptAuthPlugin implements AuthPlugin {
   private static final Log LOG = Log.tagged("auth");
+
+  /** Headers that say how a request travels, not who sends it: left out of the fingerprint. */
+  static final Set<String> PER_REQUEST =
+      Set.of(
+          "host",
+          "content-length",
+          "content-type",
+          "accept",
+          "accept-encoding",
+          "accept-language",
+          "connection",
+          "keep-alive",
+          "te",
+          "expect",
+          "priority",
+          "user-agent",
+          "origin",
+          "referer",
+          "cache-control",
+          "pragma",
+          "if-none-match",
+          "if-modified-since",
+          "last-event-id",
+          "traceparent",
+          "tracestate",
+          "baggage",
+          "sentry-trace",
+          "b3",
+          "x-b3-traceid",
+          "x-b3-spanid",
+          "x-b3-parentspanid",
+          "x-b3-sampled",
+          "x-b3-flags",
+          "x-request-id",
+          "x-correlation-id",
+          "x-amzn-trace-id",
+          "x-cloud-trace-context",
+          "mcp-session-id",
+          "mcp-protocol-version",
+          "mcp-method",
+          "mcp-name",
+          "forwarded",
+          "via",
+          "x-forwarded-for",
+          "x-forwarded-proto",
+          "x-forwarded-host",
+          "x-forwarded-port",
+          "x-real-ip",
+          "cf-ray",
+          "cf-connecting-ip",
+          "true-client-ip",
+          "dnt",
+          "upgrade-insecure-requests",
+          "sec-fetch-site",
+          "sec-fetch-mode",
+          "sec-fetch-dest",
+          "sec-fetch-user",
+          "sec-ch-ua",
+          "sec-ch-ua-mobile",
+          "sec-ch-ua-platform");
 
   private final ScriptRunner scripts;
   private final String name;
@@ -117,14 +182,24 @@ final class ScriptAuthPlugin implements AuthPlugin {
         "the auth plugin `" + name + "` returned neither true/false nor {allow, reason}");
   }
 
-  /** A non-secret id of the caller's credentials: 12 hex digits of their SHA-256. */
+  /**
+   * A non-secret id of the caller: 32 hex digits of the SHA-256 of the headers the plugin saw
+   * (names sorted), less {@link #PER_REQUEST}.
+   */
   private String fingerprint(Headers headers) {
-    String credentials =
-        headers.first("authorization").orElse("") + "\n" + headers.first("x-api-key").orElse("");
+    StringBuilder seen = new StringBuilder();
+    headers
+        .forScripts()
+        .forEach((header, value) -> {
+          if (!PER_REQUEST.contains(header)) {
+            seen.append(header).append(':').append(value.length()).append(':').append(value);
+          }
+        });
     try {
       byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(credentials.getBytes(StandardCharsets.UTF_8));
-      return name + ":" + HexFormat.of().formatHex(hash, 0, 6);
+          MessageDigest.getInstance("SHA-256")
+              .digest(seen.toString().getBytes(StandardCharsets.UTF_8));
+      return name + ":" + HexFormat.of().formatHex(hash, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
