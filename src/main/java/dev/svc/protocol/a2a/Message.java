@@ -90,7 +90,7 @@ public record Message(
         Wire.id(json, "taskId", path + ".taskId").filter(s -> !s.isEmpty()),
         role,
         parts,
-        Wire.object(json, "metadata", path + ".metadata"),
+        Wire.shallowObject(json, "metadata", path + ".metadata"),
         Wire.strings(json, "extensions", path + ".extensions"),
         Wire.strings(json, "referenceTaskIds", path + ".referenceTaskIds"));
   }

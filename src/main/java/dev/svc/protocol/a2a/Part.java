@@ -64,7 +64,7 @@ public record Part(
     }
     if (Wire.field(json, "data").isPresent()) {
       kinds++;
-      content = new Data(json.get("data"));
+      content = new Data(Wire.shallow(json, "data", path + ".data").orElseThrow());
     }
     if (kinds != 1) {
       throw A2aErrors.invalidParams(
@@ -72,7 +72,7 @@ public record Part(
     }
     return new Part(
         content,
-        Wire.object(json, "metadata", path + ".metadata"),
+        Wire.shallowObject(json, "metadata", path + ".metadata"),
         Wire.string(json, "filename", path + ".filename"),
         Wire.string(json, "mediaType", path + ".mediaType"));
   }

@@ -245,6 +245,63 @@ final class Wire {
     return value.map(JsonNode::asBoolean).orElse(false);
   }
 
+  /**
+   * The deepest a JSON value a client sends may nest ({@code data} parts, {@code metadata}): svc
+   * writes it back inside envelopes of its own — a {@code ListTasks} page puts a part's {@code
+   * data} eight levels deep — and Jackson writes at most 500 levels. A value of 494 levels was
+   * read, stored, and then made every answer that showed it fail (a server fault): the {@code
+   * SendMessage} that created it, its {@code GetTask}, and every {@code ListTasks} page of its
+   * principal, for anonymous callers all of them, for the task's retention.
+   */
+  static final int MAX_JSON_DEPTH = 100;
+
+  /**
+   * The field as any JSON value, unless absent or {@code null}, at most {@link #MAX_JSON_DEPTH}
+   * levels deep.
+   */
+  static Optional<JsonNode> shallow(JsonNode object, String name, String path) {
+    Optional<JsonNode> value = field(object, name);
+    value.ifPresent(v -> checkDepth(v, path));
+    return value;
+  }
+
+  /** {@link #object}, at most {@link #MAX_JSON_DEPTH} levels deep. */
+  static Optional<ObjectNode> shallowObject(JsonNode object, String name, String path) {
+    Optional<ObjectNode> value = object(object, name, path);
+    value.ifPresent(v -> checkDepth(v, path));
+    return value;
+  }
+
+  private static void checkDepth(JsonNode value, String path) {
+    if (deeperThan(value, MAX_JSON_DEPTH)) {
+      throw A2aErrors.invalidParams(
+          "`" + path + "` nests deeper than " + MAX_JSON_DEPTH + " levels, the most svc takes");
+    }
+  }
+
+  /**
+   * Whether {@code value} nests more than {@code levels} deep (a scalar 0, {@code {}} 1), a level
+   * at a time without recursion, stopping at the first level past the bound.
+   */
+  static boolean deeperThan(JsonNode value, int levels) {
+    List<JsonNode> level = List.of(value);
+    for (int depth = 0; ; depth++) {
+      List<JsonNode> next = new ArrayList<>();
+      for (JsonNode node : level) {
+        if (node.isContainer()) {
+          if (depth == levels) {
+            return true;
+          }
+          node.forEach(next::add);
+        }
+      }
+      if (next.isEmpty()) {
+        return false;
+      }
+      level = next;
+    }
+  }
+
   static Optional<ObjectNode> object(JsonNode object, String name, String path) {
     Optional<JsonNode> value = field(object, name);
     if (value.isPresent() && !value.get().isObject()) {

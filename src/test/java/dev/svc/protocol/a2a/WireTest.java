@@ -27,6 +27,16 @@ class WireTest {
   }
 
   @Test
+  void depthCountsContainersAndStopsAtTheBound() {
+    assertThat(Wire.deeperThan(json("7"), 0)).isFalse();
+    assertThat(Wire.deeperThan(json("{}"), 0)).isTrue();
+    assertThat(Wire.deeperThan(json("{\"a\":[1,{\"b\":[]}]}"), 4)).isFalse();
+    assertThat(Wire.deeperThan(json("{\"a\":[1,{\"b\":[]}]}"), 3)).isTrue();
+    assertThat(Wire.deeperThan(json("[".repeat(400) + "]".repeat(400)), Wire.MAX_JSON_DEPTH))
+        .isTrue();
+  }
+
+  @Test
   void identifiersAClientChoosesAreAtMost512Characters() {
     // stored and indexed by the shared task stores: 3,000 characters got PostgreSQL's "index row
     // size exceeds maximum" reported as an unavailable store, and 2 MB context ids let ListTasks
