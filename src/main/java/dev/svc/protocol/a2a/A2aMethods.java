@@ -352,19 +352,13 @@ final class A2aMethods {
     if (pageSize <= 0) {
       pageSize = MAX_PAGE_SIZE;
     }
-    int offset = 0;
-    Optional<String> token =
-        Wire.string(params, "pageToken", "pageToken").filter(s -> !s.isEmpty());
-    if (token.isPresent()) {
-      try {
-        offset =
-            Integer.parseInt(
-                new String(Base64.getUrlDecoder().decode(token.get()), StandardCharsets.UTF_8));
-      } catch (IllegalArgumentException e) {
-        throw A2aErrors.invalidParams("`pageToken` is not a token this server gave out");
-      }
-    }
-    int end = Math.min(configs.size(), offset + pageSize);
+    int offset =
+        Wire.string(params, "pageToken", "pageToken")
+            .filter(s -> !s.isEmpty())
+            .map(A2aMethods::configOffset)
+            .orElse(0);
+    // in long: an offset near Integer.MAX_VALUE plus the page size must not wrap below zero
+    int end = (int) Math.min(configs.size(), (long) offset + pageSize);
     ObjectNode result = Json.NODES.objectNode();
     ArrayNode list = result.putArray("configs");
     for (PushConfig config : configs.subList(Math.min(offset, end), end)) {
@@ -378,6 +372,26 @@ final class A2aMethods {
                 .encodeToString(String.valueOf(end).getBytes(StandardCharsets.UTF_8))
             : "");
     return result;
+  }
+
+  /**
+   * The offset a {@code ListTaskPushNotificationConfigs} page token holds. The token is the
+   * client's to send back, so a forged one (a negative offset, not a number) is invalid params, not
+   * a server fault: {@code -5} used to reach {@code subList} and answer {@code -32603}, logged as
+   * an error.
+   */
+  private static int configOffset(String token) {
+    try {
+      int offset =
+          Integer.parseInt(
+              new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
+      if (offset >= 0) {
+        return offset;
+      }
+    } catch (IllegalArgumentException e) {
+      // refused below, as any other token svc did not give out
+    }
+    throw A2aErrors.invalidParams("`pageToken` is not a token this server gave out");
   }
 
   private JsonNode deletePushConfig(A2aCall call, ObjectNode params) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ScriptedModelServer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -94,5 +96,69 @@ class A2aHostileClientIT {
                 .get(0)
                 .has("data"))
         .isTrue();
+  }
+
+  static String token(String text) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aForgedPushConfigPageTokenIsInvalidParamsNotAServerFault() {
+    model.json(OpenAiReplies.text("ok"));
+    String id =
+        svc.result("chat", "SendMessage", A2aServerIT.userMessage("hi"))
+            .path("task")
+            .path("id")
+            .asString();
+    for (int i = 0; i < 3; i++) {
+      svc.result(
+          "chat",
+          "CreateTaskPushNotificationConfig",
+          "{\"taskId\":\""
+              + id
+              + "\",\"id\":\"c"
+              + i
+              + "\",\"url\":\"https://hooks.example.com/\"}");
+    }
+    // -5 reached subList (fromIndex = -5); MAX_VALUE plus the page size wrapped below zero
+    for (String forged : new String[] {token("-5"), token("x"), "%%%"}) {
+      JsonNode refused =
+          svc.rpc(
+              "chat",
+              "ListTaskPushNotificationConfigs",
+              "{\"taskId\":\"" + id + "\",\"pageToken\":\"" + forged + "\"}");
+      assertThat(refused.path("error").path("code").asInt()).as(forged).isEqualTo(-32602);
+      assertThat(refused.path("error").path("message").asString())
+          .isEqualTo("Invalid params: `pageToken` is not a token this server gave out");
+    }
+    JsonNode beyond =
+        svc.result(
+            "chat",
+            "ListTaskPushNotificationConfigs",
+            "{\"taskId\":\""
+                + id
+                + "\",\"pageSize\":2,\"pageToken\":\""
+                + token(String.valueOf(Integer.MAX_VALUE))
+                + "\"}");
+    assertThat(beyond.path("configs")).isEmpty();
+    assertThat(beyond.path("nextPageToken").asString()).isEmpty();
+    JsonNode first =
+        svc.result(
+            "chat",
+            "ListTaskPushNotificationConfigs",
+            "{\"taskId\":\"" + id + "\",\"pageSize\":2}");
+    assertThat(first.path("configs")).hasSize(2);
+    JsonNode second =
+        svc.result(
+            "chat",
+            "ListTaskPushNotificationConfigs",
+            "{\"taskId\":\""
+                + id
+                + "\",\"pageSize\":2,\"pageToken\":\""
+                + first.path("nextPageToken").asString()
+                + "\"}");
+    assertThat(second.path("configs")).hasSize(1);
   }
 }
