@@ -145,8 +145,8 @@ public final class SvcMetrics {
       Metrics.counter(
           "svc.a2a.push.dropped",
           "{notification}",
-          "A2A push notifications dropped because 10,000 already waited or retried (webhooks"
-              + " that answer slowly or not at all).");
+          "A2A push notifications dropped because 10,000 already waited or retried, or their"
+              + " tasks held an eighth of the heap (webhooks that answer slowly or not at all).");
 
   public static final Gauge A2A_TASKS =
       Metrics.gauge(

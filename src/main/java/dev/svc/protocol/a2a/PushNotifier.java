@@ -30,9 +30,10 @@ import javax.net.ssl.SSLSocketFactory;
  * retried with exponential backoff; other answers, redirects included, are final. Gives up after
  * {@link Retry#attempts()} tries and logs it.
  *
- * <p>Bounded, so that webhooks which never answer cannot fill the process with connections: at most
- * {@link Bounds#sending} attempts are in flight at once (the rest wait their turn, a backoff holds
- * none), and at most {@link Bounds#pending} notifications wait or retry; past that a new one is
+ * <p>Bounded, so that webhooks which never answer cannot fill the process with connections or its
+ * heap with tasks: at most {@link Bounds#sending} attempts are in flight at once (the rest wait
+ * their turn, a backoff holds none), at most {@link Bounds#pending} notifications wait or retry,
+ * and the tasks they carry (as JSON) hold at most {@link Bounds#bytes}; past either a new one is
  * dropped, counted in {@code svc_a2a_push_dropped_total} and logged once a minute.
  */
 public final class PushNotifier implements AutoCloseable {
@@ -55,9 +56,18 @@ public final class PushNotifier implements AutoCloseable {
   /**
    * @param sending delivery attempts in flight at once, each with its connection
    * @param pending notifications waiting, being sent or between retries, at most
+   * @param bytes the JSON of the tasks those notifications carry, at most (one notification is let
+   *     through whatever its size when none else waits): each holds the whole task, and a client
+   *     can send 4 MiB messages in a loop to a webhook that never answers, after its tasks have
+   *     left the store; forty such held 640 MiB before this bound
    */
-  record Bounds(int sending, int pending) {
-    static final Bounds DEFAULT = new Bounds(64, 10_000);
+  record Bounds(int sending, int pending, long bytes) {
+    static final Bounds DEFAULT = new Bounds(64, 10_000, defaultBytes());
+
+    /** An eighth of the heap, at least 16 MiB: 64 MiB with the launchers' 512 MiB heap. */
+    static long defaultBytes() {
+      return Math.max(16L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 8);
+    }
   }
 
   private final Retry retry;
@@ -65,6 +75,10 @@ public final class PushNotifier implements AutoCloseable {
   private final Bounds bounds;
   private final Semaphore sending;
   private final AtomicInteger pending = new AtomicInteger();
+
+  /** The bytes of the task JSON held by notifications waiting, being sent or between retries. */
+  private final AtomicLong pendingBytes = new AtomicLong();
+
   private final AtomicLong droppedSinceLog = new AtomicLong();
   private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
   private final AtomicLong undeliveredSinceLog = new AtomicLong();
@@ -90,10 +104,27 @@ public final class PushNotifier implements AutoCloseable {
     }
     try {
       byte[] body = Json.MAPPER.writeValueAsBytes(new StreamResponse.TaskEvent(task).toJson());
+      if (!reserve(body.length)) {
+        for (int i = 0; i < configs.size(); i++) {
+          dropped(task.id(), "the tasks of those waiting or retrying hold " + mib(bounds.bytes()));
+        }
+        return;
+      }
+      // one body for every config of this notification: its bytes are given back with the last
+      AtomicInteger holding = new AtomicInteger(configs.size());
+      Runnable delivered =
+          () -> {
+            if (holding.decrementAndGet() == 0) {
+              pendingBytes.addAndGet(-body.length);
+            }
+          };
+      String taskId = task.id();
+      TaskState state = task.status().state();
       for (PushConfig config : configs) {
         if (pending.incrementAndGet() > bounds.pending()) {
           pending.decrementAndGet();
-          dropped(task);
+          dropped(taskId, bounds.pending() + " wait or retry already");
+          delivered.run();
           continue;
         }
         String key = task.id() + "/" + config.id();
@@ -104,7 +135,8 @@ public final class PushNotifier implements AutoCloseable {
           next =
               before.handleAsync(
                   (ignored, error) -> {
-                    deliver(config, body, task);
+                    // the task's id and state, not the task: the body is all that is sent
+                    deliver(config, body, taskId, state);
                     return null;
                   },
                   executor);
@@ -113,6 +145,7 @@ public final class PushNotifier implements AutoCloseable {
         CompletableFuture<Void> queued = next;
         queued.whenComplete((ignored, error) -> {
           pending.decrementAndGet();
+          delivered.run();
           chains.remove(key, queued);
         });
       }
@@ -121,7 +154,27 @@ public final class PushNotifier implements AutoCloseable {
     }
   }
 
-  private void deliver(PushConfig config, byte[] body, Task task) {
+  /**
+   * Takes {@code length} bytes of {@link Bounds#bytes} for a notification's body; false when they
+   * do not fit beside those already held (a body alone always fits).
+   */
+  private boolean reserve(long length) {
+    while (true) {
+      long held = pendingBytes.get();
+      if (held > 0 && held + length > bounds.bytes()) {
+        return false;
+      }
+      if (pendingBytes.compareAndSet(held, held + length)) {
+        return true;
+      }
+    }
+  }
+
+  private static String mib(long bytes) {
+    return bytes / (1024 * 1024) + " MiB";
+  }
+
+  private void deliver(PushConfig config, byte[] body, String taskId, TaskState state) {
     URI uri = URI.create(config.url());
     List<Map.Entry<String, String>> headers = new ArrayList<>(2);
     config.token().ifPresent(token -> headers.add(Map.entry(TOKEN_HEADER, token)));
@@ -141,7 +194,7 @@ public final class PushNotifier implements AutoCloseable {
             LOG.warn(
                 "push notification refused",
                 "task",
-                task.id(),
+                taskId,
                 "url",
                 hostOf(uri),
                 "reason",
@@ -192,9 +245,9 @@ public final class PushNotifier implements AutoCloseable {
       LOG.warn(
           "push notification not delivered",
           "task",
-          task.id(),
+          taskId,
           "state",
-          task.status().state().wireName(),
+          state.wireName(),
           "url",
           hostOf(uri),
           "error",
@@ -203,29 +256,25 @@ public final class PushNotifier implements AutoCloseable {
           before);
     } else {
       LOG.debug(
-          "push notification not delivered",
-          "task",
-          task.id(),
-          "url",
-          hostOf(uri),
-          "error",
-          outcome);
+          "push notification not delivered", "task", taskId, "url", hostOf(uri), "error", outcome);
     }
   }
 
-  /** Counts a notification dropped for want of room, and says so at most once a minute. */
-  private void dropped(Task task) {
+  /**
+   * Counts a notification dropped for want of room, and says so at most once a minute.
+   *
+   * @param why which bound it met
+   */
+  private void dropped(String taskId, String why) {
     SvcMetrics.PUSH_DROPPED.increment();
     droppedSinceLog.incrementAndGet();
     if (dropWarning.due()) {
       LOG.warn(
-          "push notifications dropped: "
-              + bounds.pending()
-              + " wait or retry already (webhooks that answer slowly or not at all)",
+          "push notifications dropped: " + why + " (webhooks that answer slowly or not at all)",
           "dropped",
           droppedSinceLog.getAndSet(0),
           "task",
-          task.id());
+          taskId);
     }
   }
 

@@ -49,8 +49,9 @@ class PushNotifierBoundsIT {
                 Thread.ofVirtual()
                     .start(() -> {
                       try (socket) {
-                        while (socket.getInputStream().read() >= 0) {
-                          // read what is sent, answer nothing
+                        byte[] buffer = new byte[64 * 1024];
+                        while (socket.getInputStream().read(buffer) >= 0) {
+                          // read what is sent (a byte at a time took seconds a MiB), answer nothing
                         }
                       } catch (IOException e) {
                         // the client gave up
@@ -92,7 +93,7 @@ class PushNotifierBoundsIT {
                 new PushDestinations(
                     () -> new Service.PushNotifications(true, List.of()),
                     host -> List.of(InetAddress.ofLiteral("127.0.0.1"))),
-                new PushNotifier.Bounds(2, 5))) {
+                new PushNotifier.Bounds(2, 5, 1L << 30))) {
       List<PushConfig> configs =
           java.util.stream.IntStream.range(0, 10)
               .mapToObj(i ->
@@ -146,6 +147,80 @@ class PushNotifierBoundsIT {
       assertThat(lines.lines().filter(l -> l.contains("push notifications dropped"))).hasSize(1);
     } finally {
       LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    }
+  }
+
+  /** A task whose history holds one message of {@code mib} MiB of text. */
+  static Task large(String id, int mib) {
+    return new Task(
+        id,
+        "ctx-1",
+        TaskStatus.of(TaskState.WORKING, Instant.now()),
+        List.of(),
+        List.of(Message.agent("x".repeat(mib << 20), "ctx-1", id)),
+        Optional.empty());
+  }
+
+  static List<PushConfig> configs(SilentReceiver receiver, String taskId, int count) {
+    return java.util.stream.IntStream.range(0, count)
+        .mapToObj(i ->
+            new PushConfig(
+                "cfg-" + i,
+                taskId,
+                "http://hooks.test:" + receiver.server.getLocalPort() + "/hook",
+                Optional.empty(),
+                Optional.empty()))
+        .toList();
+  }
+
+  @Test
+  void theTasksOfWaitingNotificationsHoldAtMostTheByteBoundAndTheirBytesComeBack()
+      throws Exception {
+    // forty 4 MiB tasks to a webhook that never answers held 640 MiB: the count bound (10,000)
+    // was the only one, and a client's tasks left the store while their notifications waited
+    try (SilentReceiver receiver = new SilentReceiver();
+        PushNotifier notifier =
+            new PushNotifier(
+                new PushNotifier.Retry(
+                    1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofMillis(4000)),
+                new PushDestinations(
+                    () -> new Service.PushNotifications(true, List.of()),
+                    host -> List.of(InetAddress.ofLiteral("127.0.0.1"))),
+                new PushNotifier.Bounds(2, 10_000, 10L << 20))) {
+      // made first: none of the first three may give up (after 4 s) before the tenth is queued
+      List<Task> tasks =
+          java.util.stream.IntStream.range(0, 10).mapToObj(i -> large("task-" + i, 3)).toList();
+      long droppedBefore = SvcMetrics.PUSH_DROPPED.value();
+
+      for (Task task : tasks) {
+        notifier.notify(configs(receiver, task.id(), 2), task);
+      }
+
+      assertThat(SvcMetrics.PUSH_DROPPED.value() - droppedBefore)
+          .as("three tasks of 3 MiB fit in 10 MiB, each sent to both configs; the others dropped")
+          .isEqualTo(14);
+      long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (receiver.accepted.size() < 6 && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(receiver.accepted).hasSize(6);
+
+      // once those gave up, their bytes are free again; and a task larger than the whole bound
+      // is still sent when nothing else waits
+      long free = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      boolean queued = false;
+      while (!queued && System.nanoTime() < free) {
+        Thread.sleep(200);
+        long dropped = SvcMetrics.PUSH_DROPPED.value();
+        notifier.notify(configs(receiver, "task-big", 1), large("task-big", 12));
+        queued = SvcMetrics.PUSH_DROPPED.value() == dropped;
+      }
+      assertThat(queued).as("the 12 MiB task queued once the others were done").isTrue();
+      long sent = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (receiver.accepted.size() < 7 && System.nanoTime() < sent) {
+        Thread.sleep(20);
+      }
+      assertThat(receiver.accepted).hasSize(7);
     }
   }
 }
