@@ -75,11 +75,36 @@ final class Wire {
     }
   }
 
+  /** The earliest and latest instants the task stores keep: milliseconds since 1970 in a long. */
+  static final Instant MIN_TIMESTAMP = Instant.ofEpochMilli(Long.MIN_VALUE);
+
+  static final Instant MAX_TIMESTAMP = Instant.ofEpochMilli(Long.MAX_VALUE);
+
+  /**
+   * An ISO-8601 timestamp, refused (invalid params) unless it is one and lies between {@link
+   * #MIN_TIMESTAMP} and {@link #MAX_TIMESTAMP}: ISO-8601 reaches the year 999,999,999, and the
+   * shared stores compare timestamps in epoch milliseconds, so {@code ListTasks} with {@code
+   * statusTimestampAfter: "+999999999-12-31T23:59:59Z"} overflowed there and answered a server
+   * fault, logged at error.
+   */
   static Instant parseTimestamp(String text, String path) {
-    Instant utc = parseUtc(text);
-    if (utc != null) {
-      return utc;
+    Instant instant = parseUtc(text);
+    if (instant == null) {
+      instant = parseIso(text, path);
     }
+    if (instant.isBefore(MIN_TIMESTAMP) || instant.isAfter(MAX_TIMESTAMP)) {
+      throw A2aErrors.invalidParams(
+          "`"
+              + path
+              + "` is out of range: timestamps go from "
+              + MIN_TIMESTAMP
+              + " to "
+              + MAX_TIMESTAMP);
+    }
+    return instant;
+  }
+
+  private static Instant parseIso(String text, String path) {
     try {
       return OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {

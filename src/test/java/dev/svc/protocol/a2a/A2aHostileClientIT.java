@@ -161,4 +161,14 @@ class A2aHostileClientIT {
                 + "\"}");
     assertThat(second.path("configs")).hasSize(1);
   }
+
+  @Test
+  void aStatusTimestampPastEpochMillisecondsIsInvalidParams() {
+    // the shared stores overflowed converting it to milliseconds: -32603, logged at error
+    JsonNode refused =
+        svc.rpc("chat", "ListTasks", "{\"statusTimestampAfter\":\"+999999999-12-31T23:59:59Z\"}");
+    assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32602);
+    assertThat(refused.path("error").path("message").asString())
+        .startsWith("Invalid params: `statusTimestampAfter` is out of range");
+  }
 }

@@ -27,6 +27,21 @@ class WireTest {
   }
 
   @Test
+  void aTimestampBeyondEpochMillisecondsIsInvalidParams() {
+    // the shared stores compare status times in epoch milliseconds: ListTasks with this
+    // statusTimestampAfter overflowed there (ArithmeticException) and answered -32603
+    assertThat(
+            code(() -> Wire.parseTimestamp("+999999999-12-31T23:59:59Z", "statusTimestampAfter")))
+        .isEqualTo(-32602);
+    assertThat(code(() -> Wire.parseTimestamp("-999999999-01-01T00:00:00Z", "t")))
+        .isEqualTo(-32602);
+    assertThat(Wire.parseTimestamp("+292278994-08-17T07:12:55.807Z", "t").toEpochMilli())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(Wire.parseTimestamp("2026-01-31T12:00:00+01:00", "t"))
+        .isEqualTo(Instant.parse("2026-01-31T11:00:00Z"));
+  }
+
+  @Test
   void depthCountsContainersAndStopsAtTheBound() {
     assertThat(Wire.deeperThan(json("7"), 0)).isFalse();
     assertThat(Wire.deeperThan(json("{}"), 0)).isTrue();
