@@ -177,13 +177,28 @@ final class AgentTasks implements AutoCloseable {
       }
       held = weight;
       save(scope, task, 0);
-      configuration
-          .pushConfig()
-          .ifPresent(config ->
-              store.savePushConfig(
-                  scope,
-                  config.withIds(
-                      config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(), taskId)));
+      try {
+        configuration
+            .pushConfig()
+            .ifPresent(config ->
+                store.savePushConfig(
+                    scope,
+                    config.withIds(
+                        config.id().isEmpty() ? UUID.randomUUID().toString() : config.id(),
+                        taskId)));
+      } catch (TaskStoreFullException e) {
+        // the in-memory store had room for the task but not its config: ended, so that it is not
+        // kept submitted (and never dropped) without a run
+        save(
+            scope,
+            task.withStatus(
+                new TaskStatus(
+                    TaskState.FAILED,
+                    Optional.of(Message.agent(e.getMessage(), contextId, taskId)),
+                    clock.instant())),
+            0);
+        throw e;
+      }
       TaskRun run = new TaskRun(agent.name(), task, clock, changes(scope, taskId));
       push.notify(store.pushConfigs(scope, taskId), task);
       running.put(key(scope, taskId), run);

@@ -29,6 +29,19 @@ final class TaskWeight {
     return bytes + task.status().message().map(TaskWeight::of).orElse(0L);
   }
 
+  /** A push config: its strings, one byte a character, and the fixed cost of a message. */
+  static long of(PushConfig config) {
+    return MESSAGE
+        + config.id().length()
+        + config.taskId().length()
+        + config.url().length()
+        + config.token().map(String::length).orElse(0)
+        + config
+            .authentication()
+            .map(a -> a.scheme().length() + a.credentials().length())
+            .orElse(0);
+  }
+
   private static long of(Message message) {
     return MESSAGE
         + parts(message.parts())

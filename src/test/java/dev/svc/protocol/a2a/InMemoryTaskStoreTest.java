@@ -174,4 +174,51 @@ class InMemoryTaskStoreTest {
         .isEqualTo(TaskState.COMPLETED);
     assertThat(store.pushConfigs(aliceScope, "t")).hasSize(1);
   }
+
+  static PushConfig config(String taskId, int i, int chars) {
+    return new PushConfig(
+        "cfg-" + i,
+        taskId,
+        "https://hooks.example.com/" + i,
+        Optional.of("t".repeat(chars)),
+        Optional.empty());
+  }
+
+  @Test
+  void pushConfigsCountInTheHeapBudgetAndFinishedTasksMakeRoomForThem() {
+    // ten 16 KiB configs on each of 10,000 finished tasks were 1.6 GB the budget did not see
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    InMemoryTaskStore store = new InMemoryTaskStore(10_000, 1 << 20, Duration.ofDays(1), clock);
+    for (int t = 0; t < 100; t++) {
+      store.save(scope("a"), task("t" + t, "c", TaskState.COMPLETED, clock.instant()));
+      for (int i = 0; i < 10; i++) {
+        store.savePushConfig(scope("a"), config("t" + t, i, 16 * 1024));
+      }
+      clock.advance(Duration.ofSeconds(1));
+    }
+
+    long held = 0;
+    for (int t = 0; t < 100; t++) {
+      for (PushConfig config : store.pushConfigs(scope("a"), "t" + t)) {
+        held += config.token().orElseThrow().length();
+      }
+    }
+    assertThat(held).as("config bytes kept").isLessThanOrEqualTo(1 << 20);
+    assertThat(store.find(scope("a"), "t99")).as("the newest stays").isPresent();
+    assertThat(store.pushConfigs(scope("a"), "t99")).hasSize(10);
+    assertThat(store.find(scope("a"), "t0")).as("the oldest made room").isEmpty();
+
+    // a running task's configs do not push it out; without a finished task to drop, refused
+    InMemoryTaskStore small = new InMemoryTaskStore(100, 100_000, Duration.ofDays(1), clock);
+    small.save(scope("a"), task("run", "c", TaskState.WORKING, clock.instant()));
+    small.savePushConfig(scope("a"), config("run", 0, 60_000));
+    assertThatThrownBy(() -> small.savePushConfig(scope("a"), config("run", 1, 60_000)))
+        .isInstanceOf(TaskStoreFullException.class);
+    assertThat(small.pushConfigs(scope("a"), "run")).hasSize(1);
+    small.savePushConfig(scope("a"), config("run", 0, 10)); // replacing by id frees its bytes
+    small.savePushConfig(scope("a"), config("run", 1, 60_000));
+    assertThat(small.deletePushConfig(scope("a"), "run", "cfg-1")).isTrue();
+    small.savePushConfig(scope("a"), config("run", 2, 60_000));
+    assertThat(small.pushConfigs(scope("a"), "run")).hasSize(2);
+  }
 }
