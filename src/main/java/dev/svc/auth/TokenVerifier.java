@@ -41,10 +41,10 @@ import java.util.Set;
 /**
  * Verifies OAuth access tokens as an OAuth 2.1 resource server (§5.2) with JWT access tokens (RFC
  * 9068 §4): the signature with one of the issuer's keys and an allowed asymmetric algorithm, the
- * type (the header's {@code typ}, and Keycloak's {@code typ} claim, which tells its ID tokens
- * apart), {@code iss}, {@code aud} (RFC 8707), {@code exp} and {@code nbf} with {@link #LEEWAY},
- * and a {@code sub}. Scopes are not checked here: {@link VerifiedToken#scopes()} says what the
- * token may do.
+ * type (the header's {@code typ}, Keycloak's {@code typ} claim and Cognito's {@code token_use},
+ * which tell their ID tokens apart), {@code iss}, {@code aud} (RFC 8707), {@code exp} and {@code
+ * nbf} with {@link #LEEWAY}, and a {@code sub}. Scopes are not checked here: {@link
+ * VerifiedToken#scopes()} says what the token may do.
  *
  * <p>Tokens it verified are remembered by their SHA-256 until they expire (at most {@link
  * #CACHE_SIZE} of them), so a client calling with the same token does not pay for a signature check
@@ -256,6 +256,15 @@ public final class TokenVerifier {
           "the token is of type `"
               + ClientText.printable(String.valueOf(typ))
               + "`, not an access token");
+    }
+    // Amazon Cognito says the same in token_use: "id" for its ID tokens, whose aud is the app
+    // client's id; its access tokens say "access"
+    Object use = claims.getClaim("token_use");
+    if (use != null && !"access".equals(use)) {
+      return new TokenCheck.Rejected(
+          "the token's use (token_use) is `"
+              + ClientText.printable(String.valueOf(use))
+              + "`, not access");
     }
     Date expiry = claims.getExpirationTime();
     if (expiry == null) {

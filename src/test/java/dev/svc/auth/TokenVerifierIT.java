@@ -194,6 +194,19 @@ class TokenVerifierIT {
   }
 
   @Test
+  void aCognitoIdTokenIsNotAnAccessTokenEvenForTheAudience() {
+    // Cognito's ID token names the app client in aud and says token_use "id"
+    String idToken =
+        issuer.rsaToken(issuer.claims("alice", clock.instant()).claim("token_use", "id").build());
+    assertThat(reason(verifier().verify(idToken)))
+        .isEqualTo("the token's use (token_use) is `id`, not access");
+    String access =
+        issuer.rsaToken(
+            issuer.claims("alice", clock.instant()).claim("token_use", "access").build());
+    assertThat(verifier().verify(access)).isInstanceOf(TokenCheck.Verified.class);
+  }
+
+  @Test
   void aClaimOfTheWrongTypeIsSaidAsSuchNotAsATypeOrKeyProblem() {
     String token =
         issuer.sign(
