@@ -16,7 +16,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A loopback TCP forwarder a test can cut: {@link #cut} closes every connection and refuses new
- * ones (as a database that went away), {@link #resume} forwards again on the same port.
+ * ones (as a database that went away), {@link #resume} forwards again on the same port; or freeze:
+ * {@link #freeze} holds every byte with the connections open (a database that stops answering).
  */
 public final class TcpProxy implements AutoCloseable {
   private final String host;
@@ -24,6 +25,8 @@ public final class TcpProxy implements AutoCloseable {
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile ServerSocket server;
+  private final Object frozenLock = new Object();
+  private boolean frozen;
 
   private TcpProxy(String host, int target) throws IOException {
     this.host = host;
@@ -110,7 +113,14 @@ public final class TcpProxy implements AutoCloseable {
         .start(() -> {
           try (InputStream in = from.getInputStream();
               OutputStream out = to.getOutputStream()) {
-            in.transferTo(out);
+            byte[] buffer = new byte[16 * 1024];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+              awaitThaw();
+              out.write(buffer, 0, n);
+              out.flush();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           } catch (IOException e) {
             // cut
           } finally {
@@ -118,6 +128,32 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(to);
           }
         });
+  }
+
+  /**
+   * Holds every byte from now on, both ways, keeping the connections open and accepting new ones: a
+   * server that stops answering without closing anything (frozen, or a network dropping packets).
+   * {@link #thaw} passes what was held on.
+   */
+  public void freeze() {
+    synchronized (frozenLock) {
+      frozen = true;
+    }
+  }
+
+  public void thaw() {
+    synchronized (frozenLock) {
+      frozen = false;
+      frozenLock.notifyAll();
+    }
+  }
+
+  private void awaitThaw() throws InterruptedException {
+    synchronized (frozenLock) {
+      while (frozen) {
+        frozenLock.wait();
+      }
+    }
   }
 
   public void cut() throws IOException {
@@ -164,6 +200,7 @@ public final class TcpProxy implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    thaw();
     cut();
   }
 }

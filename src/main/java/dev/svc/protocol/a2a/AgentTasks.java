@@ -59,6 +59,7 @@ final class AgentTasks implements AutoCloseable {
   private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
   private final FinalStateSaves finalSaves = new FinalStateSaves(this::save);
+  private final StoreOutage eventsOutage = new StoreOutage(System::nanoTime);
   private final RunSlots slots;
   private final AutoCloseable slotsGauge;
 
@@ -276,13 +277,22 @@ final class AgentTasks implements AutoCloseable {
 
       @Override
       public void published(long seq, StreamResponse event) {
-        if (shared.isEmpty()) {
-          return;
+        if (shared.isEmpty() || !eventsOutage.tryNow()) {
+          return; // the store failed to take one lately: skipped until its pause ends
         }
         try {
           shared.get().append(taskId, seq, event);
+          eventsOutage.succeeded();
         } catch (TaskStoreException e) {
-          LOG.warn("task event not shared", "task", taskId, "error", e.getMessage());
+          Duration pause = eventsOutage.failed();
+          LOG.warn(
+              "task event not shared; events of running tasks are not shared for a while",
+              "task",
+              taskId,
+              "seconds",
+              pause.toSeconds(),
+              "error",
+              e.getMessage());
         }
       }
     };
