@@ -80,7 +80,7 @@ final class CallHost implements ScriptHost {
   }
 
   @Override
-  public CompletableFuture<String> fetch(String request) {
+  public CompletableFuture<FetchAnswer> fetch(String request) {
     return http.start(request, deadline.remaining());
   }
 

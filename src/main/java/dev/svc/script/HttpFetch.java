@@ -12,6 +12,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,13 +29,28 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The host side of the sandbox's {@code fetch}: one shared JDK HTTP client, requests started
  * asynchronously (so a script's concurrent fetches really run at once), answers as JSON text for
- * {@code sandbox.js}. Bodies are text: UTF-8 unless the response names another charset.
+ * {@code sandbox.js}. Bodies are text: UTF-8 unless the response names another charset. A body is
+ * counted against the process's {@link FetchMemory} while it is read and until its call took it.
  */
 final class HttpFetch {
   /** Larger response bodies fail the fetch rather than fill the isolate's heap. */
   static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+  /** Bytes read (and counted) at a time. */
+  private static final int CHUNK_BYTES = 64 * 1024;
+
   private static final JsonMapper JSON = Jackson.MAPPER;
+
+  private final FetchMemory memory;
+
+  /** Fetches counted against the process's fetch budget. */
+  HttpFetch() {
+    this(FetchMemory.process());
+  }
+
+  HttpFetch(FetchMemory memory) {
+    this.memory = memory;
+  }
 
   // made on the first fetch: an HTTP client loads TLS and certificates, ~200 ms of start-up
   private volatile HttpClient client;
@@ -61,17 +77,26 @@ final class HttpFetch {
   /**
    * Starts {@code request} ({@code {url, method, headers, body}}); never completes exceptionally.
    */
-  CompletableFuture<String> start(String request, Duration timeout) {
+  CompletableFuture<FetchAnswer> start(String request, Duration timeout) {
     HttpRequest http;
     try {
       http = build(JSON.readTree(request), timeout);
     } catch (IllegalArgumentException | JacksonException e) {
-      return CompletableFuture.completedFuture(error(e.getMessage()));
+      return CompletableFuture.completedFuture(FetchAnswer.of(error(e.getMessage())));
     }
-    return client()
-        .sendAsync(http, HttpResponse.BodyHandlers.ofInputStream())
-        .thenApply(HttpFetch::answer)
-        .exceptionally(HttpFetch::failure);
+    FetchMemory.Reservation held = memory.open();
+    CompletableFuture<FetchAnswer> answer =
+        client()
+            .sendAsync(http, HttpResponse.BodyHandlers.ofInputStream())
+            .thenApply(response -> answer(response, held))
+            .exceptionally(error -> FetchAnswer.of(failure(error)));
+    // cancelled (its call ended): the body may still be read, and its answer is never taken
+    answer.whenComplete((done, error) -> {
+      if (error != null) {
+        held.close();
+      }
+    });
+    return answer;
   }
 
   private static HttpRequest build(JsonNode request, Duration timeout) {
@@ -102,16 +127,44 @@ final class HttpFetch {
     return builder.build();
   }
 
-  private static String answer(HttpResponse<InputStream> response) {
-    byte[] bytes;
+  private FetchAnswer answer(HttpResponse<InputStream> response, FetchMemory.Reservation held) {
+    try {
+      return read(response, held);
+    } catch (RuntimeException | Error e) {
+      held.close();
+      throw e;
+    }
+  }
+
+  /** The answer, or an error when the body is too large or the fetch budget has no room for it. */
+  private FetchAnswer read(HttpResponse<InputStream> response, FetchMemory.Reservation held) {
+    List<byte[]> chunks = new ArrayList<>();
+    int length = 0;
     try (InputStream in = response.body()) {
-      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      while (true) {
+        byte[] chunk = in.readNBytes(Math.min(CHUNK_BYTES, MAX_BODY_BYTES + 1 - length));
+        if (chunk.length == 0) {
+          break;
+        }
+        length += chunk.length;
+        if (length > MAX_BODY_BYTES) {
+          return failed(held, "the response is larger than " + (MAX_BODY_BYTES >> 20) + " MiB");
+        }
+        if (!held.add((long) chunk.length * FetchMemory.HEAP_PER_BODY_BYTE)) {
+          return failed(held, noRoom());
+        }
+        chunks.add(chunk);
+      }
     } catch (IOException e) {
-      return error("reading the response failed: " + e.getMessage());
+      return failed(held, "reading the response failed: " + e.getMessage());
     }
-    if (bytes.length > MAX_BODY_BYTES) {
-      return error("the response is larger than " + (MAX_BODY_BYTES >> 20) + " MiB");
+    byte[] bytes = new byte[length];
+    int at = 0;
+    for (byte[] chunk : chunks) {
+      System.arraycopy(chunk, 0, bytes, at, chunk.length);
+      at += chunk.length;
     }
+    chunks.clear();
     ObjectNode answer = JSON.createObjectNode();
     answer.put("status", response.statusCode());
     answer.put("statusText", "");
@@ -123,7 +176,28 @@ final class HttpFetch {
       }
     }
     answer.put("body", new String(bytes, charset(response)));
-    return JSON.writeValueAsString(answer);
+    String json = JSON.writeValueAsString(answer);
+    // the answer waits for its isolate as this JSON (two bytes a character at most); a body of
+    // control characters or of text beyond Latin-1 makes JSON of more bytes than was counted
+    long answerBytes = 2L * json.length();
+    long counted = (long) length * FetchMemory.HEAP_PER_BODY_BYTE;
+    if (answerBytes > counted && !held.add(answerBytes - counted)) {
+      return failed(held, noRoom());
+    }
+    held.trimTo(answerBytes);
+    return new FetchAnswer(json, held::close);
+  }
+
+  private String noRoom() {
+    return "the responses scripts are fetching hold all the memory svc keeps for them ("
+        + (memory.budgetBytes() >> 20)
+        + " MiB): fetch fewer or smaller responses at once";
+  }
+
+  /** An error answer: the body read so far is dropped, and with it its share of the budget. */
+  private static FetchAnswer failed(FetchMemory.Reservation held, String message) {
+    held.close();
+    return FetchAnswer.of(error(message));
   }
 
   private static Charset charset(HttpResponse<?> response) {

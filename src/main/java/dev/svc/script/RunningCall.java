@@ -30,8 +30,12 @@ final class RunningCall {
     static final Finished INTERRUPTED = new Finished(-1, "");
   }
 
+  /** A finished request waiting for the isolate, and what gives back the heap its answer holds. */
+  private record Arrived(Finished finished, Runnable release) {}
+
   private final ScriptCall call;
-  private final LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Arrived> finished = new LinkedBlockingQueue<>();
+  private volatile boolean abandoned;
   private final List<CompletableFuture<?>> requests = new ArrayList<>();
   private int inFlight; // the isolate's thread only
   private int nextRound; // questions whose answers come with the retried call (2026-07-28)
@@ -51,14 +55,23 @@ final class RunningCall {
   void fetch(int id, String request) {
     inFlight++;
     if (inFlight > MAX_FETCHES_IN_FLIGHT) {
-      finished.add(
+      arrived(
           new Finished(
               id, "{\"error\":\"more than " + MAX_FETCHES_IN_FLIGHT + " requests at once\"}"));
       return;
     }
-    CompletableFuture<String> response = call.host().fetch(request);
+    CompletableFuture<FetchAnswer> response = call.host().fetch(request);
     requests.add(response);
-    response.thenAccept(json -> finished.add(new Finished(id, json)));
+    response.thenAccept(answer -> {
+      finished.add(new Arrived(new Finished(id, answer.json()), answer.release()));
+      if (abandoned) { // the call ended while this answer came: nobody will take it
+        releaseWaiting();
+      }
+    });
+  }
+
+  private void arrived(Finished answer) {
+    finished.add(new Arrived(answer, () -> {}));
   }
 
   /**
@@ -70,15 +83,14 @@ final class RunningCall {
   void ask(int id, String kind, String argument, Optional<String> key) {
     inFlight++;
     if (inFlight > MAX_FETCHES_IN_FLIGHT) {
-      finished.add(
-          new Finished(id, error("more than " + MAX_FETCHES_IN_FLIGHT + " requests at once")));
+      arrived(new Finished(id, error("more than " + MAX_FETCHES_IN_FLIGHT + " requests at once")));
       return;
     }
     ClientRequest request;
     try {
       request = ClientRequest.of(kind, JSON.readTree(argument));
     } catch (IllegalArgumentException | JacksonException e) {
-      finished.add(new Finished(id, error(e.getMessage())));
+      arrived(new Finished(id, error(e.getMessage())));
       return;
     }
     switch (call.host().ask(request, key)) {
@@ -91,7 +103,7 @@ final class RunningCall {
         coming
             .result()
             .whenComplete((result, failure) ->
-                finished.add(
+                arrived(
                     new Finished(
                         id,
                         failure == null
@@ -134,25 +146,38 @@ final class RunningCall {
    * {@link Finished#INTERRUPTED}.
    */
   Optional<Finished> next(long nanos) throws InterruptedException {
-    Finished next = finished.poll(nanos, TimeUnit.NANOSECONDS);
+    Arrived next = finished.poll(nanos, TimeUnit.NANOSECONDS);
     if (next == null) {
       return Optional.empty();
     }
-    if (next != Finished.INTERRUPTED) {
+    // the isolate settles it at once: from here its answer counts against the isolate's heap
+    next.release().run();
+    if (next.finished() != Finished.INTERRUPTED) {
       inFlight--;
     }
-    return Optional.of(next);
+    return Optional.of(next.finished());
   }
 
   /** Wakes the isolate's thread waiting in {@link #next}: the call was interrupted. */
   void interrupt() {
-    finished.add(Finished.INTERRUPTED);
+    arrived(Finished.INTERRUPTED);
   }
 
-  /** Cancels the requests still running: nobody will read their answers. */
+  /**
+   * Cancels the requests still running and gives back what the answers nobody will read hold of the
+   * fetch budget.
+   */
   void abandon() {
+    abandoned = true;
     for (CompletableFuture<?> request : requests) {
       request.cancel(true);
+    }
+    releaseWaiting();
+  }
+
+  private void releaseWaiting() {
+    for (Arrived waiting; (waiting = finished.poll()) != null; ) {
+      waiting.release().run();
     }
   }
 }

@@ -17,10 +17,10 @@ public interface ScriptHost {
 
   /**
    * Starts an HTTP request. {@code request} is JSON {@code {url, method, headers: [[name, value]],
-   * body}}; the future completes with JSON {@code {status, statusText, url, headers, body}} or
-   * {@code {error}}, never exceptionally.
+   * body}}; the future completes with the {@link FetchAnswer}, JSON {@code {status, statusText,
+   * url, headers, body}} or {@code {error}}, never exceptionally. Cancelling it ends the request.
    */
-  CompletableFuture<String> fetch(String request);
+  CompletableFuture<FetchAnswer> fetch(String request);
 
   /**
    * The script now waits for its fetches ({@code true}) or runs again ({@code false}): while it

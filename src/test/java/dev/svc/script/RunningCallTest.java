@@ -18,15 +18,15 @@ class RunningCallTest {
   /** A host whose requests finish only when the test completes them. */
   private static final class Requests implements ScriptHost {
     final List<String> sent = new ArrayList<>();
-    final List<CompletableFuture<String>> responses = new ArrayList<>();
+    final List<CompletableFuture<FetchAnswer>> responses = new ArrayList<>();
 
     @Override
     public void console(Level level, String message) {}
 
     @Override
-    public CompletableFuture<String> fetch(String request) {
+    public CompletableFuture<FetchAnswer> fetch(String request) {
       sent.add(request);
-      CompletableFuture<String> response = new CompletableFuture<>();
+      CompletableFuture<FetchAnswer> response = new CompletableFuture<>();
       responses.add(response);
       return response;
     }
@@ -51,10 +51,10 @@ class RunningCallTest {
 
     assertThat(host.sent).containsExactly("{\"url\":\"a\"}", "{\"url\":\"b\"}");
     assertThat(running.next(SOON)).isEmpty();
-    host.responses.get(1).complete("{\"status\":200}");
+    host.responses.get(1).complete(FetchAnswer.of("{\"status\":200}"));
     assertThat(running.next(SOON)).contains(new RunningCall.Finished(2, "{\"status\":200}"));
     assertThat(running.awaitsNothing()).isFalse();
-    host.responses.get(0).complete("{\"status\":404}");
+    host.responses.get(0).complete(FetchAnswer.of("{\"status\":404}"));
     assertThat(running.next(SOON)).contains(new RunningCall.Finished(1, "{\"status\":404}"));
     assertThat(running.awaitsNothing()).isTrue();
   }
@@ -85,5 +85,30 @@ class RunningCallTest {
     assertThat(next).containsSame(RunningCall.Finished.INTERRUPTED);
     assertThat(running.awaitsNothing()).isFalse();
     assertThat(host.responses.getFirst()).isCancelled();
+  }
+
+  @Test
+  void anAnswerHoldsItsShareOfTheFetchBudgetUntilTakenOrAbandoned() throws InterruptedException {
+    FetchMemory memory = new FetchMemory(1000);
+    FetchMemory.Reservation taken = memory.open();
+    FetchMemory.Reservation waiting = memory.open();
+    FetchMemory.Reservation late = memory.open();
+    assertThat(taken.add(300)).isTrue();
+    assertThat(waiting.add(300)).isTrue();
+    assertThat(late.add(300)).isTrue();
+    assertThat(memory.open().add(200)).as("beyond the budget").isFalse();
+    running.fetch(1, "{}");
+    running.fetch(2, "{}");
+    running.fetch(3, "{}");
+
+    host.responses.get(0).complete(new FetchAnswer("{\"status\":200}", taken::close));
+    host.responses.get(1).complete(new FetchAnswer("{\"status\":200}", waiting::close));
+    assertThat(running.next(SOON)).contains(new RunningCall.Finished(1, "{\"status\":200}"));
+    assertThat(memory.reservedBytes()).isEqualTo(600);
+    running.abandon(); // answer 2 is never taken
+    assertThat(memory.reservedBytes()).isEqualTo(300);
+    assertThat(host.responses.get(2)).as("still running: its fetch closes its share").isCancelled();
+    late.close();
+    assertThat(memory.reservedBytes()).isZero();
   }
 }
