@@ -5,14 +5,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the answers of scripts' {@code fetch}es may hold of the JVM's heap, for the whole process.
  *
- * <p>A response body is read into the JVM before it goes to the isolate: its bytes, the text
- * decoded from them and the JSON answer that carries the text to {@code sandbox.js}. Each body may
- * have {@value HttpFetch#MAX_BODY_BYTES} bytes and each call 64 fetches in flight, and many calls
- * run at once: without a budget, one call fetching 64 large bodies at once took the whole heap, and
- * the launcher's {@code -XX:+ExitOnOutOfMemoryError} ended the server. So a body is counted here as
- * it is read, at {@value #HEAP_PER_BODY_BYTE} bytes of heap per byte of body, until the call has
- * handed it to its isolate (or given up on it); a body the budget has no room for fails its fetch
- * with a message that says so, and the server lives on.
+ * <p>A request is copied into the JVM and held until it is sent (its JSON from the sandbox, the
+ * text of its body, the body's bytes), and a response body is read into the JVM before it goes to
+ * the isolate: its bytes, the text decoded from them and the JSON answer that carries the text to
+ * {@code sandbox.js}. Each may have 16 MiB and each call 64 fetches in flight, and many calls run
+ * at once: without a budget, one call fetching 64 large bodies at once, or posting 32 large ones,
+ * took the whole heap, and the launcher's {@code -XX:+ExitOnOutOfMemoryError} ended the server. So
+ * a fetch is counted here from its start, at {@value #HEAP_PER_BODY_BYTE} bytes of heap per
+ * character of its request and per byte of its response body as it is read, and then as its
+ * answer's JSON, until the call has handed it to its isolate (or given up on it); a fetch the
+ * budget has no room for fails with a message that says so, and the server lives on.
  *
  * <p><b>Size.</b> A quarter of the JVM's maximum heap ({@link Runtime#maxMemory()}): 128 MiB with
  * the launcher's {@code -Xmx512m}, two of the largest bodies at once, beside the quarter that
@@ -91,12 +93,25 @@ final class FetchMemory {
       }
     }
 
-    /** Gives back what is held beyond {@code bytes}: the answer is made, its copies are gone. */
-    synchronized void trimTo(long bytes) {
-      if (!closed && held > bytes) {
+    /**
+     * Holds exactly {@code bytes} from now on (the answer is made: what was counted for its copies
+     * and its request is given back, or more is reserved when its JSON is larger); false, changing
+     * nothing, when more is needed and the budget has no room.
+     */
+    synchronized boolean resize(long bytes) {
+      if (closed) {
+        return false;
+      }
+      if (bytes > held) {
+        long more = bytes - held;
+        if (!add(more)) {
+          return false;
+        }
+      } else {
         reserved.addAndGet(bytes - held);
         held = bytes;
       }
+      return true;
     }
 
     /** Gives the bytes back; idempotent. */

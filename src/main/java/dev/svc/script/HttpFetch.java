@@ -36,6 +36,13 @@ final class HttpFetch {
   /** Larger response bodies fail the fetch rather than fill the isolate's heap. */
   static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+  /**
+   * The longest JSON of one request ({@code {url, method, headers, body}}) the sandbox hands the
+   * host, in characters; {@code sandbox.js} refuses longer ones before they leave the isolate. Also
+   * the bound of a script's question to its client ({@code mcp.elicit}, …).
+   */
+  static final int MAX_REQUEST_CHARS = MAX_BODY_BYTES;
+
   /** Bytes read (and counted) at a time. */
   private static final int CHUNK_BYTES = 64 * 1024;
 
@@ -76,6 +83,8 @@ final class HttpFetch {
 
   /**
    * Starts {@code request} ({@code {url, method, headers, body}}); never completes exceptionally.
+   * The request counts against the fetch budget until its answer is made, the answer until the call
+   * took it.
    */
   CompletableFuture<FetchAnswer> start(String request, Duration timeout) {
     HttpRequest http;
@@ -84,7 +93,11 @@ final class HttpFetch {
     } catch (IllegalArgumentException | JacksonException e) {
       return CompletableFuture.completedFuture(FetchAnswer.of(error(e.getMessage())));
     }
+    // the request is held until it is sent: its text, and the bytes of its body
     FetchMemory.Reservation held = memory.open();
+    if (!held.add((long) request.length() * FetchMemory.HEAP_PER_BODY_BYTE)) {
+      return CompletableFuture.completedFuture(failed(held, noRoom()));
+    }
     CompletableFuture<FetchAnswer> answer =
         client()
             .sendAsync(http, HttpResponse.BodyHandlers.ofInputStream())
@@ -179,19 +192,16 @@ final class HttpFetch {
     String json = JSON.writeValueAsString(answer);
     // the answer waits for its isolate as this JSON (two bytes a character at most); a body of
     // control characters or of text beyond Latin-1 makes JSON of more bytes than was counted
-    long answerBytes = 2L * json.length();
-    long counted = (long) length * FetchMemory.HEAP_PER_BODY_BYTE;
-    if (answerBytes > counted && !held.add(answerBytes - counted)) {
+    if (!held.resize(2L * json.length())) {
       return failed(held, noRoom());
     }
-    held.trimTo(answerBytes);
     return new FetchAnswer(json, held::close);
   }
 
   private String noRoom() {
-    return "the responses scripts are fetching hold all the memory svc keeps for them ("
+    return "the requests and responses of scripts' fetches hold all the memory svc keeps for them ("
         + (memory.budgetBytes() >> 20)
-        + " MiB): fetch fewer or smaller responses at once";
+        + " MiB): fetch less at once";
   }
 
   /** An error answer: the body read so far is dropped, and with it its share of the budget. */

@@ -144,7 +144,8 @@ final class V8Isolate implements ScriptIsolate {
               : runtime.createV8ValueNull();
       V8ValueObject internals;
       try {
-        internals = bootstrap.call(null, host, vendor, MAX_RESULT_CHARS);
+        internals =
+            bootstrap.call(null, host, vendor, MAX_RESULT_CHARS, HttpFetch.MAX_REQUEST_CHARS);
       } catch (JavetException e) {
         throw new ScriptEngineException(
             (scripts.vendor().isPresent()

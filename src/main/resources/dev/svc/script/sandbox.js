@@ -1,8 +1,9 @@
 // The sandbox of one isolate, run once when the isolate is created. It receives the host's
-// callbacks, the vendor bundle's factory and the longest JSON a call may return, shapes the global
+// callbacks, the vendor bundle's factory, the longest JSON a call may return and the longest JSON
+// of one request (a fetch, a question to the client) it may hand the host, shapes the global
 // object, and returns the functions the Java side calls. Nothing it keeps is reachable from scripts: host callbacks live only in this
 // closure. See docs/scripts.md for what scripts see.
-(function (host, vendorFactory, maxResultChars) {
+(function (host, vendorFactory, maxResultChars, maxRequestChars) {
   "use strict";
   const g = globalThis;
   const {
@@ -34,6 +35,19 @@
   const MAX_TEXT = 8192;
   const MAX_STACK = 4 * MAX_TEXT;
   const cut = (text, max) => (text.length > max ? apply(slice, text, [0, max]) + "…" : text);
+  // A request (a fetch, a question to the client) is copied into the JVM's heap and held there
+  // until it is sent, and a call may have 64 in flight: one longer than the host sends is refused
+  // here, before it is copied.
+  const requestJson = (what, value) => {
+    const json = stringify(value);
+    if (json.length > maxRequestChars) {
+      throw new TypeErrorCtor(
+        what + ": the request is " + json.length + " characters of JSON, more than the " +
+          maxRequestChars + " svc sends: send less",
+      );
+    }
+    return json;
+  };
   const exec = RegExp.prototype.exec;
   const emptyPattern = /(?:)/;
 
@@ -108,7 +122,7 @@
   // `key` names the request under MCP 2026-07-28 (its key in inputRequests/inputResponses).
   const ask = (kind, argument, key) =>
     new PromiseCtor((resolve, reject) => {
-      const json = stringify(argument === undefined ? {} : argument);
+      const json = requestJson("mcp." + kind, argument === undefined ? {} : argument);
       const id = nextId++;
       pending.set(id, { resolve, reject, ask: true });
       host.ask(id, kind, json, key === undefined || key === null ? null : "" + key);
@@ -220,9 +234,10 @@
         headers,
         body: body == null ? null : body,
       };
+      const json = requestJson("fetch", request);
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      host.fetch(id, stringify(request));
+      host.fetch(id, json);
     });
   define("fetch", fetch);
   define("Headers", Headers);

@@ -66,6 +66,12 @@ class ScriptFetchIT {
       export const file = async () => {
         try { await fetch("file:///etc/passwd"); return "fetched"; } catch (e) { return (e as Error).message; }
       };
+      export const huge = async ({ inputs }: P) => {
+        try {
+          await fetch(inputs.base + "/echo", { method: "POST", body: "x".repeat(17 * 1024 * 1024) });
+          return "sent";
+        } catch (e) { return (e as Error).name + ": " + (e as Error).message; }
+      };
       export const slow = async ({ inputs }: P) => (await fetch(inputs.base + "/slow")).status;
       """;
 
@@ -198,5 +204,13 @@ class ScriptFetchIT {
     assertThatThrownBy(() -> call("slow", base, Duration.ofSeconds(1)))
         .isInstanceOf(ScriptTimeoutException.class)
         .hasMessage("the script ran longer than 1 s");
+  }
+
+  @Test
+  void aRequestLongerThanSvcSendsIsRefusedInsideTheSandbox() {
+    // before: any body went to the JVM's heap, copied and held there until sent
+    assertThat(call("huge").asString())
+        .startsWith("TypeError: fetch: the request is 178258")
+        .endsWith(" characters of JSON, more than the 16777216 svc sends: send less");
   }
 }
