@@ -436,16 +436,40 @@
   const forgetLastMatch = () => apply(exec, emptyPattern, [""]);
 
   let outcome = null;
+  // Puts back what a call may have changed, so that no call sees the previous one's: its
+  // unsettled fetches, Error.stackTraceLimit and Error.prepareStackTrace, the last RegExp match.
+  // The host runs it after every call that leaves the isolate usable, once the call's last
+  // microtask has run. Those two properties of Error stay writable (V8 reads them as plain data
+  // properties, and libraries set them), so a call can also redefine them: read-only, or as an
+  // accessor that V8 ignores and whose setter swallows the reset. Then the previous value would
+  // stay for the next calls (another caller's errors formatted by this call's function, or no
+  // stacks at all), or the reset would throw in the next call: reset() answers false instead,
+  // and the host closes the isolate.
+  const errorDefaults = [
+    ["stackTraceLimit", stackTraceLimit],
+    ["prepareStackTrace", undefined],
+  ];
+  const reset = () => {
+    if (pending.size !== 0) pending = new MapCtor(); // fetches the call left unsettled
+    outcome = null;
+    forgetLastMatch();
+    try {
+      for (const [key, value] of errorDefaults) {
+        Error[key] = value;
+        const desc = getOwnPropertyDescriptor(Error, key);
+        if (desc === undefined || !hasOwn(desc, "value") || desc.value !== value || !desc.writable) {
+          return false;
+        }
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  };
   // Runs the bundle's top level afresh (its module state is per call) and calls the export. The
   // outcome, or null while the returned promise is pending: the host then pumps fetches and asks
-  // again with poll(). What a call may have changed is put back first, so no call sees the
-  // previous one's (its unsettled fetches, Error.stackTraceLimit, the last RegExp match).
+  // again with poll().
   const invoke = (factory, exportName, payload) => {
-    if (pending.size !== 0) pending = new MapCtor(); // fetches the previous call left unsettled
-    outcome = null;
-    Error.stackTraceLimit = stackTraceLimit;
-    Error.prepareStackTrace = undefined;
-    forgetLastMatch();
     let result;
     try {
       const module = { exports: {} };
@@ -496,5 +520,5 @@
   // One entry per script and export, made once per isolate: a call then passes only its payload.
   const bind = (factory, exportName) => (payload) => invoke(factory, exportName, payload);
   const poll = () => outcome;
-  return { bind, poll, settle };
+  return { bind, poll, settle, reset };
 });

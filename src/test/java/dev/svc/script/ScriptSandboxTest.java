@@ -516,6 +516,38 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void aCallThatLocksErrorsResettablePropertiesLeavesThemToNoLaterCall() {
+    // before: a read-only Error.prepareStackTrace made the next call on the isolate (another
+    // caller's, perhaps) fail with "the script engine failed", and an accessor in place of
+    // Error.stackTraceLimit swallowed the reset, so that no later call had a stack trace
+    oneIsolate(
+        """
+        export const readOnly = () => {
+          const mine = (e: Error) => "formatted by the previous call: " + e.message;
+          Object.defineProperty(Error, "prepareStackTrace", { value: mine, writable: false });
+          return new Error("x").stack;
+        };
+        export const accessor = () => {
+          Object.defineProperty(Error, "stackTraceLimit", { get: () => 0, set: () => {}, configurable: true });
+          return typeof new Error("x").stack;
+        };
+        export const later = ({ inputs }) => {
+          try { throw new Error("secret of " + inputs.who); } catch (e) { return (e as Error).stack.split("\\n")[0]; }
+        };
+        export default () => 0;
+        """);
+
+    assertThat(call("readOnly", "{}").asString()).isEqualTo("formatted by the previous call: x");
+    assertThat(call("later", "{\"inputs\":{\"who\":\"ada\"}}").asString())
+        .isEqualTo("Error: secret of ada");
+    assertThat(call("accessor", "{}").asString()).isEqualTo("undefined");
+    assertThat(call("later", "{\"inputs\":{\"who\":\"bob\"}}").asString())
+        .isEqualTo("Error: secret of bob");
+    assertThat(call("later", "{\"inputs\":{\"who\":\"eve\"}}").asString())
+        .isEqualTo("Error: secret of eve");
+  }
+
+  @Test
   void theLastRegExpMatchOfOneCallIsNotVisibleInTheNext() {
     oneIsolate(
         """
