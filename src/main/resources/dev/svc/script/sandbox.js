@@ -286,11 +286,15 @@
   // is frozen would throw (the "override mistake"): for the properties code commonly assigns on
   // its own objects (an error's name and message, toString, constructor) the frozen value becomes
   // an accessor whose setter defines the property on the object assigned to instead.
+  // The values behind those accessors (the built-in toString, bind, …) are frozen below with the
+  // rest: the walk reaches the accessors, not what their closures hold.
+  const overridden = [];
   const overridable = (object, keys) => {
     for (const key of keys) {
       const desc = getOwnPropertyDescriptor(object, key);
       if (desc === undefined || !hasOwn(desc, "value")) continue;
       const value = desc.value;
+      apply(push, overridden, [value]);
       defineProperty(object, key, {
         get() {
           return value;
@@ -343,7 +347,10 @@
     getPrototypeOf(getPrototypeOf((function* () {})())),
     getPrototypeOf(getPrototypeOf((async function* () {})())),
   ];
-  const todo = [...hidden];
+  // The global object's own prototype chain is frozen too: a name defined on its prototype would
+  // be a global for every later call (a `setTimeout` of one call's making, say), frozen global or
+  // not.
+  const todo = [...hidden, ...overridden, getPrototypeOf(g)];
   // Error stays extensible for two properties V8 reads from it and libraries set:
   // stackTraceLimit and prepareStackTrace. Both are put back after every call.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -354,11 +361,13 @@
       defineProperty(Error, key, hasOwn(desc, "value")
         ? { configurable: false, writable: false }
         : { configurable: false });
+      // and what they hold (Error.captureStackTrace, Error.isError, …), frozen below
+      apply(push, todo, hasOwn(desc, "value") ? [desc.value] : [desc.get, desc.set]);
     }
   }
   Object.preventExtensions(Error);
   const seen = new Set([g, Error]);
-  apply(push, todo, [Error.prototype, getPrototypeOf(Error), Error.captureStackTrace]);
+  apply(push, todo, [Error.prototype, getPrototypeOf(Error)]);
   for (const key of ownKeys(g)) {
     const desc = getOwnPropertyDescriptor(g, key);
     apply(push, todo, hasOwn(desc, "value") ? [desc.value] : [desc.get, desc.set]);

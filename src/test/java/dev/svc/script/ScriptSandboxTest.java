@@ -548,6 +548,68 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void everythingReachableFromTheGlobalsIsFrozen_soNoCallLeavesAGlobalOrAValueForTheNext() {
+    // before: the global object's prototype, the built-ins behind the overridable accessors
+    // (Object.prototype.toString, …) and Error's own functions but captureStackTrace
+    // (Error.isError)
+    // were not frozen: a name defined on the global's prototype was a global of every later call
+    oneIsolate(
+        """
+        export const leave = () => {
+          const attempts: string[] = [];
+          for (const attempt of [
+            () => { (Object.getPrototypeOf(globalThis) as any).leak = "left by the previous call"; },
+            () => { (Object.getPrototypeOf(globalThis) as any).setTimeout = () => 0; },
+            () => { (Object.prototype.toString as any).stash = "left on toString"; },
+            () => { ((Error as any).isError as any).stash = "left on Error.isError"; },
+          ]) {
+            try { attempt(); attempts.push("changed"); } catch (e) { attempts.push((e as Error).constructor.name); }
+          }
+          return attempts;
+        };
+        export const look = () => [
+          typeof (globalThis as any).leak,
+          typeof (globalThis as any).setTimeout,
+          (Object.prototype.toString as any).stash ?? null,
+          ((Error as any).isError as any)?.stash ?? null,
+        ];
+        export const unfrozen = () => {
+          const found: string[] = [];
+          const seen = new Set<any>();
+          const todo: [any, string][] = [[globalThis, "globalThis"]];
+          while (todo.length > 0) {
+            const [value, path] = todo.pop()!;
+            if ((typeof value !== "object" && typeof value !== "function") || value === null) continue;
+            if (seen.has(value)) continue;
+            seen.add(value);
+            if (!Object.isFrozen(value) && value !== Error) found.push(path);
+            todo.push([Object.getPrototypeOf(value), path + ".__proto__"]);
+            for (const key of Reflect.ownKeys(value)) {
+              const desc = Object.getOwnPropertyDescriptor(value, key)!;
+              const name = path + "." + String(key);
+              if ("value" in desc) {
+                todo.push([desc.value, name]);
+              } else {
+                todo.push([desc.get, name + ".get"], [desc.set, name + ".set"]);
+                if (typeof value !== "function") {
+                  try { todo.push([(value as any)[key], name]); } catch { /* a getter for instances */ }
+                }
+              }
+            }
+          }
+          return found;
+        };
+        export default () => 0;
+        """);
+
+    assertThat(call("leave", "{}"))
+        .isEqualTo(JSON.readTree("[\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\"]"));
+    assertThat(call("look", "{}"))
+        .isEqualTo(JSON.readTree("[\"undefined\",\"undefined\",null,null]"));
+    assertThat(call("unfrozen", "{}")).as("objects a call could change for the next").isEmpty();
+  }
+
+  @Test
   void theLastRegExpMatchOfOneCallIsNotVisibleInTheNext() {
     oneIsolate(
         """
