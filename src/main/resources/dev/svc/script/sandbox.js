@@ -275,10 +275,13 @@
     vendorFactory(vendor, vendor.exports, missing);
     packages = vendor.exports.packages;
   }
-  const require = (name) => {
+  // Every bundle of every tool receives this one function as its `require`, call after call:
+  // frozen, so that no call can hang a value on it for a later one (it is no global, so the
+  // freezing of the built-ins below does not reach it).
+  const require = freeze((name) => {
     if (packages !== null && hasOwn(packages, name)) return packages[name];
     return missing(name);
-  };
+  });
 
   // --- frozen built-ins ----------------------------------------------------------------------
   // Every built-in object (and console, fetch, ...) is frozen, so no call can change what a later

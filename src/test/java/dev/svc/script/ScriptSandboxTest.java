@@ -610,6 +610,23 @@ class ScriptSandboxTest {
   }
 
   @Test
+  void theRequireEveryBundleReceivesIsFrozen_noCallLeavesAValueOnItForTheNext() {
+    // before: `require`, the same function for every call of every script, took any property
+    oneIsolate(
+        """
+        declare const require: any;
+        export const leave = () => {
+          try { require.stash = "left by the previous call"; return "changed"; } catch (e) { return (e as Error).constructor.name; }
+        };
+        export const look = () => [typeof require, require.stash ?? null, Object.isFrozen(require)];
+        export default () => 0;
+        """);
+
+    assertThat(call("leave", "{}").asString()).isEqualTo("TypeError");
+    assertThat(call("look", "{}")).isEqualTo(JSON.readTree("[\"function\",null,true]"));
+  }
+
+  @Test
   void theLastRegExpMatchOfOneCallIsNotVisibleInTheNext() {
     oneIsolate(
         """
