@@ -210,6 +210,17 @@ public final class RedisConnector implements Connector {
       if (tooLarge != null) {
         throw ResultRefusedException.ceiling(tooLarge.ceilingBytes());
       }
+      RespFrames.Malformed malformed = cause(e, RespFrames.Malformed.class);
+      if (malformed != null) {
+        throw new ConnectorUnavailableException(
+            "lost the connection to "
+                + description
+                + " at "
+                + settings.location()
+                + ": "
+                + malformed.getMessage(),
+            e);
+      }
       if (Thread.currentThread().isInterrupted()) {
         throw new StatementFailedException(
             "the call was cancelled before the command finished", false, e);

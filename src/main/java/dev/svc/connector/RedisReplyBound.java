@@ -20,7 +20,10 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * rest of the reply, and the call gets the ceiling's refusal.
  *
  * <p>One value larger than the ceiling is refused before it is asked for ({@code STRLEN} in {@link
- * RedisReadBounds}): Jedis makes a value's array at its announced length before reading it. The
+ * RedisReadBounds}): Jedis makes a value's array at its announced length before reading it. A value
+ * announced past the ceiling anyway (a command not sized first, a server that lies), an aggregate
+ * announcing more elements than the ceiling could hold, or nesting Jedis would recurse into until
+ * its stack overflows, is refused from its header, before Jedis reads it ({@link RespFrames}). The
  * socket wrapped is the one Jedis's factory made, TLS already on it when the adapter asks for it,
  * so the bytes counted are RESP's.
  */
@@ -48,6 +51,7 @@ final class RedisReplyBound implements JedisSocketFactory {
     private final Socket socket;
     private long readSinceWrite;
     private long ceilingBytes = ceiling();
+    private final RespFrames frames = new RespFrames(() -> ceilingBytes);
     private InputStream in;
     private OutputStream out;
 
@@ -75,6 +79,13 @@ final class RedisReplyBound implements JedisSocketFactory {
     public void wrote() {
       readSinceWrite = 0;
       ceilingBytes = ceiling();
+      frames.wrote();
+    }
+
+    @Override
+    public void read(byte[] buffer, int offset, int n) throws IOException {
+      read(n);
+      frames.read(buffer, offset, n);
     }
 
     @Override

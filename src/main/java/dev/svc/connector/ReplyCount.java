@@ -14,6 +14,15 @@ import java.io.OutputStream;
 interface ReplyCount {
   void read(int bytes) throws ReplyTooLargeException;
 
+  /**
+   * The {@code n} bytes of {@code buffer} from {@code offset} were read; by default only counted. A
+   * connection that follows what it reads (the framing of RESP, {@link RespFrames}) looks at them
+   * here, before the driver does, and may throw to stop the driver's read.
+   */
+  default void read(byte[] buffer, int offset, int n) throws IOException {
+    read(n);
+  }
+
   void wrote();
 
   /** {@code in}, with every byte it delivers told to {@code count}. */
@@ -23,7 +32,7 @@ interface ReplyCount {
       public int read() throws IOException {
         int b = super.read();
         if (b >= 0) {
-          count.read(1);
+          count.read(new byte[] {(byte) b}, 0, 1);
         }
         return b;
       }
@@ -32,7 +41,7 @@ interface ReplyCount {
       public int read(byte[] buffer, int offset, int length) throws IOException {
         int n = super.read(buffer, offset, length);
         if (n > 0) {
-          count.read(n);
+          count.read(buffer, offset, n);
         }
         return n;
       }

@@ -9,25 +9,46 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The bytes of a reply are counted as they arrive, against the ceiling of the call that asked. */
 class RedisReplyBoundTest {
-  /** A server that answers each byte it receives with {@code replyBytes} bytes. */
+  /**
+   * A server that answers each byte it receives with a RESP bulk string of {@code replyBytes} bytes
+   * in all (the connection follows RESP's framing, {@link RespFrames}).
+   */
   private static CompletableFuture<Void> answering(ServerSocket server, int replyBytes) {
     return CompletableFuture.runAsync(() -> {
       try (Socket peer = server.accept()) {
         InputStream in = peer.getInputStream();
         OutputStream out = peer.getOutputStream();
         while (in.read() >= 0) {
-          out.write(new byte[replyBytes]);
+          out.write(bulk(replyBytes));
           out.flush();
         }
       } catch (IOException e) {
         // the client went away
       }
     });
+  }
+
+  /** {@code $<n>\r\n<n bytes>\r\n}, {@code total} bytes long. */
+  private static byte[] bulk(int total) {
+    int digits = 1;
+    while (String.valueOf(total - digits - 5).length() != digits) {
+      digits++;
+    }
+    String header = "$" + (total - digits - 5) + "\r\n"; // $, the digits, CRLF twice
+    byte[] reply = new byte[total];
+    Arrays.fill(reply, (byte) 'x');
+    byte[] head = header.getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(head, 0, reply, 0, head.length);
+    reply[total - 2] = '\r';
+    reply[total - 1] = '\n';
+    return reply;
   }
 
   private static long readReply(Socket socket, int expected) throws IOException {

@@ -1,0 +1,185 @@
+package dev.svc.connector;
+
+import java.io.IOException;
+import java.util.function.LongSupplier;
+
+/**
+ * Follows the framing of the RESP3 bytes a Redis connection reads, before Jedis parses them, to
+ * refuse what Jedis would turn into an error of the JVM rather than of the call. Jedis makes a bulk
+ * string's array at the length the server announces ({@code $2147483647} is {@code new
+ * byte[2147483647]}), an aggregate's list at its announced count, and recurses once per level of
+ * nesting: a server (or anything between svc and it) announcing a length past the ceiling, a count
+ * of a billion or a million levels of arrays was an {@code OutOfMemoryError} or a {@code
+ * StackOverflowError}, and the launcher ends the process on the first. Here:
+ *
+ * <ul>
+ *   <li>a bulk string longer than what is left of the reply's ceiling, or an aggregate with more
+ *       elements than could fit in it (each element takes at least 3 bytes, {@code _\r\n}), throws
+ *       {@link ReplyTooLargeException} as soon as its header is read: the call gets the ceiling's
+ *       refusal, as for a reply that passes it while it is read;
+ *   <li>an aggregate nested deeper than {@value #MAX_DEPTH} levels, a negative length other than
+ *       {@code -1} (RESP's null), a length that is not a number, or a type Jedis does not read
+ *       throws {@link Malformed}.
+ * </ul>
+ *
+ * <p>The bytes are only looked at, never changed or held: Jedis reads the same bytes afterwards.
+ */
+final class RespFrames {
+  /**
+   * The deepest nesting of aggregates read. Redis's own replies nest a few levels ({@code COMMAND
+   * DOCS}, {@code XREAD}); only a script's reply can go deeper, and JSON results are written at
+   * most 1000 levels deep anyway.
+   */
+  static final int MAX_DEPTH = 128;
+
+  /** The reply is not RESP3 that Jedis can read safely; the connection is dropped. */
+  static final class Malformed extends IOException {
+    Malformed(String reason) {
+      super("the server sent a reply that is not valid RESP: " + reason);
+    }
+  }
+
+  private enum State {
+    TYPE,
+    LINE,
+    HEADER,
+    BODY
+  }
+
+  /** The ceiling in bytes of the reply to the command last sent. */
+  private final LongSupplier ceilingBytes;
+
+  private long readSinceWrite; // bytes looked at since the last command was sent
+
+  private State state = State.TYPE;
+  private byte type;
+  private long number; // the header's digits so far
+  private int digits;
+  private boolean negative;
+  private boolean carriageReturn;
+  private long bodyLeft; // bytes of a bulk string still to come, its CRLF included
+  private final long[] elementsLeft = new long[MAX_DEPTH + 1]; // per open aggregate
+  private int depth;
+
+  RespFrames(LongSupplier ceilingBytes) {
+    this.ceilingBytes = ceilingBytes;
+  }
+
+  /** A command was sent: the bytes after it are its reply, under its ceiling. */
+  void wrote() {
+    readSinceWrite = 0;
+  }
+
+  /** Follows {@code n} bytes of {@code bytes} from {@code offset}, as they were read. */
+  void read(byte[] bytes, int offset, int n) throws IOException {
+    int at = offset;
+    int end = offset + n;
+    while (at < end) {
+      if (state == State.BODY) {
+        int skipped = (int) Math.min(bodyLeft, end - at);
+        at += skipped;
+        readSinceWrite += skipped;
+        bodyLeft -= skipped;
+        if (bodyLeft == 0) {
+          done();
+        }
+        continue;
+      }
+      byte b = bytes[at++];
+      readSinceWrite++;
+      if (state == State.TYPE) {
+        start(b);
+      } else if (state == State.LINE) {
+        if (b == '\n') {
+          done();
+        }
+      } else {
+        header(b);
+      }
+    }
+  }
+
+  private void start(byte b) throws Malformed {
+    switch (b) {
+      case '+', '-', ':', ',', '(', '#', '_' -> state = State.LINE;
+      case '$', '=', '*', '~', '>', '%' -> {
+        type = b;
+        number = 0;
+        digits = 0;
+        negative = false;
+        carriageReturn = false;
+        state = State.HEADER;
+      }
+      default ->
+          throw new Malformed(
+              "a reply of type "
+                  + (b >= 0x21 && b < 0x7f ? "`" + (char) b + "`" : "byte " + (b & 0xff))
+                  + ", which svc does not read");
+    }
+  }
+
+  private void header(byte b) throws IOException {
+    if (carriageReturn) {
+      if (b != '\n') {
+        throw new Malformed("a length not ended by CRLF");
+      }
+      if (digits == 0) {
+        throw new Malformed("a length without digits");
+      }
+      announced(negative ? -number : number);
+      return;
+    }
+    if (b == '\r') {
+      carriageReturn = true;
+    } else if (b == '-' && digits == 0 && !negative) {
+      negative = true;
+    } else if (b >= '0' && b <= '9' && digits < 18) {
+      number = number * 10 + (b - '0');
+      digits++;
+    } else {
+      throw new Malformed("a length that is not a number of at most 18 digits");
+    }
+  }
+
+  /** A header announced {@code length}: a bulk string's bytes or an aggregate's elements. */
+  private void announced(long length) throws IOException {
+    if (length == -1) { // RESP2's null bulk string or array
+      done();
+      return;
+    }
+    if (length < 0) {
+      throw new Malformed("a negative length, " + length);
+    }
+    long ceiling = ceilingBytes.getAsLong();
+    long left = ceiling - readSinceWrite;
+    if (type == '$' || type == '=') {
+      if (length > left) {
+        throw new ReplyTooLargeException(ceiling);
+      }
+      bodyLeft = length + 2;
+      state = State.BODY;
+      return;
+    }
+    long elements = type == '%' ? length * 2 : length;
+    if (elements > left / 3) {
+      throw new ReplyTooLargeException(ceiling);
+    }
+    if (elements == 0) {
+      done();
+      return;
+    }
+    if (depth == MAX_DEPTH) {
+      throw new Malformed("arrays nested deeper than " + MAX_DEPTH + " levels");
+    }
+    elementsLeft[++depth] = elements;
+    state = State.TYPE;
+  }
+
+  /** One element ended: it may end the aggregates it closes. */
+  private void done() {
+    state = State.TYPE;
+    while (depth > 0 && --elementsLeft[depth] == 0) {
+      depth--;
+    }
+  }
+}
