@@ -2,7 +2,6 @@ package dev.svc.connector;
 
 import dev.svc.model.Statement;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.Base64;
@@ -21,6 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * connectors build them.
  */
 final class HranaValues {
+  /** The most characters of a 64-bit integer in decimal: {@code -9223372036854775808}. */
+  private static final int LONG_CHARACTERS = 20;
+
   private HranaValues() {}
 
   /** The statement's positional arguments, one per {@code ?}. */
@@ -120,22 +122,60 @@ final class HranaValues {
     return rows;
   }
 
-  /** One result value as JSON: integers and floats as numbers, blobs as base64 text. */
+  /**
+   * One result value as JSON: integers and floats as numbers, blobs as base64 text.
+   *
+   * <p>Only Hrana's own values are read: an integer is a 64-bit integer (SQLite has no other), as a
+   * string of decimal digits (or a JSON integer), a float a JSON number, a blob valid base64. A
+   * server answering anything else (a thousand-digit "integer", whose {@code BigInteger} parse is
+   * quadratic and outlived any deadline; text where a number belongs) gets {@link NotHrana}.
+   *
+   * @throws NotHrana when the value is not one Hrana sends
+   */
   static JsonNode cell(JsonNode value) {
     return switch (value.path("type").asString("null")) {
-      case "integer" -> {
+      case "integer" -> JsonValues.NODES.numberNode(integer(value.path("value")));
+      case "float" -> {
         JsonNode number = value.path("value");
-        BigInteger exact =
-            number.isNumber() ? number.bigIntegerValue() : new BigInteger(number.asString("0"));
-        yield exact.bitLength() < 64
-            ? JsonValues.NODES.numberNode(exact.longValue())
-            : JsonValues.NODES.numberNode(exact);
+        if (!number.isNumber()) {
+          throw new NotHrana("a float that is not a JSON number");
+        }
+        yield JsonValues.number(number.asDouble());
       }
-      case "float" -> JsonValues.number(value.path("value").asDouble());
       case "text" -> JsonValues.NODES.stringNode(value.path("value").asString(""));
-      case "blob" ->
-          JsonValues.bytes(Base64.getDecoder().decode(value.path("base64").asString("")));
+      case "blob" -> {
+        try {
+          yield JsonValues.bytes(Base64.getDecoder().decode(value.path("base64").asString("")));
+        } catch (IllegalArgumentException e) {
+          throw new NotHrana("a blob that is not base64");
+        }
+      }
       default -> JsonValues.NODES.nullNode();
     };
+  }
+
+  private static long integer(JsonNode number) {
+    if (number.isIntegralNumber() && number.canConvertToLong()) {
+      return number.longValue();
+    }
+    String text = number.isString() ? number.stringValue() : "";
+    if (!text.isEmpty() && text.length() <= LONG_CHARACTERS) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        // said below, without the server's text (NumberFormatException quotes it)
+      }
+    }
+    throw new NotHrana("an integer that is not a 64-bit integer");
+  }
+
+  /**
+   * A result value that is not one of Hrana's: the server is not a libSQL server, or a broken one.
+   * The message names what was wrong, never the value.
+   */
+  static final class NotHrana extends RuntimeException {
+    NotHrana(String what) {
+      super(what, null, false, false);
+    }
   }
 }

@@ -139,12 +139,18 @@ public final class LibsqlConnector implements Connector {
     JsonNode result = reply.path("results").path(0);
     return switch (result.path("type").asString("")) {
       case "ok" -> {
-        JsonNode rows =
-            options.window(
-                HranaValues.rows(
-                    options.readOnly()
-                        ? readOnlyResult(result.path("response").path("result"))
-                        : result.path("response").path("result")));
+        JsonNode rows;
+        try {
+          rows =
+              options.window(
+                  HranaValues.rows(
+                      options.readOnly()
+                          ? readOnlyResult(result.path("response").path("result"))
+                          : result.path("response").path("result")));
+        } catch (HranaValues.NotHrana e) {
+          throw new ConnectorUnavailableException(
+              description + " answered a value that is not Hrana's: " + e.getMessage(), e);
+        }
         memory.add(JsonFootprint.of(rows));
         yield rows;
       }
