@@ -54,6 +54,9 @@ public final class LibsqlConnector implements Connector {
   private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String CHECK_QUERY = "SELECT 1";
 
+  /** The most bytes of a version probe's answer read; {@code sqld} answers with none. */
+  static final int PROBE_BODY_BYTES = 64 * 1024;
+
   private final LibsqlSettings settings;
   private final String description;
   private final HttpClient http;
@@ -241,8 +244,8 @@ public final class LibsqlConnector implements Connector {
   /** Finds the newest protocol version the server speaks: v3, else v2. */
   private void probe(Deadline deadline) {
     for (int candidate : new int[] {3, 2}) {
-      HttpResponse<String> response =
-          exchange(request(settings.versionUri(candidate)).GET(), deadline);
+      HttpResponse<byte[]> response =
+          probe(request(settings.versionUri(candidate)).GET(), deadline);
       int status = response.statusCode();
       if (status / 100 == 2) {
         version = candidate;
@@ -321,8 +324,25 @@ public final class LibsqlConnector implements Connector {
     return reply;
   }
 
-  private HttpResponse<String> exchange(HttpRequest.Builder request, Deadline deadline) {
-    return exchange(request, deadline, HttpResponse.BodyHandlers.ofString());
+  /**
+   * Sends a version probe. Only its status matters (and, for a server error, the start of its
+   * body): its body is read up to {@value #PROBE_BODY_BYTES} bytes, so a server answering without
+   * end is cut off rather than read whole onto the heap.
+   */
+  private HttpResponse<byte[]> probe(HttpRequest.Builder request, Deadline deadline) {
+    try {
+      return exchange(request, deadline, LimitedBody.atMost(PROBE_BODY_BYTES));
+    } catch (ConnectorUnavailableException e) {
+      if (causedBy(e, LimitedBody.TooLarge.class)) {
+        throw new ConnectorUnavailableException(
+            cannotConnect()
+                + "the server answered the version probe with a body of more than "
+                + PROBE_BODY_BYTES / 1024
+                + " KiB",
+            e);
+      }
+      throw e;
+    }
   }
 
   private <T> HttpResponse<T> exchange(
@@ -366,8 +386,8 @@ public final class LibsqlConnector implements Connector {
                 : "): the server needs an auth token (option authToken)"));
   }
 
-  private ConnectorUnavailableException serverError(HttpResponse<String> response) {
-    return serverError(response.statusCode(), response.body());
+  private ConnectorUnavailableException serverError(HttpResponse<byte[]> response) {
+    return serverError(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
   }
 
   private ConnectorUnavailableException serverError(int status, String text) {

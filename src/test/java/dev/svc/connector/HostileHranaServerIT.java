@@ -9,6 +9,7 @@ import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -155,6 +156,29 @@ class HostileHranaServerIT {
       }
       stop();
     }
+  }
+
+  @Test
+  void aVersionProbeAnsweringWithoutEndIsCutOffUnread() throws IOException {
+    // before: the probe's body was read whole into a String (BodyHandlers.ofString): 2 GB from
+    // the server were 2 GB (4 GB as UTF-16) on the heap; here 64 MiB are all read
+    long sent = 64L * 1024 * 1024;
+    Answer endless =
+        exchange -> {
+          exchange.sendResponseHeaders(200, sent);
+          OutputStream out = exchange.getResponseBody();
+          byte[] chunk = new byte[64 * 1024];
+          for (long written = 0; written < sent; written += chunk.length) {
+            out.write(chunk);
+            probeBytesWritten.addAndGet(chunk.length);
+          }
+        };
+    try (Connector connector = connectorTo(endless, row("{\"type\": \"null\"}"))) {
+      assertThatThrownBy(() -> connector.check(Deadline.after(TIMEOUT)))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessageContaining("answered the version probe with a body of more than");
+    }
+    assertThat(probeBytesWritten.get()).isLessThan(sent / 2);
   }
 
   @Test
