@@ -18,6 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -41,9 +45,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link ResultMemory} (a longer one is cut off unread and the call refused), then cut to the
  * window and counted. (Hrana 3's streaming cursor requests could stop earlier; not used yet.)
  *
- * <p><b>Deadlines.</b> The HTTP request gets what is left of the call's deadline; past it the
- * request is abandoned (Hrana has no cancel: the server may still finish the statement). An
- * interrupted call is abandoned the same way.
+ * <p><b>Deadlines.</b> The HTTP exchange, its answer's body included, gets what is left of the
+ * call's deadline; past it the request is abandoned (Hrana has no cancel: the server may still
+ * finish the statement). An interrupted call is abandoned the same way.
  *
  * <p><b>Errors.</b> An error result of the statement is a {@link StatementFailedException} with the
  * server's message; an unreachable server, a refused token or a server error (HTTP 5xx) is a {@link
@@ -345,6 +349,13 @@ public final class LibsqlConnector implements Connector {
     }
   }
 
+  /**
+   * Sends {@code request} and reads its answer within what is left of {@code deadline}. The HTTP
+   * client's own time-out ends with the response's headers, not its body: a server that sent
+   * headers and then dribbled the body (a byte a second stays under the result ceiling for a year)
+   * held the call past its deadline. So the whole exchange is awaited for the time left, and
+   * cancelled (its connection closed) past it.
+   */
   private <T> HttpResponse<T> exchange(
       HttpRequest.Builder request, Deadline deadline, HttpResponse.BodyHandler<T> body) {
     if (closed.get()) {
@@ -355,25 +366,42 @@ public final class LibsqlConnector implements Connector {
       throw new StatementFailedException(
           JdbcFailures.statementTimedOut(deadline.timeout()), true, null);
     }
+    CompletableFuture<HttpResponse<T>> answer =
+        http.sendAsync(request.timeout(Duration.ofNanos(remaining)).build(), body);
     try {
-      return http.send(request.timeout(Duration.ofNanos(remaining)).build(), body);
-    } catch (HttpConnectTimeoutException e) {
-      throw new ConnectorUnavailableException(cannotConnect() + "timed out while connecting", e);
-    } catch (HttpTimeoutException e) {
+      return answer.get(remaining, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      answer.cancel(true);
       throw new StatementFailedException(
           JdbcFailures.statementTimedOut(deadline.timeout()), true, e);
-    } catch (IOException e) {
-      if (closed.get()) {
-        throw new ConnectorUnavailableException(description + " is closed", e);
-      }
-      throw new ConnectorUnavailableException(
-          cannotConnect() + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
-          e);
     } catch (InterruptedException e) {
+      answer.cancel(true);
       Thread.currentThread().interrupt();
       throw new StatementFailedException(
           "the call was cancelled before the statement finished", false, e);
+    } catch (ExecutionException e) {
+      throw failure(e.getCause() == null ? e : e.getCause(), deadline);
     }
+  }
+
+  /** What a failed exchange means for the call. */
+  private RuntimeException failure(Throwable e, Deadline deadline) {
+    return switch (e) {
+      case HttpConnectTimeoutException timeout ->
+          new ConnectorUnavailableException(cannotConnect() + "timed out while connecting", e);
+      case HttpTimeoutException timeout ->
+          new StatementFailedException(JdbcFailures.statementTimedOut(deadline.timeout()), true, e);
+      case IOException io when closed.get() ->
+          new ConnectorUnavailableException(description + " is closed", e);
+      case IOException io ->
+          new ConnectorUnavailableException(
+              cannotConnect()
+                  + NetworkFailures.reason(e).orElse(SqlDialect.firstLine(e.getMessage())),
+              e);
+      case RuntimeException unchecked -> unchecked;
+      case Error error -> throw error;
+      default -> new ConnectorUnavailableException(cannotConnect() + e, e);
+    };
   }
 
   private ConnectorUnavailableException refused(int status) {

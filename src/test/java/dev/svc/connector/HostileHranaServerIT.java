@@ -182,6 +182,31 @@ class HostileHranaServerIT {
   }
 
   @Test
+  void aReplyDribbledPastTheDeadlineEndsTheCallAtItsDeadline() throws IOException {
+    Answer dribble =
+        exchange -> {
+          exchange.sendResponseHeaders(200, 0); // chunked
+          OutputStream out = exchange.getResponseBody();
+          for (int i = 0; i < 40; i++) {
+            out.write(' ');
+            out.flush();
+            try {
+              Thread.sleep(250);
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+        };
+    try (Connector connector = connectorTo(ok(), dribble)) {
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> select(connector, Duration.ofSeconds(1)))
+          .isInstanceOf(StatementFailedException.class)
+          .hasMessageContaining("1 s");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+    }
+  }
+
+  @Test
   void brokenDeeplyNestedOrMistypedRepliesAreAServerFault() throws IOException {
     for (Answer answer :
         List.of(
