@@ -310,6 +310,18 @@ public final class LibsqlConnector implements Connector {
     if (status / 100 == 5 || status == 404) {
       throw serverError(status, new String(response.body(), StandardCharsets.UTF_8));
     }
+    if (status / 100 == 3) {
+      // not followed (a redirect may point anywhere, a private address included), and no
+      // failure of the statement either: the connection string names the wrong place
+      throw new ConnectorUnavailableException(
+          description
+              + " at "
+              + settings.location()
+              + " answered HTTP "
+              + status
+              + ", a redirect, which svc does not follow: write the address it redirects to in"
+              + " the connection string");
+    }
     JsonNode reply;
     try {
       reply = JSON.readTree(response.body());

@@ -234,4 +234,24 @@ class HostileHranaServerIT {
       stop();
     }
   }
+
+  @Test
+  void aRedirectIsNotFollowedAndSaysSo() throws IOException {
+    // before: "the database rejected the request: the database reported an error without a
+    // message", a tool error blaming the statement
+    Answer redirect =
+        exchange -> {
+          exchange.getResponseHeaders().set("Location", "http://169.254.169.254/v3/pipeline");
+          exchange.sendResponseHeaders(307, -1);
+        };
+    try (Connector connector = connectorTo(ok(), redirect)) {
+      assertThatThrownBy(() -> select(connector))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessage(
+              "sqlite adapter `db` at 127.0.0.1:"
+                  + server.getAddress().getPort()
+                  + " answered HTTP 307, a redirect, which svc does not follow: write the address"
+                  + " it redirects to in the connection string");
+    }
+  }
 }
