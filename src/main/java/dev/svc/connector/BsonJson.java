@@ -40,10 +40,12 @@ final class BsonJson {
           JsonValues.NODES.stringNode(
               JsonValues.iso(Instant.ofEpochMilli(value.asDateTime().getValue())));
       case TIMESTAMP ->
+          // both halves are unsigned 32-bit integers; the driver's getters are Java ints, which
+          // read a time past 2038-01-19 (2^31 s) as negative
           JsonValues.NODES
               .objectNode()
-              .put("t", value.asTimestamp().getTime())
-              .put("i", value.asTimestamp().getInc());
+              .put("t", Integer.toUnsignedLong(value.asTimestamp().getTime()))
+              .put("i", Integer.toUnsignedLong(value.asTimestamp().getInc()));
       case BINARY -> binary(value.asBinary());
       case REGULAR_EXPRESSION ->
           JsonValues.NODES.stringNode(
