@@ -17,9 +17,10 @@ import java.util.function.LongSupplier;
  *       elements than could fit in it (each element takes at least 3 bytes, {@code _\r\n}), throws
  *       {@link ReplyTooLargeException} as soon as its header is read: the call gets the ceiling's
  *       refusal, as for a reply that passes it while it is read;
- *   <li>an aggregate nested deeper than {@value #MAX_DEPTH} levels, a negative length other than
- *       {@code -1} (RESP's null), a length that is not a number, or a type Jedis does not read
- *       throws {@link Malformed}.
+ *   <li>an aggregate nested deeper than {@value #MAX_DEPTH} levels, a big number of more than
+ *       {@value #MAX_BIG_NUMBER_DIGITS} digits, a negative length other than {@code -1} (RESP's
+ *       null), a length that is not a number, or a type Jedis does not read throws {@link
+ *       Malformed}.
  * </ul>
  *
  * <p>The bytes are only looked at, never changed or held: Jedis reads the same bytes afterwards.
@@ -31,6 +32,13 @@ final class RespFrames {
    * most 1000 levels deep anyway.
    */
   static final int MAX_DEPTH = 128;
+
+  /**
+   * The most digits of a big number ({@code (}) read. Jedis parses one with {@code new
+   * BigInteger(text)}, whose cost grows with the square of the digits (a million took 20 s of CPU,
+   * which no socket time-out stops); Redis itself sends none, only a script's reply could.
+   */
+  static final int MAX_BIG_NUMBER_DIGITS = 1000;
 
   /** The reply is not RESP3 that Jedis can read safely; the connection is dropped. */
   static final class Malformed extends IOException {
@@ -58,6 +66,9 @@ final class RespFrames {
   private boolean negative;
   private boolean carriageReturn;
   private long bodyLeft; // bytes of a bulk string still to come, its CRLF included
+  private boolean bigNumber; // the line being read is a big number's
+  private int lineLength; // the big number's digits so far
+  private boolean signed;
   private final long[] elementsLeft = new long[MAX_DEPTH + 1]; // per open aggregate
   private int depth;
 
@@ -92,6 +103,8 @@ final class RespFrames {
       } else if (state == State.LINE) {
         if (b == '\n') {
           done();
+        } else if (bigNumber) {
+          bigNumberCharacter(b);
         }
       } else {
         header(b);
@@ -101,7 +114,12 @@ final class RespFrames {
 
   private void start(byte b) throws Malformed {
     switch (b) {
-      case '+', '-', ':', ',', '(', '#', '_' -> state = State.LINE;
+      case '+', '-', ':', ',', '(', '#', '_' -> {
+        bigNumber = b == '(';
+        lineLength = 0;
+        signed = false;
+        state = State.LINE;
+      }
       case '$', '=', '*', '~', '>', '%' -> {
         type = b;
         number = 0;
@@ -115,6 +133,19 @@ final class RespFrames {
               "a reply of type "
                   + (b >= 0x21 && b < 0x7f ? "`" + (char) b + "`" : "byte " + (b & 0xff))
                   + ", which svc does not read");
+    }
+  }
+
+  /** A character of a big number's line: a sign first, then at most so many digits. */
+  private void bigNumberCharacter(byte b) throws Malformed {
+    if (b >= '0' && b <= '9') {
+      if (++lineLength > MAX_BIG_NUMBER_DIGITS) {
+        throw new Malformed("a big number of more than " + MAX_BIG_NUMBER_DIGITS + " digits");
+      }
+    } else if (!(b == '\r' || (lineLength == 0 && !signed && (b == '-' || b == '+')))) {
+      throw new Malformed("a big number that is not a sign and digits");
+    } else {
+      signed |= b != '\r';
     }
   }
 

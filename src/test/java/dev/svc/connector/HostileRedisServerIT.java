@@ -213,4 +213,18 @@ class HostileRedisServerIT {
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
     }
   }
+
+  @Test
+  void aBigNumberOfThousandsOfDigitsIsRefusedNotParsed() throws IOException {
+    // before: Jedis parsed it with new BigInteger(text), quadratic in the digits (1,000,000
+    // digits took 20 s of CPU, past any deadline: a socket time-out does not stop a parse)
+    byte[] big = ascii("(" + "9".repeat(200_000) + "\r\n");
+    try (Connector connector = connectorTo(name -> big)) {
+      assertThatThrownBy(() -> get(connector))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessageContaining("a reply that is not valid RESP")
+          .hasMessageContaining("a big number of more than 1000 digits")
+          .hasMessageNotContaining("999");
+    }
+  }
 }

@@ -55,12 +55,26 @@ class RespFramesTest {
   @Test
   void malformedHeadersAndDeepNestingAreRefused() {
     for (String reply :
-        new String[] {"$-2\r\n", "*1x\r\n", "$\r\n", "$1234567890123456789\r\n", "!3\r\nerr\r\n"}) {
+        new String[] {
+          "(12a\r\n",
+          "(--1\r\n",
+          "$-2\r\n",
+          "*1x\r\n",
+          "$\r\n",
+          "$1234567890123456789\r\n",
+          "!3\r\nerr\r\n"
+        }) {
       assertThatThrownBy(() -> feed(new RespFrames(() -> CEILING), reply, 1))
           .as(reply.strip())
           .isInstanceOf(RespFrames.Malformed.class)
           .hasMessageStartingWith("the server sent a reply that is not valid RESP: ");
     }
+    String widest = "(-" + "9".repeat(RespFrames.MAX_BIG_NUMBER_DIGITS) + "\r\n";
+    assertThatCode(() -> feed(new RespFrames(() -> CEILING), widest + widest, 100))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> feed(new RespFrames(() -> CEILING), "(9" + widest.substring(2), 100))
+        .isInstanceOf(RespFrames.Malformed.class)
+        .hasMessageEndingWith("a big number of more than 1000 digits");
     String deepest = "*1\r\n".repeat(RespFrames.MAX_DEPTH) + ":1\r\n";
     assertThatCode(() -> feed(new RespFrames(() -> CEILING), deepest + deepest, 5))
         .doesNotThrowAnyException();
