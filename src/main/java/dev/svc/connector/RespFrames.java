@@ -1,7 +1,9 @@
 package dev.svc.connector;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 
 /**
  * Follows the framing of the RESP3 bytes a Redis connection reads, before Jedis parses them, to
@@ -18,9 +20,10 @@ import java.util.function.LongSupplier;
  *       {@link ReplyTooLargeException} as soon as its header is read: the call gets the ceiling's
  *       refusal, as for a reply that passes it while it is read;
  *   <li>an aggregate nested deeper than {@value #MAX_DEPTH} levels, a big number of more than
- *       {@value #MAX_BIG_NUMBER_DIGITS} digits, a negative length other than {@code -1} (RESP's
- *       null), a length that is not a number, or a type Jedis does not read throws {@link
- *       Malformed}.
+ *       {@value #MAX_BIG_NUMBER_DIGITS} digits, an integer, double or boolean that is not one
+ *       (Jedis's parse threw a {@code NumberFormatException} quoting it), a negative length other
+ *       than {@code -1} (RESP's null), a length that is not a number, or a type Jedis does not read
+ *       throws {@link Malformed}.
  * </ul>
  *
  * <p>The bytes are only looked at, never changed or held: Jedis reads the same bytes afterwards.
@@ -39,6 +42,11 @@ final class RespFrames {
    * which no socket time-out stops); Redis itself sends none, only a script's reply could.
    */
   static final int MAX_BIG_NUMBER_DIGITS = 1000;
+
+  private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]{1,19}");
+  private static final Pattern DIGITS = Pattern.compile("[+-]?[0-9]+");
+  private static final Pattern DOUBLE =
+      Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
   /** The reply is not RESP3 that Jedis can read safely; the connection is dropped. */
   static final class Malformed extends IOException {
@@ -66,9 +74,8 @@ final class RespFrames {
   private boolean negative;
   private boolean carriageReturn;
   private long bodyLeft; // bytes of a bulk string still to come, its CRLF included
-  private boolean bigNumber; // the line being read is a big number's
-  private int lineLength; // the big number's digits so far
-  private boolean signed;
+  private byte lineType; // the type of the line being read
+  private final StringBuilder scalar = new StringBuilder(); // a number's or boolean's line
   private final long[] elementsLeft = new long[MAX_DEPTH + 1]; // per open aggregate
   private int depth;
 
@@ -102,9 +109,18 @@ final class RespFrames {
         start(b);
       } else if (state == State.LINE) {
         if (b == '\n') {
+          if (lineType != '+' && lineType != '-') {
+            checkScalar();
+          }
           done();
-        } else if (bigNumber) {
-          bigNumberCharacter(b);
+        } else if (lineType != '+' && lineType != '-' && b != '\r') {
+          if (scalar.length() > MAX_BIG_NUMBER_DIGITS + 1) { // a sign and the digits
+            throw new Malformed(
+                lineType == '('
+                    ? "a big number of more than " + MAX_BIG_NUMBER_DIGITS + " digits"
+                    : "a number of more than " + MAX_BIG_NUMBER_DIGITS + " characters");
+          }
+          scalar.append((char) (b & 0xff));
         }
       } else {
         header(b);
@@ -115,9 +131,8 @@ final class RespFrames {
   private void start(byte b) throws Malformed {
     switch (b) {
       case '+', '-', ':', ',', '(', '#', '_' -> {
-        bigNumber = b == '(';
-        lineLength = 0;
-        signed = false;
+        lineType = b;
+        scalar.setLength(0);
         state = State.LINE;
       }
       case '$', '=', '*', '~', '>', '%' -> {
@@ -136,17 +151,49 @@ final class RespFrames {
     }
   }
 
-  /** A character of a big number's line: a sign first, then at most so many digits. */
-  private void bigNumberCharacter(byte b) throws Malformed {
-    if (b >= '0' && b <= '9') {
-      if (++lineLength > MAX_BIG_NUMBER_DIGITS) {
-        throw new Malformed("a big number of more than " + MAX_BIG_NUMBER_DIGITS + " digits");
-      }
-    } else if (!(b == '\r' || (lineLength == 0 && !signed && (b == '-' || b == '+')))) {
-      throw new Malformed("a big number that is not a sign and digits");
-    } else {
-      signed |= b != '\r';
+  /**
+   * Checks a line Jedis parses as a scalar before it does: an integer, a double, a boolean or a big
+   * number that is not one was a {@code NumberFormatException} quoting the server's text.
+   */
+  private void checkScalar() throws Malformed {
+    String text = scalar.toString();
+    boolean valid =
+        switch (lineType) {
+          case ':' -> INTEGER.matcher(text).matches();
+          case '(' -> DIGITS.matcher(text).matches() && !tooManyDigits(text);
+          case '#' -> text.equals("t") || text.equals("f");
+          case '_' -> text.isEmpty();
+          default -> isDouble(text);
+        };
+    if (!valid) {
+      throw new Malformed(
+          switch (lineType) {
+            case ':' -> "an integer that is not a 64-bit integer";
+            case '(' ->
+                tooManyDigits(text)
+                    ? "a big number of more than " + MAX_BIG_NUMBER_DIGITS + " digits"
+                    : "a big number that is not a sign and digits";
+            case '#' -> "a boolean that is not t or f";
+            case '_' -> "a null with text";
+            default -> "a double that is not a number";
+          });
     }
+  }
+
+  private static boolean tooManyDigits(String text) {
+    boolean signed = !text.isEmpty() && (text.charAt(0) == '+' || text.charAt(0) == '-');
+    return text.length() - (signed ? 1 : 0) > MAX_BIG_NUMBER_DIGITS;
+  }
+
+  private static boolean isDouble(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.equals("inf")
+        || lower.equals("+inf")
+        || lower.equals("-inf")
+        || lower.equals("nan")) {
+      return true;
+    }
+    return DOUBLE.matcher(text).matches();
   }
 
   private void header(byte b) throws IOException {

@@ -227,4 +227,18 @@ class HostileRedisServerIT {
           .hasMessageNotContaining("999");
     }
   }
+
+  @Test
+  void aDoubleOrBooleanThatIsNotOneIsAMalformedReply() throws IOException {
+    // before: NumberFormatException ("For input string: ...", the server's text), "failed
+    // unexpectedly"
+    for (String reply : List.of(",12abc\r\n", ",\r\n", "#x\r\n", ":12a\r\n")) {
+      try (Connector connector = connectorTo(name -> ascii(reply))) {
+        assertThatThrownBy(() -> get(connector))
+            .as(reply.strip())
+            .isInstanceOf(ConnectorUnavailableException.class)
+            .hasMessageContaining("a reply that is not valid RESP");
+      }
+    }
+  }
 }
