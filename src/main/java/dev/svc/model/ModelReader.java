@@ -100,12 +100,13 @@ record ModelReader(DataInputStream in, int version) {
 
   IpNetwork network() throws IOException {
     String text = string();
-    return IpNetwork.parse(text).orElseThrow(() -> new IOException("not an IP network: " + text));
+    return IpNetwork.parse(text)
+        .orElseThrow(() -> new IllegalArgumentException("not an IP network: " + text));
   }
 
   Adapter adapter() throws IOException {
     return new Adapter(
-        string(), ConnectorKind.values()[in.readUnsignedByte()], env(), map(this::env));
+        string(), constant(ConnectorKind.values(), "connector"), env(), map(this::env));
   }
 
   Tool tool() throws IOException {
@@ -116,7 +117,7 @@ record ModelReader(DataInputStream in, int version) {
         switch (in.readUnsignedByte()) {
           case 0 ->
               new Execution.OnAdapter(
-                  string(), ConnectorKind.values()[in.readUnsignedByte()], statement());
+                  string(), constant(ConnectorKind.values(), "connector"), statement());
           case 1 -> new Execution.Handler(script());
           default -> throw new IllegalArgumentException("unknown execution kind");
         };
@@ -172,7 +173,7 @@ record ModelReader(DataInputStream in, int version) {
     return switch (in.readUnsignedByte()) {
       case 0 -> new DatabaseSession.Value.Literal(string());
       case 1 -> new DatabaseSession.Value.Claim(string());
-      default -> throw new IOException("unknown session value kind");
+      default -> throw new IllegalArgumentException("unknown session value kind");
     };
   }
 
@@ -196,7 +197,7 @@ record ModelReader(DataInputStream in, int version) {
   Input input() throws IOException {
     return new Input(
         string(),
-        InputType.values()[in.readUnsignedByte()],
+        constant(InputType.values(), "input type"),
         optional(this::string),
         in.readBoolean(),
         optional(this::scalar),
@@ -259,7 +260,7 @@ record ModelReader(DataInputStream in, int version) {
   }
 
   Prompt.Message message() throws IOException {
-    Prompt.Role role = Prompt.Role.values()[in.readUnsignedByte()];
+    Prompt.Role role = constant(Prompt.Role.values(), "message role");
     if (version < 3) {
       return new Prompt.Message(role, new Prompt.Text(string()));
     }
@@ -322,12 +323,14 @@ record ModelReader(DataInputStream in, int version) {
     Optional<String> description = optional(this::string);
     String instruction = string();
     Agent.ModelSpec spec =
-        new Agent.ModelSpec(Provider.values()[in.readUnsignedByte()], string(), map(this::env));
+        new Agent.ModelSpec(
+            constant(Provider.values(), "model provider"), string(), map(this::env));
     return new Agent(name, description, instruction, spec, access());
   }
 
   ToolAccess access() throws IOException {
-    return new ToolAccess(ToolAccess.Mode.values()[in.readUnsignedByte()], list(this::string));
+    return new ToolAccess(
+        constant(ToolAccess.Mode.values(), "tool access mode"), list(this::string));
   }
 
   Scripts scripts() throws IOException {
@@ -357,6 +360,21 @@ record ModelReader(DataInputStream in, int version) {
 
   <T> Optional<T> optional(Read<T> item) throws IOException {
     return in.readBoolean() ? Optional.of(item.read()) : Optional.empty();
+  }
+
+  /**
+   * The constant of {@code values} the next byte numbers. A byte past the last constant is a
+   * damaged (or hand-edited) file whose checksum still matches, as the CRC-32C catches damage, not
+   * tampering: indexing {@code values} with it threw an {@code ArrayIndexOutOfBoundsException} that
+   * {@link ModelCodec#decode} let through, and {@code svc serve} ended with it instead of "the
+   * model file is damaged".
+   */
+  private <E extends Enum<E>> E constant(E[] values, String what) throws IOException {
+    int index = in.readUnsignedByte();
+    if (index >= values.length) {
+      throw new IllegalArgumentException("unknown " + what + " " + index);
+    }
+    return values[index];
   }
 
   <T> List<T> list(Read<T> item) throws IOException {

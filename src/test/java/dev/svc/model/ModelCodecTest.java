@@ -545,6 +545,10 @@ class ModelCodecTest {
             == app/adapters/db.terse
             connector: sqlite
             connection_string: ":memory:"
+            == app/tools/ping/config.terse
+            description: Ping.
+            use: db
+            statement: SELECT 1 AS one
             """);
     Service.Limits limits = ModelCodec.decode(ModelCodec.encode(model)).service().limits();
     assertThat(limits.drainDelay()).isEqualTo(java.time.Duration.ofSeconds(7));
@@ -744,6 +748,88 @@ class ModelCodecTest {
         .hasMessage("not an svc model file (it does not start with SVCMODEL)");
     byte[] truncated = Arrays.copyOf(ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING)), 20);
     assertThatThrownBy(() -> ModelCodec.decode(truncated)).isInstanceOf(ArtifactException.class);
+  }
+
+  /**
+   * The checksum catches damage, not an edit that recomputes it: whatever a byte of the body is
+   * changed to, the file either reads or is refused as damaged, never with another exception (an
+   * unknown connector or message role number was an {@code ArrayIndexOutOfBoundsException}, a bad
+   * push notification network an {@code UncheckedIOException}).
+   */
+  @Test
+  void anEditedFileWithARecomputedChecksumIsRefusedAsDamaged() {
+    byte[] file = ModelCodec.encode(ProjectFixture.model(dir, EVERYTHING));
+    byte[] body = Arrays.copyOf(file, file.length - 4);
+    List<String> escaped = new java.util.ArrayList<>();
+    for (int at = 10; at < body.length; at++) {
+      for (int value : new int[] {0x01, 0xff}) {
+        byte[] edited = body.clone();
+        edited[at] = (byte) value;
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(edited);
+        byte[] withChecksum =
+            java.nio.ByteBuffer.allocate(edited.length + 4)
+                .put(edited)
+                .putInt((int) crc.getValue())
+                .array();
+        try {
+          ModelCodec.decode(withChecksum);
+        } catch (ArtifactException expected) {
+          assertThat(expected.getMessage()).contains("rebuild");
+        } catch (RuntimeException e) {
+          escaped.add("byte " + at + " = " + value + ": " + e);
+        }
+      }
+    }
+    assertThat(escaped).isEmpty();
+  }
+
+  @Test
+  void anUnknownConnectorNumberIsNamedInTheDamage() {
+    Model model =
+        ProjectFixture.model(
+            dir,
+            """
+            == .svc
+            name: one
+            == app/adapters/db.terse
+            connector: sqlite
+            connection_string: ":memory:"
+            == app/tools/ping/config.terse
+            description: Ping.
+            use: db
+            statement: SELECT 1 AS one
+            """);
+    byte[] file = ModelCodec.encode(model);
+    byte[] body = Arrays.copyOf(file, file.length - 4);
+    // the adapter's name, then its connector's number
+    byte[] name = "\u0000\u0000\u0000\u0002db".getBytes(StandardCharsets.US_ASCII);
+    int at = indexOf(body, name) + name.length;
+    assertThat(body[at]).isEqualTo((byte) ConnectorKind.SQLITE.ordinal());
+    body[at] = (byte) 200;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body);
+    byte[] edited =
+        java.nio.ByteBuffer.allocate(body.length + 4)
+            .put(body)
+            .putInt((int) crc.getValue())
+            .array();
+    assertThatThrownBy(() -> ModelCodec.decode(edited))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessage("the model file is damaged (unknown connector 200); rebuild it");
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    throw new AssertionError("not found");
   }
 
   /** {@code model} written as format {@code version} (4 or later: the body and its CRC32C). */
