@@ -1,8 +1,10 @@
 package dev.svc.cli;
 
 import dev.svc.SvcVersion;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
+import dev.svc.model.EnvString;
 import dev.svc.model.Execution;
 import dev.svc.model.Model;
 import dev.svc.model.ScriptBundle;
@@ -134,6 +136,39 @@ final class ArtifactLayout {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * An error for every SQLite {@code seed} whose relative path leads out of the project ({@code
+   * ../shared/seed.sql}): {@link #copySeeds} copies seeds at their path from the project directory,
+   * and such a path has no place in the artifact. It was skipped without a word, and {@code svc
+   * serve} then looked for the script beside the artifact's folder: it failed with {@code
+   * adapter-unavailable}, or ran whatever file happened to be there. An absolute path stays
+   * allowed: it names the same file on the machine that serves.
+   */
+  static List<Diagnostic> seedsOutsideTheProject(Model model) {
+    List<Diagnostic> errors = new ArrayList<>();
+    for (Adapter adapter : model.adapters()) {
+      EnvString seed = adapter.options().get("seed");
+      if (adapter.connector() != ConnectorKind.SQLITE
+          || seed == null
+          || seed.template().contains("{{")) {
+        continue;
+      }
+      Path path = Path.of(seed.template());
+      if (!path.isAbsolute() && path.normalize().startsWith("..")) {
+        errors.add(
+            Diagnostic.error(
+                    "seed-outside-project",
+                    seed.origin(),
+                    "the seed script `"
+                        + seed.template()
+                        + "` is outside the project directory, so `svc build` cannot copy it"
+                        + " into the artifact")
+                .withHint("move the script into the project, e.g. beside .svc"));
+      }
+    }
+    return errors;
   }
 
   /** Seed scripts of SQLite adapters, at the same relative paths (the artifact is their base). */

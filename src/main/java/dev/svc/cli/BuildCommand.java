@@ -1,6 +1,7 @@
 package dev.svc.cli;
 
 import dev.svc.compile.Artifacts;
+import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
 import dev.svc.model.Model;
@@ -87,6 +88,11 @@ final class BuildCommand implements Callable<Integer> {
     progress("compiling " + located.directory());
     Optional<Model> compiled = ProjectCompiler.compile(located, context);
     if (compiled.isEmpty()) {
+      return ExitCodes.FAILED;
+    }
+    List<Diagnostic> unbuildable = ArtifactLayout.seedsOutsideTheProject(compiled.get());
+    if (!unbuildable.isEmpty()) {
+      ProjectCompiler.print(unbuildable, context.err());
       return ExitCodes.FAILED;
     }
     // the build's output folders, the default and the one asked for, hold earlier builds

@@ -171,4 +171,43 @@ class BuildOutputIT {
     assertThat(project.resolve("ship/model.bin")).isRegularFile();
     assertThat(run.out()).contains("svc: built inline-built (");
   }
+
+  /**
+   * A seed is copied into the artifact at its path from the project directory; one outside the
+   * project was left out without a word, and the artifact failed at {@code svc serve} (or ran
+   * whatever file sat at that path beside it).
+   */
+  @Test
+  void aSeedScriptOutsideTheProjectIsRefusedAtItsPositionBeforeAnythingIsWritten()
+      throws Exception {
+    Path project =
+        ProjectFixture.write(
+            dir.resolve("project"),
+            """
+            == .svc
+            name: seeded
+            == app/adapters/shop.terse
+            connector: sqlite
+            connection_string: "file:./shop.db"
+            options:
+              seed: ../shared/seed.sql
+            == app/tools/count/config.terse
+            description: Counts.
+            use: shop
+            statement: SELECT count(*) AS n FROM items
+            """);
+    Files.createDirectories(dir.resolve("shared"));
+    Files.writeString(dir.resolve("shared/seed.sql"), "CREATE TABLE items (id INTEGER);");
+
+    CliRun run = CliRun.svc(dir, "build", project.toString(), "-o", "out", "--no-aot");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(
+            "app/adapters/shop.terse:4:9: error[seed-outside-project]: the seed script"
+                + " `../shared/seed.sql` is outside the project directory, so `svc build` cannot"
+                + " copy it into the artifact")
+        .contains("hint: move the script into the project");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
 }
