@@ -221,7 +221,8 @@ final class AdapterCompiler {
   }
 
   private void checkSeed(NamedValue option) {
-    if (!Files.isRegularFile(projectDirectory.resolve(option.value().value()))) {
+    Optional<Path> seed = FilePaths.resolve(projectDirectory, option.value(), diagnostics);
+    if (seed.isPresent() && !Files.isRegularFile(seed.get())) {
       diagnostics.error(
           "missing-file",
           option.value().origin(),

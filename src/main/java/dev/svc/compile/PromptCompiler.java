@@ -173,7 +173,12 @@ final class PromptCompiler {
 
   private Optional<Prompt.Content> image(
       Located<String> image, Optional<Located<String>> mimeType, String directory) {
-    Path path = projectDirectory.resolve(directory).resolve(image.value()).normalize();
+    Optional<Path> resolved =
+        FilePaths.resolve(projectDirectory.resolve(directory), image, diagnostics);
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path path = resolved.get();
     if (!Files.isRegularFile(path)) {
       diagnostics.error(
           "missing-file",

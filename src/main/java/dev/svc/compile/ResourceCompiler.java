@@ -100,7 +100,12 @@ final class ResourceCompiler {
           "add `" + textField + ": …` or `" + fileField + ": <path>`");
       return Optional.empty();
     }
-    Path path = projectDirectory.resolve(r.directory()).resolve(file.get().value()).normalize();
+    Optional<Path> resolved =
+        FilePaths.resolve(projectDirectory.resolve(r.directory()), file.get(), diagnostics);
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path path = resolved.get();
     if (!Files.isRegularFile(path)) {
       diagnostics.error(
           "missing-file",
@@ -169,8 +174,12 @@ final class ResourceCompiler {
       ResourceDefinition r, Located<String> path, List<String> known) {
     checkPlaceholders(path, known);
     if (!PromptCompiler.PLACEHOLDER.matcher(path.value()).find()) {
-      Path file = projectDirectory.resolve(r.directory()).resolve(path.value()).normalize();
-      if (!Files.isRegularFile(file)) {
+      Optional<Path> file =
+          FilePaths.resolve(projectDirectory.resolve(r.directory()), path, diagnostics);
+      if (file.isEmpty()) {
+        return Optional.empty();
+      }
+      if (!Files.isRegularFile(file.get())) {
         diagnostics.error(
             "missing-file",
             path.origin(),

@@ -71,7 +71,11 @@ final class ScriptResolver {
       return Optional.empty();
     }
     Path dir = projectDirectory.resolve(toolDirectory);
-    Path file = dir.resolve(path).normalize();
+    Optional<Path> resolved = FilePaths.resolve(dir, new Located<>(path, origin), diagnostics);
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = resolved.get();
     if (!Files.isRegularFile(file)) {
       String hint =
           Suggestions.didYouMean(

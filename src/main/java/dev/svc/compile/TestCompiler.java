@@ -140,7 +140,12 @@ final class TestCompiler {
 
   /** A fixture's path relative to the project, when the file exists inside it (else reported). */
   Optional<String> fixtureFile(Located<String> fixture, String directory) {
-    Path file = projectDirectory.resolve(directory).resolve(fixture.value()).normalize();
+    Optional<Path> resolved =
+        FilePaths.resolve(projectDirectory.resolve(directory), fixture, diagnostics);
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = resolved.get();
     if (!file.startsWith(projectDirectory.normalize())) {
       diagnostics.error(
           "invalid-fixture",

@@ -242,4 +242,47 @@ class ValidateCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(work.resolve(".svc-types")).doesNotExist();
   }
+
+  /**
+   * A NUL in a path (YAML writes it {@code "\0"}) threw the file system's InvalidPathException,
+   * which ended the compilation with {@code error: Nul character not allowed: …}: no position, and
+   * the other problems unreported.
+   */
+  @Test
+  void pathsNoFileSystemCanHoldAreReportedAtTheirPositionsAllAtOnce() {
+    ProjectFixture.write(
+        work,
+        """
+        == .svc
+        name: shop
+        == app/adapters/db.terse
+        connector: sqlite
+        connection_string: "file:./shop.db"
+        options:
+          seed: "seed\\0.sql"
+        == app/tools/hello/config.terse
+        description: Says hello.
+        handler: "hand\\0ler.ts"
+        == app/resources/guide/config.terse
+        uri: shop://guide
+        file: "gu\\0ide.md"
+        == app/prompts/look.terse
+        messages:
+          - role: user
+            image: "ch\\0art.png"
+        """);
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(
+            "app/adapters/db.terse:4:9: error[invalid-path]: `seed\\u0000.sql` is not a file path:"
+                + " nul character not allowed")
+        .contains("app/prompts/look.terse:3:12: error[invalid-path]: `ch\\u0000art.png`")
+        .contains("app/resources/guide/config.terse:2:7: error[invalid-path]: `gu\\u0000ide.md`")
+        .contains("app/tools/hello/config.terse:2:10: error[invalid-path]: `hand\\u0000ler.ts`")
+        .contains("hint: remove the character; file names cannot hold it")
+        .endsWith("4 errors, 0 warnings\n");
+  }
 }
