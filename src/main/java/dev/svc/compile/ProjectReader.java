@@ -71,7 +71,11 @@ final class ProjectReader {
       return Optional.empty();
     }
     RootDefinition root = reader.root(rootNode.get());
-    String base = root.root().map(Located::value).orElse("app");
+    String base =
+        root.root()
+            .filter(r -> FilePaths.resolve(project.directory(), r, diagnostics).isPresent())
+            .map(Located::value)
+            .orElse("app");
     Path baseDir = project.directory().resolve(base).normalize();
     if (root.root().isPresent() && !Files.isDirectory(baseDir)) {
       diagnostics.warning(
@@ -200,8 +204,10 @@ final class ProjectReader {
   }
 
   private Path directory(Path baseDir, Optional<Located<String>> override, String fallback) {
-    Path dir = baseDir.resolve(override.map(Located::value).orElse(fallback)).normalize();
-    override
+    Optional<Located<String>> valid =
+        override.filter(o -> FilePaths.resolve(baseDir, o, diagnostics).isPresent());
+    Path dir = baseDir.resolve(valid.map(Located::value).orElse(fallback)).normalize();
+    valid
         .filter(o -> !Files.isDirectory(dir))
         .ifPresent(o ->
             diagnostics.warning(

@@ -17,6 +17,7 @@ import dev.svc.model.ResultCaps;
 import dev.svc.model.ServerAuth;
 import dev.svc.model.Service;
 import dev.svc.model.ToolAccess;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,14 +59,18 @@ final class ServiceCompiler {
             defaultCache,
             root.searchLimit().map(l -> l.value().intValue()).orElse(Service.DEFAULT_SEARCH_LIMIT),
             agentAccess,
-            root.build().out().map(Located::value),
+            root.build().out().filter(this::isPath).map(Located::value),
             root.build().cleanDir().map(Located::value).orElse(false),
             new Service.Metrics(
                 root.server().metricsEnabled().map(Located::value).orElse(true),
                 root.server().metricsPort().map(p -> p.value().intValue())),
             new Service.Audit(
                 root.server().auditEnabled().map(Located::value).orElse(false),
-                root.server().auditPath().map(Located::value).filter(p -> !p.isBlank())),
+                root.server()
+                    .auditPath()
+                    .filter(this::isPath)
+                    .map(Located::value)
+                    .filter(p -> !p.isBlank())),
             limits(root.server().limits()),
             pushNotifications(root.pushNotifications()),
             ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
@@ -391,5 +396,10 @@ final class ServiceCompiler {
         "`server.port` is `" + written.value() + "`; it must be a number from 0 to 65535",
         "remove it to use --port, env PORT or 8080");
     return Optional.empty();
+  }
+
+  /** Whether {@code path} can name a file ({@code invalid-path} is reported when not). */
+  private boolean isPath(Located<String> path) {
+    return FilePaths.resolve(Path.of(""), path, diagnostics).isPresent();
   }
 }

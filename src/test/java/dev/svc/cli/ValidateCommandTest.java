@@ -285,4 +285,31 @@ class ValidateCommandTest {
         .contains("hint: remove the character; file names cannot hold it")
         .endsWith("4 errors, 0 warnings\n");
   }
+
+  @Test
+  void pathsOfTheRootFileNoFileSystemCanHoldAreReportedAtTheirPositions() {
+    ProjectFixture.write(
+        work,
+        VALID.replace(
+            "name: shop\n",
+            """
+            name: shop
+            root: "a\\0pp"
+            build:
+              out: "di\\0st"
+            server:
+              audit:
+                enabled: true
+                path: "au\\0dit.log"
+            """));
+
+    CliRun run = svc(work, "validate");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(".svc:2:7: error[invalid-path]: `a\\u0000pp` is not a file path")
+        .contains(".svc:4:8: error[invalid-path]: `di\\u0000st` is not a file path")
+        .contains(".svc:8:11: error[invalid-path]: `au\\u0000dit.log` is not a file path")
+        .endsWith("3 errors, 0 warnings\n");
+  }
 }
