@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,6 +195,10 @@ public final class HttpServer implements AutoCloseable {
    * check still fails in {@link #open}, with the same message.
    */
   public static void checkPortFree(String address, int port) {
+    Optional<String> unusable = unusableAddress(address, port);
+    if (unusable.isPresent()) {
+      throw new ServerStartException(unusable.get(), null);
+    }
     if (port == 0) {
       return;
     }
@@ -204,6 +210,44 @@ public final class HttpServer implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // another problem (an address that is not this machine's, …): open() reports it
     }
+  }
+
+  /**
+   * Why {@code address} cannot be listened on, whatever the port, or empty when it may be tried: a
+   * name that does not resolve ({@code --address 999.1.1.1}), or an address of another machine
+   * ({@code --address 8.8.8.8}). The first was said once every adapter had opened, as {@code cannot
+   * listen on 999.1.1.1:8080: null}; the second fails to bind with a {@link BindException} as a
+   * port in use does, and was said as "port 8080 on 8.8.8.8 is already in use".
+   */
+  static Optional<String> unusableAddress(String address, int port) {
+    InetSocketAddress socket = new InetSocketAddress(address, port);
+    String problem;
+    if (socket.isUnresolved()) {
+      problem = "the name does not resolve";
+    } else {
+      InetAddress ip = socket.getAddress();
+      try {
+        if (ip.isAnyLocalAddress()
+            || ip.isLoopbackAddress()
+            || NetworkInterface.getByInetAddress(ip) != null) {
+          return Optional.empty();
+        }
+      } catch (SocketException e) {
+        return Optional.empty(); // the bind says what is wrong, if anything is
+      }
+      problem = "no network interface of this machine has it";
+    }
+    return Optional.of(
+        "cannot listen on "
+            + address
+            + ":"
+            + port
+            + ": `"
+            + address
+            + "` is not an address of this machine ("
+            + problem
+            + "); use one of its addresses with --address, 127.0.0.1 (the default) or 0.0.0.0"
+            + " for every interface");
   }
 
   private static String portTaken(String address, int port) {
@@ -229,6 +273,10 @@ public final class HttpServer implements AutoCloseable {
           Optional.of(new HeaderDeadline(connectors(), settings.limits().headerTimeout()));
     } catch (Exception e) {
       stopQuietly();
+      Optional<String> unusable = unusableAddress(settings.address(), settings.port());
+      if (unusable.isPresent()) {
+        throw new ServerStartException(unusable.get(), e);
+      }
       if (rootCause(e) instanceof BindException && settings.port() != 0) {
         throw new ServerStartException(portTaken(settings.address(), settings.port()), e);
       }

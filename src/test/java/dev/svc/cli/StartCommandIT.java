@@ -88,6 +88,51 @@ class StartCommandIT {
     }
   }
 
+  /**
+   * An address of another machine failed to bind with a BindException and was said as "port … is
+   * already in use"; a name that does not resolve was said, once every adapter had been tried, as
+   * {@code cannot listen on …: null}.
+   */
+  @Test
+  void anAddressThatIsNotThisMachinesIsSaidAsSuchBeforeAnyAdapterOpens() {
+    ProjectFixture.write(
+        dir,
+        """
+        == .svc
+        name: elsewhere
+        == app/adapters/warehouse.terse
+        connector: postgres
+        connection_string: "postgresql://nobody@127.0.0.1:1/nothing"
+        == app/tools/count/config.terse
+        description: Counts.
+        use: warehouse
+        statement: SELECT 1
+        """);
+    for (String address : List.of("192.0.2.1", "no-such-host.invalid")) {
+      StringWriter err = new StringWriter();
+      int exit =
+          Main.run(
+              new CliContext(
+                  dir, Map.of(), new PrintWriter(new StringWriter()), new PrintWriter(err, true)),
+              "start",
+              "-p",
+              "0",
+              "--address",
+              address);
+      assertThat(exit).isEqualTo(ExitCodes.FAILED);
+      assertThat(err.toString())
+          .contains(
+              "error: cannot listen on "
+                  + address
+                  + ":0: `"
+                  + address
+                  + "` is not an address of this machine (")
+          .contains("use one of its addresses with --address, 127.0.0.1 (the default) or 0.0.0.0")
+          .doesNotContain("already in use")
+          .doesNotContain("adapter-unavailable");
+    }
+  }
+
   @Test
   void aMissingVariableIsNamedWithTheFileThatUsesIt() {
     ProjectFixture.write(
