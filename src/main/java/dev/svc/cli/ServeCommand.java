@@ -50,6 +50,17 @@ final class ServeCommand implements Callable<Integer> {
     this.context = context;
   }
 
+  /**
+   * The most bytes of {@code model.bin} read with a heap of {@code heap} bytes: a third of it, as
+   * decoding holds the file, a copy of its body and the model made of them at once. A larger file
+   * (a damaged one, or something else named {@code model.bin}) ended {@code svc serve} with an
+   * {@code OutOfMemoryError}: its stack trace for 3 GiB ({@code Required array size too large}),
+   * the JVM terminating for 700 MiB with the launcher's 512 MiB heap.
+   */
+  static long maxModelBytes(long heap) {
+    return heap / 3;
+  }
+
   @Override
   public Integer call() {
     OptionalInt usage = serve.checkUsage(log, context);
@@ -70,6 +81,22 @@ final class ServeCommand implements Callable<Integer> {
     }
     Model model;
     try {
+      long size = Files.size(file);
+      long heap = Runtime.getRuntime().maxMemory();
+      if (size > maxModelBytes(heap)) {
+        context
+            .err()
+            .println(
+                "error: "
+                    + file
+                    + " holds "
+                    + size / (1024 * 1024)
+                    + " MiB, more than svc serve reads with a heap of "
+                    + heap / (1024 * 1024)
+                    + " MiB (a third of it): if it is a model.bin of `svc build`, give the JVM"
+                    + " more heap (SVC_JAVA_OPTS=-Xmx…), else rebuild it");
+        return ExitCodes.FAILED;
+      }
       model = ModelCodec.decode(Files.readAllBytes(file));
     } catch (ArtifactException e) {
       context.err().println("error: " + file + ": " + e.getMessage());
