@@ -14,6 +14,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,7 +215,7 @@ final class ArtifactLayout {
       Files.createDirectories(file.getParent());
       Files.write(file, bytes);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
+      throw new UncheckedIOException("cannot write " + file + ": " + reason(e), e);
     }
   }
 
@@ -222,8 +224,21 @@ final class ArtifactLayout {
       Files.createDirectories(to.getParent());
       Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
+      throw new UncheckedIOException("cannot copy " + from + " to " + to + ": " + reason(e), e);
     }
+  }
+
+  /**
+   * What the file system said, for a message: {@code No space left on device}, {@code Permission
+   * denied}, a folder on the way that is a file. "cannot write <file>" alone left the user to guess
+   * why a build stopped half-way.
+   */
+  static String reason(IOException e) {
+    return switch (e) {
+      case FileAlreadyExistsException exists -> exists.getFile() + " exists and is not a folder";
+      case FileSystemException fs when fs.getReason() != null -> fs.getReason();
+      default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    };
   }
 
   static void deleteTree(Path dir) {

@@ -210,4 +210,30 @@ class BuildOutputIT {
         .contains("hint: move the script into the project");
     assertThat(dir.resolve("out")).doesNotExist();
   }
+
+  /**
+   * A build that cannot write said only {@code cannot write <file>}: not why (a full disk, a
+   * permission, a folder on the way that is a file).
+   */
+  @Test
+  void aBuildThatCannotWriteSaysWhy() throws Exception {
+    Path project = project("name: shipped\n");
+    Files.writeString(dir.resolve("taken"), "a file, not a folder");
+
+    CliRun file = CliRun.svc(dir, "build", project.toString(), "-o", "taken", "--no-aot");
+    CliRun under = CliRun.svc(dir, "build", project.toString(), "-o", "taken/out", "--no-aot");
+
+    assertThat(file.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(file.err())
+        .contains(
+            "error: cannot write "
+                + dir.resolve("taken/model.bin")
+                + ": "
+                + dir.resolve("taken")
+                + " exists and is not a folder");
+    assertThat(under.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(under.err())
+        .contains(
+            "error: cannot write " + dir.resolve("taken/out/model.bin") + ": Not a directory");
+  }
 }
