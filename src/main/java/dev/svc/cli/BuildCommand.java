@@ -81,6 +81,16 @@ final class BuildCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * {@code path} with its symbolic links followed, when it exists (else as it is): {@code -o
+   * link-to-the-project} compared unequal to the project's directory, and the build wrote {@code
+   * model.bin}, {@code lib/} and the launcher {@code svc} (over a file of that name) among the
+   * project's sources.
+   */
+  private static Path real(Path path) throws IOException {
+    return Files.exists(path) ? path.toRealPath() : path.toAbsolutePath().normalize();
+  }
+
   @Override
   public Integer call() throws IOException {
     long started = System.nanoTime();
@@ -114,13 +124,15 @@ final class BuildCommand implements Callable<Integer> {
         output != null
             ? context.workingDirectory().resolve(output).normalize()
             : located.directory().resolve(model.service().buildOut().orElse("dist")).normalize();
-    if (out.equals(located.directory()) || located.directory().startsWith(out)) {
+    Path realOut = real(out);
+    Path realProject = real(located.directory());
+    if (realOut.equals(realProject) || realProject.startsWith(realOut)) {
       context
           .err()
           .println("error: the output directory " + out + " would hold the project itself");
       return ExitCodes.FAILED;
     }
-    Optional<Path> definition = definitionIn(out);
+    Optional<Path> definition = definitionIn(realOut);
     if (definition.isPresent()) {
       context
           .err()
@@ -128,7 +140,9 @@ final class BuildCommand implements Callable<Integer> {
               "error: the output directory "
                   + out
                   + " holds the project's "
-                  + located.relative(definition.get())
+                  + (definition.get().startsWith(realProject)
+                      ? realProject.relativize(definition.get()).toString().replace('\\', '/')
+                      : located.relative(definition.get()))
                   + "; choose an output directory (build.out or -o) outside the definitions");
       return ExitCodes.FAILED;
     }

@@ -236,4 +236,25 @@ class BuildOutputIT {
         .contains(
             "error: cannot write " + dir.resolve("taken/out/model.bin") + ": Not a directory");
   }
+
+  /**
+   * The output folder is compared with the project once links are followed: {@code -o} naming a
+   * link to the project, or to its {@code app/}, wrote the build among the sources.
+   */
+  @Test
+  void anOutputDirectoryThatIsALinkToTheProjectOrItsDefinitionsIsRefused() throws Exception {
+    Path project = project("name: shipped\n");
+    Files.createSymbolicLink(dir.resolve("alias"), project);
+    Files.createSymbolicLink(dir.resolve("app-alias"), project.resolve("app"));
+
+    CliRun whole = CliRun.svc(dir, "build", project.toString(), "-o", "alias", "--no-aot");
+    CliRun app = CliRun.svc(dir, "build", project.toString(), "-o", "app-alias", "--no-aot");
+
+    assertThat(whole.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(whole.err()).contains("would hold the project itself");
+    assertThat(app.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(app.err()).contains("holds the project's app/prompts/hello.terse");
+    assertThat(project.resolve("model.bin")).doesNotExist();
+    assertThat(project.resolve("app/model.bin")).doesNotExist();
+  }
 }
