@@ -18,6 +18,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -236,6 +237,8 @@ final class ArtifactLayout {
   static String reason(IOException e) {
     return switch (e) {
       case FileAlreadyExistsException exists -> exists.getFile() + " exists and is not a folder";
+      case NoSuchFileException missing ->
+          "not found: " + missing.getFile() + " (or a folder on its way)";
       case FileSystemException fs when fs.getReason() != null -> fs.getReason();
       default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     };

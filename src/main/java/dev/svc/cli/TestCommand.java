@@ -150,7 +150,8 @@ final class TestCommand implements Callable<Integer> {
     try {
       Files.writeString(file, report, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the report to " + file, e);
+      throw new UncheckedIOException(
+          "cannot write the report to " + file + ": " + ArtifactLayout.reason(e), e);
     }
   }
 }

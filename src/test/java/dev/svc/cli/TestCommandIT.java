@@ -107,6 +107,25 @@ class TestCommandIT {
       2 suites, 6 cases: 4 passed, 2 failed, 0 errors
       """;
 
+  /**
+   * A report that cannot be written said so, but not why (a folder, a missing parent, a full disk).
+   */
+  @Test
+  void aReportThatCannotBeWrittenSaysWhy() {
+    assertThat(svc(work, "init").exitCode()).isZero();
+
+    CliRun run = svc(work, "test", "--output", "no/such/folder/report.txt");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(
+            "error: cannot write the report to "
+                + work.resolve("no/such/folder/report.txt")
+                + ": not found: "
+                + work.resolve("no/such/folder/report.txt")
+                + " (or a folder on its way)");
+  }
+
   @Test
   void theQuickstartsTestsPassWithoutTouchingItsDatabaseFile() throws IOException {
     // the file is there when the quickstart was started from this checkout, else not
