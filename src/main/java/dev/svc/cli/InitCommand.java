@@ -1,5 +1,7 @@
 package dev.svc.cli;
 
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
+
 import dev.svc.compile.Compilation;
 import dev.svc.compile.Compiler;
 import dev.svc.project.Environment;
@@ -10,6 +12,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +66,16 @@ final class InitCommand implements Callable<Integer> {
     this.context = context;
   }
 
+  /**
+   * Whether something is at {@code path}, a symbolic link to nothing included. {@link Files#exists}
+   * follows links, so a dangling {@code .svc -> ~/somewhere/new-file} counted as free and init
+   * wrote its file through the link, outside the folder; files are also opened with {@code
+   * CREATE_NEW}, which never follows a link, should one appear in between.
+   */
+  private static boolean present(Path path) {
+    return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+  }
+
   @Override
   public Integer call() {
     Path target =
@@ -73,7 +86,7 @@ final class InitCommand implements Callable<Integer> {
       context.err().println("error: " + target + " exists and is not a directory");
       return ExitCodes.FAILED;
     }
-    List<String> existing = FILES.stream().filter(f -> Files.exists(target.resolve(f))).toList();
+    List<String> existing = FILES.stream().filter(f -> present(target.resolve(f))).toList();
     if (!existing.isEmpty()) {
       context.err().println("error: svc init never overwrites files, and these exist already:");
       existing.forEach(f -> context.err().println("  " + target.resolve(f)));
@@ -89,24 +102,24 @@ final class InitCommand implements Callable<Integer> {
       for (Map.Entry<String, String> entry : contents.entrySet()) {
         Path path = target.resolve(entry.getKey());
         Files.createDirectories(path.getParent());
-        Files.writeString(path, entry.getValue(), StandardCharsets.UTF_8);
+        Files.writeString(path, entry.getValue(), StandardCharsets.UTF_8, CREATE_NEW);
         context.out().println("  created " + entry.getKey());
       }
       Path gitignore = target.resolve(GITIGNORE);
-      if (Files.exists(gitignore)) {
+      if (present(gitignore)) {
         context
             .out()
             .println(
                 "  kept the existing " + GITIGNORE + " (make sure it lists .env, .svc-types/)");
       } else {
-        Files.writeString(gitignore, template(GITIGNORE), StandardCharsets.UTF_8);
+        Files.writeString(gitignore, template(GITIGNORE), StandardCharsets.UTF_8, CREATE_NEW);
         context.out().println("  created " + GITIGNORE);
       }
       Path tsconfig = target.resolve(TSCONFIG);
-      if (Files.exists(tsconfig)) {
+      if (present(tsconfig)) {
         context.out().println("  kept the existing " + TSCONFIG);
       } else {
-        Files.writeString(tsconfig, template(TSCONFIG), StandardCharsets.UTF_8);
+        Files.writeString(tsconfig, template(TSCONFIG), StandardCharsets.UTF_8, CREATE_NEW);
         context.out().println("  created " + TSCONFIG);
       }
       writeTypes(target);

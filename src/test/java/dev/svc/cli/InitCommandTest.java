@@ -111,6 +111,28 @@ class InitCommandTest {
     assertThat(files(work)).isEqualTo(before);
   }
 
+  /** A link to nothing was free to init, which wrote through it, outside the folder. */
+  @Test
+  void aLinkToNothingCountsAsAnExistingFileAndNothingIsWrittenThroughIt() throws IOException {
+    Path project = Files.createDirectories(work.resolve("project"));
+    Path elsewhere = work.resolve("elsewhere.txt");
+    Files.createSymbolicLink(project.resolve(".svc"), elsewhere);
+    Files.createSymbolicLink(project.resolve(".gitignore"), work.resolve("elsewhere-ignore"));
+
+    CliRun init = svc(work, "init", "project");
+
+    assertThat(init.exitCode()).isEqualTo(1);
+    assertThat(init.err()).contains(project.resolve(".svc").toString());
+    assertThat(elsewhere).doesNotExist();
+
+    Files.delete(project.resolve(".svc"));
+    CliRun second = svc(work, "init", "project");
+
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(second.out()).contains("kept the existing .gitignore");
+    assertThat(work.resolve("elsewhere-ignore")).doesNotExist();
+  }
+
   @Test
   void oneExistingFileIsEnoughToWriteNothing() throws IOException {
     Files.writeString(work.resolve(".svc"), "name: mine\n");
