@@ -8,10 +8,14 @@ import dev.svc.model.Model;
 import dev.svc.model.ModelCodec;
 import dev.svc.project.Project;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -205,6 +209,11 @@ final class BuildCommand implements Callable<Integer> {
           .println("error: the image file " + target + " would be inside the project's app/");
       return ExitCodes.FAILED;
     }
+    Optional<String> refused = imageTargetProblem(target);
+    if (refused.isPresent()) {
+      context.err().println("error: " + refused.get());
+      return ExitCodes.FAILED;
+    }
     Path staging = Files.createTempDirectory("svc-image");
     try {
       Path app = staging.resolve(ContainerImage.APP);
@@ -266,6 +275,45 @@ final class BuildCommand implements Callable<Integer> {
       ArtifactLayout.deleteTree(staging);
     }
   }
+
+  /**
+   * Why {@code --image} must not write {@code target}, or empty when it may: a folder, or an
+   * existing file that is not an image written by {@code svc build --image} (a tar whose first
+   * entry is {@code oci-layout}). The image replaced whatever the path held: {@code --image .svc}
+   * the project's root file, {@code --image seed.sql} its seed, an empty folder the folder.
+   */
+  private static Optional<String> imageTargetProblem(Path target) throws IOException {
+    if (Files.isDirectory(target)) {
+      return Optional.of(
+          "the image file "
+              + target
+              + " is a folder; name a file, e.g. "
+              + target.resolve("image.tar"));
+    }
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    byte[] name = new byte[OCI_LAYOUT_ENTRY.length + 1];
+    int read = 0;
+    if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+      try (InputStream in = Files.newInputStream(target)) {
+        read = in.readNBytes(name, 0, name.length);
+      }
+    }
+    boolean earlierImage =
+        read == name.length
+            && Arrays.equals(Arrays.copyOf(name, OCI_LAYOUT_ENTRY.length), OCI_LAYOUT_ENTRY)
+            && name[OCI_LAYOUT_ENTRY.length] == 0;
+    return earlierImage
+        ? Optional.empty()
+        : Optional.of(
+            target
+                + " exists and is not an image of `svc build --image`, which replaces only its own"
+                + " images; remove the file or name another one");
+  }
+
+  /** The name of the first entry of an image tarball, as {@link OciImage} writes it. */
+  private static final byte[] OCI_LAYOUT_ENTRY = "oci-layout".getBytes(StandardCharsets.US_ASCII);
 
   private static boolean usesLocalSqlite(Model model) {
     for (Adapter adapter : model.usedAdapters()) {

@@ -162,6 +162,40 @@ class ContainerImageIT {
     }
   }
 
+  /**
+   * The image replaced whatever its path held: {@code --image .svc} the project's root file, a
+   * folder (when empty) the folder. It now replaces only an earlier image.
+   */
+  @Test
+  void theImageReplacesOnlyAnEarlierImageNeitherAProjectFileNorAFolder() throws Exception {
+    Path repository = Path.of("").toAbsolutePath();
+    Path project = work.resolve("shop");
+    copyTree(repository.resolve("examples/quickstart"), project);
+    String root = Files.readString(project.resolve(".svc"));
+    Path folder = Files.createDirectories(work.resolve("images"));
+    Path earlier = work.resolve("earlier.tar");
+    Files.write(
+        earlier,
+        "oci-layout\0\0 and the rest of an earlier image".getBytes(StandardCharsets.US_ASCII));
+
+    CliRun onRoot = CliRun.svc(project, "build", "--no-aot", "--image", ".svc");
+    CliRun onFolder = CliRun.svc(project, "build", "--no-aot", "--image", folder.toString());
+    CliRun onImage = CliRun.svc(project, "build", "--no-aot", "--image", earlier.toString());
+
+    assertThat(onRoot.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(onRoot.err())
+        .contains(
+            project.resolve(".svc")
+                + " exists and is not an image of `svc build --image`, which replaces only its own"
+                + " images; remove the file or name another one");
+    assertThat(project.resolve(".svc")).hasContent(root);
+    assertThat(onFolder.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(onFolder.err()).contains("the image file " + folder + " is a folder");
+    assertThat(folder).isDirectory();
+    assertThat(onImage.exitCode()).as(onImage.err()).isZero();
+    assertThat(Files.size(earlier)).isGreaterThan(1024 * 1024);
+  }
+
   @Test
   void imageAndOutputDirectoryTogetherAreABadCommandLine() {
     CliRun run =
