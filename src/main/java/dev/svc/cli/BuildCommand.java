@@ -95,6 +95,24 @@ final class BuildCommand implements Callable<Integer> {
     return Files.exists(path) ? path.toRealPath() : path.toAbsolutePath().normalize();
   }
 
+  /**
+   * Whether cleaning may remove {@code out}: it does not exist, is empty, or holds an earlier build
+   * (its {@code model.bin}). {@code build.out} may lead anywhere ({@code ../artifacts/shop}), so a
+   * root file with {@code out: /home/me/Documents} and {@code clean_dir: true}, or {@code -o ~/work
+   * --clean-dir}, removed that folder and everything in it before writing the build there.
+   */
+  private static boolean removable(Path out) throws IOException {
+    if (!Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    if (Files.isRegularFile(out.resolve(ServeCommand.MODEL_FILE))) {
+      return true;
+    }
+    try (Stream<Path> entries = Files.list(out)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
     long started = System.nanoTime();
@@ -148,6 +166,18 @@ final class BuildCommand implements Callable<Integer> {
                       ? realProject.relativize(definition.get()).toString().replace('\\', '/')
                       : located.relative(definition.get()))
                   + "; choose an output directory (build.out or -o) outside the definitions");
+      return ExitCodes.FAILED;
+    }
+    if ((cleanDir || model.service().buildCleanDir()) && !removable(out)) {
+      context
+          .err()
+          .println(
+              "error: the output directory "
+                  + out
+                  + " holds files but no earlier build (no "
+                  + ServeCommand.MODEL_FILE
+                  + "); --clean-dir and build.clean_dir remove only an earlier build: empty it"
+                  + " yourself, or choose another output directory");
       return ExitCodes.FAILED;
     }
     if (cleanDir || model.service().buildCleanDir()) {

@@ -257,4 +257,30 @@ class BuildOutputIT {
     assertThat(project.resolve("model.bin")).doesNotExist();
     assertThat(project.resolve("app/model.bin")).doesNotExist();
   }
+
+  /**
+   * Cleaning removed the whole output folder, whatever it held: {@code -o ~/work --clean-dir}, or a
+   * root file with {@code out: /home/me/Documents} and {@code clean_dir: true}, deleted that
+   * folder.
+   */
+  @Test
+  void cleaningRemovesOnlyAnEarlierBuildNotAFolderOfOtherFiles() throws Exception {
+    Path project = project("name: shipped\n");
+    Path documents = dir.resolve("documents");
+    Files.createDirectories(documents.resolve("letters"));
+    Files.writeString(documents.resolve("letters/thesis.txt"), "years of work");
+
+    CliRun run =
+        CliRun.svc(dir, "build", project.toString(), "-o", "documents", "--clean-dir", "--no-aot");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+    assertThat(run.err())
+        .contains(
+            "error: the output directory "
+                + documents
+                + " holds files but no earlier build (no model.bin); --clean-dir and"
+                + " build.clean_dir remove only an earlier build");
+    assertThat(documents.resolve("letters/thesis.txt")).hasContent("years of work");
+    assertThat(documents.resolve("model.bin")).doesNotExist();
+  }
 }
