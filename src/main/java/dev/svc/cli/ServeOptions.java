@@ -33,10 +33,16 @@ final class ServeOptions {
    * @return {@link ExitCodes#USAGE} with the problem printed, or empty when the values are good
    */
   OptionalInt checkUsage(LogOptions log, CliContext context) {
+    // an empty --address (`--address "$HOST"` with HOST unset) bound to localhost and announced
+    // http://:8080/mcp
     Optional<String> problem =
         port != null && (port < 0 || port > 65535)
             ? Optional.of("--port must be 0 to 65535, got " + port)
-            : log.problem();
+            : address != null && address.isBlank()
+                ? Optional.of(
+                    "--address must not be empty (127.0.0.1 is the default, 0.0.0.0 every"
+                        + " interface)")
+                : log.problem();
     if (problem.isEmpty()) {
       return OptionalInt.empty();
     }

@@ -37,4 +37,18 @@ class ServeCommandTest {
   void theCeilingIsAThirdOfTheHeap() {
     assertThat(ServeCommand.maxModelBytes(512L * 1024 * 1024)).isEqualTo(512L * 1024 * 1024 / 3);
   }
+
+  /** An empty {@code --address} bound to localhost and announced {@code http://:8080/mcp}. */
+  @Test
+  void anEmptyAddressIsABadCommandLine() {
+    for (String command : new String[] {"serve", "start"}) {
+      CliRun run = svc(work, command, "--address=");
+
+      assertThat(run.exitCode()).as(command).isEqualTo(ExitCodes.USAGE);
+      assertThat(run.err())
+          .isEqualTo(
+              "error: --address must not be empty (127.0.0.1 is the default, 0.0.0.0 every"
+                  + " interface)\n");
+    }
+  }
 }
