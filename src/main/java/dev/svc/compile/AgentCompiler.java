@@ -94,6 +94,17 @@ final class AgentCompiler {
                 ? "seconds one model call may take, e.g. `timeout: 60`"
                 : "model calls per task, e.g. `max_steps: 12` (default 8)");
       }
+      if (key.equals("api_key")
+          && !EnvString.ATTEMPT.matcher(option.value().value()).find()
+          && !value.template().isBlank()) {
+        diagnostics.warning(
+            "literal-secret",
+            option.value().origin(),
+            "model option `api_key` is written in the file: it would be in the repository and in"
+                + " the built artifact",
+            "write `api_key: \"{{ env.MODEL_API_KEY }}\"` and set the variable where svc runs (or in"
+                + " .env, kept out of version control)");
+      }
       options.put(key, value);
     }
     return Optional.of(new Agent.ModelSpec(provider.get(), model.model().get().value(), options));

@@ -346,6 +346,21 @@ final class ToolCompiler {
         }
       }
       case AuthPolicy.API_KEY -> {
+        for (NamedValue entry : auth.policy()) {
+          if (entry.key().value().equals("value")
+              && !EnvString.ATTEMPT.matcher(entry.value().value()).find()
+              && !entry.value().value().isBlank()) {
+            diagnostics.warning(
+                "literal-secret",
+                entry.value().origin(),
+                "the API key of tool `"
+                    + tool
+                    + "` is written in the file: it would be in the repository and in the built"
+                    + " artifact",
+                "write `value: \"{{ env.MY_KEY }}\"` and set the variable where svc runs (or in"
+                    + " .env, kept out of version control), or leave it out and set SVC_API_KEY");
+          }
+        }
         if (!policy.containsKey("value") && !environment.has("SVC_API_KEY")) {
           diagnostics.warning(
               "missing-api-key",

@@ -38,6 +38,22 @@ class AgentDiagnosticsTest {
             1 error, 0 warnings
             """),
         argumentSet(
+            "a model API key written in the file is a warning",
+            """
+            == app/agents/helper/config.terse
+            instruction: You help.
+            model:
+              provider: openai
+              model: gpt-4o-mini
+              options:
+                api_key: sk-proj-abc
+            """,
+            """
+            app/agents/helper/config.terse:6:14: warning[literal-secret]: model option `api_key` is written in the file: it would be in the repository and in the built artifact
+              hint: write `api_key: "{{ env.MODEL_API_KEY }}"` and set the variable where svc runs (or in .env, kept out of version control)
+            0 errors, 1 warning
+            """),
+        argumentSet(
             "an agent without model is rejected",
             """
             == app/agents/helper/config.terse

@@ -116,9 +116,11 @@ class TokenClaimsDiagnosticsTest {
             """
             app/tools/keyed/config.terse:3:12: error[claims-without-token]: the statement uses `{{ auth.claims.sub }}`, but no access token is verified for this tool (its `api_key` plugin verifies none)
               hint: add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or turn on `server.auth` in .svc
+            app/tools/keyed/config.terse:6:19: warning[literal-secret]: the API key of tool `keyed` is written in the file: it would be in the repository and in the built artifact
+              hint: write `value: "{{ env.MY_KEY }}"` and set the variable where svc runs (or in .env, kept out of version control), or leave it out and set SVC_API_KEY
             app/tools/mine/config.terse:3:12: error[claims-without-token]: the statement uses `{{ auth.claims.sub }}`, but no access token is verified for this tool
               hint: add `auth: {plugin: jwt, policy: {issuer: …, audience: …}}` to the tool, or turn on `server.auth` in .svc
-            2 errors, 0 warnings
+            2 errors, 1 warning
             """),
         argumentSet(
             "with server.auth, claims need no auth block of the tool",

@@ -477,6 +477,29 @@ class ToolDiagnosticsTest {
             0 errors, 1 warning
             """),
         argumentSet(
+            "an API key written in the file is a warning; one from the environment is not",
+            """
+            == app/tools/hello/config.terse
+            description: Says hello.
+            auth:
+              plugin: api_key
+              policy: {value: sk-live-123}
+            == app/tools/hello/handler.ts
+            export default () => 1;
+            == app/tools/bye/config.terse
+            description: Says bye.
+            auth:
+              plugin: api_key
+              policy: {value: "{{ env.BYE_KEY }}"}
+            == app/tools/bye/handler.ts
+            export default () => 2;
+            """,
+            """
+            app/tools/hello/config.terse:4:19: warning[literal-secret]: the API key of tool `hello` is written in the file: it would be in the repository and in the built artifact
+              hint: write `value: "{{ env.MY_KEY }}"` and set the variable where svc runs (or in .env, kept out of version control), or leave it out and set SVC_API_KEY
+            0 errors, 1 warning
+            """),
+        argumentSet(
             "an auth block without plugin is an error",
             """
             == app/tools/hello/config.terse
