@@ -58,8 +58,7 @@ final class AgentTasks implements AutoCloseable {
 
   private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-  private final FinalStateSaves finalSaves = new FinalStateSaves(this::save);
-  private final StoreOutage eventsOutage = new StoreOutage(System::nanoTime);
+  private final TaskChanges changes;
   private final RunSlots slots;
   private final AutoCloseable slotsGauge;
 
@@ -81,6 +80,7 @@ final class AgentTasks implements AutoCloseable {
     this.push = push;
     this.runner = new AgentRunner(environment, limiter);
     this.clock = clock;
+    this.changes = new TaskChanges(store, push, taskId -> threads.submit(() -> cancelHere(taskId)));
     // another instance asks to cancel a task: the one of this instance that runs it ends
     shared.ifPresent(s -> s.onCancelRequest(taskId -> threads.submit(() -> cancelHere(taskId))));
   }
@@ -91,18 +91,6 @@ final class AgentTasks implements AutoCloseable {
         run.cancel();
       }
     }
-  }
-
-  /**
-   * Saves the state of a task this instance runs; with a shared store also its event count and
-   * lease. False when another instance had ended it meanwhile.
-   */
-  private boolean save(TaskStore.Scope scope, Task task, long seq) {
-    if (shared.isPresent()) {
-      return shared.get().saveRun(scope, task, seq);
-    }
-    store.save(scope, task);
-    return true;
   }
 
   TaskStore store() {
@@ -177,7 +165,7 @@ final class AgentTasks implements AutoCloseable {
                 + " MiB of messages, its limit; retry when some have finished");
       }
       held = weight;
-      save(scope, task, 0);
+      changes.save(scope, task, 0);
       try {
         configuration
             .pushConfig()
@@ -190,7 +178,7 @@ final class AgentTasks implements AutoCloseable {
       } catch (TaskStoreFullException e) {
         // the in-memory store had room for the task but not its config: ended, so that it is not
         // kept submitted (and never dropped) without a run
-        save(
+        changes.save(
             scope,
             task.withStatus(
                 new TaskStatus(
@@ -200,7 +188,7 @@ final class AgentTasks implements AutoCloseable {
             0);
         throw e;
       }
-      TaskRun run = new TaskRun(agent.name(), task, clock, changes(scope, taskId));
+      TaskRun run = new TaskRun(agent.name(), task, clock, changes.of(scope, taskId));
       push.notify(store.pushConfigs(scope, taskId), task);
       running.put(key(scope, taskId), run);
       TaskRun.Subscription subscription = run.subscribe();
@@ -234,68 +222,6 @@ final class AgentTasks implements AutoCloseable {
         slots.leave();
       }
     }
-  }
-
-  /**
-   * What a run does with its changes: saves each status and pushes it; with a shared store also
-   * appends every event, for streams on other instances. A store that fails is logged, not thrown
-   * into the run: the run goes on for its local callers; with a shared store a final state is saved
-   * again until the store takes it ({@link FinalStateSaves}), its lease renewed meanwhile.
-   */
-  private TaskRun.Changes changes(TaskStore.Scope scope, String taskId) {
-    return new TaskRun.Changes() {
-      @Override
-      public void statusChanged(Task changed, long seq) {
-        try {
-          if (!save(scope, changed, seq)) {
-            // another instance canceled it or marked it failed: stop running it here
-            threads.submit(() -> cancelHere(taskId));
-            return;
-          }
-          push.notify(store.pushConfigs(scope, changed.id()), changed);
-        } catch (TaskStoreException e) {
-          boolean last = shared.isPresent() && changed.status().state().isTerminal();
-          LOG.warn(
-              last ? "task state not saved; trying again" : "task state not saved",
-              "task",
-              taskId,
-              "state",
-              changed.status().state().wireName(),
-              "error",
-              e.getMessage());
-          if (last) {
-            // no later change would save it: without this it was lost, and marked failed
-            // once its lease expired
-            finalSaves.retry(
-                scope,
-                changed,
-                seq,
-                () -> push.notify(store.pushConfigs(scope, changed.id()), changed));
-          }
-        }
-      }
-
-      @Override
-      public void published(long seq, StreamResponse event) {
-        if (shared.isEmpty() || !eventsOutage.tryNow()) {
-          return; // the store failed to take one lately: skipped until its pause ends
-        }
-        try {
-          shared.get().append(taskId, seq, event);
-          eventsOutage.succeeded();
-        } catch (TaskStoreException e) {
-          Duration pause = eventsOutage.failed();
-          LOG.warn(
-              "task event not shared; events of running tasks are not shared for a while",
-              "task",
-              taskId,
-              "seconds",
-              pause.toSeconds(),
-              "error",
-              e.getMessage());
-        }
-      }
-    };
   }
 
   /** Runs the task's agent and moves the task to the state its outcome calls for. */
@@ -510,7 +436,7 @@ final class AgentTasks implements AutoCloseable {
       run.cancel();
     }
     threads.shutdownNow();
-    finalSaves.close();
+    changes.close();
     try {
       threads.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
