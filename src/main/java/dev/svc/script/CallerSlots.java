@@ -81,11 +81,18 @@ final class CallerSlots {
     RunningCalls.Run run = isolates.running().start(call.script(), false);
     ScriptIsolate keep = isolate;
     try {
-      return Isolates.call(isolate, call);
+      try {
+        return Isolates.call(keep, call);
+      } catch (SpoiledIsolateException e) { // nothing of the call ran: again, on a fresh isolate
+        keep.close();
+        keep = null;
+        keep = isolates.create();
+        return Isolates.call(keep, call);
+      }
     } catch (ScriptFailedException e) {
       throw e; // the script's own failure: the isolate says itself whether it stays usable
     } catch (RuntimeException e) { // the engine failed: the isolate is not used again
-      isolate.close();
+      Isolates.close(keep);
       keep = null;
       throw e;
     } finally {

@@ -6,7 +6,6 @@ import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
 import com.caoccao.javet.interop.V8ScriptOrigin;
 import com.caoccao.javet.values.V8Value;
-import com.caoccao.javet.values.primitive.V8ValueBoolean;
 import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
 import com.caoccao.javet.values.reference.V8ValueObject;
@@ -48,6 +47,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class V8Isolate implements ScriptIsolate {
   private static final Log LOG = Log.tagged("script");
+
+  /**
+   * What a call answers, before it ran any code of its own, when an earlier call left the isolate
+   * unfit ({@code reset} in {@code sandbox.js}, which every call runs first).
+   */
+  private static final String SPOILED = "s";
+
   private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String SANDBOX = resource("sandbox.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
@@ -80,7 +86,6 @@ final class V8Isolate implements ScriptIsolate {
   private V8ValueFunction bind;
   private V8ValueFunction poll;
   private V8ValueFunction settle;
-  private V8ValueFunction reset;
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
   private final HostFunctions functions;
   private final IsolateHeaps heap = new IsolateHeaps();
@@ -160,7 +165,6 @@ final class V8Isolate implements ScriptIsolate {
         bind = own(internals.get("bind"));
         poll = own(internals.get("poll"));
         settle = own(internals.get("settle"));
-        reset = own(internals.get("reset"));
       }
     }
   }
@@ -190,6 +194,10 @@ final class V8Isolate implements ScriptIsolate {
     try {
       try (deadline) {
         String outcome = text(entry.call(null, call.payload()));
+        if (SPOILED.equals(outcome)) {
+          end(State.STOPPED);
+          throw new SpoiledIsolateException();
+        }
         while (outcome == null) {
           outcome = text(poll.call(null));
           if (outcome != null) {
@@ -245,27 +253,7 @@ final class V8Isolate implements ScriptIsolate {
       if (deadline.fired()) {
         end(State.STOPPED);
       }
-      resetAfterCall();
       measureHeap();
-    }
-  }
-
-  /**
-   * Puts back what the call may have changed of the isolate ({@code reset} in {@code sandbox.js}),
-   * after its last microtask ran: a call that locked one of those things (made {@code
-   * Error.prepareStackTrace} read-only, say) leaves an isolate that is not used again, rather than
-   * one whose next call, another caller's perhaps, runs with it or fails.
-   */
-  private void resetAfterCall() {
-    if (!isReusable()) {
-      return;
-    }
-    try (V8Value restored = reset.call(null)) {
-      if (!(restored instanceof V8ValueBoolean yes) || !yes.getValue()) {
-        end(State.STOPPED);
-      }
-    } catch (JavetException | RuntimeException e) {
-      end(State.STOPPED);
     }
   }
 

@@ -286,11 +286,16 @@ final class WorkerPool {
       run = isolates.running().start(job.call.script(), true);
       job.running.set(current);
       job.host.onWait(run);
-      ScriptIsolate using = current;
-      // the request id goes with the log lines of the call, as on the caller's own thread
-      String result =
-          ScopedValue.where(LogContext.REQUEST_ID, job.caller.requestId())
-              .call(() -> Isolates.call(using, job.call));
+      String result;
+      try {
+        result = runOn(current, job);
+      } catch (SpoiledIsolateException e) { // nothing of the call ran: again, on a fresh isolate
+        current.close();
+        current = null;
+        current = isolates.create();
+        job.running.set(current);
+        result = runOn(current, job);
+      }
       job.result.complete(result);
     } catch (ScriptFailedException e) {
       job.result.completeExceptionally(e);
@@ -311,6 +316,12 @@ final class WorkerPool {
       return null;
     }
     return current;
+  }
+
+  /** The call on the isolate, its request id going with the call's log lines as on its caller's. */
+  private static String runOn(ScriptIsolate isolate, QueuedCall job) {
+    return ScopedValue.where(LogContext.REQUEST_ID, job.caller.requestId())
+        .call(() -> Isolates.call(isolate, job.call));
   }
 
   /** A retired runner's workers stop as soon as they are idle. */

@@ -450,13 +450,15 @@
   let outcome = null;
   // Puts back what a call may have changed, so that no call sees the previous one's: its
   // unsettled fetches, Error.stackTraceLimit and Error.prepareStackTrace, the last RegExp match.
-  // The host runs it after every call that leaves the isolate usable, once the call's last
-  // microtask has run. Those two properties of Error stay writable (V8 reads them as plain data
-  // properties, and libraries set them), so a call can also redefine them: read-only, or as an
-  // accessor that V8 ignores and whose setter swallows the reset. Then the previous value would
-  // stay for the next calls (another caller's errors formatted by this call's function, or no
-  // stacks at all), or the reset would throw in the next call: reset() answers false instead,
-  // and the host closes the isolate.
+  // Every call runs it first, before any code of its own (so after the previous call's last
+  // microtask, and without a call of the host's own into V8 per call). Those two properties of
+  // Error stay writable (V8 reads them as plain data properties, and libraries set them), so a
+  // call can also redefine them: read-only, or as an accessor that V8 ignores and whose setter
+  // swallows the reset. Then the previous value would stay for the next calls (another caller's
+  // errors formatted by that call's function, or no stacks at all), or the reset would throw:
+  // reset() answers false instead, the call answers SPOILED without running, and the host closes
+  // the isolate and runs the call on a fresh one.
+  const SPOILED = "s";
   const errorDefaults = [
     ["stackTraceLimit", stackTraceLimit],
     ["prepareStackTrace", undefined],
@@ -480,8 +482,9 @@
   };
   // Runs the bundle's top level afresh (its module state is per call) and calls the export. The
   // outcome, or null while the returned promise is pending: the host then pumps fetches and asks
-  // again with poll().
+  // again with poll(); SPOILED when an earlier call left the isolate unfit (see reset).
   const invoke = (factory, exportName, payload) => {
+    if (!reset()) return SPOILED;
     let result;
     try {
       const module = { exports: {} };
@@ -531,6 +534,11 @@
   };
   // One entry per script and export, made once per isolate: a call then passes only its payload.
   const bind = (factory, exportName) => (payload) => invoke(factory, exportName, payload);
-  const poll = () => outcome;
-  return { bind, poll, settle, reset };
+  // the outcome once, so that an idle isolate does not hold the last call's result
+  const poll = () => {
+    const settled = outcome;
+    outcome = null;
+    return settled;
+  };
+  return { bind, poll, settle };
 });

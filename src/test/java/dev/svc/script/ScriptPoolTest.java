@@ -46,6 +46,8 @@ class ScriptPoolTest {
       export const busy = ({ inputs }) => { const end = Date.now() + inputs.ms; while (Date.now() < end) {} return "done"; };
       export const bomb = () => { const hoard: unknown[] = []; while (true) hoard.push({ index: hoard.length, text: "x".repeat(64) + hoard.length }); };
       export const deep = () => { const down = (n: number): number => (n === 0 ? 0 : 1 + down(n - 1)); return down(10_000_000); };
+      export const lock = () => { Object.defineProperty(Error, "prepareStackTrace", { value: () => "locked", writable: false }); return new Error("x").stack; };
+      export const secret = ({ inputs }) => { try { throw new Error("secret of " + inputs.who); } catch (e) { return (e as Error).stack.split("\\n")[0]; } };
       export const chain = async ({ inputs }) => { let v = inputs.n; for (let i = 0; i < 10; i++) v = await Promise.resolve(v + 1); return v; };
       """;
 
@@ -222,6 +224,31 @@ class ScriptPoolTest {
       Thread.sleep(50);
     }
     throw new AssertionError(export + " never ran on its caller's thread: " + callThreads);
+  }
+
+  @Test
+  void aCallAfterOneThatLockedErrorRunsOnAFreshIsolate_onItsCallersThreadAsOnAWorker()
+      throws Exception {
+    // every call checks the isolate as it begins (the host makes no call of its own into V8 after
+    // each call): a call after one that locked Error.prepareStackTrace finds its isolate unfit,
+    // before any of its code ran, and runs on a fresh one instead of failing
+    pool(2);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      callUntilOnCallersThread(threads, "secret", "{\"inputs\":{\"who\":\"ada\"}}");
+      callUntilOnCallersThread(threads, "lock", "{}");
+      List<String> secretThreads = new ArrayList<>();
+      int before = created.get();
+      for (String who : List.of("bob", "eve", "kim", "lou")) {
+        assertThat(threads.submit(() -> call("lock", "{}", Duration.ofSeconds(10))).get())
+            .isEqualTo(JSON.readTree("\"locked\""));
+        String payload = "{\"inputs\":{\"who\":\"" + who + "\"}}";
+        assertThat(threads.submit(() -> call("secret", payload, Duration.ofSeconds(10))).get())
+            .isEqualTo(JSON.readTree("\"Error: secret of " + who + "\""));
+        secretThreads.add(lastCallThread());
+      }
+      assertThat(secretThreads).contains("virtual");
+      assertThat(created.get()).as("fresh isolates for calls after a lock").isGreaterThan(before);
+    }
   }
 
   @Test
