@@ -1,19 +1,15 @@
 package dev.svc.auth;
 
-import java.io.ByteArrayOutputStream;
+import dev.svc.http.LimitedBody;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -47,7 +43,7 @@ final class IssuerHttp {
   static Answer exchange(HttpClient http, HttpRequest request, Duration timeout, int sizeLimit)
       throws IOException, InterruptedException {
     CompletableFuture<HttpResponse<Optional<byte[]>>> sent =
-        http.sendAsync(request, info -> new Limited(sizeLimit));
+        http.sendAsync(request, LimitedBody.upTo(sizeLimit));
     HttpResponse<Optional<byte[]>> response;
     try {
       response = sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -66,55 +62,5 @@ final class IssuerHttp {
     }
     return new Answer(
         response.statusCode(), response.headers().firstValue("Content-Type"), response.body());
-  }
-
-  /** Collects the body up to a limit; past it, stops reading and answers empty. */
-  private static final class Limited implements HttpResponse.BodySubscriber<Optional<byte[]>> {
-    private final int limit;
-    private final ByteArrayOutputStream collected = new ByteArrayOutputStream();
-    private final CompletableFuture<Optional<byte[]>> body = new CompletableFuture<>();
-    private Flow.Subscription subscription;
-
-    Limited(int limit) {
-      this.limit = limit;
-    }
-
-    @Override
-    public CompletionStage<Optional<byte[]>> getBody() {
-      return body;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      this.subscription = subscription;
-      subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> buffers) {
-      if (body.isDone()) {
-        return;
-      }
-      for (ByteBuffer buffer : buffers) {
-        if (collected.size() + buffer.remaining() > limit) {
-          subscription.cancel();
-          body.complete(Optional.empty());
-          return;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.get(bytes);
-        collected.writeBytes(bytes);
-      }
-    }
-
-    @Override
-    public void onError(Throwable failure) {
-      body.completeExceptionally(failure);
-    }
-
-    @Override
-    public void onComplete() {
-      body.complete(Optional.of(collected.toByteArray()));
-    }
   }
 }

@@ -2,6 +2,7 @@ package dev.svc.connector;
 
 import dev.svc.call.Deadline;
 import dev.svc.call.HeaderValues;
+import dev.svc.http.LimitedBody;
 import dev.svc.json.Jackson;
 import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
@@ -248,9 +249,8 @@ public final class LibsqlConnector implements Connector {
   /** Finds the newest protocol version the server speaks: v3, else v2. */
   private void probe(Deadline deadline) {
     for (int candidate : new int[] {3, 2}) {
-      HttpResponse<byte[]> response =
-          probe(request(settings.versionUri(candidate)).GET(), deadline);
-      int status = response.statusCode();
+      Reply response = probe(request(settings.versionUri(candidate)).GET(), deadline);
+      int status = response.status();
       if (status / 100 == 2) {
         version = candidate;
         return;
@@ -294,16 +294,13 @@ public final class LibsqlConnector implements Connector {
    */
   private JsonNode send(
       HttpRequest.Builder request, Deadline deadline, ResultMemory.Account memory) {
-    HttpResponse<byte[]> response;
-    try {
-      response = exchange(request, deadline, LimitedBody.atMost(memory.ceilingBytes()));
-    } catch (ConnectorUnavailableException e) {
-      if (causedBy(e, LimitedBody.TooLarge.class)) {
-        throw memory.ceilingRefusal();
-      }
-      throw e;
+    HttpResponse<Optional<byte[]>> answer =
+        exchange(request, deadline, LimitedBody.upTo(memory.ceilingBytes()));
+    if (answer.body().isEmpty()) {
+      throw memory.ceilingRefusal();
     }
-    int status = response.statusCode();
+    Reply response = new Reply(answer.statusCode(), answer.body().get());
+    int status = response.status();
     if (status == 401 || status == 403) {
       throw refused(status);
     }
@@ -345,20 +342,17 @@ public final class LibsqlConnector implements Connector {
    * body): its body is read up to {@value #PROBE_BODY_BYTES} bytes, so a server answering without
    * end is cut off rather than read whole onto the heap.
    */
-  private HttpResponse<byte[]> probe(HttpRequest.Builder request, Deadline deadline) {
-    try {
-      return exchange(request, deadline, LimitedBody.atMost(PROBE_BODY_BYTES));
-    } catch (ConnectorUnavailableException e) {
-      if (causedBy(e, LimitedBody.TooLarge.class)) {
-        throw new ConnectorUnavailableException(
-            cannotConnect()
-                + "the server answered the version probe with a body of more than "
-                + PROBE_BODY_BYTES / 1024
-                + " KiB",
-            e);
-      }
-      throw e;
+  private Reply probe(HttpRequest.Builder request, Deadline deadline) {
+    HttpResponse<Optional<byte[]>> answer =
+        exchange(request, deadline, LimitedBody.upTo(PROBE_BODY_BYTES));
+    if (answer.body().isEmpty()) {
+      throw new ConnectorUnavailableException(
+          cannotConnect()
+              + "the server answered the version probe with a body of more than "
+              + PROBE_BODY_BYTES / 1024
+              + " KiB");
     }
+    return new Reply(answer.statusCode(), answer.body().get());
   }
 
   /**
@@ -426,9 +420,12 @@ public final class LibsqlConnector implements Connector {
                 : "): the server needs an auth token (option authToken)"));
   }
 
-  private ConnectorUnavailableException serverError(HttpResponse<byte[]> response) {
-    return serverError(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
+  private ConnectorUnavailableException serverError(Reply response) {
+    return serverError(response.status(), new String(response.body(), StandardCharsets.UTF_8));
   }
+
+  /** What the server answered: its status, and its whole body (within the exchange's limit). */
+  private record Reply(int status, byte[] body) {}
 
   private ConnectorUnavailableException serverError(int status, String text) {
     String body = text == null ? "" : text.strip();
@@ -445,15 +442,6 @@ public final class LibsqlConnector implements Connector {
                 ? ""
                 : ": "
                     + SqlDialect.firstLine(body.length() > 200 ? body.substring(0, 200) : body)));
-  }
-
-  private static boolean causedBy(Throwable failure, Class<? extends Throwable> kind) {
-    for (Throwable at = failure; at != null; at = at.getCause()) {
-      if (kind.isInstance(at)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private String cannotConnect() {

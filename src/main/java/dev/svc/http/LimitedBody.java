@@ -1,28 +1,22 @@
-package dev.svc.connector;
+package dev.svc.http;
 
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
  * An HTTP response body read into memory up to a limit: past it the exchange is cancelled (the rest
- * is never read) and the response fails with {@link TooLarge}.
+ * is never read, nor kept) and the body is empty, while the status and headers stay for the caller
+ * to say what the server answered.
  */
-final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
-  /** The body passed the limit; the exchange was cancelled. */
-  static final class TooLarge extends IOException {
-    TooLarge(long limit) {
-      super("the response body passed " + limit + " bytes");
-    }
-  }
-
+public final class LimitedBody implements HttpResponse.BodySubscriber<Optional<byte[]>> {
   private final long limit;
-  private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+  private final CompletableFuture<Optional<byte[]>> body = new CompletableFuture<>();
   private final List<ByteBuffer> received = new ArrayList<>();
   private long size;
   private Flow.Subscription subscription;
@@ -31,13 +25,17 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
     this.limit = limit;
   }
 
-  /** Bodies of at most {@code limit} bytes. */
-  static HttpResponse.BodyHandler<byte[]> atMost(long limit) {
-    return response -> new LimitedBody(limit);
+  /** The longest body one array holds. */
+  private static final long MOST = Integer.MAX_VALUE - 8;
+
+  /** Bodies of at most {@code limit} bytes (and at most 2 GiB); a longer one is empty. */
+  public static HttpResponse.BodyHandler<Optional<byte[]>> upTo(long limit) {
+    long bound = Math.clamp(limit, 0, MOST);
+    return response -> new LimitedBody(bound);
   }
 
   @Override
-  public CompletionStage<byte[]> getBody() {
+  public CompletionStage<Optional<byte[]>> getBody() {
     return body;
   }
 
@@ -57,7 +55,7 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
       if (size > limit) {
         received.clear();
         subscription.cancel();
-        body.completeExceptionally(new TooLarge(limit));
+        body.complete(Optional.empty());
         return;
       }
       received.add(item);
@@ -66,11 +64,15 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
 
   @Override
   public void onError(Throwable failure) {
+    received.clear();
     body.completeExceptionally(failure);
   }
 
   @Override
   public void onComplete() {
+    if (body.isDone()) {
+      return;
+    }
     byte[] all = new byte[(int) size];
     int at = 0;
     for (ByteBuffer item : received) {
@@ -79,6 +81,6 @@ final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
       at += length;
     }
     received.clear();
-    body.complete(all);
+    body.complete(Optional.of(all));
   }
 }
