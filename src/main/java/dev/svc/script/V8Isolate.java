@@ -43,7 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>A {@link Watchdog} ends JavaScript running at the deadline (up to {@value #TICK_MILLIS} ms
  * late; Javet's own {@code V8Guard} woke its thread on every call); a near-heap-limit callback ends
  * a call that reaches the heap cap, before V8 would abort the process. Either way the isolate is no
- * longer {@link #isReusable() reusable}: its {@link State} says why.
+ * longer {@link #isReusable() reusable}: its {@link State} says why. ArrayBuffer memory, which V8
+ * allocates outside its heap and does not cap, is counted per call inside the isolate ({@code
+ * buffers.js}): a call may allocate as many bytes of it as the heap cap, no more.
  */
 final class V8Isolate implements ScriptIsolate {
   private static final Log LOG = Log.tagged("script");
@@ -56,6 +58,7 @@ final class V8Isolate implements ScriptIsolate {
 
   private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String SANDBOX = resource("sandbox.js");
+  private static final String BUFFERS = resource("buffers.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
   static final long TICK_MILLIS = 10;
@@ -142,6 +145,9 @@ final class V8Isolate implements ScriptIsolate {
     runtime.allowEval(false);
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
     try (V8ValueObject host = runtime.createV8ValueObject();
+        V8ValueFunction buffers =
+            runtime.getExecutor(BUFFERS).setResourceName("svc:buffers.js").execute();
+        V8ValueFunction startBufferCount = buffers.call(null, (double) heapBytes);
         V8ValueFunction bootstrap =
             runtime.getExecutor(SANDBOX).setResourceName("svc:sandbox.js").execute()) {
       functions.addTo(host);
@@ -152,7 +158,13 @@ final class V8Isolate implements ScriptIsolate {
       V8ValueObject internals;
       try {
         internals =
-            bootstrap.call(null, host, vendor, MAX_RESULT_CHARS, HttpFetch.MAX_REQUEST_CHARS);
+            bootstrap.call(
+                null,
+                host,
+                vendor,
+                MAX_RESULT_CHARS,
+                HttpFetch.MAX_REQUEST_CHARS,
+                startBufferCount);
       } catch (JavetException e) {
         throw new ScriptEngineException(
             (scripts.vendor().isPresent()

@@ -1,9 +1,10 @@
 // The sandbox of one isolate, run once when the isolate is created. It receives the host's
 // callbacks, the vendor bundle's factory, the longest JSON a call may return and the longest JSON
-// of one request (a fetch, a question to the client) it may hand the host, shapes the global
-// object, and returns the functions the Java side calls. Nothing it keeps is reachable from scripts: host callbacks live only in this
+// of one request (a fetch, a question to the client) it may hand the host, and buffers.js's
+// startCall (which starts a call's count of ArrayBuffer memory), shapes the global object, and
+// returns the functions the Java side calls. Nothing it keeps is reachable from scripts: host callbacks live only in this
 // closure. See docs/scripts.md for what scripts see.
-(function (host, vendorFactory, maxResultChars, maxRequestChars) {
+(function (host, vendorFactory, maxResultChars, maxRequestChars, startBufferCount) {
   "use strict";
   const g = globalThis;
   const {
@@ -486,6 +487,7 @@
   const invoke = (factory, exportName, payload) => {
     if (!reset()) return SPOILED;
     let result;
+    startBufferCount();
     try {
       const module = { exports: {} };
       factory(module, module.exports, require);
