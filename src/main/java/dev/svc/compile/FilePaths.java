@@ -2,6 +2,8 @@ package dev.svc.compile;
 
 import dev.svc.definition.Located;
 import dev.svc.diagnostic.Diagnostics;
+import dev.svc.model.ServedFiles;
+import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -31,6 +33,58 @@ final class FilePaths {
           "remove the character; file names cannot hold it");
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether {@code file}, an existing file that {@code written} names and that the project serves
+   * to clients and embeds in its artifact (a resource's content, a prompt's image), may be: it must
+   * be inside {@code projectDirectory} once symbolic links are followed ({@code
+   * file-outside-project} otherwise: {@code ../../etc/passwd}, {@code /home/me/.ssh/id_rsa}, a link
+   * out of the project), and it must not be a {@code .env} file, the project's secrets ({@code
+   * secret-file}). Each is reported at {@code written}'s position.
+   */
+  static boolean servable(
+      Path projectDirectory, Path file, Located<String> written, Diagnostics diagnostics) {
+    Path project = projectDirectory.toAbsolutePath().normalize();
+    Path real;
+    try {
+      real = file.toRealPath();
+    } catch (IOException e) {
+      real = file.toAbsolutePath().normalize();
+    }
+    if (!file.toAbsolutePath().normalize().startsWith(project)
+        || !ServedFiles.insideForReal(file, project)) {
+      diagnostics.error(
+          "file-outside-project",
+          written.origin(),
+          "`"
+              + visible(written.value())
+              + "` is outside the project directory"
+              + (real.equals(file.toAbsolutePath().normalize())
+                  ? ""
+                  : " (it links to " + real + ")")
+              + ": svc serves this file to clients and embeds it in what `svc build` makes",
+          "copy the file into the project and name it by a path inside it");
+      return false;
+    }
+    if (isEnvFile(file) || isEnvFile(real)) {
+      diagnostics.error(
+          "secret-file",
+          written.origin(),
+          "`"
+              + visible(written.value())
+              + "` is a .env file, which holds the project's secrets: svc would serve it to"
+              + " clients and embed it in what `svc build` makes",
+          "put the content in a file of its own; keep secrets in .env only");
+      return false;
+    }
+    return true;
+  }
+
+  /** {@code .env} or {@code .env.<anything>} (.env.local, .env.production). */
+  private static boolean isEnvFile(Path file) {
+    Path name = file.getFileName();
+    return name != null && (name.toString().equals(".env") || name.toString().startsWith(".env."));
   }
 
   /** {@code text} with control characters written as {@code \\uXXXX}, so a message shows them. */

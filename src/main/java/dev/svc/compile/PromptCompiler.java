@@ -187,6 +187,9 @@ final class PromptCompiler {
           "paths start at " + (directory.isEmpty() ? "the project directory" : directory + "/"));
       return Optional.empty();
     }
+    if (!FilePaths.servable(projectDirectory, path, image, diagnostics)) {
+      return Optional.empty();
+    }
     Optional<String> type =
         mimeType.map(Located::value).or(() -> MimeTypes.ofFileName(image.value()));
     if (type.isEmpty()) {

@@ -115,6 +115,9 @@ final class ResourceCompiler {
               + (r.directory().isEmpty() ? "the project directory" : r.directory() + "/"));
       return Optional.empty();
     }
+    if (!FilePaths.servable(projectDirectory, path, file.get(), diagnostics)) {
+      return Optional.empty();
+    }
     return Optional.of(
         new Resource.ContentFile(projectDirectory.relativize(path).toString().replace('\\', '/')));
   }
@@ -186,6 +189,9 @@ final class ResourceCompiler {
             "the template file `" + path.value() + "` does not exist",
             "paths start at "
                 + (r.directory().isEmpty() ? "the project directory" : r.directory() + "/"));
+        return Optional.empty();
+      }
+      if (!FilePaths.servable(projectDirectory, file.get(), path, diagnostics)) {
         return Optional.empty();
       }
     }
