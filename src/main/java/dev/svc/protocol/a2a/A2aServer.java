@@ -6,6 +6,7 @@ import dev.svc.call.Caller;
 import dev.svc.log.Log;
 import dev.svc.log.LogContext;
 import dev.svc.model.Agent;
+import dev.svc.net.HostResolver;
 import dev.svc.project.Environment;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.HttpCall;

@@ -3,6 +3,7 @@ package dev.svc.protocol.a2a;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.log.OncePer;
+import dev.svc.net.AddressPolicy;
 import dev.svc.telemetry.SvcMetrics;
 import java.io.IOException;
 import java.net.URI;
@@ -190,7 +191,7 @@ public final class PushNotifier implements AutoCloseable {
     for (int attempt = 1; attempt <= retry.attempts(); attempt++) {
       try {
         switch (destinations.resolve(uri)) {
-          case PushDestinations.Resolution.Refused refused -> {
+          case AddressPolicy.Resolution.Refused refused -> {
             LOG.warn(
                 "push notification refused",
                 "task",
@@ -201,8 +202,8 @@ public final class PushNotifier implements AutoCloseable {
                 refused.reason());
             return; // the address will not become allowed by trying again
           }
-          case PushDestinations.Resolution.Unresolved unresolved -> outcome = unresolved.reason();
-          case PushDestinations.Resolution.Allowed allowed -> {
+          case AddressPolicy.Resolution.Unresolved unresolved -> outcome = unresolved.reason();
+          case AddressPolicy.Resolution.Allowed allowed -> {
             int status;
             sending.acquire();
             try {

@@ -4,6 +4,7 @@ import static dev.svc.protocol.a2a.A2aServerIT.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Json;
+import dev.svc.net.HostResolver;
 import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ScriptedModelServer;

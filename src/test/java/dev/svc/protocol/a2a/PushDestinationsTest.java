@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.model.IpNetwork;
 import dev.svc.model.Service;
+import dev.svc.net.AddressPolicy;
+import dev.svc.net.HostResolver;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -115,13 +117,12 @@ class PushDestinationsTest {
             "mixed.test resolves to 10.0.0.1, a private address; push notifications go to public"
                 + " addresses unless agents.push_notifications allows more");
     assertThat(destinations.resolve(URI.create("https://public.test/hook")))
-        .isEqualTo(
-            new PushDestinations.Resolution.Allowed(List.of(InetAddress.ofLiteral("8.8.8.8"))));
+        .isEqualTo(new AddressPolicy.Resolution.Allowed(List.of(InetAddress.ofLiteral("8.8.8.8"))));
     assertThat(destinations.refusal("https://nowhere.test/"))
         .as("checked again at delivery")
         .isEmpty();
     assertThat(destinations.resolve(URI.create("https://nowhere.test/")))
-        .isInstanceOf(PushDestinations.Resolution.Unresolved.class);
+        .isInstanceOf(AddressPolicy.Resolution.Unresolved.class);
     assertThat(destinations.refusal("http://METADATA.google.internal./computeMetadata/v1/"))
         .contains("METADATA.google.internal. is a cloud metadata service");
     assertThat(destinations.refusal("http://[::1]:8080/"))

@@ -1,10 +1,13 @@
-package dev.svc.protocol.a2a;
+package dev.svc.net;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 
-/** Resolves the host names of push-notification URLs: {@link #SYSTEM}, or a test's own. */
+/**
+ * Resolves the host names of the URLs svc calls out to (push notifications, scripts' {@code
+ * fetch}): {@link #SYSTEM}, or a test's own.
+ */
 @FunctionalInterface
 public interface HostResolver {
   HostResolver SYSTEM = host -> List.of(InetAddress.getAllByName(host));
