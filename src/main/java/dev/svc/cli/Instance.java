@@ -348,8 +348,11 @@ public final class Instance implements AutoCloseable {
       if (!next.service().cacheStore().equals(previous.model().service().cacheStore())) {
         LOG.warn("a tools.cache.store change applies when svc restarts");
       }
-      // unchanged scripts keep their runner (and its warm isolates); changed ones get a new one
-      boolean sameScripts = previous.model().scripts().equals(next.scripts());
+      // unchanged scripts keep their runner (and its warm isolates); changed ones, or a changed
+      // scripts.fetch, get a new one
+      boolean sameScripts =
+          previous.model().scripts().equals(next.scripts())
+              && previous.model().service().scriptFetch().equals(next.service().scriptFetch());
       ScriptRunner scripts =
           sameScripts
               ? previous.scripts()

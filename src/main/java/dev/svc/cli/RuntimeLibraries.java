@@ -63,8 +63,14 @@ final class RuntimeLibraries {
     MYSQL("mysql-connector-j"),
     MONGODB("mongodb-driver-sync", "mongodb-driver-core", "bson", "bson-record-codec"),
     REDIS("jedis", "commons-pool2", "json", "gson", "redis-authx-core"),
-    /** V8, for TypeScript handlers, transforms and auth plugins. */
-    SCRIPTS("javet", "javet-v8-linux-x86_64"),
+    /** V8, for TypeScript handlers, transforms and auth plugins, and the client of their fetch. */
+    SCRIPTS(
+        "javet",
+        "javet-v8-linux-x86_64",
+        "jetty-client",
+        "jetty-alpn-client",
+        "jetty-compression-gzip",
+        "jetty-compression-common"),
     /** Google's sign-in library, for agents on Vertex AI without an API key. */
     GOOGLE_SIGN_IN(
         "google-auth-library-oauth2-http",

@@ -3,6 +3,7 @@ package dev.svc.cli;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.diagnostic.Origin;
 import dev.svc.model.Model;
+import dev.svc.net.AddressPolicy;
 import dev.svc.project.Environment;
 import dev.svc.runtime.StartupException;
 import dev.svc.script.PooledScriptRunner;
@@ -59,7 +60,10 @@ final class ScriptSandbox {
             callerSlots,
             Duration.ofSeconds(idleSeconds),
             defaults.warmUp(),
-            toolShare),
+            toolShare,
+            new AddressPolicy(
+                model.service().scriptFetch().allowPrivateNetworks(),
+                model.service().scriptFetch().allowedNetworks())),
         memory);
   }
 

@@ -3,7 +3,7 @@ package dev.svc.compile;
 import dev.svc.definition.Located;
 import dev.svc.definition.RootDefinition;
 import dev.svc.definition.RootDefinition.IntrospectionDefinition;
-import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
+import dev.svc.definition.RootDefinition.NetworksDefinition;
 import dev.svc.definition.RootDefinition.ServerAuthDefinition;
 import dev.svc.diagnostic.Diagnostics;
 import dev.svc.diagnostic.Suggestions;
@@ -72,12 +72,17 @@ final class ServiceCompiler {
                     .map(Located::value)
                     .filter(p -> !p.isBlank())),
             limits(root.server().limits()),
-            pushNotifications(root.pushNotifications()),
+            new Service.PushNotifications(
+                allowPrivateNetworks(root.pushNotifications()),
+                networks(root.pushNotifications(), "agents.push_notifications")),
             ToolCompiler.caps(ResultCaps.DEFAULTS, root.maxRows(), root.maxBytes()),
             root.server().auth().flatMap(this::auth),
             tasks(root.tasks(), adapters, brokenAdapters),
             rateLimitStore(root, adapters, brokenAdapters),
-            cacheStore(root, adapters, brokenAdapters)));
+            cacheStore(root, adapters, brokenAdapters),
+            new Service.ScriptFetch(
+                allowPrivateNetworks(root.scriptFetch()),
+                networks(root.scriptFetch(), "scripts.fetch"))));
   }
 
   /**
@@ -364,7 +369,15 @@ final class ServiceCompiler {
         .orElse(fallback);
   }
 
-  private Service.PushNotifications pushNotifications(PushNotificationsDefinition written) {
+  private static boolean allowPrivateNetworks(NetworksDefinition written) {
+    return written.allowPrivateNetworks().map(Located::value).orElse(false);
+  }
+
+  /**
+   * The {@code allowed_networks} of {@code section} ({@code agents.push_notifications}, {@code
+   * scripts.fetch}): each an address or a CIDR network, never a host name.
+   */
+  private List<IpNetwork> networks(NetworksDefinition written, String section) {
     List<IpNetwork> networks = new ArrayList<>();
     for (Located<String> network : written.allowedNetworks()) {
       IpNetwork.parse(network.value())
@@ -376,13 +389,13 @@ final class ServiceCompiler {
                       network.origin(),
                       "`"
                           + network.value()
-                          + "` in `agents.push_notifications.allowed_networks` is not an IP"
-                          + " network",
+                          + "` in `"
+                          + section
+                          + ".allowed_networks` is not an IP network",
                       "write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or"
                           + " `fd00::/8` (host names are not accepted)"));
     }
-    return new Service.PushNotifications(
-        written.allowPrivateNetworks().map(Located::value).orElse(false), networks);
+    return networks;
   }
 
   private Optional<Integer> port(Located<String> written) {

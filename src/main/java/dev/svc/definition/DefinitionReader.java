@@ -3,7 +3,7 @@ package dev.svc.definition;
 import dev.svc.definition.AgentDefinition.ModelDefinition;
 import dev.svc.definition.PromptDefinition.MessageDefinition;
 import dev.svc.definition.RootDefinition.BuildDefinition;
-import dev.svc.definition.RootDefinition.PushNotificationsDefinition;
+import dev.svc.definition.RootDefinition.NetworksDefinition;
 import dev.svc.definition.RootDefinition.ServerDefinition;
 import dev.svc.definition.ToolDefinition.AnnotationsDefinition;
 import dev.svc.definition.ToolDefinition.AuthDefinition;
@@ -53,7 +53,7 @@ public final class DefinitionReader {
             .toList(),
         agents.flatMap(a -> a.text("directory")),
         agents.flatMap(a -> a.object("tool_access")).map(DefinitionReader::toolAccess),
-        pushNotifications(agents.flatMap(a -> a.object("push_notifications"))),
+        networks(agents.flatMap(a -> a.object("push_notifications"))),
         new ServerDefinition(
             server.flatMap(s -> s.text("port")),
             server.flatMap(s -> s.integer("log_level")),
@@ -74,7 +74,8 @@ public final class DefinitionReader {
         tools.flatMap(t -> t.integer("max_rows")),
         tools.flatMap(t -> t.integer("max_bytes")),
         tools.flatMap(t -> t.object("rate_limit")).map(DefinitionReader::rateLimit),
-        tasks(agents.flatMap(a -> a.object("tasks"))));
+        tasks(agents.flatMap(a -> a.object("tasks"))),
+        networks(f.object("scripts").flatMap(s -> s.object("fetch"))));
   }
 
   private static RootDefinition.TasksDefinition tasks(Optional<Fields> tasks) {
@@ -119,10 +120,11 @@ public final class DefinitionReader {
         introspection.integer("cache_seconds"));
   }
 
-  private static PushNotificationsDefinition pushNotifications(Optional<Fields> push) {
-    return new PushNotificationsDefinition(
-        push.flatMap(p -> p.bool("allow_private_networks")),
-        push.flatMap(p -> p.textList("allowed_networks")).map(Located::value).orElse(List.of()));
+  /** {@code agents.push_notifications} or {@code scripts.fetch}. */
+  private static NetworksDefinition networks(Optional<Fields> section) {
+    return new NetworksDefinition(
+        section.flatMap(p -> p.bool("allow_private_networks")),
+        section.flatMap(p -> p.textList("allowed_networks")).map(Located::value).orElse(List.of()));
   }
 
   public AdapterDefinition adapter(YamlNode node, String fileName) {

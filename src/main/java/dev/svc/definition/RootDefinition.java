@@ -10,6 +10,8 @@ import java.util.Optional;
  * @param maxRows {@code tools.max_rows}
  * @param maxBytes {@code tools.max_bytes}
  * @param rateLimit {@code tools.rate_limit}
+ * @param pushNotifications {@code agents.push_notifications}
+ * @param scriptFetch {@code scripts.fetch}
  */
 public record RootDefinition(
     Origin origin,
@@ -27,13 +29,14 @@ public record RootDefinition(
     List<ResourceDefinition> inlineTemplates,
     Optional<Located<String>> agentsDirectory,
     Optional<ToolAccessDefinition> agentToolAccess,
-    PushNotificationsDefinition pushNotifications,
+    NetworksDefinition pushNotifications,
     ServerDefinition server,
     BuildDefinition build,
     Optional<Located<Long>> maxRows,
     Optional<Located<Long>> maxBytes,
     Optional<RateLimitDefinition> rateLimit,
-    TasksDefinition tasks) {
+    TasksDefinition tasks,
+    NetworksDefinition scriptFetch) {
 
   public RootDefinition {
     inlinePrompts = List.copyOf(inlinePrompts);
@@ -41,10 +44,13 @@ public record RootDefinition(
     inlineTemplates = List.copyOf(inlineTemplates);
   }
 
-  /** {@code agents.push_notifications}. */
-  public record PushNotificationsDefinition(
+  /**
+   * Which addresses beyond public ones an outbound request may reach: {@code
+   * agents.push_notifications}, {@code scripts.fetch}.
+   */
+  public record NetworksDefinition(
       Optional<Located<Boolean>> allowPrivateNetworks, List<Located<String>> allowedNetworks) {
-    public PushNotificationsDefinition {
+    public NetworksDefinition {
       allowedNetworks = List.copyOf(allowedNetworks);
     }
   }

@@ -199,19 +199,43 @@ public final class Shapes {
   }
 
   static final Shape PUSH_NOTIFICATIONS =
-      shape(
+      networks(
           "push-notifications",
-          "Where A2A push notifications may be sent besides public addresses.",
+          "Where A2A push notifications may be sent besides public addresses.");
+
+  static final Shape SCRIPT_FETCH =
+      networks(
+          "script-fetch",
+          "Where scripts' `fetch` may connect besides public addresses (and every redirect it"
+              + " follows).");
+
+  static final Shape SCRIPTS_SECTION =
+      shape(
+          "scripts-section",
+          "Settings of the TypeScript handlers, transforms and auth plugins.",
           false,
           optional(
-              "allow_private_networks",
-              new FieldType.Bool(),
-              "Also loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10)"
-                  + " and link-local addresses; never cloud metadata ones (default false)."),
-          optional(
-              "allowed_networks",
-              new FieldType.TextList(),
-              "Networks (CIDR, e.g. `10.20.0.0/16`) or addresses allowed whatever their kind."));
+              "fetch",
+              new FieldType.Object(SCRIPT_FETCH),
+              "Where scripts' `fetch` may connect besides public addresses (default: public"
+                  + " addresses only)."));
+
+  /** {@code agents.push_notifications} and {@code scripts.fetch}: the same two fields. */
+  private static Shape networks(String name, String description) {
+    return shape(
+        name,
+        description,
+        false,
+        optional(
+            "allow_private_networks",
+            new FieldType.Bool(),
+            "Also loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10)"
+                + " and link-local addresses; never cloud metadata ones (default false)."),
+        optional(
+            "allowed_networks",
+            new FieldType.TextList(),
+            "Networks (CIDR, e.g. `10.20.0.0/16`) or addresses allowed whatever their kind."));
+  }
 
   static final Shape TASKS =
       shape(
@@ -401,6 +425,10 @@ public final class Shapes {
           optional(
               "resource_templates", new FieldType.ListOf(RESOURCE), "Inline resource templates."),
           optional("agents", new FieldType.Object(AGENTS_SECTION), "Agent settings."),
+          optional(
+              "scripts",
+              new FieldType.Object(SCRIPTS_SECTION),
+              "Script settings: where `fetch` may connect."),
           optional("server", new FieldType.Object(ServerShapes.SERVER), "HTTP server settings."),
           optional("build", new FieldType.Object(BUILD), "`svc build` settings."));
 

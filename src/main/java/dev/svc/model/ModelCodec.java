@@ -36,10 +36,11 @@ public final class ModelCodec {
    * {@code server.auth}; 11 added tools' rate limit ({@code rate_limit}); 12 added {@code
    * agents.tasks} (shared task store, lease, retention), {@code server.auth.policy.introspection},
    * {@code server.limits.drain_delay}, a statement's database {@code session}, {@code
-   * tools.rate_limit.store}, {@code tools.cache.store} and prompt arguments' {@code default}. Older
-   * files still read (with the added fields at their defaults, and prompt messages as text).
+   * tools.rate_limit.store}, {@code tools.cache.store} and prompt arguments' {@code default}; 13
+   * added {@code agents.tasks}' run limits; 14 added {@code scripts.fetch}. Older files still read
+   * (with the added fields at their defaults, and prompt messages as text).
    */
-  public static final int FORMAT_VERSION = 13;
+  public static final int FORMAT_VERSION = 14;
 
   private static int checksumLength(int version) {
     return version >= 4 ? 4 : 32;

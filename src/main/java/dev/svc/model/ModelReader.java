@@ -38,7 +38,10 @@ record ModelReader(DataInputStream in, int version) {
     Optional<String> cacheStore = optional(this::string);
     Service.Tasks tasks =
         version < 13 ? read.tasks() : read.tasks().withRunLimits(in.readInt(), in.readInt());
-    return read.withLaterFields(limits, rateLimitStore, cacheStore, tasks);
+    Service later = read.withLaterFields(limits, rateLimitStore, cacheStore, tasks);
+    return version < 14
+        ? later
+        : later.withScriptFetch(new Service.ScriptFetch(in.readBoolean(), list(this::network)));
   }
 
   private Service serviceUpToAuth() throws IOException {
@@ -80,7 +83,8 @@ record ModelReader(DataInputStream in, int version) {
                 Duration.ofMillis(in.readLong()))
             : Service.Tasks.IN_MEMORY,
         Optional.empty(), // tools.rate_limit.store and tools.cache.store: read by service(),
-        Optional.empty()); // after the drain delay
+        Optional.empty(), // after the drain delay
+        Service.ScriptFetch.DEFAULT); // scripts.fetch: read by service(), last
   }
 
   ServerAuth serverAuth() throws IOException {

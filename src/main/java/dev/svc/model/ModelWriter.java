@@ -64,6 +64,10 @@ record ModelWriter(DataOutputStream out, int version) {
       out.writeInt(s.tasks().maxRunning());
       out.writeInt(s.tasks().maxWaiting());
     }
+    if (version >= 14) {
+      out.writeBoolean(s.scriptFetch().allowPrivateNetworks());
+      list(s.scriptFetch().allowedNetworks(), n -> string(n.toString()));
+    }
   }
 
   void serverAuth(ServerAuth a) throws IOException {

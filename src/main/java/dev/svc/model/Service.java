@@ -25,6 +25,8 @@ import java.util.Optional;
  *     rate-limit counters every instance shares; empty counts in this process's memory
  * @param cacheStore {@code tools.cache.store}: the redis adapter whose database holds the result
  *     cache every instance shares; empty caches in this process's memory
+ * @param scriptFetch {@code scripts.fetch}: which addresses beyond public ones scripts' {@code
+ *     fetch} may reach
  */
 public record Service(
     String name,
@@ -46,7 +48,8 @@ public record Service(
     Optional<ServerAuth> auth,
     Tasks tasks,
     Optional<String> rateLimitStore,
-    Optional<String> cacheStore) {
+    Optional<String> cacheStore,
+    ScriptFetch scriptFetch) {
   public static final int DEFAULT_SEARCH_LIMIT = 10;
 
   public Service {
@@ -82,13 +85,40 @@ public record Service(
         auth,
         tasks,
         rateLimitStore,
-        cacheStore);
+        cacheStore,
+        scriptFetch);
+  }
+
+  /** This service with other {@code scripts.fetch} settings (format 14 holds them last). */
+  public Service withScriptFetch(ScriptFetch settings) {
+    return new Service(
+        name,
+        version,
+        port,
+        logLevel,
+        allowedHosts,
+        allowedOrigins,
+        defaultCache,
+        searchLimit,
+        agentToolAccess,
+        buildOut,
+        buildCleanDir,
+        metrics,
+        audit,
+        limits,
+        pushNotifications,
+        defaultCaps,
+        auth,
+        tasks,
+        rateLimitStore,
+        cacheStore,
+        settings);
   }
 
   /**
    * Settings with the defaults of {@code server.metrics}, {@code server.audit}, {@code
-   * server.limits}, push notifications and result caps, no {@code server.auth}, tasks, rate limits
-   * and the result cache in memory.
+   * server.limits}, push notifications, scripts' fetch and result caps, no {@code server.auth},
+   * tasks, rate limits and the result cache in memory.
    */
   public Service(
       String name,
@@ -122,7 +152,8 @@ public record Service(
         Optional.empty(),
         Tasks.IN_MEMORY,
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        ScriptFetch.DEFAULT);
   }
 
   /**
@@ -208,6 +239,23 @@ public record Service(
     public static final PushNotifications DEFAULT = new PushNotifications(false, List.of());
 
     public PushNotifications {
+      allowedNetworks = List.copyOf(allowedNetworks);
+    }
+  }
+
+  /**
+   * {@code scripts.fetch}: which addresses beyond public ones a script's {@code fetch} may reach
+   * (docs/scripts.md, "Where fetch may go"). The same kinds of addresses as {@link
+   * PushNotifications}.
+   *
+   * @param allowPrivateNetworks loopback, private (RFC 1918, ULA), CGNAT and link-local addresses
+   *     (never cloud metadata addresses, which only {@code allowedNetworks} can allow)
+   * @param allowedNetworks networks allowed besides public addresses, whatever kind they are
+   */
+  public record ScriptFetch(boolean allowPrivateNetworks, List<IpNetwork> allowedNetworks) {
+    public static final ScriptFetch DEFAULT = new ScriptFetch(false, List.of());
+
+    public ScriptFetch {
       allowedNetworks = List.copyOf(allowedNetworks);
     }
   }

@@ -1,14 +1,14 @@
 package dev.svc.script;
 
+import dev.svc.call.ClientText;
 import dev.svc.json.Jackson;
+import dev.svc.log.Log;
+import dev.svc.net.AddressPolicy;
+import dev.svc.net.HostResolver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -27,12 +27,15 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The host side of the sandbox's {@code fetch}: one shared JDK HTTP client, requests started
- * asynchronously (so a script's concurrent fetches really run at once), answers as JSON text for
- * {@code sandbox.js}. Bodies are text: UTF-8 unless the response names another charset. A body is
- * counted against the process's {@link FetchMemory} while it is read and until its call took it.
+ * The host side of the sandbox's {@code fetch}: one HTTP client per script runner ({@link
+ * JettyFetchClient}, made on the first fetch), each request run on a virtual thread of its own (so
+ * a script's concurrent fetches really run at once), answers as JSON text for {@code sandbox.js}.
+ * Only the addresses {@code scripts.fetch} allows are reached, by the request and by every redirect
+ * it follows ({@link CheckedAddresses}). Bodies are text: UTF-8 unless the response names another
+ * charset. A body is counted against the process's {@link FetchMemory} while it is read and until
+ * its call took it.
  */
-final class HttpFetch {
+final class HttpFetch implements AutoCloseable {
   /** Larger response bodies fail the fetch rather than fill the isolate's heap. */
   static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -46,39 +49,77 @@ final class HttpFetch {
   /** Bytes read (and counted) at a time. */
   private static final int CHUNK_BYTES = 64 * 1024;
 
+  /** Headers the client sets itself, as the JDK's client refused them. */
+  private static final Set<String> RESTRICTED_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
+
+  private static final Log LOG = Log.tagged("script.fetch");
+
   private static final JsonMapper JSON = Jackson.MAPPER;
 
   private final FetchMemory memory;
+  private final AddressPolicy policy;
+  private final HostResolver resolver;
 
-  /** Fetches counted against the process's fetch budget. */
-  HttpFetch() {
-    this(FetchMemory.process());
+  /** Fetches counted against the process's fetch budget, reaching what {@code policy} allows. */
+  HttpFetch(AddressPolicy policy) {
+    this(FetchMemory.process(), policy, HostResolver.SYSTEM);
   }
 
-  HttpFetch(FetchMemory memory) {
+  HttpFetch(FetchMemory memory, AddressPolicy policy, HostResolver resolver) {
     this.memory = memory;
+    this.policy = policy;
+    this.resolver = resolver;
   }
 
   // made on the first fetch: an HTTP client loads TLS and certificates, ~200 ms of start-up
-  private volatile HttpClient client;
+  private JettyFetchClient client;
+  private int running;
+  private boolean retiring;
+  private boolean closed;
 
-  private HttpClient client() {
-    HttpClient current = client;
-    if (current == null) {
-      synchronized (this) {
-        current = client;
-        if (current == null) {
-          current =
-              HttpClient.newBuilder()
-                  .followRedirects(HttpClient.Redirect.NORMAL)
-                  .connectTimeout(Duration.ofSeconds(10))
-                  .executor(Executors.newVirtualThreadPerTaskExecutor())
-                  .build();
-          client = current;
-        }
-      }
+  /** The client, for one more exchange; {@link #done()} when it ended. */
+  private synchronized JettyFetchClient client() {
+    if (closed) {
+      throw new IllegalStateException("the script runner is closed");
     }
-    return current;
+    if (client == null) {
+      client = new JettyFetchClient(policy, resolver);
+    }
+    running++;
+    return client;
+  }
+
+  private synchronized void done() {
+    running--;
+    if (retiring && running == 0) {
+      stopClient();
+    }
+  }
+
+  /**
+   * The runner was replaced: the client stops once no fetch runs (its threads and pooled
+   * connections would otherwise stay); a later fetch of a call still running makes a new one.
+   */
+  synchronized void retire() {
+    retiring = true;
+    if (running == 0) {
+      stopClient();
+    }
+  }
+
+  /** Stops the client, ending the fetches still running. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    stopClient();
+  }
+
+  private void stopClient() {
+    if (client != null) {
+      client.close();
+      client = null;
+    }
   }
 
   /**
@@ -87,9 +128,9 @@ final class HttpFetch {
    * took it.
    */
   CompletableFuture<FetchAnswer> start(String request, Duration timeout) {
-    HttpRequest http;
+    JettyFetchClient.Outgoing outgoing;
     try {
-      http = build(JSON.readTree(request), timeout);
+      outgoing = outgoing(JSON.readTree(request));
     } catch (IllegalArgumentException | JacksonException e) {
       return CompletableFuture.completedFuture(FetchAnswer.of(error(e.getMessage())));
     }
@@ -98,21 +139,66 @@ final class HttpFetch {
     if (!held.add((long) request.length() * FetchMemory.HEAP_PER_BODY_BYTE)) {
       return CompletableFuture.completedFuture(failed(held, noRoom()));
     }
-    CompletableFuture<FetchAnswer> answer =
-        client()
-            .sendAsync(http, HttpResponse.BodyHandlers.ofInputStream())
-            .thenApply(response -> answer(response, held))
-            .exceptionally(error -> FetchAnswer.of(failure(error)));
-    // cancelled (its call ended): the body may still be read, and its answer is never taken
+    CompletableFuture<FetchAnswer> answer = new CompletableFuture<>();
+    // cancelled (its call ended): the exchange is aborted, and its answer is never taken
     answer.whenComplete((done, error) -> {
       if (error != null) {
         held.close();
       }
     });
+    long millis = Math.max(1, timeout.toMillis());
+    Thread.ofVirtual()
+        .name("svc-fetch")
+        .start(() -> answer.complete(exchange(outgoing, millis, held, answer)));
     return answer;
   }
 
-  private static HttpRequest build(JsonNode request, Duration timeout) {
+  private FetchAnswer exchange(
+      JettyFetchClient.Outgoing outgoing,
+      long timeoutMillis,
+      FetchMemory.Reservation held,
+      CompletableFuture<FetchAnswer> answer) {
+    JettyFetchClient client;
+    try {
+      client = client();
+    } catch (RuntimeException e) {
+      return failed(held, e.getMessage());
+    }
+    try {
+      JettyFetchClient.Reply reply =
+          client.send(
+              outgoing,
+              timeoutMillis,
+              abort ->
+                  answer.whenComplete((done, error) -> {
+                    if (error != null) {
+                      abort.run();
+                    }
+                  }));
+      return read(reply, held);
+    } catch (FetchRefusedException e) {
+      String url = ClientText.printable(outgoing.uri().toString());
+      LOG.warn("fetch refused", "url", url, "reason", e.reason());
+      return failed(held, url + " refused: " + e.reason());
+    } catch (TimeoutException e) {
+      return failed(held, "the request timed out");
+    } catch (ConnectException e) {
+      return failed(held, "cannot connect" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    } catch (IOException | RuntimeException e) {
+      return failed(held, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return failed(held, "the request was interrupted");
+    } catch (Error e) {
+      held.close();
+      throw e;
+    } finally {
+      done();
+    }
+  }
+
+  /** The request the sandbox asked for, checked as the JDK's client checked it. */
+  private static JettyFetchClient.Outgoing outgoing(JsonNode request) {
     String url = request.path("url").asString("");
     URI uri;
     try {
@@ -124,36 +210,68 @@ final class HttpFetch {
     if (!scheme.equals("http") && !scheme.equals("https")) {
       throw new IllegalArgumentException("only http and https URLs can be fetched, not " + url);
     }
-    String method = request.path("method").asString("GET").toUpperCase(Locale.ROOT);
-    JsonNode body = request.path("body");
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(uri)
-            .timeout(timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout)
-            .method(
-                method,
-                body.isString()
-                    ? HttpRequest.BodyPublishers.ofString(body.asString(), StandardCharsets.UTF_8)
-                    : HttpRequest.BodyPublishers.noBody());
-    for (JsonNode header : request.path("headers")) {
-      builder.header(header.path(0).asString(), header.path(1).asString());
+    if (uri.getHost() == null || uri.getHost().isEmpty()) {
+      throw new IllegalArgumentException("invalid URL " + url + ": it names no host");
     }
-    return builder.build();
+    String method = request.path("method").asString("GET").toUpperCase(Locale.ROOT);
+    if (!isToken(method)) {
+      throw new IllegalArgumentException("invalid method " + ClientText.printable(method));
+    }
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    for (JsonNode header : request.path("headers")) {
+      String name = header.path(0).asString();
+      String value = header.path(1).asString();
+      if (!isToken(name)) {
+        throw new IllegalArgumentException("invalid header name \"" + name + "\"");
+      }
+      if (RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("restricted header name: \"" + name + "\"");
+      }
+      if (!isFieldValue(value)) {
+        throw new IllegalArgumentException("invalid header value for header " + name);
+      }
+      headers.add(Map.entry(name, value));
+    }
+    JsonNode body = request.path("body");
+    return new JettyFetchClient.Outgoing(
+        uri,
+        method,
+        headers,
+        body.isString()
+            ? Optional.of(body.asString().getBytes(StandardCharsets.UTF_8))
+            : Optional.empty());
   }
 
-  private FetchAnswer answer(HttpResponse<InputStream> response, FetchMemory.Reservation held) {
-    try {
-      return read(response, held);
-    } catch (RuntimeException | Error e) {
-      held.close();
-      throw e;
+  /** An HTTP token (RFC 9110, 5.6.2): a method or a header name. */
+  private static boolean isToken(String text) {
+    if (text.isEmpty()) {
+      return false;
     }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c <= 0x20 || c >= 0x7f || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A header value without line breaks or other control characters (a tab is allowed). */
+  private static boolean isFieldValue(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The answer, or an error when the body is too large or the fetch budget has no room for it. */
-  private FetchAnswer read(HttpResponse<InputStream> response, FetchMemory.Reservation held) {
+  private FetchAnswer read(JettyFetchClient.Reply reply, FetchMemory.Reservation held) {
     List<byte[]> chunks = new ArrayList<>();
     int length = 0;
-    try (InputStream in = response.body()) {
+    try (InputStream in = reply.body()) {
       while (true) {
         byte[] chunk = in.readNBytes(Math.min(CHUNK_BYTES, MAX_BODY_BYTES + 1 - length));
         if (chunk.length == 0) {
@@ -179,16 +297,14 @@ final class HttpFetch {
     }
     chunks.clear();
     ObjectNode answer = JSON.createObjectNode();
-    answer.put("status", response.statusCode());
+    answer.put("status", reply.status());
     answer.put("statusText", "");
-    answer.put("url", response.uri().toString());
+    answer.put("url", reply.url());
     ArrayNode headers = answer.putArray("headers");
-    for (Map.Entry<String, List<String>> header : response.headers().map().entrySet()) {
-      if (!header.getKey().startsWith(":")) {
-        headers.addArray().add(header.getKey()).add(String.join(", ", header.getValue()));
-      }
+    for (Map.Entry<String, String> header : reply.headers()) {
+      headers.addArray().add(header.getKey()).add(header.getValue());
     }
-    answer.put("body", new String(bytes, charset(response)));
+    answer.put("body", new String(bytes, charset(reply)));
     String json = JSON.writeValueAsString(answer);
     // the answer waits for its isolate as this JSON (two bytes a character at most); a body of
     // control characters or of text beyond Latin-1 makes JSON of more bytes than was counted
@@ -210,8 +326,13 @@ final class HttpFetch {
     return FetchAnswer.of(error(message));
   }
 
-  private static Charset charset(HttpResponse<?> response) {
-    String type = response.headers().firstValue("content-type").orElse("");
+  private static Charset charset(JettyFetchClient.Reply reply) {
+    String type =
+        reply.headers().stream()
+            .filter(h -> h.getKey().equals("content-type"))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElse("");
     for (String part : type.split(";")) {
       String p = part.strip();
       if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
@@ -223,20 +344,6 @@ final class HttpFetch {
       }
     }
     return StandardCharsets.UTF_8;
-  }
-
-  private static String failure(Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
-      return error("the request timed out");
-    }
-    if (cause instanceof ConnectException) {
-      return error(
-          "cannot connect" + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
-    }
-    String message = cause.getMessage();
-    return error(message == null ? cause.getClass().getSimpleName() : message);
   }
 
   private static String error(String message) {

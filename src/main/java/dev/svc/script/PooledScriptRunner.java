@@ -5,6 +5,7 @@ import dev.svc.call.Deadline;
 import dev.svc.json.Jackson;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
+import dev.svc.net.AddressPolicy;
 import java.time.Duration;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -74,6 +75,7 @@ public final class PooledScriptRunner implements ScriptRunner {
    * @param idleTimeout how long an isolate is kept while no call uses it
    * @param warmUp whether {@link #warmUp()} creates the first isolate ahead of the first call
    * @param toolShare the most isolates the calls of one tool hold at once
+   * @param fetchNetworks where scripts' {@code fetch} may connect ({@code scripts.fetch})
    */
   public record Settings(
       int maxIsolates,
@@ -81,13 +83,32 @@ public final class PooledScriptRunner implements ScriptRunner {
       int callerSlots,
       Duration idleTimeout,
       boolean warmUp,
-      int toolShare) {
+      int toolShare,
+      AddressPolicy fetchNetworks) {
     public Settings {
       if (maxIsolates < 1 || cpuSlots < 1 || callerSlots < 0 || toolShare < 1) {
         throw new IllegalArgumentException(
             "at least one isolate, one CPU slot and a tool share of one are needed, and no"
                 + " negative caller slots");
       }
+    }
+
+    /** Fetches of public addresses only ({@code scripts.fetch} unset). */
+    public Settings(
+        int maxIsolates,
+        int cpuSlots,
+        int callerSlots,
+        Duration idleTimeout,
+        boolean warmUp,
+        int toolShare) {
+      this(
+          maxIsolates,
+          cpuSlots,
+          callerSlots,
+          idleTimeout,
+          warmUp,
+          toolShare,
+          AddressPolicy.PUBLIC_ONLY);
     }
 
     /** A tool's share as large as {@code maxIsolates}. */
@@ -152,7 +173,14 @@ public final class PooledScriptRunner implements ScriptRunner {
 
     /** The same settings with {@code callerSlots} calls at most on their callers' threads. */
     public Settings withCallerSlots(int slots) {
-      return new Settings(maxIsolates, cpuSlots, slots, idleTimeout, warmUp, toolShare);
+      return new Settings(
+          maxIsolates, cpuSlots, slots, idleTimeout, warmUp, toolShare, fetchNetworks);
+    }
+
+    /** The same settings with scripts' {@code fetch} reaching what {@code networks} allows. */
+    public Settings withFetchNetworks(AddressPolicy networks) {
+      return new Settings(
+          maxIsolates, cpuSlots, callerSlots, idleTimeout, warmUp, toolShare, networks);
     }
   }
 
@@ -162,7 +190,7 @@ public final class PooledScriptRunner implements ScriptRunner {
   private final ScriptMemory memory;
   private final ToolShares shares;
 
-  private final HttpFetch http = new HttpFetch();
+  private final HttpFetch http;
   private final SpareIsolates spares;
   private final WorkerPool workers;
   private final CallerSlots callers;
@@ -195,6 +223,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     this.scripts = scripts;
     this.settings = settings;
     this.memory = memory;
+    this.http = new HttpFetch(settings.fetchNetworks());
     this.shares = ToolShares.of(settings.toolShare(), memory);
     RunningCalls running = new RunningCalls();
     IsolateLimits limits = new IsolateLimits(settings.maxIsolates(), memory, running);
@@ -257,6 +286,7 @@ public final class PooledScriptRunner implements ScriptRunner {
     retiring = true;
     workers.retire();
     spares.stop();
+    http.retire();
   }
 
   @Override
@@ -306,5 +336,6 @@ public final class PooledScriptRunner implements ScriptRunner {
     }
     workers.close();
     spares.stop();
+    http.close();
   }
 }

@@ -43,6 +43,9 @@ class ScriptFetchMemoryIT {
       """
       == .svc
       name: fetching
+      scripts:
+        fetch:
+          allow_private_networks: true # the test server is on loopback
       == app/tools/grab/config.terse
       description: Fetches n large bodies at once.
       handler: handler.ts

@@ -215,6 +215,9 @@ class ScriptServingIT {
             """
             == .svc
             name: runaways
+            scripts:
+              fetch:
+                allow_private_networks: true # the signal server is on loopback
             == app/tools/quick/config.terse
             description: Answers at once.
             timeout: %2$d

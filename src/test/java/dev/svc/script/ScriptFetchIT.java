@@ -9,6 +9,7 @@ import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
+import dev.svc.net.AddressPolicy;
 import dev.svc.testing.ProjectFixture;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,6 +18,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
@@ -126,7 +128,9 @@ class ScriptFetchIT {
         new PooledScriptRunner(
             new V8Engine(V8Engine.DEFAULT_HEAP_MB),
             scripts,
-            new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false));
+            // the test server is on loopback (ScriptFetchDestinationsIT checks the default)
+            new PooledScriptRunner.Settings(2, Duration.ofSeconds(30), false)
+                .withFetchNetworks(new AddressPolicy(true, List.of())));
   }
 
   @AfterEach
