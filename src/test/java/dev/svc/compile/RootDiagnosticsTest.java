@@ -93,7 +93,7 @@ class RootDiagnosticsTest {
                 + HELLO,
             """
             .svc:2:1: warning[unknown-key]: unknown key `x-deploy` in the root configuration (ignored)
-              hint: known keys: name, version, root, tools, adapters, prompts, resources, resource_templates, agents, server, build
+              hint: known keys: name, version, root, tools, adapters, prompts, resources, resource_templates, agents, scripts, server, build
             .svc:3:1: warning[unknown-key]: unknown key `port` in the root configuration (ignored)
               hint: `port` belongs under `server:`
             0 errors, 2 warnings
@@ -212,6 +212,24 @@ class RootDiagnosticsTest {
             .svc:5:61: error[invalid-network]: `hooks.internal` in `agents.push_notifications.allowed_networks` is not an IP network
               hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
             .svc:5:77: error[invalid-network]: `10.0.0.0/33` in `agents.push_notifications.allowed_networks` is not an IP network
+              hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
+            2 errors, 0 warnings
+            """),
+        argumentSet(
+            "a scripts.fetch network that is not an address or CIDR is rejected",
+            """
+            == .svc
+            name: shop
+            scripts:
+              fetch:
+                allow_private_networks: false
+                allowed_networks: [10.20.0.0/16, api.internal, "fd00::/129"]
+            """
+                + HELLO,
+            """
+            .svc:5:38: error[invalid-network]: `api.internal` in `scripts.fetch.allowed_networks` is not an IP network
+              hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
+            .svc:5:52: error[invalid-network]: `fd00::/129` in `scripts.fetch.allowed_networks` is not an IP network
               hint: write an address or a network in CIDR notation, e.g. `10.20.0.0/16` or `fd00::/8` (host names are not accepted)
             2 errors, 0 warnings
             """),

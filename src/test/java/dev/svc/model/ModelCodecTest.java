@@ -46,6 +46,8 @@ class ModelCodecTest {
       agents:
         tool_access: {mode: allow_list, tools: [get_item]}
         push_notifications: {allow_private_networks: true, allowed_networks: [10.1.0.0/16, "fd00::1"]}
+      scripts:
+        fetch: {allowed_networks: [10.9.0.0/16, 169.254.169.254]}
       prompts:
         - name: inline
           messages:
@@ -266,6 +268,7 @@ class ModelCodecTest {
         .usingRecursiveComparison()
         .ignoringFields(
             "service.pushNotifications",
+            "service.scriptFetch",
             "service.defaultCaps",
             "service.auth",
             "tools.caps",
@@ -289,6 +292,18 @@ class ModelCodecTest {
     Model old = ModelCodec.decode(formatFive);
     assertThat(old.service().defaultCaps()).isEqualTo(ResultCaps.DEFAULTS);
     assertThat(old.tool("get_item").orElseThrow().caps()).isEqualTo(ResultCaps.DEFAULTS);
+  }
+
+  @Test
+  void scriptFetchSettingsSurviveTheRoundTripAndAFormatThirteenFileReadsPublicOnly() {
+    Model model = ProjectFixture.model(dir, EVERYTHING);
+    Service.ScriptFetch fetch = ModelCodec.decode(ModelCodec.encode(model)).service().scriptFetch();
+    assertThat(fetch.allowPrivateNetworks()).isFalse();
+    assertThat(fetch.allowedNetworks())
+        .extracting(IpNetwork::toString)
+        .containsExactly("10.9.0.0/16", "169.254.169.254/32");
+    assertThat(ModelCodec.decode(olderFormat(model, 13)).service().scriptFetch())
+        .isEqualTo(Service.ScriptFetch.DEFAULT);
   }
 
   @Test
