@@ -1,6 +1,6 @@
 package dev.svc.auth;
 
-import dev.svc.http.LimitedBody;
+import dev.svc.net.LimitedBody;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

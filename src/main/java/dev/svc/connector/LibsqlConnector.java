@@ -2,10 +2,10 @@ package dev.svc.connector;
 
 import dev.svc.call.Deadline;
 import dev.svc.call.HeaderValues;
-import dev.svc.http.LimitedBody;
 import dev.svc.json.Jackson;
 import dev.svc.json.JsonFootprint;
 import dev.svc.model.Statement;
+import dev.svc.net.LimitedBody;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

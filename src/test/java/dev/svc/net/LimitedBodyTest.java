@@ -1,4 +1,4 @@
-package dev.svc.http;
+package dev.svc.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.svc.http;
+package dev.svc.net;
 
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
