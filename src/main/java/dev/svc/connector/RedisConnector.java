@@ -123,7 +123,7 @@ public final class RedisConnector implements Connector {
     this.pool =
         new ConnectionPool(
             new ConnectionFactory(
-                new RedisReplyBound(new DefaultJedisSocketFactory(address, client)), client),
+                RedisReplyBound.forCalls(new DefaultJedisSocketFactory(address, client)), client),
             poolConfig);
   }
 

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketException;
+import java.util.function.LongSupplier;
 import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -29,34 +30,58 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 final class RedisReplyBound implements JedisSocketFactory {
   private final JedisSocketFactory sockets;
+  private final LongSupplier ceiling;
 
-  RedisReplyBound(JedisSocketFactory sockets) {
+  /**
+   * @param ceiling the ceiling of the replies to a command sent now, asked on the sending thread
+   *     each time one is sent
+   */
+  private RedisReplyBound(JedisSocketFactory sockets, LongSupplier ceiling) {
     this.sockets = sockets;
+    this.ceiling = ceiling;
+  }
+
+  /** Sockets for tool calls: a reply under the ceiling of the call that sent its command. */
+  static RedisReplyBound forCalls(JedisSocketFactory sockets) {
+    return new RedisReplyBound(sockets, RedisReplyBound::callCeiling);
+  }
+
+  /**
+   * Sockets for svc's own state ({@link StateConnections#redis}): each reply (each message of a
+   * subscription) under {@code ceiling}, asked when a command is sent.
+   */
+  static RedisReplyBound forState(JedisSocketFactory sockets, LongSupplier ceiling) {
+    return new RedisReplyBound(sockets, ceiling);
   }
 
   @Override
   public Socket createSocket() throws JedisConnectionException {
-    return new BoundedSocket(sockets.createSocket());
+    return new BoundedSocket(sockets.createSocket(), ceiling);
   }
 
   /** The ceiling for the reply to a command sent now, on the sending thread. */
-  private static long ceiling() {
+  private static long callCeiling() {
     return ResultMemory.CALL.isBound()
         ? ResultMemory.CALL.get().ceilingBytes()
         : ResultMemory.process().ceilingBytes();
   }
 
-  /** A socket that counts what it reads since it last wrote; everything else is the real one's. */
+  /**
+   * A socket that follows and counts each reply it reads ({@link RespFrames}); everything else is
+   * the real one's.
+   */
   private static final class BoundedSocket extends Socket implements ReplyCount {
     private final Socket socket;
-    private long readSinceWrite;
-    private long ceilingBytes = ceiling();
+    private final LongSupplier ceiling;
+    private volatile long ceilingBytes; // set by the sending thread, read by the reading one
     private final RespFrames frames = new RespFrames(() -> ceilingBytes);
     private InputStream in;
     private OutputStream out;
 
-    BoundedSocket(Socket socket) {
+    BoundedSocket(Socket socket, LongSupplier ceiling) {
       this.socket = socket;
+      this.ceiling = ceiling;
+      this.ceilingBytes = ceiling.getAsLong();
     }
 
     @Override
@@ -77,24 +102,18 @@ final class RedisReplyBound implements JedisSocketFactory {
 
     @Override
     public void wrote() {
-      readSinceWrite = 0;
-      ceilingBytes = ceiling();
+      ceilingBytes = ceiling.getAsLong();
       frames.wrote();
     }
 
     @Override
     public void read(byte[] buffer, int offset, int n) throws IOException {
-      read(n);
       frames.read(buffer, offset, n);
     }
 
+    /** Never called: every read is told with its bytes, which {@link RespFrames} counts. */
     @Override
-    public void read(int n) throws ReplyTooLargeException {
-      readSinceWrite += n;
-      if (readSinceWrite > ceilingBytes) {
-        throw new ReplyTooLargeException(ceilingBytes);
-      }
-    }
+    public void read(int n) {}
 
     @Override
     public void close() throws IOException {

@@ -16,6 +16,15 @@ final class ReplyTooLargeException extends IOException {
     this.ceilingBytes = ceilingBytes;
   }
 
+  /**
+   * The message alone: a driver that wraps this in an exception of its own takes its text from
+   * here, and the text reaches svc's logs and errors, where a class name says nothing.
+   */
+  @Override
+  public String toString() {
+    return getMessage();
+  }
+
   long ceilingBytes() {
     return ceilingBytes;
   }

@@ -16,15 +16,22 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>a bulk string longer than what is left of the reply's ceiling, or an aggregate with more
- *       elements than could fit in it (each element takes at least 3 bytes, {@code _\r\n}), throws
- *       {@link ReplyTooLargeException} as soon as its header is read: the call gets the ceiling's
- *       refusal, as for a reply that passes it while it is read;
+ *       elements than could fit in it (each element counts at least 3 bytes, {@code _\r\n}, and its
+ *       overhead), throws {@link ReplyTooLargeException} as soon as its header is read: the call
+ *       gets the ceiling's refusal, as for a reply that passes it while it is read;
  *   <li>an aggregate nested deeper than {@value #MAX_DEPTH} levels, a big number of more than
  *       {@value #MAX_BIG_NUMBER_DIGITS} digits, an integer, double or boolean that is not one
  *       (Jedis's parse threw a {@code NumberFormatException} quoting it), a negative length other
  *       than {@code -1} (RESP's null), a length that is not a number, or a type Jedis does not read
  *       throws {@link Malformed}.
  * </ul>
+ *
+ * <p><b>What is counted</b> against the ceiling is the reply's bytes plus {@value
+ * #ELEMENT_OVERHEAD_BYTES} for every value in it: a list of millions of one-byte strings is a few
+ * MB of RESP but, as Jedis's arrays and then JSON nodes, ~100 bytes of heap each (5 million
+ * elements under a 32 MiB ceiling of bytes were ~1 GiB of objects). The count starts again when a
+ * reply ends (its last element read) and when a command is sent, so each reply of a subscription (a
+ * message) is bounded on its own, and a simple string's line is bounded like a bulk string.
  *
  * <p>The bytes are only looked at, never changed or held: Jedis reads the same bytes afterwards.
  */
@@ -43,6 +50,14 @@ final class RespFrames {
    */
   static final int MAX_BIG_NUMBER_DIGITS = 1000;
 
+  /**
+   * What one value of a reply is counted for on top of its bytes: about the least its JSON node and
+   * its slot in an array take ({@code JsonFootprint}: 24 for the slot, 24 for a number, 48 for a
+   * string), so what is refused here would have been refused by the call's account once read, only
+   * later, after it was all in the heap.
+   */
+  static final int ELEMENT_OVERHEAD_BYTES = 64;
+
   private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]{1,19}");
   private static final Pattern DIGITS = Pattern.compile("[+-]?[0-9]+");
   private static final Pattern DOUBLE =
@@ -52,6 +67,12 @@ final class RespFrames {
   static final class Malformed extends IOException {
     Malformed(String reason) {
       super("the server sent a reply that is not valid RESP: " + reason);
+    }
+
+    /** The message alone, as {@link ReplyTooLargeException#toString}. */
+    @Override
+    public String toString() {
+      return getMessage();
     }
   }
 
@@ -88,6 +109,15 @@ final class RespFrames {
     readSinceWrite = 0;
   }
 
+  /** Counts {@code n} more bytes of the reply: past the ceiling, the reply is refused. */
+  private void count(long n) throws ReplyTooLargeException {
+    readSinceWrite += n;
+    long ceiling = ceilingBytes.getAsLong();
+    if (readSinceWrite > ceiling) {
+      throw new ReplyTooLargeException(ceiling);
+    }
+  }
+
   /** Follows {@code n} bytes of {@code bytes} from {@code offset}, as they were read. */
   void read(byte[] bytes, int offset, int n) throws IOException {
     int at = offset;
@@ -96,7 +126,7 @@ final class RespFrames {
       if (state == State.BODY) {
         int skipped = (int) Math.min(bodyLeft, end - at);
         at += skipped;
-        readSinceWrite += skipped;
+        count(skipped);
         bodyLeft -= skipped;
         if (bodyLeft == 0) {
           done();
@@ -104,8 +134,9 @@ final class RespFrames {
         continue;
       }
       byte b = bytes[at++];
-      readSinceWrite++;
+      count(1);
       if (state == State.TYPE) {
+        count(ELEMENT_OVERHEAD_BYTES);
         start(b);
       } else if (state == State.LINE) {
         if (b == '\n') {
@@ -239,7 +270,7 @@ final class RespFrames {
       return;
     }
     long elements = type == '%' ? length * 2 : length;
-    if (elements > left / 3) {
+    if (elements > left / (3 + ELEMENT_OVERHEAD_BYTES)) {
       throw new ReplyTooLargeException(ceiling);
     }
     if (elements == 0) {
@@ -253,11 +284,14 @@ final class RespFrames {
     state = State.TYPE;
   }
 
-  /** One element ended: it may end the aggregates it closes. */
+  /** One element ended: it may end the aggregates it closes, and the reply. */
   private void done() {
     state = State.TYPE;
     while (depth > 0 && --elementsLeft[depth] == 0) {
       depth--;
+    }
+    if (depth == 0) {
+      readSinceWrite = 0; // the next reply (a subscription's next message) has a ceiling of its own
     }
   }
 }

@@ -173,6 +173,24 @@ class HostileRedisServerIT {
   }
 
   @Test
+  void aReplyOfMillionsOfTinyElementsIsRefusedAsItArrivesNotBuiltFirst() throws IOException {
+    // 500 arrays of 1,000 integers (2 MB of RESP, under the 4 MiB ceiling; ~50 MB as objects),
+    // then the server holds the rest of the 1,000 it announced. Before, Jedis built them all and
+    // waited for the rest until the deadline; now each element counts its overhead, and the
+    // ceiling is passed after ~60,000 of them
+    String inner = "*1000\r\n" + ":1\r\n".repeat(1000);
+    byte[] reply = ascii("*1000\r\n" + inner.repeat(500));
+    ResultMemory small = new ResultMemory(64 * ResultMemory.MIB, 4 * ResultMemory.MIB);
+    try (Connector connector = connectorTo(name -> reply);
+        ResultMemory.Account call = small.open()) {
+      assertThatThrownBy(
+              () -> ScopedValue.where(ResultMemory.CALL, call).call(() -> get(connector)))
+          .isInstanceOf(ResultRefusedException.class)
+          .hasMessageStartingWith("the result passed svc's ceiling of 4 MiB");
+    }
+  }
+
+  @Test
   void negativeLengthsAreAMalformedReplyNotAnUnexpectedFailure() throws IOException {
     // before: NegativeArraySizeException and IllegalArgumentException, "failed unexpectedly"
     for (String reply : List.of("$-5\r\n", "*-2\r\n", "%-3\r\n", "$12x\r\n", "?\r\n")) {

@@ -70,7 +70,7 @@ class RedisReplyBoundTest {
   void aReplyPastTheCallsCeilingFailsAsItIsReadAndEachCommandStartsAnewCount() throws Exception {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       answering(server, 40 * 1024);
-      RedisReplyBound bound = new RedisReplyBound(() -> newSocket(server.getLocalPort()));
+      RedisReplyBound bound = RedisReplyBound.forCalls(() -> newSocket(server.getLocalPort()));
       ResultMemory small = new ResultMemory(1024 * 1024, 64 * 1024);
       try (Socket socket = bound.createSocket();
           ResultMemory.Account call = small.open()) {
@@ -88,7 +88,7 @@ class RedisReplyBoundTest {
     }
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       answering(server, 1024 * 1024);
-      RedisReplyBound bound = new RedisReplyBound(() -> newSocket(server.getLocalPort()));
+      RedisReplyBound bound = RedisReplyBound.forCalls(() -> newSocket(server.getLocalPort()));
       ResultMemory small = new ResultMemory(4 * 1024 * 1024, 64 * 1024);
       try (ResultMemory.Account call = small.open()) {
         assertThatThrownBy(() ->

@@ -53,6 +53,33 @@ class RespFramesTest {
   }
 
   @Test
+  void manyTinyElementsAreCountedWithTheirOverheadNotOnlyTheirBytes() throws IOException {
+    // 1,000 one-byte strings: 7 KB of RESP, ~100 KB of heap once read
+    assertThatThrownBy(() -> feed(new RespFrames(() -> CEILING), "*1000\r\n", 100))
+        .isInstanceOf(ReplyTooLargeException.class);
+    // announced in small arrays, each under the ceiling: refused as they arrive
+    String inner = "*100\r\n" + ":1\r\n".repeat(100);
+    assertThatThrownBy(() -> feed(new RespFrames(() -> CEILING), "*10\r\n" + inner.repeat(10), 100))
+        .isInstanceOf(ReplyTooLargeException.class)
+        .hasMessage("the reply passed 65536 bytes");
+    assertThatCode(() -> feed(new RespFrames(() -> CEILING), "*5\r\n" + inner.repeat(5), 100))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void eachReplyIsCountedOnItsOwnSoASubscriptionIsBoundedPerMessage() {
+    String message = "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$40000\r\n" + "x".repeat(40_000) + "\r\n";
+    assertThatCode(() -> feed(new RespFrames(() -> CEILING), message.repeat(5), 8192))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aSimpleStringIsBoundedLikeABulkString() {
+    assertThatThrownBy(() -> feed(new RespFrames(() -> CEILING), "+" + "x".repeat(70_000), 8192))
+        .isInstanceOf(ReplyTooLargeException.class);
+  }
+
+  @Test
   void malformedHeadersAndDeepNestingAreRefused() {
     for (String reply :
         new String[] {
