@@ -68,6 +68,13 @@ public final class RedisResultCache implements ResultCache {
   /** The heaviest result stored (its JSON and key, as {@link ResultCache#weight} counts). */
   public static final int MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 
+  /**
+   * The most one reply of the cache's Redis may take ({@link StateConnections#redis}): an entry of
+   * {@link #MAX_ENTRY_BYTES} characters as UTF-8 (at most 3 bytes each), and room for its framing.
+   * A longer reply (a Redis that answers a GET with 2 GiB) is a miss, and the call runs.
+   */
+  static final long MAX_REPLY_BYTES = 3L * MAX_ENTRY_BYTES + 64 * 1024;
+
   private final Link link;
   private final String prefix;
   private final Model model;
@@ -95,7 +102,7 @@ public final class RedisResultCache implements ResultCache {
       ResolvedAdapter adapter, Model model, long maxBytes, String prefix, LongSupplier nanoTime) {
     this(
         new Link(
-            StateConnections.redis(adapter, TIMEOUT),
+            StateConnections.redis(adapter, TIMEOUT, MAX_REPLY_BYTES),
             "the result cache (redis adapter `"
                 + adapter.name()
                 + "` at "

@@ -5,12 +5,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.ConnectionFactory;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.PooledConnectionProvider;
 
 /**
  * Connections for svc's own shared state (A2A tasks in a database several instances share), opened
@@ -62,10 +65,24 @@ public final class StateConnections {
   }
 
   /**
+   * The ceiling of one reply on a state connection while bound, in place of the client's own (see
+   * {@link #redis}): read when a command is sent, on the sending thread, so a subscription bounds
+   * each of its messages by what it binds around {@code subscribe}.
+   */
+  public static final ScopedValue<Long> REDIS_REPLY_CEILING = ScopedValue.newInstance();
+
+  /**
    * A pooled Redis client of a {@code redis} adapter (RESP2, so replies are plain lists and
    * strings), with {@code timeout} as connect and read time-out.
+   *
+   * <p>Every reply is followed as its bytes arrive ({@link RespFrames}: announced lengths, nesting,
+   * numbers) and refused past {@code maxReplyBytes}, its values counted with their overhead; each
+   * message of a subscription is a reply of its own. A reply refused, or not valid RESP, drops its
+   * connection and fails the command with a {@code JedisConnectionException} that says so: a Redis
+   * (or anything between svc and it) answering a length of 2^31, 250,000 levels of arrays or a 2
+   * GiB value costs the store's user an error, never the process.
    */
-  public static UnifiedJedis redis(ResolvedAdapter adapter, Duration timeout) {
+  public static UnifiedJedis redis(ResolvedAdapter adapter, Duration timeout, long maxReplyBytes) {
     RedisSettings settings = RedisSettings.of(adapter);
     DefaultJedisClientConfig.Builder config =
         DefaultJedisClientConfig.builder()
@@ -85,10 +102,17 @@ public final class StateConnections {
     pool.setMaxWait(timeout);
     pool.setBlockWhenExhausted(true);
     pool.setJmxEnabled(false);
+    DefaultJedisClientConfig client = config.build();
+    HostAndPort address = new HostAndPort(settings.host(), settings.port());
+    RedisReplyBound sockets =
+        RedisReplyBound.forState(
+            new DefaultJedisSocketFactory(address, client),
+            () -> REDIS_REPLY_CEILING.orElse(maxReplyBytes));
     return RedisClient.builder()
-        .hostAndPort(new HostAndPort(settings.host(), settings.port()))
-        .clientConfig(config.build())
-        .poolConfig(pool)
+        .hostAndPort(address)
+        .clientConfig(client)
+        .connectionProvider(
+            new PooledConnectionProvider(new ConnectionFactory(sockets, client), pool))
         .build();
   }
 

@@ -48,6 +48,12 @@ public final class RedisRateLimiter implements RateLimiter {
   /** Connect and read time-out of one round trip: the limiter sits in front of every call. */
   static final Duration TIMEOUT = Duration.ofSeconds(1);
 
+  /**
+   * The most one reply of the limiter's Redis may take: its script answers two small numbers, so a
+   * longer reply is a Redis gone wrong, and the check fails as when Redis is unreachable.
+   */
+  static final long MAX_REPLY_BYTES = 64 * 1024;
+
   /** How long calls pass unchecked after Redis failed, before it is asked again. */
   static final Duration BACK_OFF = Duration.ofSeconds(1);
 
@@ -100,7 +106,7 @@ public final class RedisRateLimiter implements RateLimiter {
    * @param nanoTime the clock of the back-off and of the warnings
    */
   RedisRateLimiter(ResolvedAdapter adapter, String prefix, LongSupplier nanoTime) {
-    this.redis = StateConnections.redis(adapter, TIMEOUT);
+    this.redis = StateConnections.redis(adapter, TIMEOUT, MAX_REPLY_BYTES);
     this.prefix = prefix;
     this.description =
         "the rate-limit store (redis adapter `"

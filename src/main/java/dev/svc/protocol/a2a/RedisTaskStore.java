@@ -41,6 +41,21 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   /** What every key starts with. */
   public static final String PREFIX = "svc:a2a:";
 
+  /**
+   * The most one reply of the store's Redis may take: an eighth of the heap (64 MiB at {@code
+   * -Xmx512m}), at least 16 MiB. A page of tasks stops at {@link TaskStore#MAX_READ_BYTES} and a
+   * task's events are read 1,000 at a time; a longer reply (a Redis that announces 2^31 bytes, or
+   * answers with a hash of millions of fields) fails the request as an outage of the store would.
+   */
+  static final long MAX_REPLY_BYTES =
+      Math.max(16L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 8);
+
+  /**
+   * The most one message of the store's subscription may take: a message names one task (an id of
+   * at most 512 characters); a longer one drops the subscription, which connects again.
+   */
+  static final long MAX_MESSAGE_BYTES = 64 * 1024;
+
   private final RedisTaskKeys keys;
 
   private final Settings settings;
@@ -78,7 +93,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             + "` at "
             + StateConnections.redisLocation(adapter)
             + ")";
-    this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5));
+    this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5), MAX_REPLY_BYTES);
     this.pushConfigs = new RedisPushConfigs(redis, keys, this::call);
     this.events = new RedisTaskEvents(redis, keys, this::call);
     this.pages = new RedisTaskPages(redis, keys, this::call);
@@ -280,7 +295,8 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
           }
         };
     subscription = pubsub;
-    redis.subscribe(pubsub, keys.channel());
+    ScopedValue.where(StateConnections.REDIS_REPLY_CEILING, MAX_MESSAGE_BYTES)
+        .run(() -> redis.subscribe(pubsub, keys.channel()));
   }
 
   // ---- leases and retention
