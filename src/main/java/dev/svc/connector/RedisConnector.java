@@ -44,8 +44,11 @@ import tools.jackson.databind.JsonNode;
  * <p><b>Memory.</b> Jedis reads a reply whole: a command's reply cannot be stopped half-way, so
  * {@link RedisReadBounds} bounds a range read to the call's window before it is sent, and sizes a
  * whole-key read ({@code HGETALL}, {@code SMEMBERS}, {@code KEYS}) first, refusing one past 100,000
- * elements. The reply is then cut to the call's window and counted in its {@link ResultMemory}; one
- * past the ceiling is refused rather than answered.
+ * elements. As it arrives, every reply is followed and counted against the call's ceiling, its
+ * bytes and 64 more for each value ({@link RedisReplyBound}), so a reply of millions of tiny
+ * elements (an {@code EVAL}, a {@code SORT}) stops before Jedis has built it. The reply is then cut
+ * to the call's window and counted in its {@link ResultMemory}; one past the ceiling is refused
+ * rather than answered.
  *
  * <p><b>Errors.</b> A Redis error reply is a {@link StatementFailedException} with Redis's own line
  * (without the arguments it quotes); an unreachable server, refused credentials or a broken

@@ -15,10 +15,12 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * Redis connections whose replies may hold at most the result ceiling in bytes. Jedis reads a reply
  * whole before svc sees it, and {@link RedisReadBounds} bounds how many elements a reply may have,
  * not how large they are: {@code LRANGE} of 40 elements of 5 MB each was 200 MB on the heap before
- * it could be counted, and two such calls ended a 512 MiB server. Here the bytes that arrive after
- * a command was sent are counted as they are read, and the read fails past the ceiling of the call
- * that sent it ({@link ResultMemory#CALL}, else the process's): the connection is dropped with the
- * rest of the reply, and the call gets the ceiling's refusal.
+ * it could be counted, and two such calls ended a 512 MiB server. Here each reply is counted as it
+ * is read, its bytes and an overhead for each value in it ({@link RespFrames}), and the read fails
+ * past the ceiling asked when its command was sent: for a tool call, the ceiling of the call that
+ * sent it ({@link ResultMemory#CALL}, else the process's); for svc's own state, the store's ({@link
+ * StateConnections#redis}). The connection is dropped with the rest of the reply, and the call gets
+ * the ceiling's refusal.
  *
  * <p>One value larger than the ceiling is refused before it is asked for ({@code STRLEN} in {@link
  * RedisReadBounds}): Jedis makes a value's array at its announced length before reading it. A value

@@ -1,27 +1,18 @@
 package dev.svc.connector;
 
+import static dev.svc.testing.FakeRedisServer.ascii;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.call.Deadline;
 import dev.svc.compile.StatementFixture;
 import dev.svc.model.ConnectorKind;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.svc.testing.FakeRedisServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,102 +28,23 @@ import tools.jackson.databind.JsonNode;
 class HostileRedisServerIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final List<Socket> accepted = new CopyOnWriteArrayList<>();
-  private ServerSocket server;
+  private FakeRedisServer server;
 
   @AfterEach
   void stop() throws IOException {
     if (server != null) {
       server.close();
     }
-    for (Socket socket : accepted) {
-      socket.close();
-    }
   }
 
   /**
-   * Listens on a free port: the handshake's commands ({@code HELLO}, {@code CLIENT}, {@code
+   * A connector to a fake server: the handshake's commands ({@code HELLO}, {@code CLIENT}, {@code
    * SELECT}) get plausible answers, any other command {@code reply.apply(its name)}.
    */
   private Connector connectorTo(Function<String, byte[]> reply) throws IOException {
-    server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread.ofVirtual()
-        .start(() -> {
-          while (!server.isClosed()) {
-            try {
-              Socket socket = server.accept();
-              accepted.add(socket);
-              Thread.ofVirtual().start(() -> serve(socket, reply));
-            } catch (IOException e) {
-              return;
-            }
-          }
-        });
-    return Connectors.open(
-        new ResolvedAdapter(
-            "db",
-            ConnectorKind.REDIS,
-            "redis://127.0.0.1:" + server.getLocalPort() + "/0",
-            Map.of(),
-            Path.of(".")));
-  }
-
-  private static void serve(Socket socket, Function<String, byte[]> reply) {
-    try (socket) {
-      InputStream in = new BufferedInputStream(socket.getInputStream());
-      OutputStream out = socket.getOutputStream();
-      while (true) {
-        List<String> command = readCommand(in);
-        if (command.isEmpty()) {
-          return;
-        }
-        String name = command.getFirst().toUpperCase(Locale.ROOT);
-        byte[] answer =
-            switch (name) {
-              case "HELLO" -> ascii("%1\r\n+proto\r\n:3\r\n");
-              case "CLIENT", "SELECT" -> ascii("+OK\r\n");
-              default -> reply.apply(name);
-            };
-        out.write(answer);
-        out.flush();
-      }
-    } catch (IOException e) {
-      // the client went away
-    }
-  }
-
-  /** One command the client sent, as RESP's array of bulk strings; empty at the end. */
-  private static List<String> readCommand(InputStream in) throws IOException {
-    String header = line(in);
-    if (header == null) {
-      return List.of();
-    }
-    int count = Integer.parseInt(header.substring(1));
-    List<String> arguments = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      int length = Integer.parseInt(line(in).substring(1));
-      byte[] argument = in.readNBytes(length + 2);
-      arguments.add(new String(argument, 0, length, StandardCharsets.UTF_8));
-    }
-    return arguments;
-  }
-
-  private static String line(InputStream in) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int b;
-    while ((b = in.read()) != '\n') {
-      if (b < 0) {
-        return null;
-      }
-      if (b != '\r') {
-        line.write(b);
-      }
-    }
-    return line.toString(StandardCharsets.US_ASCII);
-  }
-
-  private static byte[] ascii(String text) {
-    return text.getBytes(StandardCharsets.US_ASCII);
+    stop(); // a test may try several servers in turn
+    server = new FakeRedisServer(command -> Optional.of(reply.apply(command.getFirst())));
+    return Connectors.open(server.adapter());
   }
 
   private static JsonNode get(Connector connector) {
@@ -199,7 +111,7 @@ class HostileRedisServerIT {
             .as(reply.strip())
             .isInstanceOf(ConnectorUnavailableException.class)
             .hasMessageStartingWith(
-                "lost the connection to redis adapter `db` at 127.0.0.1:" + server.getLocalPort())
+                "lost the connection to redis adapter `db` at 127.0.0.1:" + server.port())
             .hasMessageContaining("a reply that is not valid RESP");
       }
     }

@@ -53,6 +53,10 @@ public final class FakeRedisServer implements AutoCloseable {
         Path.of("."));
   }
 
+  public int port() {
+    return server.getLocalPort();
+  }
+
   /** How many commands named {@code name} arrived so far, on any connection. */
   public long received(String name) {
     return received.stream().filter(c -> c.getFirst().equals(name)).count();
