@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lookup is a miss and the call runs, never an error of the JVM (the launcher ends the process on
  * an {@code OutOfMemoryError}).
  */
-class HostileStateRedisIT {
+class HostileCacheRedisIT {
   private static final CacheKey KEY = new CacheKey("lookup", "{\"city\":\"Paris\"}", "key:alice");
 
   @TempDir Path dir;
