@@ -118,26 +118,58 @@ final class A2aMethods {
     return new Send(Message.fromJson(message, "message"), configuration);
   }
 
-  /** {@code SendMessage}: blocks until the task ends unless {@code returnImmediately}. */
+  /**
+   * {@code SendMessage}: blocks until the task ends unless {@code returnImmediately}. A message
+   * received before answers with the task it started, waited for in the same way.
+   */
   private JsonNode sendMessage(A2aCall call, ObjectNode params) {
     Send send = send(params);
-    AgentTasks.Started started = start(call, send, false);
-    started.run().unsubscribe(started.subscription());
-    Task task = started.subscription().snapshot();
-    if (!send.configuration().returnImmediately()) {
-      try {
-        started.run().awaitEnd();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      task = started.run().task();
-    }
+    boolean waits = !send.configuration().returnImmediately();
+    Task task =
+        switch (start(call, send, false)) {
+          case AgentTasks.Started started -> {
+            started.run().unsubscribe(started.subscription());
+            yield waits ? ended(started.run()) : started.subscription().snapshot();
+          }
+          case AgentTasks.Resent resent -> {
+            if (!waits || resent.task().status().state().isTerminal()) {
+              yield resent.task();
+            }
+            if (resent.run().isPresent()) {
+              yield ended(resent.run().get());
+            }
+            yield ended(call.scope(), resent.task());
+          }
+        };
     ObjectNode result = Json.NODES.objectNode();
     result.set("task", task.view(send.configuration().historyLength(), true).toJson());
     return result;
   }
 
-  private AgentTasks.Started start(A2aCall call, Send send, boolean streaming) {
+  private static Task ended(TaskRun run) {
+    try {
+      run.awaitEnd();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return run.task();
+  }
+
+  /** A task another instance runs, once it has ended (as it is when waiting is interrupted). */
+  private Task ended(TaskStore.Scope scope, Task task) {
+    Optional<SharedTasks> shared = tasks.store().shared();
+    if (shared.isEmpty()) {
+      return task;
+    }
+    try {
+      return shared.get().awaitEnd(scope, task.id()).orElse(task);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return tasks.find(scope, task.id()).orElse(task);
+    }
+  }
+
+  private AgentTasks.Begun start(A2aCall call, Send send, boolean streaming) {
     send.configuration()
         .pushConfig()
         .ifPresent(
@@ -152,9 +184,27 @@ final class A2aMethods {
         streaming);
   }
 
-  /** {@code SendStreamingMessage}: starts the task, subscribed before its thread runs. */
+  /**
+   * {@code SendStreamingMessage}: starts the task, subscribed before its thread runs. A message
+   * received before streams the task it started: from now on while it runs, or the ended task.
+   */
   private MethodReply startStream(A2aCall call, ObjectNode params) {
-    return TaskStream.of(start(call, send(params), true), keepAlive);
+    return switch (start(call, send(params), true)) {
+      case AgentTasks.Started started -> TaskStream.of(started, keepAlive);
+      case AgentTasks.Resent resent -> resentStream(call.scope(), resent);
+    };
+  }
+
+  private MethodReply resentStream(TaskStore.Scope scope, AgentTasks.Resent resent) {
+    if (resent.run().isPresent()) {
+      TaskRun.Subscription subscription = resent.run().get().subscribe();
+      return TaskStream.of(new AgentTasks.Started(resent.run().get(), subscription), keepAlive);
+    }
+    Optional<SharedTasks> shared = tasks.store().shared();
+    if (shared.isPresent() && !resent.task().status().state().isTerminal()) {
+      return TaskStream.shared(shared.get(), scope, resent.task().id(), keepAlive);
+    }
+    return TaskStream.ended(resent.task());
   }
 
   /** {@code SubscribeToTask}: the running task's events. */

@@ -59,6 +59,7 @@ final class AgentTasks implements AutoCloseable {
   private final long maxRunningBytes = InMemoryTaskStore.defaultMaxBytes();
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
   private final TaskChanges changes;
+  private final ReceivedMessages received;
   private final RunSlots slots;
   private final AutoCloseable slotsGauge;
 
@@ -80,6 +81,7 @@ final class AgentTasks implements AutoCloseable {
     this.push = push;
     this.runner = new AgentRunner(environment, limiter);
     this.clock = clock;
+    this.received = new ReceivedMessages(store);
     this.changes = new TaskChanges(store, push, taskId -> threads.submit(() -> cancelHere(taskId)));
     // another instance asks to cancel a task: the one of this instance that runs it ends
     shared.ifPresent(s -> s.onCancelRequest(taskId -> threads.submit(() -> cancelHere(taskId))));
@@ -107,19 +109,30 @@ final class AgentTasks implements AutoCloseable {
     return Optional.ofNullable(running.get(key(scope, taskId)));
   }
 
+  /** What a send begins: a new task, or the one an earlier send of the same message started. */
+  sealed interface Begun permits Started, Resent {}
+
   /** A task just started, and a subscription to it taken before its agent began. */
-  record Started(TaskRun run, TaskRun.Subscription subscription) {}
+  record Started(TaskRun run, TaskRun.Subscription subscription) implements Begun {}
 
   /**
-   * Starts a task for a user message.
+   * The task an earlier send of the same message (same {@code messageId}, same principal) started,
+   * as it is now ({@link ReceivedMessages}).
+   *
+   * @param run its run, when it runs in this process
+   */
+  record Resent(Task task, Optional<TaskRun> run) implements Begun {}
+
+  /**
+   * Starts a task for a user message, or answers a message received before with its task.
    *
    * @param principal who owns the task: only calls of the same principal see it, continue it or are
    *     shown its conversation
    * @param streaming whether the model's text is streamed into artifact chunks
    * @throws dev.svc.protocol.jsonrpc.JsonRpcException for a message that names an unknown or
-   *     running task, or carries parts the agent cannot read
+   *     running task, carries parts the agent cannot read, or reuses the messageId of another
    */
-  Started start(
+  Begun start(
       Agent agent,
       Principal principal,
       ProjectRuntime runtime,
@@ -140,14 +153,25 @@ final class AgentTasks implements AutoCloseable {
     // what this start holds is given back when the run ends (execute), or here when it never starts
     long held = 0;
     boolean submitted = false;
+    boolean claimed = false;
+    boolean saved = false;
+    TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
+    String taskId = UUID.randomUUID().toString();
     try {
-      TaskStore.Scope scope = new TaskStore.Scope(agent.name(), principal);
       String userText = MessageText.of(message);
+      // claimed before the conversation is read: a retry costs one claim, and a second send while
+      // the first is starting waits for it rather than starting another
+      Optional<Task> earlier =
+          received.claim(
+              scope, message, taskId, id -> find(scope, id), id -> running(scope, id).isPresent());
+      if (earlier.isPresent()) {
+        return new Resent(earlier.get(), running(scope, earlier.get().id()));
+      }
+      claimed = true;
       String contextId = contextOf(scope, message);
       List<Turn> conversation = new ArrayList<>(ConversationTurns.earlier(store, scope, contextId));
       conversation.add(new Turn.User(userText));
 
-      String taskId = UUID.randomUUID().toString();
       Task task =
           new Task(
               taskId,
@@ -166,6 +190,7 @@ final class AgentTasks implements AutoCloseable {
       }
       held = weight;
       changes.save(scope, task, 0);
+      saved = true;
       try {
         configuration
             .pushConfig()
@@ -220,7 +245,20 @@ final class AgentTasks implements AutoCloseable {
       if (!submitted) {
         runningBytes.addAndGet(-held);
         slots.leave();
+        if (claimed && !saved) {
+          release(scope, message.messageId(), taskId);
+        }
       }
+    }
+  }
+
+  /** Gives up the claim of a message whose task was not saved, so that a retry may start it. */
+  private void release(TaskStore.Scope scope, String messageId, String taskId) {
+    try {
+      store.releaseMessage(scope, messageId, taskId);
+    } catch (TaskStoreException e) {
+      // what failed the start is what the client hears; this claim ends with the retention
+      LOG.warn("a message id was not released", "task", taskId, "error", e.getMessage());
     }
   }
 

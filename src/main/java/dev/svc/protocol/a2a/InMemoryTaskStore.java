@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,15 @@ public final class InMemoryTaskStore implements TaskStore {
 
   /** In the order of their last update: the first finished one is the one to drop. */
   private final Map<String, Entry> tasks = new LinkedHashMap<>();
+
+  /**
+   * Received message ids ({@link MessageClaims#key}) → the task each started, and back, by the
+   * task's key: a claim goes with its task, so there are at most as many as tasks (plus the starts
+   * in progress), some 300 bytes each whatever the length of the id.
+   */
+  private final Map<String, String> claims = new HashMap<>();
+
+  private final Map<String, String> claimOfTask = new HashMap<>();
 
   private long sequence;
   private long bytes;
@@ -127,9 +137,10 @@ public final class InMemoryTaskStore implements TaskStore {
    */
   private void evict(Instant now, int more, long weight) {
     Instant expired = now.minus(retention);
-    Iterator<Entry> oldestFirst = tasks.values().iterator();
+    Iterator<Map.Entry<String, Entry>> oldestFirst = tasks.entrySet().iterator();
     while (oldestFirst.hasNext()) {
-      Entry e = oldestFirst.next();
+      Map.Entry<String, Entry> keyed = oldestFirst.next();
+      Entry e = keyed.getValue();
       boolean full = tasks.size() + more > maxTasks || bytes + weight > maxBytes;
       if (!full && !e.updated.isBefore(expired)) {
         return; // in update order: every later entry is newer still
@@ -137,6 +148,10 @@ public final class InMemoryTaskStore implements TaskStore {
       if (e.task.status().state().isTerminal() && (full || e.updated.isBefore(expired))) {
         oldestFirst.remove();
         bytes -= e.weight + e.configWeight;
+        String claim = claimOfTask.remove(keyed.getKey());
+        if (claim != null) {
+          claims.remove(claim);
+        }
       }
     }
   }
@@ -210,6 +225,35 @@ public final class InMemoryTaskStore implements TaskStore {
   private static boolean isAfter(Task task, Cursor cursor) {
     int byTime = task.status().timestamp().compareTo(cursor.timestamp());
     return byTime < 0 || (byTime == 0 && task.id().compareTo(cursor.taskId()) < 0);
+  }
+
+  /**
+   * The first claim wins; a claim whose task is kept, or not saved yet (its start is in progress),
+   * holds; one whose task expired is replaced.
+   */
+  @Override
+  public synchronized Optional<String> claimMessage(Scope scope, String messageId, String taskId) {
+    String claim = MessageClaims.key(scope, messageId);
+    String holder = claims.get(claim);
+    if (holder != null) {
+      Entry entry = tasks.get(key(scope, holder));
+      if (entry == null || live(entry).isPresent()) {
+        return Optional.of(holder);
+      }
+      claimOfTask.remove(key(scope, holder));
+    }
+    claims.put(claim, taskId);
+    claimOfTask.put(key(scope, taskId), claim);
+    return Optional.empty();
+  }
+
+  @Override
+  public synchronized void releaseMessage(Scope scope, String messageId, String taskId) {
+    String claim = MessageClaims.key(scope, messageId);
+    if (taskId.equals(claims.get(claim))) {
+      claims.remove(claim);
+      claimOfTask.remove(key(scope, taskId));
+    }
   }
 
   /**

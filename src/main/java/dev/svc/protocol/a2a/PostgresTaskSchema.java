@@ -52,6 +52,11 @@ final class PostgresTaskSchema {
               }
               s.execute("INSERT INTO svc_a2a_schema (version) VALUES (" + VERSION + ")");
             }
+            // added tables keep the version: an older svc neither reads them nor is refused by
+            // them, so instances can be upgraded one at a time
+            for (String ddl : ADDED) {
+              s.execute(ddl);
+            }
             c.commit();
           } catch (SQLException | RuntimeException e) {
             c.rollback();
@@ -62,6 +67,10 @@ final class PostgresTaskSchema {
           return null;
         });
   }
+
+  /** Tables added to version 1 that older instances ignore: the received message ids. */
+  private static final List<String> ADDED =
+      List.of(PostgresMessageClaims.TABLE, PostgresMessageClaims.INDEX);
 
   private static final List<String> SCHEMA_1 =
       List.of(

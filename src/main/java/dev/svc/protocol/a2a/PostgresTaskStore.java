@@ -44,6 +44,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   private final String instance = UUID.randomUUID().toString();
   private final PostgresTaskConnections connections;
   private final PostgresPushConfigs pushConfigs;
+  private final PostgresMessageClaims claims;
   private final PostgresTaskEvents events;
   private final PostgresTaskPages pages;
   private final TaskSignals signals = new TaskSignals();
@@ -68,6 +69,7 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
     this.connections = new PostgresTaskConnections(adapter, description);
     PostgresTaskSchema.create(connections, description);
     this.pushConfigs = new PostgresPushConfigs(connections);
+    this.claims = new PostgresMessageClaims(connections);
     this.events = new PostgresTaskEvents(connections);
     this.pages = new PostgresTaskPages(connections);
     this.listener = TaskStoreListener.start(description, () -> closed, this::listen);
@@ -211,6 +213,16 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
   }
 
   // ---- push configs
+
+  @Override
+  public Optional<String> claimMessage(Scope scope, String messageId, String taskId) {
+    return claims.claim(scope, messageId, taskId);
+  }
+
+  @Override
+  public void releaseMessage(Scope scope, String messageId, String taskId) {
+    claims.release(scope, messageId, taskId);
+  }
 
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {
@@ -361,6 +373,12 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
 
   @Override
   public int deleteFinished() {
+    int deleted = deleteFinishedTasks();
+    claims.deleteExpired(settings.retention());
+    return deleted;
+  }
+
+  private int deleteFinishedTasks() {
     return connections.run(
         "delete finished tasks",
         c -> {

@@ -65,6 +65,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   private final Set<String> owned = ConcurrentHashMap.newKeySet();
   private final TaskSignals signals = new TaskSignals();
   private final RedisPushConfigs pushConfigs;
+  private final RedisMessageClaims claims;
   private final RedisTaskEvents events;
   private final RedisTaskPages pages;
   private volatile boolean closed;
@@ -95,6 +96,7 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
             + ")";
     this.redis = StateConnections.redis(adapter, Duration.ofSeconds(5), MAX_REPLY_BYTES);
     this.pushConfigs = new RedisPushConfigs(redis, keys, this::call);
+    this.claims = new RedisMessageClaims(redis, prefix, this::call, settings.retention());
     this.events = new RedisTaskEvents(redis, keys, this::call);
     this.pages = new RedisTaskPages(redis, keys, this::call);
     try {
@@ -236,6 +238,16 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
   }
 
   // ---- push configs
+
+  @Override
+  public Optional<String> claimMessage(Scope scope, String messageId, String taskId) {
+    return claims.claim(scope, messageId, taskId);
+  }
+
+  @Override
+  public void releaseMessage(Scope scope, String messageId, String taskId) {
+    claims.release(scope, messageId, taskId);
+  }
 
   @Override
   public void savePushConfig(Scope scope, PushConfig config) {

@@ -3,6 +3,9 @@ package dev.svc.protocol.a2a;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -72,6 +75,29 @@ public interface SharedTasks {
    * quickly.
    */
   Listening listen(String taskId, Runnable changed);
+
+  /**
+   * Waits until the task ends, whichever instance runs it (an expired lease ends it too).
+   *
+   * @return the ended task; empty when it is gone (not in the scope, deleted)
+   */
+  default Optional<Task> awaitEnd(TaskStore.Scope scope, String taskId)
+      throws InterruptedException {
+    BlockingQueue<Boolean> changed = new LinkedBlockingQueue<>();
+    Listening listening = listen(taskId, () -> changed.offer(true));
+    try {
+      while (true) {
+        Optional<Snapshot> now = snapshot(scope, taskId);
+        if (now.isEmpty() || now.get().task().status().state().isTerminal()) {
+          return now.map(Snapshot::task);
+        }
+        // a wake-up may be missed while the listening connection is restored: look again anyway
+        changed.poll(1, TimeUnit.SECONDS);
+      }
+    } finally {
+      listening.close();
+    }
+  }
 
   /** Stops a {@link #listen}. */
   interface Listening extends AutoCloseable {

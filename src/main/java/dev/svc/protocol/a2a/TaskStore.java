@@ -47,6 +47,20 @@ public interface TaskStore extends AutoCloseable {
    */
   Page list(Scope scope, Query query);
 
+  /**
+   * Claims a user message's {@code messageId} for the task it is about to start, atomically (across
+   * instances for a shared store): of two sends with the same id in one scope, one wins and the
+   * other learns which task won. A claim lasts while its task is kept (at most the retention for a
+   * shared store); a claim whose task was never saved is released ({@link #releaseMessage}).
+   *
+   * @return empty when this call claimed it; else the id of the task that claimed it first
+   * @see MessageClaims
+   */
+  Optional<String> claimMessage(Scope scope, String messageId, String taskId);
+
+  /** Gives up a claim whose task was not saved; nothing when {@code taskId} does not hold it. */
+  void releaseMessage(Scope scope, String messageId, String taskId);
+
   void savePushConfig(Scope scope, PushConfig config);
 
   /** The push configs of a task, in the order they were created. */

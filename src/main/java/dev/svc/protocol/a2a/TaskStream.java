@@ -96,6 +96,12 @@ final class TaskStream {
     }
   }
 
+  /** An ended task: the task, and the stream closes. */
+  static MethodReply.Stream ended(Task task) {
+    return new MethodReply.Stream(
+        results -> results.send(new StreamResponse.TaskEvent(task).toJson()));
+  }
+
   static MethodReply.Stream of(AgentTasks.Started started, Duration keepAlive) {
     return new MethodReply.Stream(results -> {
       try {

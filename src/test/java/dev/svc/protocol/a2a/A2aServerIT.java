@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,9 +54,13 @@ class A2aServerIT {
     model.close();
   }
 
+  /**
+   * A new message saying {@code text}: each with its own messageId (the same id twice would be a
+   * retry of one message, see {@link A2aMessageRetriesIT}).
+   */
   static String userMessage(String text) {
     return "{\"message\":{\"messageId\":\"m-"
-        + Math.abs(text.hashCode())
+        + UUID.randomUUID()
         + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":"
         + Json.MAPPER.writeValueAsString(text)
         + ",\"mediaType\":\"text/plain\"}]},\"configuration\":{}}";

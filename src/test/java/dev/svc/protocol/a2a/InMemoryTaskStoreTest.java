@@ -221,4 +221,24 @@ class InMemoryTaskStoreTest {
     small.savePushConfig(scope("a"), config("run", 2, 60_000));
     assertThat(small.pushConfigs(scope("a"), "run")).hasSize(2);
   }
+
+  @Test
+  void aMessageIdIsForgottenWithItsTaskSoClaimsStayWithinTheTaskBudget() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    InMemoryTaskStore store = new InMemoryTaskStore(1, Duration.ofHours(1), clock);
+    assertThat(store.claimMessage(scope("a"), "m-1", "t1")).isEmpty();
+    assertThat(store.claimMessage(scope("a"), "m-1", "t-retry"))
+        .as("held while its task is being started")
+        .contains("t1");
+    store.save(scope("a"), task("t1", "c", TaskState.COMPLETED, clock.instant()));
+    assertThat(store.claimMessage(scope("a"), "m-1", "t-retry")).contains("t1");
+
+    assertThat(store.claimMessage(scope("a"), "m-2", "t2")).isEmpty();
+    store.save(scope("a"), task("t2", "c", TaskState.COMPLETED, clock.instant())); // t1 goes
+    assertThat(store.find(scope("a"), "t1")).isEmpty();
+    assertThat(store.claimMessage(scope("a"), "m-1", "t3")).isEmpty();
+
+    clock.advance(Duration.ofMinutes(61)); // t2 expired, not yet dropped
+    assertThat(store.claimMessage(scope("a"), "m-2", "t4")).isEmpty();
+  }
 }

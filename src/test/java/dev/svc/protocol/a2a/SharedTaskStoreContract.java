@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -295,5 +297,37 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
 
   static Instant now() {
     return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  @Test
+  void twoInstancesClaimingOneMessageIdAtOnceHaveOneWinner() throws Exception {
+    try (TaskStore other = open(SharedTasks.Settings.DEFAULTS)) {
+      for (int round = 0; round < 20; round++) {
+        String messageId = "m-" + round;
+        String onFirst = newId();
+        String onOther = newId();
+        CountDownLatch go = new CountDownLatch(1);
+        try (var threads = Executors.newFixedThreadPool(2)) {
+          var a =
+              threads.submit(() -> {
+                go.await();
+                return store().claimMessage(WEATHER_ALICE, messageId, onFirst);
+              });
+          var b =
+              threads.submit(() -> {
+                go.await();
+                return other.claimMessage(WEATHER_ALICE, messageId, onOther);
+              });
+          go.countDown();
+          Optional<String> first = a.get();
+          Optional<String> second = b.get();
+          assertThat(first.isEmpty()).isNotEqualTo(second.isEmpty());
+          String winner = first.isEmpty() ? onFirst : onOther;
+          assertThat(first.isEmpty() ? second : first)
+              .as("the loser learns the winner")
+              .contains(winner);
+        }
+      }
+    }
   }
 }

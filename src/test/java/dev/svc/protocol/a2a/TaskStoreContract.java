@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.auth.Principal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -229,5 +235,66 @@ abstract class TaskStoreContract {
 
     assertThat(store().pushConfigs(WEATHER_ALICE, id)).isEmpty();
     assertThat(store().pushConfigs(WEATHER_BOB, id)).isEmpty();
+  }
+
+  @Test
+  void aMessageIdIsClaimedOncePerAgentAndPrincipal() {
+    String first = newId();
+    assertThat(store().claimMessage(WEATHER_ALICE, "m-1", first)).isEmpty();
+    assertThat(store().claimMessage(WEATHER_ALICE, "m-1", newId())).contains(first);
+    assertThat(store().claimMessage(WEATHER_BOB, "m-1", newId()))
+        .as("another principal's id of the same text is theirs")
+        .isEmpty();
+    assertThat(store().claimMessage(CHAT_ALICE, "m-1", newId())).isEmpty();
+    String longest = "é".repeat(512);
+    String holder = newId();
+    assertThat(store().claimMessage(WEATHER_ALICE, longest, holder)).isEmpty();
+    assertThat(store().claimMessage(WEATHER_ALICE, longest, newId())).contains(holder);
+  }
+
+  @Test
+  void onlyTheHolderReleasesAClaimAndThenItCanBeTakenAgain() {
+    String first = newId();
+    store().claimMessage(WEATHER_ALICE, "m-2", first);
+    store().releaseMessage(WEATHER_ALICE, "m-2", newId());
+    store().releaseMessage(WEATHER_BOB, "m-2", first);
+    assertThat(store().claimMessage(WEATHER_ALICE, "m-2", newId())).contains(first);
+
+    store().releaseMessage(WEATHER_ALICE, "m-2", first);
+    String second = newId();
+    assertThat(store().claimMessage(WEATHER_ALICE, "m-2", second)).isEmpty();
+    assertThat(store().claimMessage(WEATHER_ALICE, "m-2", newId())).contains(second);
+  }
+
+  @Test
+  void claimsOfOneMessageIdAtOnceHaveOneWinner() throws Exception {
+    int claimants = 16;
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<Optional<String>>> claims = new ArrayList<>();
+    List<String> taskIds = new ArrayList<>();
+    try (var threads = Executors.newFixedThreadPool(claimants)) {
+      for (int i = 0; i < claimants; i++) {
+        String taskId = newId();
+        taskIds.add(taskId);
+        claims.add(
+            threads.submit(() -> {
+              go.await();
+              return store().claimMessage(WEATHER_ALICE, "m-burst", taskId);
+            }));
+      }
+      go.countDown();
+      List<String> winners = new ArrayList<>();
+      Set<String> answered = new HashSet<>();
+      for (int i = 0; i < claimants; i++) {
+        Optional<String> claim = claims.get(i).get();
+        if (claim.isEmpty()) {
+          winners.add(taskIds.get(i));
+        } else {
+          answered.add(claim.get());
+        }
+      }
+      assertThat(winners).hasSize(1);
+      assertThat(answered).containsExactly(winners.getFirst());
+    }
   }
 }

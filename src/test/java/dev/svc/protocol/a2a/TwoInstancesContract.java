@@ -166,4 +166,25 @@ abstract class TwoInstancesContract {
     assertThat(listed.path("configs").get(0).path("url").asString())
         .isEqualTo("https://hooks.example.com/x");
   }
+
+  @Test
+  void aMessageSentAgainToTheOtherInstanceGetsTheFirstTask() throws Exception {
+    CountDownLatch gate = model.gated(OpenAiReplies.delta("once"), OpenAiReplies.done());
+    model.json(OpenAiReplies.text("a second run"));
+    String message = A2aServerIT.userMessage("retried across instances");
+    A2aFixture.LiveStream started = a.open("chat", "SendStreamingMessage", message);
+    String taskId = started.next().path("result").path("task").path("id").asString();
+    assertThat(model.awaitEndlessStarted()).isTrue();
+
+    A2aFixture.LiveStream followed = b.open("chat", "SendStreamingMessage", message);
+    assertThat(followed.next().path("result").path("task").path("id").asString()).isEqualTo(taskId);
+    gate.countDown();
+    assertThat(state(followed.rest().events().getLast().path("result").path("statusUpdate")))
+        .isEqualTo("TASK_STATE_COMPLETED");
+    started.rest();
+    JsonNode again = b.result("chat", "SendMessage", message).path("task");
+    assertThat(again.path("id").asString()).isEqualTo(taskId);
+    assertThat(state(again)).isEqualTo("TASK_STATE_COMPLETED");
+    assertThat(model.requests()).hasSize(1);
+  }
 }
