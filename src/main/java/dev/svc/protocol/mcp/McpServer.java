@@ -225,10 +225,14 @@ public final class McpServer {
   }
 
   private HttpReply initialize(JsonRpcMessage.Request request, Optional<String> owner) {
-    JsonNode requested = request.params().get("protocolVersion");
-    String version = ProtocolVersions.negotiate(requested == null ? "" : requested.asString(""));
-    String session =
-        sessions.begin(version, ClientCapabilities.of(request.params().get("capabilities")), owner);
+    InitializeParams params;
+    try {
+      params = InitializeParams.of(request.params());
+    } catch (JsonRpcException e) {
+      return json(200, Map.of(), JsonRpcCodec.error(Optional.of(request.id()), e.error()));
+    }
+    String version = ProtocolVersions.negotiate(params.protocolVersion());
+    String session = sessions.begin(version, params.capabilities(), owner);
     var service = runtime.get().model().service();
     InitializeResult result =
         new InitializeResult(

@@ -71,6 +71,17 @@ record RequestMeta(
               + "\"]` must be the client's capabilities (an object, `{}` for none)");
     }
     JsonNode info = meta.get(CLIENT_INFO);
+    if (info != null
+        && !info.isNull()
+        && !(info instanceof ObjectNode o
+            && o.path("name").isString()
+            && o.path("version").isString())) {
+      // optional, but when sent an Implementation, as initialize's clientInfo is
+      throw JsonRpcException.invalidParams(
+          "`params._meta[\""
+              + CLIENT_INFO
+              + "\"]` must be an object with string `name` and `version`, or be left out");
+    }
     JsonNode level = meta.get(LOG_LEVEL);
     Optional<Level> logLevel = Optional.empty();
     if (level != null && !level.isNull()) {

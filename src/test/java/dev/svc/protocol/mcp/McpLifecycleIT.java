@@ -79,4 +79,55 @@ class McpLifecycleIT {
       assertThat(response.path("error").path("code").asInt()).isEqualTo(-32800);
     }
   }
+
+  @Test
+  void initializeParamsOfTheWrongShapeAreInvalidParamsNamingTheField() throws Exception {
+    String info = "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}";
+    String[][] cases = {
+      {"\"protocolVersion\":20251125,\"capabilities\":{}," + info, "params.protocolVersion"},
+      {"\"protocolVersion\":null,\"capabilities\":{}," + info, "params.protocolVersion"},
+      {"\"capabilities\":{}," + info, "params.protocolVersion"},
+      {
+        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":\"all\"," + info, "params.capabilities"
+      },
+      {"\"protocolVersion\":\"2025-11-25\"," + info, "params.capabilities"},
+      {
+        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":[]",
+        "params.clientInfo"
+      },
+      {"\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}", "params.clientInfo"},
+      {
+        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":7,\"version\":\"1\"}",
+        "params.clientInfo.name"
+      },
+      {
+        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\"}",
+        "params.clientInfo.version"
+      },
+    };
+    try (Instance instance = RunningProject.start(dir, SLOW_PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      for (String[] sent : cases) {
+        McpHttpClient.Reply reply =
+            client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                    + sent[0]
+                    + "}}");
+        assertThat(reply.status()).as(sent[0]).isEqualTo(200);
+        assertThat(reply.header("Mcp-Session-Id")).as(sent[0]).isEmpty();
+        JsonNode error = reply.json().path("error");
+        assertThat(error.path("code").asInt()).as(sent[0]).isEqualTo(-32602);
+        assertThat(error.path("message").asString()).as(sent[0]).contains("`" + sent[1] + "`");
+      }
+      McpHttpClient.Reply full =
+          client.post(
+              "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{"
+                  + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"roots\":{}},"
+                  + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\",\"title\":\"T\",\"icons\":[]},"
+                  + "\"_meta\":{},\"unknown\":1}}");
+      assertThat(full.json().path("result").path("protocolVersion").asString())
+          .isEqualTo("2025-11-25");
+      assertThat(full.header("Mcp-Session-Id")).isPresent();
+    }
+  }
 }

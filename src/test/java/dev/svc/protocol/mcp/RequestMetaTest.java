@@ -65,7 +65,16 @@ class RequestMetaTest {
               + " \"io.modelcontextprotocol/clientCapabilities\": []}}",
           "{\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\","
               + " \"io.modelcontextprotocol/clientCapabilities\": {},"
-              + " \"io.modelcontextprotocol/logLevel\": \"loud\"}}"
+              + " \"io.modelcontextprotocol/logLevel\": \"loud\"}}",
+          "{\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\","
+              + " \"io.modelcontextprotocol/clientCapabilities\": {},"
+              + " \"io.modelcontextprotocol/clientInfo\": \"curl\"}}",
+          "{\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\","
+              + " \"io.modelcontextprotocol/clientCapabilities\": {},"
+              + " \"io.modelcontextprotocol/clientInfo\": {\"name\": 7, \"version\": \"1\"}}}",
+          "{\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\","
+              + " \"io.modelcontextprotocol/clientCapabilities\": {},"
+              + " \"io.modelcontextprotocol/clientInfo\": {\"name\": \"c\"}}}"
         }) {
       assertThatThrownBy(() -> RequestMeta.of(params(json)))
           .as(json)
