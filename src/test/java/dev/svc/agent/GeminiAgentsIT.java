@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,8 +111,11 @@ class GeminiAgentsIT {
     model.close();
   }
 
+  /** A new message: each with its own messageId (the same id twice is one message, retried). */
   static String message(String text) {
-    return "{\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
+    return "{\"message\":{\"messageId\":\"m-"
+        + UUID.randomUUID()
+        + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\""
         + text
         + "\"}]}}";
   }

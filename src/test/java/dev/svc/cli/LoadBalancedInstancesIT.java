@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -607,7 +608,7 @@ class LoadBalancedInstancesIT {
 
   private static String userMessage(String text) {
     return "{\"message\":{\"messageId\":\"m-"
-        + Math.abs(text.hashCode())
+        + UUID.randomUUID()
         + "\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":"
         + JSON.writeValueAsString(text)
         + ",\"mediaType\":\"text/plain\"}]},\"configuration\":{}}";
