@@ -53,9 +53,17 @@ final class PostgresTaskSchema {
               s.execute("INSERT INTO svc_a2a_schema (version) VALUES (" + VERSION + ")");
             }
             // added tables keep the version: an older svc neither reads them nor is refused by
-            // them, so instances can be upgraded one at a time
-            for (String ddl : ADDED) {
-              s.execute(ddl);
+            // them, so instances can be upgraded one at a time. Created only when missing: a
+            // role that may use the tables but not create any keeps starting once they exist.
+            boolean added;
+            try (ResultSet rs =
+                s.executeQuery("SELECT to_regclass('svc_a2a_messages') IS NOT NULL")) {
+              added = rs.next() && rs.getBoolean(1);
+            }
+            if (!added) {
+              for (String ddl : ADDED) {
+                s.execute(ddl);
+              }
             }
             c.commit();
           } catch (SQLException | RuntimeException e) {

@@ -47,7 +47,7 @@ class PostgresTaskStoreIT extends SharedTaskStoreContract {
         Statement s = c.createStatement()) {
       s.execute(
           "DROP TABLE IF EXISTS svc_a2a_events, svc_a2a_push_configs, svc_a2a_tasks,"
-              + " svc_a2a_schema CASCADE");
+              + " svc_a2a_messages, svc_a2a_schema CASCADE");
     }
   }
 
@@ -97,5 +97,26 @@ class PostgresTaskStoreIT extends SharedTaskStoreContract {
         .hasMessageContaining("schema version 99")
         .hasMessageContaining("newer svc")
         .hasMessageContaining("postgres adapter `db`");
+  }
+
+  @Test
+  void tablesAnOlderSvcMadeGetTheMessageIdTableAndKeepTheirVersion() throws Exception {
+    store().find(WEATHER_ALICE, "x");
+    store().close();
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      s.execute("DROP TABLE svc_a2a_messages"); // as version 1 was before message ids
+    }
+    try (TaskStore upgraded = open(SharedTasks.Settings.DEFAULTS)) {
+      String taskId = newId();
+      assertThat(upgraded.claimMessage(WEATHER_ALICE, "m-1", taskId)).isEmpty();
+      assertThat(upgraded.claimMessage(WEATHER_ALICE, "m-1", newId())).contains(taskId);
+    }
+    try (Connection c = admin();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT max(version) FROM svc_a2a_schema")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).as("an older svc still starts on it").isEqualTo(1);
+    }
   }
 }
