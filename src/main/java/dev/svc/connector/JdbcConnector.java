@@ -154,9 +154,11 @@ public final class JdbcConnector implements Connector {
   }
 
   /**
-   * Prepares the statement on a pool connection (where it stays cached for the calls to come),
-   * binds the samples as a call would bind values (so PostgreSQL can type {@code ? + ?}), and reads
-   * its result columns from the driver's metadata, without running it.
+   * Prepares the statement afresh on a pool connection (where it stays cached for the calls to
+   * come), binds the samples as a call would bind values (so PostgreSQL can type {@code ? + ?}),
+   * and reads its result columns from the driver's metadata, without running it. Afresh: a reload
+   * describes statements the calls have prepared and run, and sqlite-jdbc keeps no columns for a
+   * statement it ran ("inconsistent internal state"); a new one also sees the tables as they are.
    */
   @Override
   public Optional<ResultShape> describe(
@@ -168,6 +170,7 @@ public final class JdbcConnector implements Connector {
     PooledConnection connection = lease.connection();
     boolean healthy = true;
     try {
+      connection.forget(sql.sql());
       PreparedStatement prepared = connection.prepare(sql.sql());
       if (samples.keySet().containsAll(sql.inputNames())) {
         ParameterBinder.bind(prepared, sql.parameters(), samples, dialect, untyped.of(sql));

@@ -452,6 +452,27 @@ abstract class SqlConnectorContract {
   }
 
   @Test
+  void describeAfterCallsRanTheStatementStillNamesItsColumns() {
+    // a reload under --watch describes statements the calls have prepared and run on the pool's
+    // connections: sqlite-jdbc had dropped the columns of a statement it ran ("SQLite JDBC:
+    // inconsistent internal state"), and the tool lost its output schema at every reload
+    String source = "SELECT id, name AS label FROM items WHERE id = {{ inputs.id }}";
+    for (int i = 0; i < 20; i++) {
+      run(source, values("id", 1L));
+    }
+
+    ResultShape shape =
+        connector
+            .describe(StatementFixture.sql(kind(), source), Map.of(), Deadline.after(TIMEOUT))
+            .orElseThrow();
+
+    assertThat(((ResultShape.Rows) shape).columns())
+        .extracting(ResultShape.Column::label)
+        .containsExactly("id", "label");
+    assertThat(run(source, values("id", 1L)).get(0).get("label").asString()).isNotEmpty();
+  }
+
+  @Test
   void describeTellsAStatementWithoutRowsAndRunsNothing() {
     ResultShape shape =
         connector
