@@ -2,7 +2,6 @@ package dev.svc.compile;
 
 import dev.svc.definition.Located;
 import dev.svc.diagnostic.Diagnostics;
-import dev.svc.model.ServedFiles;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -52,18 +51,16 @@ final class FilePaths {
     } catch (IOException e) {
       real = file.toAbsolutePath().normalize();
     }
-    if (!file.toAbsolutePath().normalize().startsWith(project)
-        || !ServedFiles.insideForReal(file, project)) {
+    // by the path as written: a link inside the project is the author's own, followed as linked
+    // folders of definitions are (a shared folder of resources, say)
+    if (!file.toAbsolutePath().normalize().startsWith(project)) {
       diagnostics.error(
           "file-outside-project",
           written.origin(),
           "`"
               + visible(written.value())
-              + "` is outside the project directory"
-              + (real.equals(file.toAbsolutePath().normalize())
-                  ? ""
-                  : " (it links to " + real + ")")
-              + ": svc serves this file to clients and embeds it in what `svc build` makes",
+              + "` is outside the project directory: svc serves this file to clients and embeds it"
+              + " in what `svc build` makes",
           "copy the file into the project and name it by a path inside it");
       return false;
     }

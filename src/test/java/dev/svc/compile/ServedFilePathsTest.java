@@ -60,7 +60,9 @@ class ServedFilePathsTest {
   }
 
   @Test
-  void aLinkInsideTheProjectToAFileOutsideIsRejected() throws Exception {
+  void aLinkTheAuthorMadeInsideTheProjectIsFollowed_unlessItLeadsToAnEnvFile() throws Exception {
+    // links inside the project are the author's own, followed as linked folders of definitions
+    // are; the written path decides what is outside, and .env is refused by either name
     ProjectFixture.write(
         project,
         ProjectFixture.DEFAULT_ROOT
@@ -69,13 +71,18 @@ class ServedFilePathsTest {
             messages:
               - role: user
                 image: chart.png
+            == app/prompts/peek.terse
+            messages:
+              - role: user
+                image: notes.png
             """);
-    Files.createSymbolicLink(project.resolve("app/prompts/chart.png"), dir.resolve("secret.txt"));
+    Files.writeString(dir.resolve("chart.png"), "png");
+    Files.writeString(dir.resolve(".env"), "API_KEY=s3cret");
+    Files.createSymbolicLink(project.resolve("app/prompts/chart.png"), dir.resolve("chart.png"));
+    Files.createSymbolicLink(project.resolve("app/prompts/notes.png"), dir.resolve(".env"));
     assertThat(ProjectFixture.report(project, ""))
-        .contains(
-            "app/prompts/look.terse:3:12: error[file-outside-project]: `chart.png` is outside the"
-                + " project directory (it links to "
-                + dir.resolve("secret.txt").toAbsolutePath());
+        .doesNotContain("look.terse")
+        .contains("app/prompts/peek.terse:3:12: error[secret-file]: `notes.png` is a .env file");
   }
 
   @Test
