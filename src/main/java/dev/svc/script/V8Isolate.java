@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,6 +93,11 @@ final class V8Isolate implements ScriptIsolate {
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
   private final HostFunctions functions;
   private final IsolateHeaps heap = new IsolateHeaps();
+
+  /** Set on the isolate's thread by {@link #nearHeapLimit}; read by {@link #close} on it too. */
+  private boolean overdrawn;
+
+  private final AtomicBoolean holdsOverdraft = new AtomicBoolean();
 
   /**
    * Whether the isolate can serve another call and, when not, why. A call may end for several
@@ -239,6 +245,10 @@ final class V8Isolate implements ScriptIsolate {
           }
           settle.callVoid(null, next.get().id(), next.get().json());
         }
+        if (state.get() == State.OUT_OF_MEMORY) {
+          // a builtin that crossed the cap returned before V8 checked for the termination
+          throw stoppedFailure(call);
+        }
         return decode(outcome);
       }
     } catch (JavetTerminatedException e) {
@@ -352,11 +362,20 @@ final class V8Isolate implements ScriptIsolate {
         code, null, new V8ScriptOrigin(name), MODULE_PARAMETERS, null);
   }
 
+  /**
+   * V8 calls this after a full collection left the heap over its limit, and before the last try of
+   * an allocation that did not fit ({@link HeapOverdrafts}): the call is terminated, and V8 gets
+   * room for the largest object it allocates at once, so that no single allocation ends the
+   * process. Termination lands at V8's next interrupt check; the isolate is closed after the call.
+   */
   private long nearHeapLimit(long current, long initial) {
     end(State.OUT_OF_MEMORY);
     runtime.terminateExecution();
-    // room for V8 to unwind; the isolate is closed after this call
-    return current + Math.max(heapBytes / 2, 16L * 1024 * 1024);
+    if (!overdrawn) {
+      overdrawn = true;
+      holdsOverdraft.set(HeapOverdrafts.process().take());
+    }
+    return current + HeapOverdrafts.roomBytes(heapBytes);
   }
 
   @Override
@@ -400,6 +419,9 @@ final class V8Isolate implements ScriptIsolate {
       runtime.close();
     } catch (JavetException | RuntimeException e) {
       LOG.debug("closing a V8 isolate failed", "error", e.toString());
+    }
+    if (holdsOverdraft.getAndSet(false)) {
+      HeapOverdrafts.process().release();
     }
   }
 

@@ -1,0 +1,143 @@
+package dev.svc.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.call.Caller;
+import dev.svc.call.Deadline;
+import dev.svc.model.ScriptRef;
+import dev.svc.testing.ProjectFixture;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The heap cap on real V8 against single allocations larger than the room left under it: each ends
+ * its call as "the script exceeded its memory limit" instead of V8 ending the process
+ * (HeapOverdrafts), and the pool goes on serving. These calls take a GiB or two for a moment and
+ * seconds of CPU each.
+ */
+class ScriptHeapCapTest {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+  static final String OUT_OF_MEMORY = "the script exceeded its memory limit";
+
+  static final String HANDLERS =
+      """
+      export default () => "ok";
+      export const fill = ({ inputs }) => new Array(inputs.n).fill(0).length;
+      export const fillCall = ({ inputs }) => Array(inputs.n).fill(1.5).length;
+      export const lengthThenFill = ({ inputs }) => {
+        const a: number[] = [];
+        a.length = inputs.n;
+        return a.fill(0).length;
+      };
+      export const sized = ({ inputs }) => new Array(inputs.n).length;
+      export const parse = ({ inputs }) =>
+        JSON.parse("[" + "0,".repeat(inputs.n) + "0]").length;
+      export const entries = ({ inputs }) => {
+        const pairs: [string, number][] = [];
+        for (let i = 0; i < inputs.n; i++) pairs.push(["k" + i, i]);
+        return Object.keys(Object.fromEntries(pairs)).length;
+      };
+      export const map = ({ inputs }) => {
+        const m = new Map<number, number>();
+        for (let i = 0; i < inputs.n; i++) m.set(i, i);
+        return m.size;
+      };
+      """;
+
+  @TempDir Path dir;
+  PooledScriptRunner runner;
+
+  @AfterEach
+  void close() {
+    if (runner != null) {
+      runner.close();
+    }
+  }
+
+  void pool(int isolates) {
+    var scripts =
+        ProjectFixture.model(
+                dir,
+                """
+                == .svc
+                name: heapcap
+                == app/tools/t/config.terse
+                description: A script under test.
+                == app/tools/t/handler.ts
+                """
+                    + HANDLERS)
+            .scripts();
+    runner =
+        new PooledScriptRunner(
+            new V8Engine(V8Engine.DEFAULT_HEAP_MB),
+            scripts,
+            new PooledScriptRunner.Settings(isolates, Duration.ofSeconds(120), false));
+  }
+
+  JsonNode call(String export, long n) {
+    return runner.call(
+        new ScriptRef("app/tools/t/handler.ts", export),
+        JSON.readTree("{\"inputs\":{\"n\":" + n + "}}"),
+        "t",
+        Deadline.after(Duration.ofSeconds(120)),
+        Caller.internal("test"));
+  }
+
+  @Test
+  void anArrayTooBigForTheRoomLeftEndsItsCallOnly() {
+    pool(1);
+    record Case(String export, long n) {}
+    List<Case> cases =
+        List.of(
+            new Case("fill", 1L << 27),
+            new Case("fillCall", 1L << 26),
+            new Case("lengthThenFill", 1L << 27),
+            new Case("parse", 1L << 26),
+            new Case("entries", 30_000_000),
+            new Case("map", 50_000_000));
+    for (Case c : cases) {
+      assertThatThrownBy(() -> call(c.export(), c.n()))
+          .as(c.export() + " of " + c.n())
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessage(OUT_OF_MEMORY);
+      assertThat(call("default", 0).asString()).as("after " + c.export()).isEqualTo("ok");
+    }
+  }
+
+  @Test
+  void anArrayOfALengthButNoElementsTakesNoMemory() {
+    pool(1);
+    assertThat(call("sized", 1L << 26).asLong()).isEqualTo(1L << 26);
+  }
+
+  @Test
+  void eightSuchCallsAtOnceEachEndAndTheProcessGoesOn() throws Exception {
+    pool(8);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<JsonNode>> calls = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        calls.add(threads.submit(() -> call("parse", 1L << 26)));
+      }
+      for (Future<JsonNode> each : calls) {
+        assertThatThrownBy(each::get)
+            .isInstanceOf(ExecutionException.class)
+            .cause()
+            .isInstanceOf(ScriptFailedException.class)
+            .hasMessage(OUT_OF_MEMORY);
+      }
+    }
+    assertThat(call("default", 0).asString()).isEqualTo("ok");
+  }
+}
