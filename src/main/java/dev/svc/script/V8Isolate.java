@@ -60,6 +60,7 @@ final class V8Isolate implements ScriptIsolate {
   private static final JsonMapper JSON = Jackson.MAPPER;
   private static final String SANDBOX = resource("sandbox.js");
   private static final String BUFFERS = resource("buffers.js");
+  private static final String LENGTHS = resource("lengths.js");
   private static final String[] MODULE_PARAMETERS = {"module", "exports", "require"};
 
   static final long TICK_MILLIS = 10;
@@ -150,6 +151,7 @@ final class V8Isolate implements ScriptIsolate {
     runtime.setPromiseRejectCallback((event, promise, value) -> {});
     runtime.allowEval(false);
     runtime.setNearHeapLimitCallback(this::nearHeapLimit);
+    runtime.getExecutor(LENGTHS).setResourceName("svc:lengths.js").executeVoid();
     try (V8ValueObject host = runtime.createV8ValueObject();
         V8ValueFunction buffers =
             runtime.getExecutor(BUFFERS).setResourceName("svc:buffers.js").execute();
