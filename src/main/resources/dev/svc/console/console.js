@@ -51,10 +51,19 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+// What markdown makes, and nothing else: no form or input (a fake token field), no style, and no
+// id, name or class, which would let a description take the place of the page's own elements
+const MARKDOWN_HTML = {
+  ALLOWED_TAGS: ['a', 'b', 'blockquote', 'br', 'code', 'del', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'li', 'ol', 'p', 'pre', 's', 'strong', 'table', 'tbody', 'td', 'th', 'thead', 'tr', 'ul'],
+  ALLOWED_ATTR: ['href', 'title', 'start', 'align'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+};
+
 /** Markdown (descriptions, agents' answers) as sanitised HTML in the node: no script, no handler. */
 function setMarkdown(node, text) {
   node.classList.add('markdown');
-  node.innerHTML = DOMPurify.sanitize(marked.parse(String(text ?? ''), { async: false, gfm: true }));
+  node.innerHTML = DOMPurify.sanitize(marked.parse(shown(String(text ?? '')), { async: false, gfm: true }), MARKDOWN_HTML);
   return node;
 }
 
@@ -62,6 +71,25 @@ function setMarkdown(node, text) {
 function markdown(text, cls) {
   return setMarkdown(el('div', { class: 'markdown ' + (cls || '') }), text);
 }
+
+// ---------------------------------------------------------------- bounds
+
+// what one call row, message or log line shows at most: a result of 30 MB, or one call after
+// another, must not grow the page without end
+const SHOWN_CHARS = 100_000;
+const SHOWN_CELL = 1_000;
+const SHOWN_ROWS = 200;
+const KEPT_CALLS = 50;
+const SHOWN_LOG_LINE = 10_000;
+
+/** The text, or its first `limit` characters and how many more there are. */
+function shown(text, limit = SHOWN_CHARS) {
+  return text.length <= limit ? text : text.slice(0, limit) + ' … (' + (text.length - limit).toLocaleString('en') + ' more characters not shown)';
+}
+
+/** Element ids the page makes for its forms: numbered, never made of a name, so no name can clash with the page's own. */
+let formCount = 0;
+const nextFormId = () => 'form-' + ++formCount;
 
 // ---------------------------------------------------------------- HTTP, auth
 
@@ -373,7 +401,7 @@ function renderTools() {
 function showTool(tool) {
   const schema = tool.inputSchema || {};
   const required = new Set(schema.required || []);
-  const formId = 'tool-' + tool.name;
+  const formId = nextFormId();
   const readers = {};
   const fields = Object.entries(schema.properties || {}).map(([name, property]) => {
     const [field, read] = schemaField(formId, name, property, required.has(name));
@@ -421,10 +449,16 @@ function showTool(tool) {
   );
 }
 
-/** A value as a table when it is a list of flat objects, else as JSON. */
+/** A cell's value as text, at most SHOWN_CELL characters. */
+function cellText(value) {
+  return shown(typeof value === 'object' && value !== null ? JSON.stringify(value) : value === null || value === undefined ? '' : String(value), SHOWN_CELL);
+}
+
+/** A value as a table when it is a list of flat objects (its first SHOWN_ROWS rows), else as JSON. */
 function valueView(value) {
-  const rows = Array.isArray(value) ? value : value && Array.isArray(value.rows) ? value.rows : null;
-  if (rows && rows.length && rows.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+  const all = Array.isArray(value) ? value : value && Array.isArray(value.rows) ? value.rows : null;
+  if (all && all.length && all.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+    const rows = all.slice(0, SHOWN_ROWS);
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     const extra = value && !Array.isArray(value) ? Object.keys(value).filter((k) => k !== 'rows') : [];
     return el(
@@ -438,24 +472,25 @@ function valueView(value) {
           'tbody',
           {},
           rows.map((r) =>
-            el('tr', {}, columns.map((c) => el('td', {}, typeof r[c] === 'object' && r[c] !== null ? JSON.stringify(r[c]) : r[c] === null || r[c] === undefined ? '' : String(r[c])))),
+            el('tr', {}, columns.map((c) => el('td', {}, cellText(r[c])))),
           ),
         ),
       ),
-      extra.length ? el('pre', { class: 'value' }, JSON.stringify(Object.fromEntries(extra.map((k) => [k, value[k]])), null, 2)) : null,
+      all.length > rows.length ? el('p', { class: 'hint' }, 'Showing the first ' + rows.length + ' of ' + all.length.toLocaleString('en') + ' rows.') : null,
+      extra.length ? el('pre', { class: 'value' }, shown(JSON.stringify(Object.fromEntries(extra.map((k) => [k, value[k]])), null, 2))) : null,
     );
   }
-  return el('pre', { class: 'value' }, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return el('pre', { class: 'value' }, shown(typeof value === 'string' ? value : JSON.stringify(value, null, 2)));
 }
 
 function contentText(content = []) {
-  return content.map((c) => (c.type === 'text' ? c.text : c.type === 'resource' ? c.resource?.text || '' : '[' + c.type + ']')).join('\n');
+  return shown(content.map((c) => (c.type === 'text' ? c.text : c.type === 'resource' ? c.resource?.text || '' : '[' + c.type + ']')).join('\n'));
 }
 
 function addCall(name, args, outcome) {
   const failed = outcome.error !== undefined || outcome.result?.isError;
   const body = outcome.error !== undefined
-    ? el('div', { class: 'errortext' }, outcome.error, outcome.data ? el('pre', { class: 'value' }, JSON.stringify(outcome.data, null, 2)) : null)
+    ? el('div', { class: 'errortext' }, shown(String(outcome.error)), outcome.data ? el('pre', { class: 'value' }, shown(JSON.stringify(outcome.data, null, 2))) : null)
     : outcome.result.isError
       ? el('div', { class: 'errortext' }, contentText(outcome.result.content))
       : valueView(outcome.result.structuredContent ?? contentText(outcome.result.content));
@@ -469,11 +504,13 @@ function addCall(name, args, outcome) {
       el('span', { class: 'status' }, failed ? 'error' : 'ok'),
       el('span', { class: 'meta' }, Math.round(outcome.ms) + ' ms'),
       el('span', { class: 'meta' }, new Date().toLocaleTimeString()),
-      el('code', { class: 'meta' }, JSON.stringify(args)),
+      el('code', { class: 'meta' }, shown(JSON.stringify(args), SHOWN_CELL)),
     ),
     body,
   );
-  $('calls').prepend(row);
+  const calls = $('calls');
+  calls.prepend(row);
+  while (calls.children.length > KEPT_CALLS) calls.lastElementChild.remove();
 }
 
 // ---------------------------------------------------------------- prompts
@@ -486,7 +523,7 @@ function renderPrompts() {
 }
 
 function showPrompt(prompt) {
-  const formId = 'prompt-' + prompt.name;
+  const formId = nextFormId();
   const readers = {};
   const fields = (prompt.arguments || []).map((argument) => {
     const [field, read] = schemaField(formId, argument.name, { type: 'string', description: argument.description }, argument.required);
@@ -553,7 +590,7 @@ function renderResources() {
 function showTemplate(template) {
   const names = [...template.uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) => m[1].split(',').map((n) => n.replace(/\*$|:\d+$/, '')));
   const readers = {};
-  const formId = 'template-' + template.name;
+  const formId = nextFormId();
   const fields = names.map((name) => {
     const [field, read] = schemaField(formId, name, { type: 'string' }, true);
     readers[name] = read;
@@ -596,7 +633,7 @@ async function readResource(uri) {
           'div',
           { class: 'message' },
           el('div', { class: 'role' }, c.uri + (c.mimeType ? ' · ' + c.mimeType : '')),
-          c.text !== undefined ? el('pre', { class: 'value' }, c.text) : el('p', {}, '(binary, ' + Math.round((c.blob || '').length * 0.75) + ' bytes)'),
+          c.text !== undefined ? el('pre', { class: 'value' }, shown(c.text)) : el('p', {}, '(binary, ' + Math.round((c.blob || '').length * 0.75) + ' bytes)'),
         ),
       ),
     );
@@ -741,7 +778,8 @@ $('chat-new').addEventListener('click', () => {
 const LOG_LIMIT = 2000;
 const logLines = [];
 
-function addLogLine(line) {
+function addLogLine(text) {
+  const line = shown(String(text), SHOWN_LOG_LINE);
   logLines.push(line);
   if (logLines.length > LOG_LIMIT) logLines.splice(0, logLines.length - LOG_LIMIT);
   const filter = $('log-filter').value;

@@ -135,6 +135,68 @@ class DevConsoleIT {
     }
   }
 
+  /**
+   * What a table anyone can write to, or a project file, may hold: markup, long text, many rows.
+   */
+  static final String HOSTILE =
+      """
+      == .svc
+      name: hostile
+      == app/adapters/db.terse
+      connector: sqlite
+      connection_string: ":memory:"
+      == app/tools/rows/config.terse
+      description: |
+        Rows <img src=x onerror="window.hacked = 1"> <style>body { display: none }</style>
+        <span id="calls">X</span><input id="log-filter" value="zzz">
+        <form id="chat-form"><input type="password" placeholder="Enter your access token"></form>
+        <b class="toast shown" style="color: red">bold</b>
+      use: db
+      statement: |
+        SELECT '<img src=x onerror="window.hacked = 2">' AS name,
+               '</script><script>window.hacked = 3</script>' AS note
+        UNION ALL SELECT 'javascript:window.hacked = 4', printf('%.100000c', 'A')
+      == app/tools/many/config.terse
+      description: Many rows.
+      use: db
+      max_rows: 5000
+      statement: |
+        WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000)
+        SELECT i FROM c ORDER BY i
+      == app/tools/one/config.terse
+      description: One row.
+      use: db
+      statement: SELECT 1 AS one
+      == app/prompts/output.terse
+      description: A prompt named like a part of the page.
+      messages:
+        - role: user
+          text: "<script>window.hacked = 5</script>"
+      == app/resources/page/config.terse
+      name: page
+      uri: evil://page
+      mime_type: text/html
+      file: page.html
+      == app/resources/page/page.html
+      <script>window.hacked = 6</script><img src=x onerror="window.hacked = 7">
+      """;
+
+  @Test
+  void hostileDataIsShownAsTextNeverRunsAndKeepsThePageSmall() throws Exception {
+    Path project = ProjectFixture.write(dir.resolve("hostile"), HOSTILE);
+    try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
+      assertThat(browse(svc, project, "hostile", dir.resolve("hostile.png")))
+          .contains(
+              "step: description sanitised",
+              "step: rows shown as text",
+              "step: large result bounded",
+              "step: call rows bounded",
+              "step: prompt rendered in its place",
+              "step: resource shown as text",
+              "all steps passed");
+    }
+  }
+
   /** Runs the browser script's {@code scenario} against {@code svc}; returns what it printed. */
   private String browse(SvcProcess svc, Path project, String scenario, Path screenshot)
       throws Exception {

@@ -5,8 +5,9 @@
 //   CHROMIUM         the browser (default /usr/bin/chromium); never a downloaded one
 //   PROJECT          the project directory, whose files the reload step edits
 //   SCREENSHOT       where to save the screenshot
-//   SCENARIO         `tour` (default: every section, then reloads) or `token` (a server with
-//                    server.auth: the page asks for a token and sends it)
+//   SCENARIO         `tour` (default: every section, then reloads), `token` (a server with
+//                    server.auth: the page asks for a token and sends it) or `hostile` (a
+//                    project full of markup and large results: nothing runs, the page stays small)
 // Each step prints "step: <name>"; a failure prints its reason and exits 1.
 import { createRequire } from 'node:module';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -174,8 +175,89 @@ async function tour() {
 
 }
 
+/**
+ * A project whose descriptions, rows, names and resource hold what an attacker could put there:
+ * shown as text, nothing runs, nothing takes the place of the page's own elements, and a large
+ * result or many calls leave the page a bounded size.
+ */
+async function hostile() {
+  const foreign = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(base)) foreign.push(r.url());
+  });
+  await page.goto(base + '/ui/');
+  await page.getByRole('status').filter({ hasText: 'connected' }).waitFor();
+  const title = await page.title();
+  const untouched = async (where) => {
+    const seen = await page.evaluate(() => ({ hacked: window.hacked, title: document.title }));
+    if (seen.hacked !== undefined || seen.title !== title || foreign.length) {
+      throw new Error(where + ': a payload ran: ' + JSON.stringify({ ...seen, foreign }));
+    }
+  };
+
+  // a description's markup keeps what markdown makes: no form, no style, no id of the page's own
+  await page.getByRole('button', { name: /^rows/ }).click();
+  const description = page.locator('#tool-detail .description');
+  await description.waitFor();
+  const kept = await description.evaluate((node) =>
+    [...node.querySelectorAll('*')]
+      .filter((e) => !['P', 'A', 'B', 'CODE', 'EM', 'STRONG'].includes(e.tagName) || e.id || e.hasAttribute('class') || e.hasAttribute('style'))
+      .map((e) => e.outerHTML),
+  );
+  if (kept.length) throw new Error('the description kept markup of its own: ' + kept.join(' '));
+  step('description sanitised');
+
+  // rows from a table anyone could write to: text in cells, in the page's own call list
+  await page.locator('#tool-detail').getByRole('button', { name: 'Call' }).click();
+  const row = page.locator('ol.calls > li').first();
+  await row.getByText('<img src=x onerror=').waitFor();
+  const longest = await row.locator('td').evaluateAll((cells) => Math.max(...cells.map((c) => c.textContent.length)));
+  if (longest > 2000) throw new Error('a cell shows all of its ' + longest + ' characters');
+  await untouched('rows');
+  step('rows shown as text');
+
+  // 5000 rows: the first 200 are drawn, and the page says so
+  await page.getByRole('button', { name: /^many/ }).click();
+  await page.locator('#tool-detail').getByRole('button', { name: 'Call' }).click();
+  const many = page.locator('ol.calls > li').first();
+  await many.getByText('the first 200 of 5,000 rows').waitFor();
+  const drawn = await many.locator('tbody tr').count();
+  if (drawn !== 200) throw new Error(drawn + ' rows drawn of 5000');
+  step('large result bounded');
+
+  // calls keep coming: the oldest rows go
+  await page.getByRole('button', { name: /^one/ }).click();
+  for (let i = 0; i < 55; i++) {
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/mcp') && r.request().postData().includes('tools/call')),
+      page.locator('#tool-detail').getByRole('button', { name: 'Call' }).click(),
+    ]);
+    await page.waitForFunction(() => !document.querySelector('#tool-detail button[type=submit]').disabled);
+  }
+  const rows = await page.locator('ol.calls > li').count();
+  if (rows !== 50) throw new Error(rows + ' call rows kept');
+  step('call rows bounded');
+
+  // a prompt named like a part of the page renders into the output, not over its own form
+  await page.getByRole('tab', { name: 'Prompts' }).click();
+  await page.getByRole('button', { name: /^output/ }).click();
+  await page.locator('#prompt-detail').getByRole('button', { name: 'Render' }).click();
+  await page.locator('div#prompt-output').getByText('<script>window.hacked = 5</script>').waitFor();
+  await page.locator('#prompt-detail').getByRole('button', { name: 'Render' }).waitFor();
+  step('prompt rendered in its place');
+
+  // a resource of HTML is text
+  await page.getByRole('tab', { name: 'Resources' }).click();
+  await page.getByRole('button', { name: /^evil:\/\/page/ }).click();
+  await page.locator('#resource-output').getByText('<script>window.hacked = 6</script>').waitFor();
+  await untouched('resource');
+  step('resource shown as text');
+}
+
+const scenarios = { token, tour, hostile };
+
 try {
-  await (process.env.SCENARIO === 'token' ? token() : tour());
+  await scenarios[process.env.SCENARIO || 'tour']();
   if (problems.length) throw new Error(problems.join('\n'));
   console.log('all steps passed');
 } catch (e) {
