@@ -145,6 +145,7 @@ class DevConsoleHttpIT {
       RawHttp.Answer missing = get(instance.port(), "/ui/secrets.txt");
       assertThat(missing.status()).isEqualTo(404);
       assertThat(missing.body()).contains("/ui/events");
+      assertThat(missing.headers()).containsEntry("x-content-type-options", "nosniff");
       HttpResponse<String> post =
           HTTP.send(
               HttpRequest.newBuilder(URI.create(instance.baseUrl() + "/ui/events"))
@@ -153,6 +154,7 @@ class DevConsoleHttpIT {
               HttpResponse.BodyHandlers.ofString());
       assertThat(post.statusCode()).isEqualTo(405);
       assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+      assertThat(post.headers().firstValue("x-content-type-options")).hasValue("nosniff");
     }
   }
 
@@ -235,6 +237,7 @@ class DevConsoleHttpIT {
               HttpResponse.BodyHandlers.ofLines());
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(response.headers().firstValue("content-type")).hasValue("text/event-stream");
+      assertThat(response.headers().firstValue("x-content-type-options")).hasValue("nosniff");
       Iterator<String> lines = response.body().iterator();
       JsonNode hello = next(lines);
       assertThat(hello.path("type").asString()).isEqualTo("hello");

@@ -59,6 +59,12 @@ public final class DevConsole {
           "Cache-Control",
           "no-store");
 
+  /**
+   * What every other {@code /ui} answer carries: the stream and the errors (which repeat the path
+   * asked for) are never read as anything but what they say they are.
+   */
+  private static final Map<String, String> NOSNIFF = Map.of("X-Content-Type-Options", "nosniff");
+
   /** The npm packages the page imports, as their Maven Central jars (org.mvnpm) hold them. */
   static final String MARKED = "/META-INF/resources/_static/marked/17.0.5/lib/marked.esm.js";
 
@@ -123,7 +129,7 @@ public final class DevConsole {
     if (!call.method().equals("GET") && !call.method().equals("HEAD")) {
       return HttpReply.error(
           405,
-          Map.of("Allow", "GET, HEAD"),
+          Map.of("Allow", "GET, HEAD", "X-Content-Type-Options", "nosniff"),
           "Method not allowed: " + call.method() + " " + call.path());
     }
     Asset asset = PAGE_FILES.contains(call.path()) ? Assets.BY_PATH.get(call.path()) : null;
@@ -133,12 +139,13 @@ public final class DevConsole {
     if (call.path().equals(EVENTS)) {
       // HEAD gets the status only: a stream that sends nothing would stay open until the page left
       return call.method().equals("HEAD")
-          ? new HttpReply.Empty(200, Map.of("Content-Type", "text/event-stream"))
-          : new HttpReply.Stream(200, Map.of(), this::stream);
+          ? new HttpReply.Empty(
+              200, Map.of("Content-Type", "text/event-stream", "X-Content-Type-Options", "nosniff"))
+          : new HttpReply.Stream(200, NOSNIFF, this::stream);
     }
     return HttpReply.error(
         404,
-        Map.of(),
+        NOSNIFF,
         "not found: "
             + call.path()
             + " (the dev console is "
