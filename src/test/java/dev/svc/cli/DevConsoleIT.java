@@ -164,7 +164,7 @@ class DevConsoleIT {
         WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000)
         SELECT i FROM c ORDER BY i
       == app/tools/one/config.terse
-      description: One row.
+      description: One row. {{WORD}}
       use: db
       statement: SELECT 1 AS one
       == app/prompts/output.terse
@@ -183,14 +183,15 @@ class DevConsoleIT {
 
   @Test
   void hostileDataIsShownAsTextNeverRunsAndKeepsThePageSmall() throws Exception {
-    Path project = ProjectFixture.write(dir.resolve("hostile"), HOSTILE);
+    Path project =
+        ProjectFixture.write(dir.resolve("hostile"), HOSTILE.replace("{{WORD}}", "W".repeat(5000)));
     try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
       assertThat(browse(svc, project, "hostile", dir.resolve("hostile.png")))
           .contains(
               "step: description sanitised",
               "step: rows shown as text",
               "step: large result bounded",
-              "step: call rows bounded",
+              "step: call rows bounded, long words wrapped",
               "step: prompt rendered in its place",
               "step: resource shown as text",
               "all steps passed");

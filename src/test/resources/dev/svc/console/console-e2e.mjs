@@ -225,8 +225,11 @@ async function hostile() {
   if (drawn !== 200) throw new Error(drawn + ' rows drawn of 5000');
   step('large result bounded');
 
-  // calls keep coming: the oldest rows go
+  // calls keep coming: the oldest rows go; a description of one long word wraps
   await page.getByRole('button', { name: /^one/ }).click();
+  await page.locator('#tool-detail .description').getByText('One row').waitFor();
+  const widths = await page.locator('#tool-detail').evaluate((node) => [node.scrollWidth, node.clientWidth]);
+  if (widths[0] > widths[1]) throw new Error('a long word widens the form to ' + widths[0] + ' px (of ' + widths[1] + ')');
   for (let i = 0; i < 55; i++) {
     await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/mcp') && r.request().postData().includes('tools/call')),
@@ -236,7 +239,7 @@ async function hostile() {
   }
   const rows = await page.locator('ol.calls > li').count();
   if (rows !== 50) throw new Error(rows + ' call rows kept');
-  step('call rows bounded');
+  step('call rows bounded, long words wrapped');
 
   // a prompt named like a part of the page renders into the output, not over its own form
   await page.getByRole('tab', { name: 'Prompts' }).click();
