@@ -402,7 +402,7 @@ function showTool(tool) {
   const schema = tool.inputSchema || {};
   const required = new Set(schema.required || []);
   const formId = nextFormId();
-  const readers = {};
+  const readers = Object.create(null); // an input may be named __proto__
   const fields = Object.entries(schema.properties || {}).map(([name, property]) => {
     const [field, read] = schemaField(formId, name, property, required.has(name));
     readers[name] = read;
@@ -416,7 +416,7 @@ function showTool(tool) {
       'aria-label': 'Inputs of ' + tool.name,
       onsubmit: async (event) => {
         event.preventDefault();
-        let args = {};
+        let args = Object.create(null);
         try {
           for (const [name, read] of Object.entries(readers)) {
             const value = read();
@@ -524,7 +524,7 @@ function renderPrompts() {
 
 function showPrompt(prompt) {
   const formId = nextFormId();
-  const readers = {};
+  const readers = Object.create(null); // an input may be named __proto__
   const fields = (prompt.arguments || []).map((argument) => {
     const [field, read] = schemaField(formId, argument.name, { type: 'string', description: argument.description }, argument.required);
     readers[argument.name] = read;
@@ -538,7 +538,7 @@ function showPrompt(prompt) {
       'aria-label': 'Arguments of ' + prompt.name,
       onsubmit: async (event) => {
         event.preventDefault();
-        const args = {};
+        const args = Object.create(null);
         for (const [name, read] of Object.entries(readers)) {
           const value = read();
           if (value !== undefined) args[name] = value;
@@ -589,7 +589,7 @@ function renderResources() {
 
 function showTemplate(template) {
   const names = [...template.uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) => m[1].split(',').map((n) => n.replace(/\*$|:\d+$/, '')));
-  const readers = {};
+  const readers = Object.create(null); // an input may be named __proto__
   const formId = nextFormId();
   const fields = names.map((name) => {
     const [field, read] = schemaField(formId, name, { type: 'string' }, true);

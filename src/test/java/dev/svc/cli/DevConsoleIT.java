@@ -167,6 +167,12 @@ class DevConsoleIT {
       description: One row. {{WORD}}
       use: db
       statement: SELECT 1 AS one
+      == app/tools/proto/config.terse
+      description: An input named like a property every JavaScript object has.
+      use: db
+      statement: SELECT {{ inputs.__proto__ }} AS v
+      inputs:
+        __proto__: {type: string}
       == app/prompts/output.terse
       description: A prompt named like a part of the page.
       messages:
@@ -192,6 +198,7 @@ class DevConsoleIT {
               "step: rows shown as text",
               "step: large result bounded",
               "step: call rows bounded, long words wrapped",
+              "step: input named __proto__ sent",
               "step: prompt rendered in its place",
               "step: resource shown as text",
               "all steps passed");

@@ -241,6 +241,13 @@ async function hostile() {
   if (rows !== 50) throw new Error(rows + ' call rows kept');
   step('call rows bounded, long words wrapped');
 
+  // an input named __proto__ is sent like any other
+  await page.getByRole('button', { name: /^proto/ }).click();
+  await page.locator('#tool-detail').getByLabel('__proto__', { exact: true }).fill('kept');
+  await page.locator('#tool-detail').getByRole('button', { name: 'Call' }).click();
+  await page.locator('ol.calls > li').first().locator('td', { hasText: 'kept' }).waitFor();
+  step('input named __proto__ sent');
+
   // a prompt named like a part of the page renders into the output, not over its own form
   await page.getByRole('tab', { name: 'Prompts' }).click();
   await page.getByRole('button', { name: /^output/ }).click();
