@@ -60,10 +60,33 @@ const MARKDOWN_HTML = {
   ALLOW_ARIA_ATTR: false,
 };
 
+// marked's time grows with the square of some inputs (20,000 characters of `**a ` take seconds)
+// and deeply nested quotes overflow its stack: longer text, or text it cannot parse, is shown as text
+const MARKDOWN_MAX = 10_000;
+// while an answer streams in it is parsed again at each frame: only while it is short
+const STREAMING_MARKDOWN_MAX = 2_000;
+
 /** Markdown (descriptions, agents' answers) as sanitised HTML in the node: no script, no handler. */
 function setMarkdown(node, text) {
+  const source = String(text ?? '');
+  if (source.length > MARKDOWN_MAX) return setPlain(node, source);
+  let html;
+  try {
+    html = marked.parse(source, { async: false, gfm: true });
+  } catch {
+    return setPlain(node, source);
+  }
+  node.classList.remove('plain');
   node.classList.add('markdown');
-  node.innerHTML = DOMPurify.sanitize(marked.parse(shown(String(text ?? '')), { async: false, gfm: true }), MARKDOWN_HTML);
+  node.innerHTML = DOMPurify.sanitize(html, MARKDOWN_HTML);
+  return node;
+}
+
+/** Text where markdown would go, as it is written. */
+function setPlain(node, text) {
+  node.classList.remove('markdown');
+  node.classList.add('plain');
+  node.textContent = shown(text);
   return node;
 }
 
@@ -689,6 +712,18 @@ async function sendChat(text) {
   };
   if (state.chat.contextId) message.contextId = state.chat.contextId;
   const started = performance.now();
+  let streamed = '';
+  let final = '';
+  let finished = false;
+  let frame = 0;
+  // at most one redraw a frame, however many pieces arrive
+  const redraw = () => {
+    frame = 0;
+    if (finished) return;
+    if (streamed.length > STREAMING_MARKDOWN_MAX) setPlain(textNode, streamed);
+    else setMarkdown(textNode, streamed);
+    answer.scrollIntoView({ block: 'end' });
+  };
   try {
     const response = await fetch('/agent/' + encodeURIComponent(agent), {
       method: 'POST',
@@ -708,8 +743,6 @@ async function sendChat(text) {
       const reply = await response.json().catch(() => ({}));
       throw new Error(reply.error?.message || 'HTTP ' + response.status);
     }
-    let streamed = '';
-    let final = '';
     await readSse(response, (event) => {
       if (event.error) throw new Error(event.error.message);
       const result = event.result || {};
@@ -726,8 +759,7 @@ async function sendChat(text) {
       if (artifact) {
         const chunk = partsText(artifact.artifact?.parts);
         streamed = artifact.append ? streamed + chunk : chunk;
-        setMarkdown(textNode, streamed);
-        answer.scrollIntoView({ block: 'end' });
+        if (!frame) frame = requestAnimationFrame(redraw);
       }
       const status = result.statusUpdate;
       if (status) {
@@ -737,13 +769,16 @@ async function sendChat(text) {
       }
       return true;
     });
-    if (!streamed && final) setMarkdown(textNode, final);
+    finished = true;
+    if (streamed || final) setMarkdown(textNode, streamed || final);
+    answer.scrollIntoView({ block: 'end' });
     stateNode.textContent += ' · ' + Math.round(performance.now() - started) + ' ms';
   } catch (e) {
     answer.classList.add('error');
     textNode.textContent = textNode.textContent ? textNode.textContent + '\n' + e.message : e.message;
     stateNode.textContent = 'failed';
   } finally {
+    finished = true;
     state.chat.busy = false;
     $('chat-send').disabled = !state.selected.agents;
   }

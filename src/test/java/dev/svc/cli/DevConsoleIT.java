@@ -173,6 +173,22 @@ class DevConsoleIT {
       statement: SELECT {{ inputs.__proto__ }} AS v
       inputs:
         __proto__: {type: string}
+      == app/tools/quotes/config.terse
+      description: "{{QUOTES}} deep"
+      use: db
+      statement: SELECT 1 AS one
+      == app/tools/stars/config.terse
+      description: "{{STARS}}"
+      use: db
+      statement: SELECT 1 AS one
+      == app/agents/echo/config.terse
+      description: Repeats what it is told.
+      instruction: Answer.
+      model:
+        provider: openai
+        model: m
+        options:
+          base_url: {{MODEL}}/v1
       == app/prompts/output.terse
       description: A prompt named like a part of the page.
       messages:
@@ -189,19 +205,35 @@ class DevConsoleIT {
 
   @Test
   void hostileDataIsShownAsTextNeverRunsAndKeepsThePageSmall() throws Exception {
-    Path project =
-        ProjectFixture.write(dir.resolve("hostile"), HOSTILE.replace("{{WORD}}", "W".repeat(5000)));
-    try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
-      assertThat(browse(svc, project, "hostile", dir.resolve("hostile.png")))
-          .contains(
-              "step: description sanitised",
-              "step: rows shown as text",
-              "step: large result bounded",
-              "step: call rows bounded, long words wrapped",
-              "step: input named __proto__ sent",
-              "step: prompt rendered in its place",
-              "step: resource shown as text",
-              "all steps passed");
+    try (ScriptedModelServer model = ScriptedModelServer.start()) {
+      // quotes nested thousands deep overflow marked's stack
+      model.sse(
+          OpenAiReplies.delta(">".repeat(6000)),
+          OpenAiReplies.delta(" deep"),
+          OpenAiReplies.done());
+      Path project =
+          ProjectFixture.write(
+              dir.resolve("hostile"),
+              HOSTILE
+                  .replace("{{WORD}}", "W".repeat(5000))
+                  .replace("{{QUOTES}}", ">".repeat(6000))
+                  // marked takes seconds over 20,000 characters of this
+                  .replace("{{STARS}}", "**a ".repeat(5000))
+                  .replace("{{MODEL}}", model.url()));
+      try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
+        assertThat(browse(svc, project, "hostile", dir.resolve("hostile.png")))
+            .contains(
+                "step: description sanitised",
+                "step: rows shown as text",
+                "step: large result bounded",
+                "step: call rows bounded, long words wrapped",
+                "step: input named __proto__ sent",
+                "step: prompt rendered in its place",
+                "step: resource shown as text",
+                "step: markdown marked cannot parse shown as text",
+                "step: answer marked cannot parse shown as text",
+                "all steps passed");
+      }
     }
   }
 

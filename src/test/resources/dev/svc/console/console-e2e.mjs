@@ -262,6 +262,29 @@ async function hostile() {
   await page.locator('#resource-output').getByText('<script>window.hacked = 6</script>').waitFor();
   await untouched('resource');
   step('resource shown as text');
+
+  // markdown marked cannot parse (quotes 6,000 deep), or not in reasonable time (20,000
+  // characters of `**a `), is shown as written, and the tool's form is there
+  await page.getByRole('tab', { name: /Tools/ }).click();
+  await page.getByRole('button', { name: /^quotes/ }).click();
+  await page.locator('#tool-detail .description').getByText('>>> deep').waitFor();
+  await page.locator('#tool-detail').getByRole('button', { name: 'Call' }).waitFor();
+  await page.getByRole('button', { name: /^stars/ }).click();
+  await page.locator('#tool-detail .description').getByText('**a **a **a').waitFor();
+  await page.locator('#tool-detail').getByRole('button', { name: 'Call' }).waitFor();
+  step('markdown marked cannot parse shown as text');
+
+  await page.getByRole('tab', { name: /Agents/ }).click();
+  await page.getByRole('button', { name: /^echo/ }).click();
+  await page.getByLabel('Message').fill('Say it.');
+  await page.getByLabel('Message').press('Enter');
+  const answer = page.locator('#chat .bubble.agent').last();
+  await answer.locator('.state', { hasText: /completed|failed/ }).waitFor();
+  if (!(await answer.locator('.text').textContent()).endsWith('>>> deep')) {
+    throw new Error('the answer is not shown: ' + (await answer.innerText()).slice(-200));
+  }
+  await untouched('answer');
+  step('answer marked cannot parse shown as text');
 }
 
 const scenarios = { token, tour, hostile };
