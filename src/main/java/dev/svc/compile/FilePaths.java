@@ -79,7 +79,7 @@ final class FilePaths {
   }
 
   /** {@code .env} or {@code .env.<anything>} (.env.local, .env.production). */
-  private static boolean isEnvFile(Path file) {
+  static boolean isEnvFile(Path file) {
     Path name = file.getFileName();
     return name != null && (name.toString().equals(".env") || name.toString().startsWith(".env."));
   }

@@ -14,11 +14,13 @@ import dev.svc.model.ConnectorKind;
 import dev.svc.model.Execution;
 import dev.svc.model.Input;
 import dev.svc.model.InputType;
+import dev.svc.model.ServedFiles;
 import dev.svc.model.Tool;
 import dev.svc.project.YamlNode;
 import dev.svc.suite.Expectation;
 import dev.svc.suite.ToolCase;
 import dev.svc.suite.ToolSuite;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,11 +148,37 @@ final class TestCompiler {
       return Optional.empty();
     }
     Path file = resolved.get();
-    if (!file.startsWith(projectDirectory.normalize())) {
+    if (!file.startsWith(projectDirectory.normalize())
+        || Files.exists(file) && !ServedFiles.insideForReal(file, projectDirectory)) {
       diagnostics.error(
           "invalid-fixture",
           fixture.origin(),
-          "fixture `" + fixture.value() + "` is outside the project");
+          "fixture `" + fixture.value() + "` is outside the project (once links are followed)");
+      return Optional.empty();
+    }
+    if (FilePaths.isEnvFile(file) || FilePaths.isEnvFile(realPath(file))) {
+      diagnostics.error(
+          "invalid-fixture",
+          fixture.origin(),
+          "fixture `"
+              + fixture.value()
+              + "` is a .env file, which holds the project's secrets: run as SQL, its values would"
+              + " show in the database's error messages",
+          "name a SQL file");
+      return Optional.empty();
+    }
+    if (Files.isRegularFile(file) && size(file) > ToolSuite.MAX_FIXTURE_BYTES) {
+      diagnostics.error(
+          "invalid-fixture",
+          fixture.origin(),
+          "fixture `"
+              + fixture.value()
+              + "` has "
+              + size(file)
+              + " bytes; a fixture is read whole, at most "
+              + ToolSuite.MAX_FIXTURE_BYTES
+              + " bytes",
+          "split it into several files, or load the data with the database's own tools");
       return Optional.empty();
     }
     if (!Files.isRegularFile(file)) {
@@ -162,6 +190,22 @@ final class TestCompiler {
       return Optional.empty();
     }
     return Optional.of(projectDirectory.normalize().relativize(file).toString());
+  }
+
+  private static Path realPath(Path file) {
+    try {
+      return file.toRealPath();
+    } catch (IOException e) {
+      return file;
+    }
+  }
+
+  private static long size(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return 0;
+    }
   }
 
   private Optional<ToolCase> compileCase(CaseDefinition written, Tool tool) {

@@ -18,6 +18,12 @@ public record ToolSuite(
     boolean freshSchema,
     List<ToolCase> cases)
     implements Suite {
+  /**
+   * The largest fixture file: a fixture is read whole into memory, so a file of gigabytes would end
+   * the run ({@code OutOfMemoryError}) instead of being reported.
+   */
+  public static final long MAX_FIXTURE_BYTES = 64L * 1024 * 1024;
+
   public ToolSuite {
     fixtures = List.copyOf(fixtures);
     cases = List.copyOf(cases);

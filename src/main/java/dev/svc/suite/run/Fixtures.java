@@ -58,8 +58,20 @@ final class Fixtures {
     }
     for (String fixture : files) {
       String sql;
+      Path file = projectDirectory.resolve(fixture);
       try {
-        sql = Files.readString(projectDirectory.resolve(fixture));
+        // checked again here: the file may have changed since the project was compiled, and a
+        // FIFO, a device or a file of gigabytes would hang the run or end it
+        if (!Files.isRegularFile(file) || Files.size(file) > ToolSuite.MAX_FIXTURE_BYTES) {
+          throw new FixtureException(
+              "fixture "
+                  + fixture
+                  + " is not a regular file of at most "
+                  + ToolSuite.MAX_FIXTURE_BYTES
+                  + " bytes",
+              null);
+        }
+        sql = Files.readString(file);
       } catch (IOException e) {
         throw new FixtureException("fixture " + fixture + " cannot be read: " + e.getMessage(), e);
       }
