@@ -136,7 +136,11 @@ public sealed interface Expectation {
                 "expected an error matching /" + pattern.pattern() + "/, the call succeeded",
                 answer.payload().map(Expectation::pretty).orElse("")));
       }
-      return pattern.matcher(answer.error().get()).find()
+      Optional<Boolean> found = BoundedFind.find(pattern, answer.error().get());
+      if (found.isEmpty()) {
+        return Optional.of(new Mismatch("error", BoundedFind.givenUp(pattern), ""));
+      }
+      return found.get()
           ? Optional.empty()
           : Optional.of(
               new Mismatch(
@@ -158,7 +162,11 @@ public sealed interface Expectation {
         return Optional.of(new Mismatch(label, "there is no text", pretty(answer.payload().get())));
       }
       String text = selected.get().asString();
-      return pattern.matcher(text).find()
+      Optional<Boolean> found = BoundedFind.find(pattern, text);
+      if (found.isEmpty()) {
+        return Optional.of(new Mismatch(label, BoundedFind.givenUp(pattern), ""));
+      }
+      return found.get()
           ? Optional.empty()
           : Optional.of(
               new Mismatch(
