@@ -3,8 +3,8 @@ package dev.svc.audit;
 import dev.svc.json.Jackson;
 import dev.svc.log.Log;
 import dev.svc.telemetry.SvcMetrics;
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +21,15 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The audit trail as a file of JSON lines, appended to. Callers format their line and put it on a
- * bounded queue ({@value #CAPACITY} lines); one writer thread drains the queue into the file and
- * flushes whenever it is empty. When the queue is full (the disk is stuck) the line is dropped and
- * counted, so a call never waits for the trail.
+ * bounded queue ({@value #CAPACITY} lines); one writer thread drains the queue into the file, each
+ * batch in one write. When the queue is full (the disk is stuck) the line is dropped and counted,
+ * so a call never waits for the trail.
+ *
+ * <p>A line is counted {@code written} once its write returned, {@code failed} when the write
+ * failed (a full disk, a removed mount): a full disk used to count every line as written and log a
+ * warning per batch. A failure is logged once, and its end once; the first batch after a failure
+ * starts with a line break, so that a line the failed write left half-written never runs into a
+ * whole one.
  */
 public final class AuditFile implements AuditTrail {
   private static final Log LOG = Log.tagged("audit");
@@ -35,11 +41,12 @@ public final class AuditFile implements AuditTrail {
 
   private final Path path;
   private final BlockingQueue<String> queue;
-  private final BufferedWriter out;
+  private final OutputStream out;
+  private boolean failing;
   private final Thread writer;
   private volatile boolean closed;
 
-  private AuditFile(Path path, BufferedWriter out, int capacity) {
+  private AuditFile(Path path, OutputStream out, int capacity) {
     this.path = path;
     this.out = out;
     this.queue = new ArrayBlockingQueue<>(capacity);
@@ -61,10 +68,9 @@ public final class AuditFile implements AuditTrail {
       if (absolute.getParent() != null) {
         Files.createDirectories(absolute.getParent());
       }
-      BufferedWriter out =
-          Files.newBufferedWriter(
+      OutputStream out =
+          Files.newOutputStream(
               absolute,
-              StandardCharsets.UTF_8,
               StandardOpenOption.CREATE,
               StandardOpenOption.APPEND,
               StandardOpenOption.WRITE);
@@ -96,9 +102,7 @@ public final class AuditFile implements AuditTrail {
       LOG.warn("an audit record could not be written", "error", String.valueOf(e.getMessage()));
       return;
     }
-    if (queue.offer(line)) {
-      SvcMetrics.AUDIT_RECORDS.increment("written");
-    } else {
+    if (!queue.offer(line)) {
       SvcMetrics.AUDIT_RECORDS.increment("dropped");
     }
   }
@@ -151,15 +155,20 @@ public final class AuditFile implements AuditTrail {
         batch.add(first);
         queue.drainTo(batch);
         boolean stop = false;
+        StringBuilder text = new StringBuilder();
+        int lines = 0;
         for (String line : batch) {
           if (line.isEmpty()) { // STOP, put by close(); a record's line is never empty
             stop = true;
             continue;
           }
-          write(line);
+          text.append(line).append('\n');
+          lines++;
         }
         batch.clear();
-        flush();
+        if (lines > 0) {
+          write(text, lines);
+        }
         if (stop) {
           return;
         }
@@ -169,20 +178,29 @@ public final class AuditFile implements AuditTrail {
     }
   }
 
-  private void write(String line) {
-    try {
-      out.write(line);
-      out.write('\n');
-    } catch (IOException e) {
-      LOG.warn("the audit file cannot be written", "path", path, "error", e.getMessage());
+  private void write(StringBuilder text, int lines) {
+    if (failing) {
+      text.insert(0, '\n');
     }
-  }
-
-  private void flush() {
     try {
+      out.write(text.toString().getBytes(StandardCharsets.UTF_8));
       out.flush();
+      SvcMetrics.AUDIT_RECORDS.add(lines, "written");
+      if (failing) {
+        failing = false;
+        LOG.info("the audit file is written again", "path", path);
+      }
     } catch (IOException e) {
-      LOG.warn("the audit file cannot be written", "path", path, "error", e.getMessage());
+      SvcMetrics.AUDIT_RECORDS.add(lines, "failed");
+      if (!failing) {
+        failing = true;
+        LOG.warn(
+            "the audit file cannot be written; lines are lost and counted as failed until it can",
+            "path",
+            path,
+            "error",
+            e.getMessage());
+      }
     }
   }
 

@@ -216,7 +216,8 @@ public final class SvcMetrics {
       Metrics.counter(
           "svc.audit.records",
           "{record}",
-          "Audit records, by result: written, or dropped because the queue was full.",
+          "Audit records, by result: written, failed (the write failed), or dropped because the queue"
+              + " was full.",
           "svc.audit.result");
 
   public static final Counter RATE_LIMIT_UNCHECKED =
