@@ -11,11 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectMapper;
 
@@ -34,6 +38,10 @@ import tools.jackson.databind.ObjectMapper;
 public final class AuditFile implements AuditTrail {
   private static final Log LOG = Log.tagged("audit");
   static final int CAPACITY = 8192;
+
+  /** How long opening the file may take (a named pipe opens once something reads it). */
+  static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
+
   private static final ObjectMapper JSON = Jackson.MAPPER;
 
   /** Queued by {@link #close()} after the last record. */
@@ -68,16 +76,58 @@ public final class AuditFile implements AuditTrail {
       if (absolute.getParent() != null) {
         Files.createDirectories(absolute.getParent());
       }
-      OutputStream out =
-          Files.newOutputStream(
-              absolute,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND,
-              StandardOpenOption.WRITE);
-      return new AuditFile(absolute, out, capacity);
+      return new AuditFile(absolute, openForAppending(absolute), capacity);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot open the audit file " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The file opened for appending, on a thread of its own: opening a named pipe that nothing reads
+   * blocks until something does, and {@code svc start} waited for ever, printing nothing.
+   */
+  private static OutputStream openForAppending(Path file) throws IOException {
+    CompletableFuture<OutputStream> opening = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .daemon()
+        .name("svc-audit-open")
+        .start(() -> {
+          try {
+            opening.complete(
+                Files.newOutputStream(
+                    file,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE));
+          } catch (IOException | RuntimeException e) {
+            opening.completeExceptionally(e);
+          }
+        });
+    try {
+      return opening.get(OPEN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      opening.thenAccept(AuditFile::closeQuietly); // should it open after all
+      throw new IOException(
+          "it did not open within "
+              + OPEN_TIMEOUT.toSeconds()
+              + " s (a named pipe that nothing reads?)");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while opening", e);
+    }
+  }
+
+  private static void closeQuietly(OutputStream stream) {
+    try {
+      stream.close();
+    } catch (IOException e) {
+      // it was never used
     }
   }
 
