@@ -6,6 +6,11 @@ import java.util.List;
 /**
  * The readable report of a run: one progress line per suite as it ends, the details of every case
  * that did not pass under it (each expectation that failed, with a diff), and a summary line.
+ *
+ * <p>What the report quotes (case names, error messages, a resource's text, an agent's answer) may
+ * hold control characters; they are written as {@code \\u001b}, never sent to the terminal or the
+ * CI log as they are, where an ANSI sequence or a carriage return could rewrite a {@code FAIL} line
+ * into something else.
  */
 public final class TextReport {
   private TextReport() {}
@@ -46,6 +51,27 @@ public final class TextReport {
         }
       }
     }
+    return visible(out.toString());
+  }
+
+  /**
+   * {@code text} with control characters other than line feed and tab, and the bidirectional
+   * overrides, written as {@code \\uXXXX}.
+   */
+  static String visible(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    text.codePoints()
+        .forEach(c -> {
+          boolean hidden =
+              c != '\n' && c != '\t' && Character.isISOControl(c)
+                  || c >= 0x202A && c <= 0x202E
+                  || c >= 0x2066 && c <= 0x2069;
+          if (hidden) {
+            out.append(String.format("\\u%04x", c));
+          } else {
+            out.appendCodePoint(c);
+          }
+        });
     return out.toString();
   }
 
