@@ -146,6 +146,9 @@ public final class TestRunner {
           List.of(),
           Optional.of("the adapter cannot be resolved: " + e.getMessage()),
           since(start));
+    } catch (StartupException e) {
+      // the script runner's settings (SVC_SCRIPT_* in .env) are read before the runtime starts
+      return notStarted(suite, e, start);
     } finally {
       schema.ifPresent(FreshSchema::close);
       delete(data);
@@ -182,15 +185,19 @@ public final class TestRunner {
       }
       return new SuiteResult(suite.title(), suite.file(), results, Optional.empty(), since(start));
     } catch (StartupException e) {
-      return new SuiteResult(
-          suite.title(),
-          suite.file(),
-          List.of(),
-          Optional.of(
-              "the runtime could not start:\n"
-                  + String.join("\n", e.problems().stream().map(Diagnostic::render).toList())),
-          since(start));
+      return notStarted(suite, e, start);
     }
+  }
+
+  private static SuiteResult notStarted(Suite suite, StartupException e, long start) {
+    return new SuiteResult(
+        suite.title(),
+        suite.file(),
+        List.of(),
+        Optional.of(
+            "the runtime could not start:\n"
+                + String.join("\n", e.problems().stream().map(Diagnostic::render).toList())),
+        since(start));
   }
 
   /**
