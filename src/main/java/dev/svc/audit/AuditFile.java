@@ -39,6 +39,9 @@ public final class AuditFile implements AuditTrail {
   private static final Log LOG = Log.tagged("audit");
   static final int CAPACITY = 8192;
 
+  /** The longest failure message an audit line holds. */
+  static final int MAX_ERROR_CHARS = 1024;
+
   /** How long opening the file may take (a named pipe opens once something reads it). */
   static final Duration OPEN_TIMEOUT = Duration.ofSeconds(5);
 
@@ -174,7 +177,7 @@ public final class AuditFile implements AuditTrail {
           JSON.writeTree(json, call.arguments());
           json.writeStringProperty("outcome", call.outcome());
           if (call.error().isPresent()) {
-            json.writeStringProperty("error", call.error().get());
+            json.writeStringProperty("error", bounded(call.error().get()));
           }
         }
         case AuditRecord.AgentTask task -> {
@@ -187,7 +190,7 @@ public final class AuditFile implements AuditTrail {
           json.writeStringProperty("state", task.state());
           json.writeStringProperty("outcome", task.outcome());
           if (task.error().isPresent()) {
-            json.writeStringProperty("error", task.error().get());
+            json.writeStringProperty("error", bounded(task.error().get()));
           }
         }
       }
@@ -195,6 +198,21 @@ public final class AuditFile implements AuditTrail {
       json.writeEndObject();
     }
     return text.toString();
+  }
+
+  /**
+   * A failure's message cut at {@value #MAX_ERROR_CHARS} characters: a message may quote what the
+   * caller sent (a handler's {@code throw new Error(input)}), and the line must stay small.
+   */
+  static String bounded(String error) {
+    if (error.length() <= MAX_ERROR_CHARS) {
+      return error;
+    }
+    int end =
+        Character.isHighSurrogate(error.charAt(MAX_ERROR_CHARS - 1))
+            ? MAX_ERROR_CHARS - 1
+            : MAX_ERROR_CHARS;
+    return error.substring(0, end) + "… (" + error.length() + " characters)";
   }
 
   private void drain() {

@@ -63,4 +63,23 @@ class AuditFileFailureTest {
     assertThat(SvcMetrics.AUDIT_RECORDS.value("written") - writtenBefore).isZero();
     assertThat(SvcMetrics.AUDIT_RECORDS.value("failed") - failedBefore).isEqualTo(50);
   }
+
+  @Test
+  void aHugeFailureMessageIsCutSoTheLineStaysSmall() {
+    String line =
+        AuditFile.line(
+            new AuditRecord.ToolCall(
+                Instant.EPOCH,
+                "r",
+                "anonymous",
+                "mcp",
+                "t",
+                Json.NODES.objectNode(),
+                "error",
+                Optional.of("handler failed: " + "x".repeat(3_000_000)),
+                1));
+
+    assertThat(line).hasSizeLessThan(2_000);
+    assertThat(line).contains("xxx… (3000016 characters)\"");
+  }
 }
