@@ -49,7 +49,7 @@ public record JsonPath(String text, List<Step> steps) {
         steps.add(new Step.Member(text.substring(i + 1, end)));
         i = end;
       } else if (c == '[') {
-        int close = text.indexOf(']', i);
+        int close = closingBracket(text, i);
         if (close < 0) {
           throw new IllegalArgumentException("`[` at character " + (i + 1) + " is not closed");
         }
@@ -76,6 +76,25 @@ public record JsonPath(String text, List<Step> steps) {
       }
     }
     return new JsonPath(text, steps);
+  }
+
+  /**
+   * The {@code ]} that closes the {@code [} at {@code open}: after a quoted name, the first one
+   * past its closing quote, so that a name may hold {@code ]} ({@code $['a]b']}); else the first
+   * one.
+   */
+  private static int closingBracket(String text, int open) {
+    int at = open + 1;
+    while (at < text.length() && text.charAt(at) == ' ') {
+      at++;
+    }
+    if (at < text.length() && (text.charAt(at) == '\'' || text.charAt(at) == '"')) {
+      int quote = text.indexOf(text.charAt(at), at + 1);
+      if (quote > 0) {
+        return text.indexOf(']', quote);
+      }
+    }
+    return text.indexOf(']', open);
   }
 
   private static boolean isNameChar(char c) {

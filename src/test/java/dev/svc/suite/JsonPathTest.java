@@ -25,6 +25,14 @@ class JsonPathTest {
   }
 
   @Test
+  void aQuotedNameMayHoldAClosingBracket() {
+    JsonNode doc = Json.MAPPER.readTree("{\"a]b\":1,\"c\":{\"[x]\":2}}");
+
+    assertThat(JsonPath.parse("$['a]b']").select(doc).orElseThrow().asInt()).isEqualTo(1);
+    assertThat(JsonPath.parse("$.c[\"[x]\"]").select(doc).orElseThrow().asInt()).isEqualTo(2);
+  }
+
+  @Test
   void aPathThatLeadsNowhereSelectsNothing() {
     assertThat(JsonPath.parse("$.items[3]").select(DOC)).isEmpty();
     assertThat(JsonPath.parse("$.total.name").select(DOC)).isEmpty();
