@@ -45,12 +45,6 @@ final class FilePaths {
   static boolean servable(
       Path projectDirectory, Path file, Located<String> written, Diagnostics diagnostics) {
     Path project = projectDirectory.toAbsolutePath().normalize();
-    Path real;
-    try {
-      real = file.toRealPath();
-    } catch (IOException e) {
-      real = file.toAbsolutePath().normalize();
-    }
     // by the path as written: a link inside the project is the author's own, followed as linked
     // folders of definitions are (a shared folder of resources, say)
     if (!file.toAbsolutePath().normalize().startsWith(project)) {
@@ -64,7 +58,7 @@ final class FilePaths {
           "copy the file into the project and name it by a path inside it");
       return false;
     }
-    if (isEnvFile(file) || isEnvFile(real)) {
+    if (namesEnvFile(file)) {
       diagnostics.error(
           "secret-file",
           written.origin(),
@@ -76,6 +70,18 @@ final class FilePaths {
       return false;
     }
     return true;
+  }
+
+  /** A {@code .env} file by its own name or, for a link, by the name of what it leads to. */
+  static boolean namesEnvFile(Path file) {
+    if (isEnvFile(file)) {
+      return true;
+    }
+    try {
+      return isEnvFile(file.toRealPath());
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** {@code .env} or {@code .env.<anything>} (.env.local, .env.production). */

@@ -156,7 +156,7 @@ final class TestCompiler {
           "fixture `" + fixture.value() + "` is outside the project");
       return Optional.empty();
     }
-    if (FilePaths.isEnvFile(file) || FilePaths.isEnvFile(realPath(file))) {
+    if (FilePaths.namesEnvFile(file)) {
       diagnostics.error(
           "invalid-fixture",
           fixture.origin(),
@@ -190,14 +190,6 @@ final class TestCompiler {
       return Optional.empty();
     }
     return Optional.of(projectDirectory.normalize().relativize(file).toString());
-  }
-
-  private static Path realPath(Path file) {
-    try {
-      return file.toRealPath();
-    } catch (IOException e) {
-      return file;
-    }
   }
 
   private static long size(Path file) {
