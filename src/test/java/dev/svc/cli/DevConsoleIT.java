@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,8 @@ class DevConsoleIT {
       Path project =
           ProjectFixture.write(dir.resolve("pets"), PROJECT.replace("{{MODEL}}", model.url()));
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui", "--watch")) {
-        assertThat(svc.out()).contains("svc: dev console at " + svc.baseUrl() + "/ui/");
+        String console = "svc: dev console at " + svc.baseUrl() + "/ui/";
+        assertThat(svc.awaitOut(console, Duration.ofSeconds(10))).contains(console);
         assertThat(browse(svc, project, "tour", screenshot))
             .contains(
                 "step: opened",
@@ -129,7 +131,8 @@ class DevConsoleIT {
                           audience: https://svc.test/mcp
                     """));
     try (SvcProcess svc = SvcProcess.starting(dir, project, "--ui")) {
-      assertThat(svc.out()).contains("/ui/ (it asks for an access token, as /mcp does)");
+      String asks = "/ui/ (it asks for an access token, as /mcp does)";
+      assertThat(svc.awaitOut(asks, Duration.ofSeconds(10))).contains(asks);
       assertThat(browse(svc, project, "token", dir.resolve("token.png")))
           .contains("step: token asked", "step: token sent", "all steps passed");
     }

@@ -131,6 +131,20 @@ public final class SvcProcess implements AutoCloseable {
     return Files.readString(out);
   }
 
+  /**
+   * What svc printed, once it holds {@code text} or {@code limit} passed: lines printed after the
+   * banner (the dev console's address, say) may come a moment after it.
+   */
+  public String awaitOut(String text, Duration limit) throws IOException, InterruptedException {
+    long end = System.nanoTime() + limit.toNanos();
+    String printed = out();
+    while (!printed.contains(text) && System.nanoTime() < end && process.isAlive()) {
+      Thread.sleep(20);
+      printed = out();
+    }
+    return printed;
+  }
+
   public String err() throws IOException {
     return Files.readString(err);
   }
