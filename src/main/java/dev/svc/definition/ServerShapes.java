@@ -4,6 +4,8 @@ import static dev.svc.definition.Field.optional;
 import static dev.svc.definition.Field.required;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The root file's {@code server} section: HTTP settings, the metrics endpoint, the limits that
@@ -43,6 +45,23 @@ final class ServerShapes {
               "Seconds an active answer is trusted, never past the token's `exp` (default 60;"
                   + " 0: ask on every request). A revoked token is accepted for at most this"
                   + " long."));
+
+  /**
+   * Keys that ask the server for TLS. svc serves plain HTTP only, so ignoring one of these with a
+   * warning, as other unknown keys of the root file are, would serve plain text to an author who
+   * asked for TLS, on every address they bind.
+   */
+  private static final Set<String> TLS_KEYS =
+      Set.of("tls", "ssl", "https", "cert", "certificate", "keystore");
+
+  /** The hint for an unknown {@code server} key that asks for TLS, which svc does not serve. */
+  static Optional<String> tlsNotServed(String key) {
+    return TLS_KEYS.contains(key)
+        ? Optional.of(
+            "svc serves plain HTTP only: terminate TLS in a proxy or load balancer in front of it"
+                + " (docs/deploy.md, \"TLS\")")
+        : Optional.empty();
+  }
 
   static final Shape SERVER =
       section(

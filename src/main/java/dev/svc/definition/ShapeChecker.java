@@ -104,7 +104,11 @@ final class ShapeChecker {
         shape == Shapes.ROOT
             ? Suggestions.misspelt(key.text(), shape.fieldNames())
             : Optional.empty();
-    if (misspelt.isPresent()) {
+    Optional<String> tlsNotServed =
+        shape == ServerShapes.SERVER ? ServerShapes.tlsNotServed(key.text()) : Optional.empty();
+    if (tlsNotServed.isPresent()) {
+      diagnostics.error("unknown-key", key.origin(), message, tlsNotServed.get());
+    } else if (misspelt.isPresent()) {
       // A lenient root file tolerates keys of other tools, but `sever:` is not one: ignoring it
       // would silently fall back to defaults (port 8080).
       diagnostics.error(

@@ -99,6 +99,25 @@ class RootDiagnosticsTest {
             0 errors, 2 warnings
             """),
         argumentSet(
+            "a server key asking for TLS is an error: svc would serve plain text to it",
+            """
+            == .svc
+            name: shop
+            server:
+              tls:
+                cert: certs/cert.pem
+                key: certs/key.pem
+              https: true
+            """
+                + HELLO,
+            """
+            .svc:3:3: error[unknown-key]: unknown key `tls` in the root configuration `server`
+              hint: svc serves plain HTTP only: terminate TLS in a proxy or load balancer in front of it (docs/deploy.md, "TLS")
+            .svc:6:3: error[unknown-key]: unknown key `https` in the root configuration `server`
+              hint: svc serves plain HTTP only: terminate TLS in a proxy or load balancer in front of it (docs/deploy.md, "TLS")
+            2 errors, 0 warnings
+            """),
+        argumentSet(
             "an unknown key in a root section is a warning too",
             """
             == .svc
