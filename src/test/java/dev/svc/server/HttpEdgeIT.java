@@ -1,6 +1,7 @@
 package dev.svc.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
@@ -13,13 +14,19 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.SocketException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,6 +163,28 @@ class HttpEdgeIT {
     }
     assertThat(closed).as("closed by the server while it still sent header bytes").isTrue();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    assertThat(exchange("GET /heartbeat HTTP/1.1\r\nHost: localhost\r\n\r\n").status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aTlsClientHelloOnThePlainPortIsAnswered400AndClosedAtOnce() throws Exception {
+    // svc serves plain HTTP only (TLS is the proxy's): a stray https client or a scanner's
+    // handshake must hold nothing open, half a ClientHello included
+    SSLEngine engine = SSLContext.getDefault().createSSLEngine("attacker.example", port);
+    engine.setUseClientMode(true);
+    ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+    engine.wrap(ByteBuffer.allocate(0), hello);
+    byte[] half = Arrays.copyOf(hello.array(), hello.position() / 2);
+    try (RawHttp http = RawHttp.connect(port)) {
+      assertThat(http.send(half).read().status()).isEqualTo(400);
+      assertThat(http.closedWithin(Duration.ofSeconds(5))).isTrue();
+    }
+    try (SSLSocket tls =
+        (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket("127.0.0.1", port)) {
+      tls.setSoTimeout(10_000); // a hang fails here rather than blocking the suite
+      assertThatThrownBy(tls::startHandshake).isInstanceOf(SSLException.class);
+    }
     assertThat(exchange("GET /heartbeat HTTP/1.1\r\nHost: localhost\r\n\r\n").status())
         .isEqualTo(200);
   }
