@@ -442,9 +442,10 @@ public final class Instance implements AutoCloseable {
    * goes on accepting and serving as before for {@code server.limits.drain_delay} (so load
    * balancers stop routing here first); then the listening socket closes and every answer from now
    * on closes its connection (clients go to another instance), server streams end, requests in
-   * flight run on for {@code server.limits.drain_timeout}; those still running then are ended and
-   * answered {@code -32603 server shutting down} (MCP) or with their cancelled task (A2A); then the
-   * connections close and every connector is closed.
+   * flight, and agent tasks running without one ({@code returnImmediately}), run on for {@code
+   * server.limits.drain_timeout}; those still running then are ended and answered {@code -32603
+   * server shutting down} (MCP) or with their cancelled task (A2A); then the connections close and
+   * every connector is closed.
    */
   @Override
   public void close() {
@@ -466,6 +467,7 @@ public final class Instance implements AutoCloseable {
     mcp.shutdown();
     console.ifPresent(DevConsole::close);
     Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();
+    long drainStarted = System.nanoTime();
     if (!http.awaitIdle(drainTimeout)) {
       LOG.warn(
           "drain limit reached: ending the requests still in flight",
@@ -474,6 +476,21 @@ public final class Instance implements AutoCloseable {
           "drain_timeout_s",
           drainTimeout.toSeconds());
       mcp.abortInFlight();
+    }
+    // tasks sent with returnImmediately hold no request: they get what is left of the drain limit
+    Duration left = drainTimeout.minusNanos(System.nanoTime() - drainStarted);
+    int running = agents.runningTasks();
+    if (running > 0 && left.isPositive()) {
+      LOG.info("stopping: waiting for the agent tasks still running", "tasks", running);
+    }
+    int tasksLeft = agents.awaitTasks(left.isNegative() ? Duration.ZERO : left);
+    if (tasksLeft > 0) {
+      LOG.warn(
+          "drain limit reached: canceling the agent tasks still running",
+          "tasks",
+          tasksLeft,
+          "drain_timeout_s",
+          drainTimeout.toSeconds());
     }
     agents.close();
     http.stop(ABORT_GRACE);

@@ -56,6 +56,9 @@ public final class ScriptedModelServer implements AutoCloseable {
   /** An SSE stream that starts only when {@code gate} opens: for tasks a test watches run. */
   public record GatedReply(CountDownLatch gate, List<String> events) implements Reply {}
 
+  /** A complete JSON body, sent only when {@code gate} opens (nothing before it). */
+  public record GatedJsonReply(CountDownLatch gate, String body) implements Reply {}
+
   /** A request as the server received it. */
   public record Recorded(
       String method, String path, String query, Map<String, String> headers, JsonNode body) {
@@ -114,6 +117,13 @@ public final class ScriptedModelServer implements AutoCloseable {
   public CountDownLatch gated(String... events) {
     CountDownLatch gate = new CountDownLatch(1);
     reply(new GatedReply(gate, List.of(events)));
+    return gate;
+  }
+
+  /** Answers the next request with {@code body} once the returned gate opens. */
+  public CountDownLatch gatedJson(String body) {
+    CountDownLatch gate = new CountDownLatch(1);
+    reply(new GatedJsonReply(gate, body));
     return gate;
   }
 
@@ -224,6 +234,18 @@ public final class ScriptedModelServer implements AutoCloseable {
             out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
           }
+        }
+        case GatedJsonReply gated -> {
+          started.release();
+          try {
+            gated.gate().await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          byte[] out = gated.body().getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, out.length);
+          exchange.getResponseBody().write(out);
         }
         case RawReply raw -> {
           byte[] out = raw.body().getBytes(StandardCharsets.UTF_8);

@@ -362,6 +362,19 @@ public final class A2aServer implements AutoCloseable {
         status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
   }
 
+  /**
+   * Waits, at most {@code limit}, for the tasks running on this instance to end (the drain's wait
+   * for work that no request holds); returns how many still run.
+   */
+  public int awaitTasks(Duration limit) {
+    return tasks.awaitIdle(limit);
+  }
+
+  /** How many tasks run (or wait for a turn) on this instance. */
+  public int runningTasks() {
+    return tasks.awaitIdle(Duration.ZERO);
+  }
+
   /** Cancels running tasks, stops push deliveries and closes the task store. */
   @Override
   public void close() {

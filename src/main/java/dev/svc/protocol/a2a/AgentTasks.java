@@ -462,6 +462,26 @@ final class AgentTasks implements AutoCloseable {
     return scope.agent() + "\u0000" + scope.principal().id() + "\u0000" + taskId;
   }
 
+  /**
+   * Waits, at most {@code limit}, until no task runs or waits for a turn on this instance: on
+   * shutdown, a task sent with {@code returnImmediately} has no request in flight, and without this
+   * wait the drain would cancel it at once however much of {@code drain_timeout} was left.
+   *
+   * @return how many tasks still run when the wait ends (0 when every one has ended)
+   */
+  int awaitIdle(Duration limit) {
+    long end = System.nanoTime() + limit.toNanos();
+    while (!running.isEmpty() && System.nanoTime() - end < 0) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return running.size();
+  }
+
   /** Cancels every running task and stops their threads (bounded wait). */
   @Override
   public void close() {

@@ -1,0 +1,105 @@
+package dev.svc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.json.Json;
+import dev.svc.testing.OpenAiReplies;
+import dev.svc.testing.ProjectFixture;
+import dev.svc.testing.ScriptedModelServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGTERM while an agent task runs without a request holding it ({@code returnImmediately}, its
+ * client following it by push notifications): the drain gives the task the drain limit as it gives
+ * a request in flight, and the task's final state still reaches the client's webhook before the
+ * process exits. Before, the task was canceled the moment the drain began (the drain waited only
+ * for requests) and the push notifications still queued were dropped as the process stopped.
+ */
+class AgentTaskDrainIT {
+  @TempDir Path dir;
+
+  @Test
+  void aTaskSentWithReturnImmediatelyFinishesDuringTheDrainAndItsFinalStateIsPushed()
+      throws Exception {
+    try (ScriptedModelServer model = ScriptedModelServer.start();
+        ScriptedModelServer receiver = ScriptedModelServer.start()) {
+      for (int i = 0; i < 10; i++) {
+        receiver.json("{}");
+      }
+      CountDownLatch gate = model.gatedJson(OpenAiReplies.text("finished"));
+      Path project =
+          ProjectFixture.write(
+              dir.resolve("project"),
+              """
+              == .svc
+              name: draining-agents
+              server:
+                limits:
+                  drain_timeout: 60
+              agents:
+                push_notifications:
+                  allow_private_networks: true
+              == app/agents/slow/config.terse
+              instruction: You answer.
+              model:
+                provider: openai_compatible
+                model: small
+                options:
+                  base_url: %s/v1
+              """
+                  .formatted(model.url()));
+      try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
+        String body =
+            """
+            {"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{
+              "message":{"role":"ROLE_USER","messageId":"m1","parts":[{"text":"take your time"}]},
+              "configuration":{"returnImmediately":true,
+                "taskPushNotificationConfig":{"url":"%s/hook","token":"t"}}}}
+            """
+                .formatted(receiver.url());
+        HttpResponse<String> sent =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create(svc.baseUrl() + "/agent/slow"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        assertThat(sent.statusCode()).isEqualTo(200);
+        assertThat(model.awaitEndlessStarted()).isTrue();
+
+        svc.terminate();
+        // the model answers once the drain waits for the task (or once svc has already exited,
+        // as it did before: then the task was canceled)
+        while (svc.alive() && !svc.err().contains("waiting for the agent tasks still running")) {
+          Thread.sleep(20);
+        }
+        gate.countDown();
+        int exit = svc.awaitExit(Duration.ofSeconds(30));
+
+        List<String> states = new ArrayList<>();
+        for (ScriptedModelServer.Recorded push : receiver.requests()) {
+          states.add(push.body().path("task").path("status").path("state").asString());
+        }
+        assertThat(states)
+            .as("pushed: %s\n%s", receiver.requests(), svc.err())
+            .last()
+            .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(exit).isZero();
+        assertThat(
+                Json.MAPPER.readTree(sent.body()).path("result").path("task").path("id").isString())
+            .isTrue();
+      }
+    }
+  }
+}
