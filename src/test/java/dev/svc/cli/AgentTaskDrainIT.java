@@ -59,23 +59,7 @@ class AgentTaskDrainIT {
               """
                   .formatted(model.url()));
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
-        String body =
-            """
-            {"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{
-              "message":{"role":"ROLE_USER","messageId":"m1","parts":[{"text":"take your time"}]},
-              "configuration":{"returnImmediately":true,
-                "taskPushNotificationConfig":{"url":"%s/hook","token":"t"}}}}
-            """
-                .formatted(receiver.url());
-        HttpResponse<String> sent =
-            HttpClient.newHttpClient()
-                .send(
-                    HttpRequest.newBuilder(URI.create(svc.baseUrl() + "/agent/slow"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        assertThat(sent.statusCode()).isEqualTo(200);
+        send(svc, receiver);
         assertThat(model.awaitEndlessStarted()).isTrue();
 
         svc.terminate();
@@ -87,19 +71,104 @@ class AgentTaskDrainIT {
         gate.countDown();
         int exit = svc.awaitExit(Duration.ofSeconds(30));
 
-        List<String> states = new ArrayList<>();
-        for (ScriptedModelServer.Recorded push : receiver.requests()) {
-          states.add(push.body().path("task").path("status").path("state").asString());
-        }
-        assertThat(states)
+        assertThat(states(receiver))
             .as("pushed: %s\n%s", receiver.requests(), svc.err())
             .last()
             .isEqualTo("TASK_STATE_COMPLETED");
         assertThat(exit).isZero();
-        assertThat(
-                Json.MAPPER.readTree(sent.body()).path("result").path("task").path("id").isString())
-            .isTrue();
       }
     }
+  }
+
+  @Test
+  void theCancellationOfATaskEndedAtTheDrainLimitReachesASlowWebhookBeforeTheProcessExits()
+      throws Exception {
+    try (ScriptedModelServer model = ScriptedModelServer.start();
+        ScriptedModelServer receiver = ScriptedModelServer.start()) {
+      // the webhook holds its answer to the first notification; the later ones queue behind it
+      CountDownLatch webhook = receiver.gatedJson("{}");
+      for (int i = 0; i < 10; i++) {
+        receiver.json("{}");
+      }
+      model.endless(false);
+      Path project =
+          ProjectFixture.write(
+              dir.resolve("project"),
+              """
+              == .svc
+              name: draining-pushes
+              server:
+                limits:
+                  drain_timeout: 1
+              agents:
+                push_notifications:
+                  allow_private_networks: true
+              == app/agents/slow/config.terse
+              instruction: You answer.
+              model:
+                provider: openai_compatible
+                model: small
+                options:
+                  base_url: %s/v1
+              """
+                  .formatted(model.url()));
+      try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
+        send(svc, receiver);
+        assertThat(model.awaitEndlessStarted()).isTrue();
+        assertThat(receiver.awaitEndlessStarted()).isTrue();
+
+        svc.terminate();
+        while (svc.alive() && !svc.err().contains("canceling the agent tasks still running")) {
+          Thread.sleep(20);
+        }
+        webhook.countDown();
+        int exit = svc.awaitExit(Duration.ofSeconds(30));
+
+        assertThat(states(receiver))
+            .as("pushed: %s\n%s", receiver.requests(), svc.err())
+            .last()
+            .isEqualTo("TASK_STATE_CANCELED");
+        assertThat(exit).isZero();
+      }
+    }
+  }
+
+  /** Sends a task that answers at once and pushes its states to {@code receiver}'s /hook. */
+  private static void send(SvcProcess svc, ScriptedModelServer receiver) throws Exception {
+    String body =
+        """
+        {"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{
+          "message":{"role":"ROLE_USER","messageId":"m1","parts":[{"text":"take your time"}]},
+          "configuration":{"returnImmediately":true,
+            "taskPushNotificationConfig":{"url":"%s/hook","token":"t"}}}}
+        """
+            .formatted(receiver.url());
+    HttpResponse<String> sent =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(svc.baseUrl() + "/agent/slow"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(sent.statusCode()).isEqualTo(200);
+    assertThat(
+            Json.MAPPER
+                .readTree(sent.body())
+                .path("result")
+                .path("task")
+                .path("status")
+                .path("state")
+                .asString())
+        .isEqualTo("TASK_STATE_SUBMITTED");
+  }
+
+  /** The task states the webhook was sent, in order. */
+  private static List<String> states(ScriptedModelServer receiver) {
+    List<String> states = new ArrayList<>();
+    for (ScriptedModelServer.Recorded push : receiver.requests()) {
+      states.add(push.body().path("task").path("status").path("state").asString());
+    }
+    return states;
   }
 }

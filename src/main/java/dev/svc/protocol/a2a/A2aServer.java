@@ -375,11 +375,18 @@ public final class A2aServer implements AutoCloseable {
     return tasks.awaitIdle(Duration.ZERO);
   }
 
-  /** Cancels running tasks, stops push deliveries and closes the task store. */
+  /**
+   * Cancels running tasks, delivers the push notifications already queued (their cancellations
+   * included) for at most {@link #PUSH_GRACE}, then stops push deliveries and closes the task
+   * store.
+   */
   @Override
   public void close() {
     tasks.close();
-    push.close();
+    push.close(PUSH_GRACE);
     store.close();
   }
+
+  /** How long a stopping instance goes on delivering the push notifications already queued. */
+  static final Duration PUSH_GRACE = Duration.ofSeconds(3);
 }

@@ -300,4 +300,26 @@ public final class PushNotifier implements AutoCloseable {
   public void close() {
     executor.shutdownNow();
   }
+
+  /**
+   * Goes on delivering the notifications already queued, for at most {@code grace}, then stops
+   * (what is left is dropped and logged): a stopping instance's last notifications are the final
+   * states of its tasks, which a receiver waits for. A retry's backoff counts against the grace.
+   */
+  public void close(Duration grace) {
+    long end = System.nanoTime() + grace.toNanos();
+    while (pending.get() > 0 && System.nanoTime() - end < 0) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    int left = pending.get();
+    if (left > 0) {
+      LOG.warn("stopping: push notifications not delivered", "notifications", left);
+    }
+    close();
+  }
 }
