@@ -12,6 +12,7 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,10 @@ final class ProjectWatcher implements AutoCloseable {
   private final Path root;
   private final WatchService service;
   private final Predicate<String> relevant;
+
+  /** The directories registered, so that a deleted name is known to be one of them. */
+  private final Set<Path> directories = new HashSet<>();
+
   private final Consumer<Set<String>> onChange;
   private final Duration quiet;
   private final Thread thread;
@@ -90,6 +95,11 @@ final class ProjectWatcher implements AutoCloseable {
               LOG.debug("a new directory could not be watched", e, "path", path);
             }
           }
+          if (event.kind() == StandardWatchEventKinds.ENTRY_DELETE && forgetTree(path)) {
+            // a directory moved out of the tree, or renamed to an ignored name (`.old`): its files
+            // send no events of their own, and its name is not a file that matters
+            addDirectory(path, pending);
+          }
           addIfRelevant(path, pending);
         }
         key.reset();
@@ -106,6 +116,17 @@ final class ProjectWatcher implements AutoCloseable {
     }
   }
 
+  private void addDirectory(Path directory, Set<String> pending) {
+    if (!ignored(root.relativize(directory))) {
+      pending.add(root.relativize(directory).toString().replace('\\', '/'));
+    }
+  }
+
+  /** Forgets the watched directories at or under {@code path}; true when there were any. */
+  private boolean forgetTree(Path path) {
+    return directories.removeIf(dir -> dir.startsWith(path));
+  }
+
   private void addFilesOf(Path directory, Set<String> pending) throws IOException {
     try (Stream<Path> files = Files.walk(directory)) {
       files.filter(Files::isRegularFile).forEach(file -> addIfRelevant(file, pending));
@@ -116,6 +137,7 @@ final class ProjectWatcher implements AutoCloseable {
     try (Stream<Path> dirs = Files.walk(start)) {
       for (Path dir : (Iterable<Path>) dirs.filter(Files::isDirectory)::iterator) {
         if (!ignored(root.relativize(dir))) {
+          directories.add(dir);
           dir.register(
               service,
               StandardWatchEventKinds.ENTRY_CREATE,

@@ -267,6 +267,25 @@ class HotReloadIT {
   }
 
   @Test
+  void aToolDirectoryRenamedToAHiddenNameIsNoLongerServed() throws Exception {
+    try (Watched watched = watch(PROJECT)) {
+      McpHttpClient client = new McpHttpClient(watched.instance().baseUrl());
+      client.initialize();
+      BlockingQueue<String> events = openStream(client);
+
+      // the directory's own deletion is the only event: its files are not deleted one by one
+      Files.move(dir.resolve("app/tools/first"), dir.resolve("app/tools/.first"));
+
+      assertThat(awaitEvent(events, "notifications/tools/list_changed")).isTrue();
+      assertThat(client.request("tools/list", "{}").path("result").path("tools").toString())
+          .doesNotContain("\"first\"");
+      awaitText(log, "[reload] reloaded");
+      assertThat(log.toString(StandardCharsets.UTF_8))
+          .contains("[reload] files changed, recompiling files=app/tools/first");
+    }
+  }
+
+  @Test
   void aChangedHandlerOrAModuleItImportsIsServedAfterTheWatcherSeesIt() throws Exception {
     String files =
         """
