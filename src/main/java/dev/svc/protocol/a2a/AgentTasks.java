@@ -246,19 +246,9 @@ final class AgentTasks implements AutoCloseable {
         runningBytes.addAndGet(-held);
         slots.leave();
         if (claimed && !saved) {
-          release(scope, message.messageId(), taskId);
+          received.release(scope, message.messageId(), taskId);
         }
       }
-    }
-  }
-
-  /** Gives up the claim of a message whose task was not saved, so that a retry may start it. */
-  private void release(TaskStore.Scope scope, String messageId, String taskId) {
-    try {
-      store.releaseMessage(scope, messageId, taskId);
-    } catch (TaskStoreException e) {
-      // what failed the start is what the client hears; this claim ends with the retention
-      LOG.warn("a message id was not released", "task", taskId, "error", e.getMessage());
     }
   }
 

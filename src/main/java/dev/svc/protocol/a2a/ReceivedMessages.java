@@ -1,6 +1,7 @@
 package dev.svc.protocol.a2a;
 
 import dev.svc.call.ClientText;
+import dev.svc.log.Log;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
@@ -15,6 +16,8 @@ import java.util.function.Predicate;
  * again), and one with other content is refused. See docs/agents.md "Retries".
  */
 final class ReceivedMessages {
+  private static final Log LOG = Log.tagged("a2a");
+
   /** How long a second send waits for the first, between its claim and its task's first save. */
   static final Duration FIRST_SEND_WAIT = Duration.ofSeconds(5);
 
@@ -90,5 +93,15 @@ final class ReceivedMessages {
               + "); a new message needs a new messageId");
     }
     return task;
+  }
+
+  /** Gives up the claim of a message whose task was not saved, so that a retry may start it. */
+  void release(TaskStore.Scope scope, String messageId, String taskId) {
+    try {
+      store.releaseMessage(scope, messageId, taskId);
+    } catch (TaskStoreException e) {
+      // what failed the start is what the client hears; this claim ends with the retention
+      LOG.warn("a message id was not released", "task", taskId, "error", e.getMessage());
+    }
   }
 }
