@@ -329,7 +329,8 @@ public final class RedisResultCache implements ResultCache {
       askAgainAt.set(now + BACK_OFF.toNanos());
       if (unavailable.compareAndSet(false, true)) {
         LOG.warn(
-            "Redis does not answer: tool calls run without the shared result cache",
+            "the shared result cache cannot use Redis (it does not answer, or answered what svc"
+                + " does not read): tool calls run without it",
             "store",
             description,
             "error",

@@ -626,7 +626,14 @@ class A2aServerIT {
             Clock.systemUTC());
     try (A2aFixture small =
         A2aFixture.launch(
-            other, AgentProjects.SHOP, model.url(), Map.of("TEST_OPENAI_KEY", "sk-test"), tiny)) {
+            other,
+            // the never-answered task would hold the instance's close for the whole drain limit
+            AgentProjects.SHOP.replace(
+                "  allowed_hosts: [agents.example.com]\n",
+                "  allowed_hosts: [agents.example.com]\n  limits:\n    drain_timeout: 1\n"),
+            model.url(),
+            Map.of("TEST_OPENAI_KEY", "sk-test"),
+            tiny)) {
       model.endless(false); // the first task runs until the model answers, which it never does
       String big = "x".repeat(200_000);
       JsonNode first =
