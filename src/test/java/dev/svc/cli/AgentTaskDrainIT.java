@@ -37,27 +37,7 @@ class AgentTaskDrainIT {
         receiver.json("{}");
       }
       CountDownLatch gate = model.gatedJson(OpenAiReplies.text("finished"));
-      Path project =
-          ProjectFixture.write(
-              dir.resolve("project"),
-              """
-              == .svc
-              name: draining-agents
-              server:
-                limits:
-                  drain_timeout: 60
-              agents:
-                push_notifications:
-                  allow_private_networks: true
-              == app/agents/slow/config.terse
-              instruction: You answer.
-              model:
-                provider: openai_compatible
-                model: small
-                options:
-                  base_url: %s/v1
-              """
-                  .formatted(model.url()));
+      Path project = slowAgentProject("draining-agents", 60, model);
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
         send(svc, receiver);
         assertThat(model.awaitEndlessStarted()).isTrue();
@@ -65,9 +45,7 @@ class AgentTaskDrainIT {
         svc.terminate();
         // the model answers once the drain waits for the task (or once svc has already exited,
         // as it did before: then the task was canceled)
-        while (svc.alive() && !svc.err().contains("waiting for the agent tasks still running")) {
-          Thread.sleep(20);
-        }
+        awaitLogged(svc, "waiting for the agent tasks still running");
         gate.countDown();
         int exit = svc.awaitExit(Duration.ofSeconds(30));
 
@@ -91,36 +69,14 @@ class AgentTaskDrainIT {
         receiver.json("{}");
       }
       model.endless(false);
-      Path project =
-          ProjectFixture.write(
-              dir.resolve("project"),
-              """
-              == .svc
-              name: draining-pushes
-              server:
-                limits:
-                  drain_timeout: 1
-              agents:
-                push_notifications:
-                  allow_private_networks: true
-              == app/agents/slow/config.terse
-              instruction: You answer.
-              model:
-                provider: openai_compatible
-                model: small
-                options:
-                  base_url: %s/v1
-              """
-                  .formatted(model.url()));
+      Path project = slowAgentProject("draining-pushes", 1, model);
       try (SvcProcess svc = SvcProcess.starting(dir, project, "--log-format", "json")) {
         send(svc, receiver);
         assertThat(model.awaitEndlessStarted()).isTrue();
         assertThat(receiver.awaitEndlessStarted()).isTrue();
 
         svc.terminate();
-        while (svc.alive() && !svc.err().contains("canceling the agent tasks still running")) {
-          Thread.sleep(20);
-        }
+        awaitLogged(svc, "canceling the agent tasks still running");
         webhook.countDown();
         int exit = svc.awaitExit(Duration.ofSeconds(30));
 
@@ -170,5 +126,36 @@ class AgentTaskDrainIT {
       states.add(push.body().path("task").path("status").path("state").asString());
     }
     return states;
+  }
+
+  /** A project of one agent, {@code slow}, on the scripted model, pushing to loopback. */
+  Path slowAgentProject(String name, int drainTimeoutSeconds, ScriptedModelServer model) {
+    return ProjectFixture.write(
+        dir.resolve("project"),
+        """
+        == .svc
+        name: %s
+        server:
+          limits:
+            drain_timeout: %d
+        agents:
+          push_notifications:
+            allow_private_networks: true
+        == app/agents/slow/config.terse
+        instruction: You answer.
+        model:
+          provider: openai_compatible
+          model: small
+          options:
+            base_url: %s/v1
+        """
+            .formatted(name, drainTimeoutSeconds, model.url()));
+  }
+
+  /** Waits until svc has logged {@code text}, or has exited. */
+  static void awaitLogged(SvcProcess svc, String text) throws Exception {
+    while (svc.alive() && !svc.err().contains(text)) {
+      Thread.sleep(20);
+    }
   }
 }
