@@ -1,35 +1,37 @@
 package dev.svc.suite;
 
-import java.time.Duration;
+import dev.svc.json.CountedText;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A regular expression's search with a time limit. A test's pattern runs on what the tool returned,
- * and some patterns backtrack for ever on some texts ({@code ^(([a-z ]|[a-z :])+)+X} on a
- * 40-character error message ran for hours), which hung {@code svc test}. Java's matcher cannot be
- * interrupted, but it reads its text only through {@link CharSequence#charAt}, so the text given to
- * it checks the clock and stops the search once the limit has passed.
+ * A regular expression's search with a bound on its steps. A test's pattern runs on what the tool
+ * returned, and some patterns backtrack for ever on some texts ({@code ^(([a-z ]|[a-z :])+)+X} on a
+ * 40-character error message ran for hours), which hung {@code svc test}. The text is handed to the
+ * matcher as a {@link CountedText}, the same bound schema patterns and URI templates have: the
+ * search is given up once it has read {@link #STEPS} characters more than a few passes over the
+ * text need. Steps rather than a clock, so that a run judges a pattern the same on every machine.
  */
 public final class BoundedFind {
   private BoundedFind() {}
 
-  /** How long one search may take before it is given up. */
-  public static final Duration LIMIT = Duration.ofSeconds(2);
+  /**
+   * Character reads one search may make beyond {@link #PER_CHARACTER} per character of its text.
+   */
+  static final long STEPS = 50_000_000;
 
-  /** How often (in characters read) the clock is looked at. */
-  private static final int CHECK_EVERY = 4096;
+  /** Reads allowed per character of the text: a few scans of it, for any pattern that ends. */
+  static final long PER_CHARACTER = 16;
 
   /** Whether {@code pattern} finds a match in {@code text}; empty when the search took too long. */
   public static Optional<Boolean> find(Pattern pattern, String text) {
-    return find(pattern, text, LIMIT);
+    return find(pattern, text, STEPS + PER_CHARACTER * text.length());
   }
 
-  static Optional<Boolean> find(Pattern pattern, String text, Duration limit) {
+  static Optional<Boolean> find(Pattern pattern, String text, long steps) {
     try {
-      return Optional.of(
-          pattern.matcher(new Timed(text, System.nanoTime() + limit.toNanos())).find());
-    } catch (TooLong e) {
+      return Optional.of(pattern.matcher(CountedText.of(text, steps)).find());
+    } catch (CountedText.BudgetExceeded e) {
       return Optional.empty();
     }
   }
@@ -39,54 +41,8 @@ public final class BoundedFind {
     return "matching /"
         + pattern.pattern()
         + "/ took more than "
-        + LIMIT.toSeconds()
-        + " s and was given up (a pattern with nested repetition, such as `(a+)+`, can backtrack"
-        + " for ever): simplify the pattern";
-  }
-
-  private static final class TooLong extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    TooLong() {
-      super(null, null, false, false);
-    }
-  }
-
-  /** {@code text} whose reads stop the search once the deadline has passed. */
-  private static final class Timed implements CharSequence {
-    private final String text;
-    private final long deadline;
-    private int reads;
-
-    Timed(String text, long deadline) {
-      this.text = text;
-      this.deadline = deadline;
-    }
-
-    @Override
-    public char charAt(int index) {
-      if (++reads >= CHECK_EVERY) {
-        reads = 0;
-        if (System.nanoTime() - deadline > 0) {
-          throw new TooLong();
-        }
-      }
-      return text.charAt(index);
-    }
-
-    @Override
-    public int length() {
-      return text.length();
-    }
-
-    @Override
-    public CharSequence subSequence(int start, int end) {
-      return new Timed(text.substring(start, end), deadline);
-    }
-
-    @Override
-    public String toString() {
-      return text;
-    }
+        + STEPS / 1_000_000
+        + " million steps and was given up (a pattern with nested repetition, such as `(a+)+`, can"
+        + " backtrack for ever): simplify the pattern";
   }
 }
