@@ -33,12 +33,10 @@ import dev.svc.server.HttpServer;
 import dev.svc.server.ServerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -232,7 +230,7 @@ public final class Instance implements AutoCloseable {
               limiter);
       StartupTrace.mark("mcp server made");
     } catch (RuntimeException e) {
-      RuntimeException reported = alongside(e, starting);
+      RuntimeException reported = StartSteps.alongside(e, starting);
       if (agents != null) {
         agents.close();
       }
@@ -245,7 +243,7 @@ public final class Instance implements AutoCloseable {
     }
     ProjectRuntime started;
     try {
-      started = await(starting);
+      started = StartSteps.await(starting);
     } catch (RuntimeException e) {
       agents.close();
       limiter.close();
@@ -258,7 +256,7 @@ public final class Instance implements AutoCloseable {
     try {
       mcpRoute.set(mcp);
       agentRoute.set(agents);
-      HttpServer http = await(preparing);
+      HttpServer http = StartSteps.await(preparing);
       StartupTrace.mark("http prepared");
       AdapterReadiness adapters = new AdapterReadiness(() -> runtime.get().connectors());
       http.readinessProbe(adapters::unreachable);
@@ -271,44 +269,6 @@ public final class Instance implements AutoCloseable {
       limiter.close();
       preparing.thenAccept(h -> h.stop(Duration.ZERO));
       started.close();
-      throw e;
-    }
-  }
-
-  /**
-   * What the start reports when the servers' part failed with {@code failure}: the runtime's start
-   * is awaited (and closed if it succeeded), and the problems of both are said at once.
-   */
-  private static RuntimeException alongside(
-      RuntimeException failure, CompletableFuture<ProjectRuntime> starting) {
-    try {
-      await(starting).close();
-      return failure;
-    } catch (StartupException runtimeProblems) {
-      if (failure instanceof StartupException serverProblems) {
-        List<Diagnostic> all = new ArrayList<>(runtimeProblems.problems());
-        all.addAll(serverProblems.problems());
-        return new StartupException(all);
-      }
-      failure.addSuppressed(runtimeProblems);
-      return failure;
-    } catch (RuntimeException other) {
-      failure.addSuppressed(other);
-      return failure;
-    }
-  }
-
-  /** What a start-up step on another thread gave, its failure thrown as it was thrown there. */
-  private static <T> T await(CompletableFuture<T> step) {
-    try {
-      return step.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
       throw e;
     }
   }
