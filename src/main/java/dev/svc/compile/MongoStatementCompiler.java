@@ -2,6 +2,8 @@ package dev.svc.compile;
 
 import dev.svc.json.Jackson;
 import dev.svc.model.Statement;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -12,6 +14,11 @@ import tools.jackson.databind.json.JsonMapper;
  * placeholder standing as a value becomes a JSON value, one inside a string becomes escaped string
  * content, and one in an object key is refused (values never change the document's structure). The
  * JSON is checked with each placeholder replaced by a dummy value.
+ *
+ * <p>A placeholder in a string MongoDB runs as JavaScript ({@code $where}, the {@code body} of
+ * {@code $function}, the functions of {@code $accumulator} and of {@code mapReduce}) is refused
+ * too: there a value would be spliced into code, not bound (a name of {@code ' || sleep(1e9) ||
+ * '}).
  */
 final class MongoStatementCompiler {
   private static final JsonMapper JSON = Jackson.MAPPER;
@@ -25,6 +32,7 @@ final class MongoStatementCompiler {
     String source = statement.source();
     StatementText.Segments segments = new StatementText.Segments();
     StringBuilder probe = new StringBuilder(); // the JSON with placeholders as dummy values
+    StringBuilder marked = new StringBuilder(); // the same with each placeholder as MARK
     boolean inString = false;
     boolean stringHasPlaceholder = false;
     int i = 0;
@@ -36,12 +44,14 @@ final class MongoStatementCompiler {
           return Optional.empty();
         }
         probe.append(inString ? "x" : "null");
+        marked.append(inString ? MARK_ESCAPED : "\"" + MARK_ESCAPED + "\"");
         stringHasPlaceholder |= inString;
         continue;
       }
       if (inString && c == '\\' && i + 1 < source.length()) {
         segments.append(c).append(source.charAt(i + 1));
         probe.append(c).append(source.charAt(i + 1));
+        marked.append(c).append(source.charAt(i + 1));
         i += 2;
         continue;
       }
@@ -58,11 +68,103 @@ final class MongoStatementCompiler {
       }
       segments.append(c);
       probe.append(c);
+      marked.append(c);
       i++;
     }
-    return checked(statement, probe.toString())
-        ? Optional.of(new Statement.Mongo(source, segments.build()))
-        : Optional.empty();
+    if (!checked(statement, probe.toString())) {
+      return Optional.empty();
+    }
+    Optional<String> code = placeholderInCode(JSON.readTree(marked.toString()).path("command"));
+    if (code.isPresent()) {
+      statement.error(
+          "invalid-placeholder",
+          "a placeholder in "
+              + code.get()
+              + " would be spliced into JavaScript that MongoDB runs, not bound as a value",
+          "pass the value as data: a filter on the field ({\"name\": {{ inputs.name }}}), or"
+              + " `$function` with the value in its `args`");
+      return Optional.empty();
+    }
+    return Optional.of(new Statement.Mongo(source, segments.build()));
+  }
+
+  /** What a placeholder stands for in {@code marked}: a character no statement holds. */
+  private static final char MARK = '\u0001';
+
+  private static final String MARK_ESCAPED = "\\u0001";
+
+  /** The fields of {@code $accumulator} and of a {@code mapReduce} command that are code. */
+  private static final List<String> ACCUMULATOR_CODE =
+      List.of("init", "accumulate", "merge", "finalize");
+
+  private static final List<String> MAP_REDUCE_CODE = List.of("map", "reduce", "finalize");
+
+  /** Where in {@code command} a placeholder sits in JavaScript, if anywhere. */
+  private static Optional<String> placeholderInCode(JsonNode command) {
+    if (command.isObject()
+        && !command.isEmpty()
+        && command.propertyNames().iterator().next().equalsIgnoreCase("mapReduce")) {
+      for (String field : MAP_REDUCE_CODE) {
+        if (holdsMark(command.path(field))) {
+          return Optional.of("the `" + field + "` function of `mapReduce`");
+        }
+      }
+    }
+    return inCode(command);
+  }
+
+  private static Optional<String> inCode(JsonNode node) {
+    if (node.isArray()) {
+      for (JsonNode element : node) {
+        Optional<String> found = inCode(element);
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    if (!node.isObject()) {
+      return Optional.empty();
+    }
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      JsonNode value = field.getValue();
+      switch (field.getKey()) {
+        case "$where" -> {
+          if (holdsMark(value)) {
+            return Optional.of("`$where`");
+          }
+        }
+        case "$function" -> {
+          if (holdsMark(value.path("body"))) {
+            return Optional.of("the `body` of `$function`");
+          }
+        }
+        case "$accumulator" -> {
+          for (String code : ACCUMULATOR_CODE) {
+            if (holdsMark(value.path(code))) {
+              return Optional.of("the `" + code + "` function of `$accumulator`");
+            }
+          }
+        }
+        default -> {}
+      }
+      Optional<String> found = inCode(value);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean holdsMark(JsonNode node) {
+    if (node.isString()) {
+      return node.stringValue().indexOf(MARK) >= 0;
+    }
+    for (JsonNode child : node) {
+      if (holdsMark(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the probe is a JSON object naming a database and a command; reports what is not. */

@@ -70,4 +70,57 @@ class MongoStatementCompilerTest {
             "the MongoDB statement needs an object field `command` whose first key is the command"
                 + " name");
   }
+
+  @Test
+  void aPlaceholderInJavaScriptMongoDbRunsIsRefused() {
+    String[] commands = {
+      "{\"find\": \"u\", \"filter\": {\"$where\": \"this.name == '{{ inputs.name }}'\"}}",
+      "{\"find\": \"u\", \"filter\": {\"$where\": {{ inputs.name }}}}",
+      "{\"find\": \"u\", \"filter\": {\"$and\": [{\"$where\": {\"$code\":"
+          + " \"f({{ auth.claims.sub }})\"}}]}}",
+      "{\"aggregate\": \"u\", \"cursor\": {}, \"pipeline\": [{\"$match\": {\"$expr\":"
+          + " {\"$function\": {\"body\": \"function(n) { return n == '{{ inputs.name }}' }\","
+          + " \"args\": [\"$name\"], \"lang\": \"js\"}}}}]}",
+      "{\"aggregate\": \"u\", \"cursor\": {}, \"pipeline\": [{\"$group\": {\"_id\": 1,"
+          + " \"x\": {\"$accumulator\": {\"init\": \"function() { return {{ inputs.n }} }\","
+          + " \"accumulate\": \"function(s) { return s }\", \"accumulateArgs\": [],"
+          + " \"merge\": \"function(a) { return a }\", \"lang\": \"js\"}}}}]}",
+      "{\"mapReduce\": \"u\", \"map\": \"function() { emit('{{ inputs.name }}', 1) }\","
+          + " \"reduce\": \"function(k, v) { return 1 }\", \"out\": {\"inline\": 1}}",
+    };
+    for (String command : commands) {
+      assertThat(compile("{\"database\": \"shop\", \"command\": " + command + "}"))
+          .as(command)
+          .isEmpty();
+    }
+    assertThat(diagnostics.sorted())
+        .extracting(Diagnostic::message)
+        .allMatch(m ->
+            m.endsWith(
+                "would be spliced into JavaScript that MongoDB runs, not bound" + " as a value"))
+        .extracting(m -> m.substring(0, m.indexOf(" would")))
+        .containsExactlyInAnyOrder( // the same diagnostic at the same place is reported once
+            "a placeholder in `$where`",
+            "a placeholder in the `body` of `$function`",
+            "a placeholder in the `init` function of `$accumulator`",
+            "a placeholder in the `map` function of `mapReduce`");
+  }
+
+  @Test
+  void valuesGivenToJavaScriptAsDataAreBound() {
+    // $function's args and $accumulator's argument lists are data, and a filter beside $where too
+    assertThat(
+            compile(
+                "{\"database\": \"shop\", \"command\": {\"aggregate\": \"u\", \"cursor\": {},"
+                    + " \"pipeline\": [{\"$match\": {\"name\": {{ inputs.name }}, \"$expr\":"
+                    + " {\"$function\": {\"body\": \"function(a, b) { return a == b }\","
+                    + " \"args\": [\"$name\", {{ inputs.name }}], \"lang\": \"js\"}}}}]}}"))
+        .isPresent();
+    assertThat(
+            compile(
+                "{\"database\": \"shop\", \"command\": {\"find\": \"u\", \"filter\":"
+                    + " {\"$where\": \"this.a > this.b\", \"owner\": \"{{ inputs.name }}\"}}}"))
+        .isPresent();
+    assertThat(diagnostics.sorted()).isEmpty();
+  }
 }
