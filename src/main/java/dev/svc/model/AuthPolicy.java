@@ -27,4 +27,13 @@ public record AuthPolicy(String plugin, Optional<ScriptRef> script, Map<String, 
   public AuthPolicy {
     policy = Collections.unmodifiableMap(new LinkedHashMap<>(policy));
   }
+
+  /**
+   * Whether the plugin checks the caller's credentials before the tool runs, so that they may tell
+   * callers apart (for rate limits): every plugin but {@code allow_all}, which looks at nothing and
+   * lets a made-up key in.
+   */
+  public boolean checksCredentials() {
+    return !plugin.equals(ALLOW_ALL);
+  }
 }

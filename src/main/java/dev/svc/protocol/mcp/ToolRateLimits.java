@@ -1,6 +1,7 @@
 package dev.svc.protocol.mcp;
 
 import dev.svc.json.Json;
+import dev.svc.model.AuthPolicy;
 import dev.svc.model.Tool;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
@@ -31,7 +32,7 @@ final class ToolRateLimits {
       return Optional.empty();
     }
     Tool t = tool.get();
-    String caller = http.rateLimitKey(t.auth().isPresent());
+    String caller = http.rateLimitKey(t.auth().filter(AuthPolicy::checksCredentials).isPresent());
     return Optional.of(limiter.acquire(t.name() + "\n" + caller, t.rateLimit().get()));
   }
 

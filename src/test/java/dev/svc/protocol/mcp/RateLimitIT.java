@@ -67,6 +67,13 @@ class RateLimitIT {
       use: lite
       statement: SELECT 1 AS one
       rate_limit: {requests: 2}
+      == app/tools/scarce_open/config.terse
+      description: A tool two calls a minute, open to all.
+      use: lite
+      statement: SELECT 1 AS one
+      rate_limit: {requests: 2}
+      auth:
+        plugin: allow_all
       """;
 
   @BeforeAll
@@ -171,6 +178,14 @@ class RateLimitIT {
                     "Bearer made-up")
                 .status())
         .isEqualTo(429);
+  }
+
+  @Test
+  void anAllowAllToolChecksNoKeySoANewKeyWithEachCallIsStillTheSameCaller() {
+    // allow_all lets every call in without looking at a key: made-up keys are no callers
+    assertThat(statelessCall("scarce_open", "open-1").status()).isEqualTo(200);
+    assertThat(sessionCall("scarce_open", "open-2").status()).isEqualTo(200);
+    assertThat(statelessCall("scarce_open", "open-3").status()).isEqualTo(429);
   }
 
   @Test
