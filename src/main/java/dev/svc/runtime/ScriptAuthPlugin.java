@@ -169,7 +169,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
       JsonNode reason = result.path("reason");
       return new AuthDecision.Deny(
           reason.isString() && !reason.asString().isBlank()
-              ? reason.asString()
+              // shown to the caller as a thrown message would be: one line, bounded
+              ? ScriptFailedException.oneLine(reason.asString())
               : "the auth plugin `" + name + "` refused the call");
     }
     LOG.warn(

@@ -32,8 +32,11 @@ public class ScriptFailedException extends SvcException {
     return scriptStack.isBlank() ? Optional.empty() : Optional.of(scriptStack);
   }
 
-  /** Messages are one line and bounded: a script may throw a multi-line or huge message. */
-  static String oneLine(String message) {
+  /**
+   * Messages are one line and bounded: a script may throw a multi-line or huge message (or an auth
+   * plugin give such a reason).
+   */
+  public static String oneLine(String message) {
     String line = message.strip().replaceAll("\\s*\\R\\s*", " ");
     return line.length() > 2000 ? line.substring(0, 2000) + "…" : line;
   }

@@ -106,6 +106,7 @@ class ScriptToolsIT {
       export default ({ headers, policy, tool }) => {
         const auth = headers["authorization"] ?? "";
         if (auth === "") return false;
+        if (auth === "Bearer long") return { allow: false, reason: "not you\\n" + "r".repeat(100000) };
         if (auth === "Bearer " + policy.token) return { allow: true, identity: "user-1" };
         return { allow: false, reason: `wrong token for ${tool}` };
       };
@@ -243,6 +244,18 @@ class ScriptToolsIT {
         .isEqualTo(
             new ToolOutcome.Failure(
                 "authentication failed: the auth plugin `bearer` refused the call"));
+  }
+
+  @Test
+  void aRefusalsReasonIsOneLineAndBoundedLikeAThrownMessage() {
+    // a plugin may put what the caller sent in its reason: it reaches the caller as a thrown
+    // message would, on one line and cut at 2,000 characters
+    assertThat(call("notes", "{}", Headers.of("Authorization", "Bearer long")))
+        .isEqualTo(
+            new ToolOutcome.Failure(
+                "authentication failed: "
+                    + ("not you " + "r".repeat(2000)).substring(0, 2000)
+                    + "…"));
   }
 
   @Test
