@@ -7,6 +7,8 @@ import dev.svc.json.JsonFootprint;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -63,10 +65,38 @@ final class ScriptResults {
                   + " MiB, svc's ceiling for one result; return less (fewer rows, fewer fields,"
                   + " or a summary)"
               : e.getMessage());
+    } catch (StreamConstraintsException e) {
+      throw new ScriptFailedException("the script returned " + beyond(e.getOriginalMessage()));
     } catch (JacksonException e) {
+      String message = e.getOriginalMessage();
       throw new ScriptFailedException(
-          "the script returned a value svc cannot read: " + e.getOriginalMessage());
+          message.contains("surrogate")
+              ? "the script returned an object key holding a lone surrogate (half of a UTF-16"
+                  + " pair), which is not text"
+              : "the script returned a value svc cannot read: " + message);
     }
+  }
+
+  /**
+   * Which of svc's limits for reading JSON a value passed, in plain words: Jackson's message names
+   * its own settings ({@code StreamReadConstraints.getMaxNameLength()}) and, for a key, the length
+   * of the chunk it had read rather than of the key.
+   */
+  private static String beyond(String jackson) {
+    StreamReadConstraints limits = JSON.tokenStreamFactory().streamReadConstraints();
+    if (jackson.startsWith("Name length")) {
+      return "an object key longer than " + limits.getMaxNameLength() + " characters, svc's limit";
+    }
+    if (jackson.contains("nesting depth")) {
+      return "a value nested deeper than " + limits.getMaxNestingDepth() + " levels, svc's limit";
+    }
+    if (jackson.startsWith("String value length")) {
+      return "a string longer than " + limits.getMaxStringLength() + " characters, svc's limit";
+    }
+    if (jackson.startsWith("Number value length")) {
+      return "a number longer than " + limits.getMaxNumberLength() + " characters, svc's limit";
+    }
+    return "a value beyond svc's limits for JSON";
   }
 
   /** The heap the tree of {@code json} would take, as {@link JsonFootprint#of} estimates it. */
