@@ -15,10 +15,11 @@ import tools.jackson.databind.json.JsonMapper;
  * content, and one in an object key is refused (values never change the document's structure). The
  * JSON is checked with each placeholder replaced by a dummy value.
  *
- * <p>A placeholder in a string MongoDB runs as JavaScript ({@code $where}, the {@code body} of
- * {@code $function}, the functions of {@code $accumulator} and of {@code mapReduce}) is refused
- * too: there a value would be spliced into code, not bound (a name of {@code ' || sleep(1e9) ||
- * '}).
+ * <p>A placeholder naming the database or what the command acts on (its collection) is refused, as
+ * SQL placeholders are never identifiers; so is a placeholder in a string MongoDB runs as
+ * JavaScript ({@code $where}, the {@code body} of {@code $function}, the functions of {@code
+ * $accumulator} and of {@code mapReduce}) is refused too: there a value would be spliced into code,
+ * not bound (a name of {@code ' || sleep(1e9) || '}).
  */
 final class MongoStatementCompiler {
   private static final JsonMapper JSON = Jackson.MAPPER;
@@ -74,7 +75,16 @@ final class MongoStatementCompiler {
     if (!checked(statement, probe.toString())) {
       return Optional.empty();
     }
-    Optional<String> code = placeholderInCode(JSON.readTree(marked.toString()).path("command"));
+    JsonNode tree = JSON.readTree(marked.toString());
+    Optional<String> name = placeholderInName(tree);
+    if (name.isPresent()) {
+      statement.error(
+          "invalid-placeholder",
+          "a placeholder cannot name " + name.get(),
+          "placeholders are values, never names: write one tool per database and collection");
+      return Optional.empty();
+    }
+    Optional<String> code = placeholderInCode(tree.path("command"));
     if (code.isPresent()) {
       statement.error(
           "invalid-placeholder",
@@ -98,6 +108,22 @@ final class MongoStatementCompiler {
       List.of("init", "accumulate", "merge", "finalize");
 
   private static final List<String> MAP_REDUCE_CODE = List.of("map", "reduce", "finalize");
+
+  /**
+   * What a placeholder would name in {@code statement}, if anything: the database, or what the
+   * command acts on (the value of its name: a collection, or a cursor for {@code getMore}), which a
+   * client must not choose, as a SQL placeholder can never be a table.
+   */
+  private static Optional<String> placeholderInName(JsonNode statement) {
+    if (holdsMark(statement.path("database"))) {
+      return Optional.of("the database");
+    }
+    JsonNode command = statement.path("command");
+    String commandName = command.propertyNames().iterator().next();
+    return holdsMark(command.path(commandName))
+        ? Optional.of("what the command acts on (the value of `" + commandName + "`)")
+        : Optional.empty();
+  }
 
   /** Where in {@code command} a placeholder sits in JavaScript, if anywhere. */
   private static Optional<String> placeholderInCode(JsonNode command) {

@@ -123,4 +123,21 @@ class MongoStatementCompilerTest {
         .isPresent();
     assertThat(diagnostics.sorted()).isEmpty();
   }
+
+  @Test
+  void aPlaceholderCannotNameTheDatabaseOrWhatTheCommandActsOn() {
+    assertThat(compile("{\"database\": \"{{ inputs.db }}\", \"command\": {\"find\": \"u\"}}"))
+        .isEmpty();
+    assertThat(compile("{\"database\": \"shop\", \"command\": {\"find\": \"{{ inputs.c }}\"}}"))
+        .isEmpty();
+    assertThat(compile("{\"database\": \"shop\", \"command\": {\"getMore\": {{ inputs.id }}}}"))
+        .isEmpty();
+
+    assertThat(diagnostics.sorted())
+        .extracting(Diagnostic::message)
+        .containsExactlyInAnyOrder(
+            "a placeholder cannot name the database",
+            "a placeholder cannot name what the command acts on (the value of `find`)",
+            "a placeholder cannot name what the command acts on (the value of `getMore`)");
+  }
 }
