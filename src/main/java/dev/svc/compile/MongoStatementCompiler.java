@@ -122,7 +122,42 @@ final class MongoStatementCompiler {
     String commandName = command.propertyNames().iterator().next();
     return holdsMark(command.path(commandName))
         ? Optional.of("what the command acts on (the value of `" + commandName + "`)")
-        : Optional.empty();
+        : collectionOfStage(command);
+  }
+
+  /**
+   * Where in {@code node} a placeholder would name another collection an aggregation stage reads or
+   * writes: {@code $lookup}'s and {@code $graphLookup}'s {@code from}, {@code $unionWith}'s
+   * collection, {@code $out}'s and {@code $merge}'s target (a client must not choose where results
+   * are written, nor what else is read).
+   */
+  private static Optional<String> collectionOfStage(JsonNode node) {
+    if (!node.isContainer()) {
+      return Optional.empty();
+    }
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        JsonNode value = field.getValue();
+        JsonNode named =
+            switch (field.getKey()) {
+              case "$lookup", "$graphLookup" -> value.path("from");
+              case "$unionWith" -> value.isObject() ? value.path("coll") : value;
+              case "$out" -> value;
+              case "$merge" -> value.isObject() ? value.path("into") : value;
+              default -> null;
+            };
+        if (named != null && holdsMark(named)) {
+          return Optional.of("the collection of `" + field.getKey() + "`");
+        }
+      }
+    }
+    for (JsonNode child : node) {
+      Optional<String> found = collectionOfStage(child);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
   }
 
   /** Where in {@code command} a placeholder sits in JavaScript, if anywhere. */

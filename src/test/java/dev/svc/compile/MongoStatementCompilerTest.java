@@ -140,4 +140,50 @@ class MongoStatementCompilerTest {
             "a placeholder cannot name what the command acts on (the value of `find`)",
             "a placeholder cannot name what the command acts on (the value of `getMore`)");
   }
+
+  @Test
+  void aPlaceholderCannotNameTheCollectionAStageReadsOrWrites() {
+    String[] stages = {
+      "{\"$lookup\": {\"from\": \"{{ inputs.c }}\", \"localField\": \"a\", \"foreignField\":"
+          + " \"b\", \"as\": \"x\"}}",
+      "{\"$graphLookup\": {\"from\": \"p{{ inputs.c }}\", \"startWith\": \"$a\","
+          + " \"connectFromField\": \"a\", \"connectToField\": \"b\", \"as\": \"x\"}}",
+      "{\"$unionWith\": \"{{ inputs.c }}\"}",
+      "{\"$unionWith\": {\"coll\": \"{{ inputs.c }}\", \"pipeline\": []}}",
+      "{\"$out\": \"{{ inputs.c }}\"}",
+      "{\"$out\": {\"db\": \"{{ inputs.db }}\", \"coll\": \"copy\"}}",
+      "{\"$merge\": {\"into\": {\"db\": \"shop\", \"coll\": \"{{ inputs.c }}\"}}}",
+      "{\"$facet\": {\"a\": [{\"$lookup\": {\"from\": \"{{ inputs.c }}\", \"as\": \"x\","
+          + " \"pipeline\": []}}]}}",
+    };
+    for (String stage : stages) {
+      assertThat(
+              compile(
+                  "{\"database\": \"shop\", \"command\": {\"aggregate\": \"u\", \"cursor\":"
+                      + " {}, \"pipeline\": [{\"$match\": {\"a\": 1}}, "
+                      + stage
+                      + "]}}"))
+          .as(stage)
+          .isEmpty();
+    }
+    assertThat(diagnostics.sorted())
+        .extracting(Diagnostic::message)
+        .containsOnly(
+            "a placeholder cannot name the collection of `$lookup`",
+            "a placeholder cannot name the collection of `$graphLookup`",
+            "a placeholder cannot name the collection of `$unionWith`",
+            "a placeholder cannot name the collection of `$out`",
+            "a placeholder cannot name the collection of `$merge`");
+  }
+
+  @Test
+  void valuesInsideAStageThatReadsAnotherCollectionAreBound() {
+    assertThat(
+            compile(
+                "{\"database\": \"shop\", \"command\": {\"aggregate\": \"u\", \"cursor\": {},"
+                    + " \"pipeline\": [{\"$lookup\": {\"from\": \"orders\", \"as\": \"x\","
+                    + " \"pipeline\": [{\"$match\": {\"owner\": {{ inputs.name }}}}]}}]}}"))
+        .isPresent();
+    assertThat(diagnostics.sorted()).isEmpty();
+  }
 }
