@@ -139,7 +139,14 @@ final class McpRequests {
     if (!request.method().equals("tools/call")) {
       return result(dispatcher.dispatch(call, request));
     }
-    McpSession.InFlight flight = call.session().started(request.id());
+    McpSession.InFlight flight =
+        call.session()
+            .started(request.id())
+            .orElseThrow(() ->
+                JsonRpcException.invalidRequest(
+                    "Invalid Request: a request with id "
+                        + ClientText.shown(request.id().toString())
+                        + " is still running in this session; give each request its own id"));
     try {
       JsonNode result = result(dispatcher.dispatch(call, request));
       ended(flight);

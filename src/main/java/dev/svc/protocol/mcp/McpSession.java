@@ -231,15 +231,18 @@ public final class McpSession {
     return made != null && made.stream().anyMatch(EventSink::isOpen);
   }
 
-  /** Registers the request running on the current thread. */
-  InFlight started(JsonNode requestId) {
+  /**
+   * Registers the request running on the current thread; empty when a request with the same id is
+   * still running in this session (MCP: an id is never reused within a session), which must not
+   * take its place: a cancel for that id would no longer reach it.
+   */
+  Optional<InFlight> started(JsonNode requestId) {
     ConcurrentHashMap<JsonNode, InFlight> made = inFlight;
     if (made == null) {
       made = made(() -> inFlight, v -> inFlight = v, () -> new ConcurrentHashMap<>(4));
     }
     InFlight flight = new InFlight();
-    made.put(requestId, flight);
-    return flight;
+    return made.putIfAbsent(requestId, flight) == null ? Optional.of(flight) : Optional.empty();
   }
 
   void finished(JsonNode requestId, InFlight flight) {

@@ -81,6 +81,37 @@ class McpLifecycleIT {
   }
 
   @Test
+  void aSecondRequestWithTheIdOfOneInFlightIsRefusedAndTheCancelStillReachesTheFirst()
+      throws Exception {
+    try (Instance instance = RunningProject.start(dir, SLOW_PROJECT)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      String call =
+          "{\"jsonrpc\":\"2.0\",\"id\":\"dup\",\"method\":\"tools/call\",\"params\":{\"name\":\"slow_count\",\"arguments\":{\"n\":%d}}}";
+      CompletableFuture<McpHttpClient.Reply> slow =
+          CompletableFuture.supplyAsync(() -> client.post(call.formatted(200_000_000)));
+      // the same id again, until the first call runs: refused, never run in its place
+      JsonNode refused = null;
+      for (int i = 0; i < 100 && refused == null; i++) {
+        JsonNode second = client.post(call.formatted(1)).json();
+        if (second.has("error")) {
+          refused = second;
+        } else {
+          Thread.sleep(50);
+        }
+      }
+      assertThat(refused).as("a duplicate id while the first call runs").isNotNull();
+      assertThat(refused.path("id").asString()).isEqualTo("dup");
+      assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(refused.path("error").path("message").asString()).contains("still running");
+      client.post(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"dup\"}}");
+      JsonNode first = slow.get().json();
+      assertThat(first.path("error").path("code").asInt()).isEqualTo(-32800);
+    }
+  }
+
+  @Test
   void initializeParamsOfTheWrongShapeAreInvalidParamsNamingTheField() throws Exception {
     String info = "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}";
     String[][] cases = {
