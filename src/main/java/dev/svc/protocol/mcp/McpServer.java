@@ -308,7 +308,12 @@ public final class McpServer {
         sink -> {
           Caller asking =
               caller.withClientRequests(new SessionClientRequests(session, Optional.of(sink)));
-          sink.send(requests.respond(session, current, asking, request, progressToken, sink::send));
+          Supplier<ObjectNode> respond =
+              () -> requests.respond(session, current, asking, request, progressToken, sink::send);
+          sink.send(
+              request.method().equals("tools/call")
+                  ? StreamWatch.during(sink, () -> session.cancel(request.id()), respond)
+                  : respond.get());
         });
   }
 

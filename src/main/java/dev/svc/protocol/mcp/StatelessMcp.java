@@ -268,11 +268,13 @@ final class StatelessMcp {
         accept.eventStream()
             && (!accept.json() || meta.progressToken().isPresent() || meta.logLevel().isPresent());
     if (!streams) {
-      ObjectNode response = respond(current, served, request, meta, n -> {});
+      ObjectNode response = respond(current, served, request, meta, Optional.empty());
       return McpServer.json(statusOf(response), headers, response);
     }
     return new HttpReply.Stream(
-        200, headers, sink -> sink.send(respond(current, served, request, meta, sink::send)));
+        200,
+        headers,
+        sink -> sink.send(respond(current, served, request, meta, Optional.of(sink))));
   }
 
   private ObjectNode respond(
@@ -280,12 +282,19 @@ final class StatelessMcp {
       Caller caller,
       JsonRpcMessage.Request request,
       RequestMeta meta,
-      Consumer<JsonNode> notifier) {
-    // only tool calls run long enough to be aborted as the server stops
-    McpSession session = sessions.startStateless(meta, request.method().equals("tools/call"));
+      Optional<EventSink> stream) {
+    // only tool calls run long enough to be aborted as the server stops, or to be watched for a
+    // client that closed their stream (how a 2026-07-28 client cancels over HTTP)
+    boolean toolCall = request.method().equals("tools/call");
+    McpSession session = sessions.startStateless(meta, toolCall);
+    Consumer<JsonNode> notifier = stream.<Consumer<JsonNode>>map(s -> s::send).orElse(n -> {});
+    Supplier<ObjectNode> respond =
+        () -> requests.respond(session, current, caller, request, meta.progressToken(), notifier);
     try {
       ObjectNode response =
-          requests.respond(session, current, caller, request, meta.progressToken(), notifier);
+          stream.isPresent() && toolCall
+              ? StreamWatch.during(stream.get(), () -> session.cancel(request.id()), respond)
+              : respond.get();
       JsonNode result = response.get("result");
       if (result instanceof ObjectNode body) {
         response.set("result", results.complete(request.method(), body, current));

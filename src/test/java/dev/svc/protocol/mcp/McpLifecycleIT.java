@@ -112,6 +112,69 @@ class McpLifecycleIT {
   }
 
   @Test
+  void aClientThatClosesTheStreamOfItsRunningCallCancelsIt() throws Exception {
+    String project =
+        SLOW_PROJECT.replace("slow_count", "abandoned_count")
+            + "timeout: 300\n"; // before the fix the call ran on to this deadline
+    try (Instance instance = RunningProject.start(dir, project)) {
+      McpHttpClient client = new McpHttpClient(instance.baseUrl());
+      client.initialize();
+      String session = client.session().orElseThrow();
+      String meta =
+          "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+              + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+      String call =
+          "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"abandoned_count\","
+              + "\"arguments\":{\"n\":4000000000}%s}}";
+      // a session's call, then a 2026-07-28 call (where closing the stream is the way to cancel)
+      abandon(
+          instance,
+          call.formatted(""),
+          "Mcp-Session-Id: " + session + "\r\nMCP-Protocol-Version: 2025-11-25\r\n");
+      abandon(
+          instance,
+          call.formatted("," + meta),
+          "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
+              + "Mcp-Name: abandoned_count\r\n");
+      String cancelled =
+          "mcp_server_operation_duration_seconds_count{mcp_method_name=\"tools/call\","
+              + "gen_ai_tool_name=\"abandoned_count\",error_type=\"-32800\"} 2";
+      String metrics = "";
+      for (int i = 0; i < 120 && !metrics.contains(cancelled); i++) {
+        Thread.sleep(250);
+        metrics =
+            client
+                .send(
+                    java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(instance.baseUrl() + "/metrics"))
+                        .build())
+                .body();
+      }
+      assertThat(metrics).contains(cancelled);
+    }
+  }
+
+  /** Sends a tool call that answers on an SSE stream, and closes the connection as it runs. */
+  private static void abandon(Instance instance, String body, String headers) throws Exception {
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", instance.port())) {
+      socket
+          .getOutputStream()
+          .write(
+              ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      + "Accept: text/event-stream\r\n"
+                      + headers
+                      + "Content-Length: "
+                      + bytes.length
+                      + "\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      Thread.sleep(500);
+    }
+  }
+
+  @Test
   void initializeParamsOfTheWrongShapeAreInvalidParamsNamingTheField() throws Exception {
     String info = "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}";
     String[][] cases = {
