@@ -33,6 +33,15 @@ public final class McpSession {
   private volatile ObjectNode clientCapabilities;
   private long registration;
   private final Optional<String> owner;
+  // what the subscriptions hold, in bytes (an estimate): the live sessions are bounded by it too
+  private volatile long subscribedBytes;
+  private volatile Runnable resized = () -> {};
+
+  /** About what one subscription costs beside its URI's characters (string, set entry). */
+  static final int SUBSCRIPTION_OVERHEAD = 96;
+
+  /** About what a session without subscriptions holds: one unit of {@link #weight}. */
+  static final int SESSION_BYTES = 350;
 
   /**
    * A request running on a thread of this instance; cancelling (by the client) or aborting (by the
@@ -180,16 +189,46 @@ public final class McpSession {
       if (made.size() >= most && !made.contains(uri)) {
         return false;
       }
-      made.add(uri);
+      if (!made.add(uri)) {
+        return true;
+      }
+      subscribedBytes += uri.length() + SUBSCRIPTION_OVERHEAD;
     }
+    resized.run();
     return true;
   }
 
   void unsubscribe(String uri) {
     Set<String> made = subscriptions;
-    if (made != null) {
-      made.remove(uri);
+    if (made == null) {
+      return;
     }
+    synchronized (made) {
+      if (!made.remove(uri)) {
+        return;
+      }
+      subscribedBytes -= uri.length() + SUBSCRIPTION_OVERHEAD;
+    }
+    resized.run();
+  }
+
+  /** About how many bytes this session's subscriptions hold. */
+  long subscribedBytes() {
+    return subscribedBytes;
+  }
+
+  /**
+   * What this session costs the cache of live sessions, in units of a session without
+   * subscriptions: 100 subscriptions of 2,048-character URIs weigh as much as ~600 bare sessions,
+   * so sessions that subscribe to long URIs cannot hold 20,000 times that (4 GB).
+   */
+  int weight() {
+    return 1 + (int) Math.min(subscribedBytes / SESSION_BYTES, Integer.MAX_VALUE - 1);
+  }
+
+  /** What to run when {@link #weight} changed: the cache weighs the session again. */
+  void onResize(Runnable action) {
+    resized = action;
   }
 
   /** Whether the session subscribed to updates of {@code uri}. */

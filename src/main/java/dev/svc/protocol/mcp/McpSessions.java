@@ -28,15 +28,18 @@ public final class McpSessions {
   private final RequestStates requestStates;
 
   /**
-   * The sessions seen lately, at most {@link #MAX_LIVE}: past that the least used go, and come back
-   * from their signed id when their client returns (its protocol version, capabilities and owner
-   * are in the id; a log level or a resource subscription it set is gone). A client that opens
-   * sessions by the hundred thousand costs this instance at most ~7 MB (docs/serving.md).
+   * The sessions seen lately, at most {@link #MAX_LIVE} weighed by {@link McpSession#weight} (a
+   * session's subscriptions count too): past that the least used go, and come back from their
+   * signed id when their client returns (its protocol version, capabilities and owner are in the
+   * id; a log level or a resource subscription it set is gone). A client that opens sessions by the
+   * hundred thousand, or subscribes each to 100 long URIs, costs this instance at most ~7 MB more
+   * (docs/serving.md).
    */
   private final Cache<String, McpSession> live =
       Caffeine.newBuilder()
           .expireAfterAccess(Duration.ofHours(24))
-          .maximumSize(MAX_LIVE)
+          .maximumWeight(MAX_LIVE)
+          .weigher((String id, McpSession session) -> session.weight())
           .executor(Runnable::run)
           .build();
 
@@ -57,7 +60,10 @@ public final class McpSessions {
 
   private final AtomicLong statelessIds = new AtomicLong();
 
-  /** Most sessions one instance keeps (without those that have a stream open). */
+  /**
+   * Most sessions one instance keeps (without those that have a stream open), a session with
+   * subscriptions counted as several ({@link McpSession#weight}).
+   */
   public static final int MAX_LIVE = 20_000;
 
   public McpSessions(SessionTokens tokens) {
@@ -104,7 +110,14 @@ public final class McpSessions {
         .verify(id, principal)
         .map(claims ->
             live.get(
-                id, k -> new McpSession(k, claims.protocolVersion(), claims.client(), principal)))
+                id,
+                k -> {
+                  McpSession made =
+                      new McpSession(k, claims.protocolVersion(), claims.client(), principal);
+                  // weighed again as it subscribes (a no-op once it is no longer live)
+                  made.onResize(() -> live.asMap().replace(k, made, made));
+                  return made;
+                }))
         .filter(session -> session.belongsTo(principal));
   }
 

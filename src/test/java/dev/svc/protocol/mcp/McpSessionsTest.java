@@ -77,6 +77,28 @@ class McpSessionsTest {
   }
 
   @Test
+  void sessionsSubscribedToLongUrisAreBoundedByWhatTheirSubscriptionsHold() {
+    List<String> uris = new ArrayList<>();
+    for (int i = 0; i < ResourceMethods.MAX_SUBSCRIPTIONS; i++) {
+      uris.add("test://template/" + "x".repeat(2_000) + i + "/data");
+    }
+    for (int i = 0; i < 2_000; i++) {
+      McpSession session = sessions.find(sessions.begin("2025-11-25")).orElseThrow();
+      uris.forEach(uri -> session.subscribe(uri, ResourceMethods.MAX_SUBSCRIPTIONS));
+    }
+
+    long held = sessions.all().stream().mapToLong(McpSession::subscribedBytes).sum();
+    // before: every session kept, 2,000 x 100 x ~2 KB = 420 MB of a heap of 512 MB at most
+    assertThat(held)
+        .isLessThanOrEqualTo((long) McpSessions.MAX_LIVE * McpSession.SESSION_BYTES)
+        .isPositive();
+    McpSession last = sessions.all().iterator().next();
+    last.unsubscribe(uris.getFirst());
+    last.unsubscribe(uris.getFirst());
+    assertThat(last.subscribedBytes()).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
   void aSessionWithAnOpenStreamIsKeptAndStillNotified() {
     McpSession listening = sessions.find(sessions.begin("2025-11-25")).orElseThrow();
     OpenStream stream = new OpenStream();
