@@ -8,6 +8,7 @@ import dev.svc.runtime.ModelChanges;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,7 +22,50 @@ final class ListenStreams {
   /** Most URIs one listen request may name in {@code resourceSubscriptions}. */
   static final int MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
+  /**
+   * What the filters and ids of all open listen streams may hold together, as {@link #cost} counts
+   * it: a thirty-second of the heap (16 MiB at the launcher's 512 MiB), and never less than one
+   * stream naming the most URIs. Before, each stream kept up to ~3.5 MB for as long as it stayed
+   * open, and one client's 150 streams (within {@code connections_per_client}) filled the heap.
+   */
+  static final long BUDGET =
+      Math.max(
+          Runtime.getRuntime().maxMemory() / 32,
+          MAX_RESOURCE_SUBSCRIPTIONS
+              * (2L * ResourceMethods.MAX_SUBSCRIBED_URI + McpSession.SUBSCRIPTION_OVERHEAD));
+
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final AtomicLong held = new AtomicLong();
+
+  /**
+   * About what a stream with this filter and id holds while it is open: two bytes a character (URIs
+   * outside Latin-1 take two), and what a set entry costs beside.
+   */
+  static long cost(Filter filter, JsonNode subscriptionId) {
+    long bytes = 2L * subscriptionId.toString().length() + McpSession.SUBSCRIPTION_OVERHEAD;
+    for (String uri : filter.resourceSubscriptions()) {
+      bytes += 2L * uri.length() + McpSession.SUBSCRIPTION_OVERHEAD;
+    }
+    return bytes;
+  }
+
+  /** Takes {@code bytes} from the budget; false when the open streams already hold too much. */
+  boolean reserve(long bytes) {
+    while (true) {
+      long now = held.get();
+      if (bytes > BUDGET - now) {
+        return false;
+      }
+      if (held.compareAndSet(now, now + bytes)) {
+        return true;
+      }
+    }
+  }
+
+  /** Gives back what {@link #reserve} took, once the stream has ended. */
+  void release(long bytes) {
+    held.addAndGet(-bytes);
+  }
 
   /** What a client asked to hear of: svc honours every kind, so the acknowledgement repeats it. */
   record Filter(

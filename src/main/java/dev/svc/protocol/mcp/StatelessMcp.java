@@ -186,7 +186,30 @@ final class StatelessMcp {
     } catch (JsonRpcException e) {
       return McpServer.error(400, Optional.of(request.id()), e.error());
     }
-    return new HttpReply.Stream(200, Map.of(), sink -> listen(sink, request.id(), filter));
+    JsonNode id = request.id(); // the stream keeps only this of the request
+    long cost = ListenStreams.cost(filter, id);
+    if (!listens.reserve(cost)) {
+      return McpServer.json(
+          503,
+          Map.of("Retry-After", "5"),
+          JsonRpcCodec.error(
+              Optional.of(id),
+              JsonRpcError.of(
+                  ErrorCodes.INTERNAL_ERROR,
+                  "the open subscriptions/listen streams hold all the subscriptions this server"
+                      + " keeps: name fewer or shorter URIs in `resourceSubscriptions`, or retry"
+                      + " later")));
+    }
+    return new HttpReply.Stream(
+        200,
+        Map.of(),
+        sink -> {
+          try {
+            listen(sink, id, filter);
+          } finally {
+            listens.release(cost);
+          }
+        });
   }
 
   private void listen(EventSink sink, JsonNode subscriptionId, ListenStreams.Filter filter) {
