@@ -308,12 +308,9 @@ public final class McpServer {
         sink -> {
           Caller asking =
               caller.withClientRequests(new SessionClientRequests(session, Optional.of(sink)));
-          Supplier<ObjectNode> respond =
-              () -> requests.respond(session, current, asking, request, progressToken, sink::send);
-          sink.send(
-              request.method().equals("tools/call")
-                  ? StreamWatch.during(sink, () -> session.cancel(request.id()), respond)
-                  : respond.get());
+          // a closed stream is not a cancel here: 2025-11-25 says disconnection SHOULD NOT be
+          // taken as one (under 2026-07-28 it is: StreamWatch)
+          sink.send(requests.respond(session, current, asking, request, progressToken, sink::send));
         });
   }
 

@@ -7,14 +7,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Notices a client that went away while its call answers on an SSE stream, and cancels the call: a
- * keep-alive comment every {@link #INTERVAL} while the call runs, and the call cancelled like one
- * named in {@code notifications/cancelled} once a comment cannot be written (the peer's reset fails
- * the write after the one it refused). Under 2026-07-28 closing the stream is how a client cancels
- * a request over HTTP; without this, an abandoned call ran on to its deadline, holding its
- * connection to the database or its script slot, and a client could keep any number running past
- * the per-client connection limit by closing each connection. A JSON answer has nothing to write
- * before its end, so such a call is not watched.
+ * Notices a 2026-07-28 client that went away while its call answers on an SSE stream, and cancels
+ * the call: a keep-alive comment every {@link #INTERVAL} while the call runs, and the call
+ * cancelled like one named in {@code notifications/cancelled} once a comment cannot be written (the
+ * peer's reset fails the write after the one it refused). Under 2026-07-28 closing the stream is
+ * how a client cancels a request over HTTP, and the server MUST take it so; without this, an
+ * abandoned call ran on to its deadline, holding its connection to the database or its script slot,
+ * and a client could keep any number running past the per-client connection limit by closing each
+ * connection. A JSON answer has nothing to write before its end, so such a call is not watched.
+ * Session calls (2025-11-25) are not watched either: that revision says a disconnection SHOULD NOT
+ * be taken as a cancel.
  */
 final class StreamWatch {
   /** How often a running call's stream gets a keep-alive comment. */
