@@ -27,6 +27,7 @@ final class Reloader implements AutoCloseable {
   private final Instance instance;
   private final CliContext context;
   private final ProjectWatcher watcher;
+  private volatile boolean closed;
 
   Reloader(Project project, Environment environment, Instance instance, CliContext context) {
     this.project = project;
@@ -60,6 +61,12 @@ final class Reloader implements AutoCloseable {
     long started = System.nanoTime();
     LOG.info("files changed, recompiling", "files", String.join(",", changed));
     Compilation compilation = Compiler.compile(project, environment);
+    if (closed) {
+      // svc is stopping: the compilation was cut short (esbuild interrupted) or comes too late;
+      // neither its errors nor its model are the project's
+      LOG.info("stopping: the changed project is not loaded");
+      return;
+    }
     switch (compilation) {
       case Compilation.Failure failure -> {
         ProjectCompiler.print(failure.diagnostics(), context.err());
@@ -94,6 +101,7 @@ final class Reloader implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     watcher.close();
   }
 }

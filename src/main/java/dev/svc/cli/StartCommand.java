@@ -122,20 +122,23 @@ final class StartCommand implements Callable<Integer> {
     }
     // no lambdas from here on: this runs beside the first requests, and a lambda the training run
     // never made would have its class generated now (docs/cli.md, "Start-up time")
+    // the port is open: from now on a signal drains (before, one that came while the banner was
+    // printed or the watcher registered the tree ended the process at once with 143)
+    CountDownLatch stopped = new CountDownLatch(1);
+    Shutdown shutdown = new Shutdown(instance, stopped);
+    Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "svc-shutdown"));
     for (String line : banner(model, instance, options)) {
       context.out().println(line);
     }
     context.out().flush();
     OldGenerationCap.watchInBackground();
-    Reloader reloader = null;
     if (watched.isPresent()) {
-      reloader = new Reloader(watched.get(), options.environment(), instance, context);
-      context.out().println("svc: watching " + watched.get().directory() + " for changes");
+      Reloader reloader = new Reloader(watched.get(), options.environment(), instance, context);
+      if (shutdown.watching(reloader)) {
+        context.out().println("svc: watching " + watched.get().directory() + " for changes");
+      }
     }
     context.out().flush();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(new Shutdown(reloader, instance, stopped), "svc-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {
@@ -145,13 +148,37 @@ final class StartCommand implements Callable<Integer> {
   }
 
   /** On SIGTERM or SIGINT: stop watching, drain and close the instance, end the process. */
-  private record Shutdown(Reloader reloader, Instance instance, CountDownLatch stopped)
-      implements Runnable {
-    @Override
-    public void run() {
+  private static final class Shutdown implements Runnable {
+    private final Instance instance;
+    private final CountDownLatch stopped;
+    private Reloader reloader;
+    private boolean stopping;
+
+    Shutdown(Instance instance, CountDownLatch stopped) {
+      this.instance = instance;
+      this.stopped = stopped;
+    }
+
+    /** Closes {@code reloader} with the instance; false (and closed) when stopping already. */
+    synchronized boolean watching(Reloader reloader) {
+      if (stopping) {
+        reloader.close();
+        return false;
+      }
+      this.reloader = reloader;
+      return true;
+    }
+
+    private synchronized void stopWatching() {
+      stopping = true;
       if (reloader != null) {
         reloader.close();
       }
+    }
+
+    @Override
+    public void run() {
+      stopWatching();
       instance.close();
       Telemetry.shutdown();
       stopped.countDown();
