@@ -425,6 +425,7 @@ public final class Instance implements AutoCloseable {
     }
     http.startDraining();
     mcp.shutdown();
+    agents.startDraining();
     console.ifPresent(DevConsole::close);
     Duration drainTimeout = runtime.get().model().service().limits().drainTimeout();
     long drainStarted = System.nanoTime();

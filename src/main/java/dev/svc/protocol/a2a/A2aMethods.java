@@ -36,16 +36,20 @@ final class A2aMethods {
   private final PushDestinations destinations;
   private final Duration keepAlive;
   private final Optional<OAuthPolicy> auth;
+  private final TaskFollowers followers;
 
   /**
    * @param keepAlive how often an idle stream gets a keep-alive
    * @param auth {@code server.auth}, which the extended card advertises
+   * @param followers the streams following tasks other instances run, ended by a drain
    */
   A2aMethods(
       AgentTasks tasks,
       PushDestinations destinations,
       Duration keepAlive,
-      Optional<OAuthPolicy> auth) {
+      Optional<OAuthPolicy> auth,
+      TaskFollowers followers) {
+    this.followers = followers;
     this.tasks = tasks;
     this.destinations = destinations;
     this.keepAlive = keepAlive;
@@ -202,7 +206,7 @@ final class A2aMethods {
     }
     Optional<SharedTasks> shared = tasks.store().shared();
     if (shared.isPresent() && !resent.task().status().state().isTerminal()) {
-      return TaskStream.shared(shared.get(), scope, resent.task().id(), keepAlive);
+      return TaskStream.shared(shared.get(), followers, scope, resent.task().id(), keepAlive);
     }
     return TaskStream.ended(resent.task());
   }
@@ -229,7 +233,8 @@ final class A2aMethods {
     }
     Optional<SharedTasks> shared = tasks.store().shared();
     if (shared.isPresent()) {
-      return TaskStream.shared(shared.get(), scope, id, keepAlive); // run by another instance
+      return TaskStream.shared(
+          shared.get(), followers, scope, id, keepAlive); // run by another instance
     }
     throw A2aErrors.unsupportedOperation(
         "Task " + id + " is not running in this server instance, so it cannot be subscribed to.");

@@ -52,6 +52,7 @@ public final class A2aServer implements AutoCloseable {
 
   private final Supplier<ProjectRuntime> runtime;
   private final AgentTasks tasks;
+  private final TaskFollowers followers = new TaskFollowers();
   private final PushNotifier push;
   private final TaskStore store;
   private final Dispatcher<A2aCall> dispatcher;
@@ -153,7 +154,7 @@ public final class A2aServer implements AutoCloseable {
             new RunSlots.Limits(settings.maxRunning(), settings.maxWaiting()));
     this.dispatcher =
         new Dispatcher<>(
-            new A2aMethods(tasks, destinations, settings.keepAlive(), auth).handlers());
+            new A2aMethods(tasks, destinations, settings.keepAlive(), auth, followers).handlers());
   }
 
   public HttpReply handle(HttpCall http) {
@@ -360,6 +361,15 @@ public final class A2aServer implements AutoCloseable {
   private static HttpReply error(int status, Optional<JsonNode> id, JsonRpcError error) {
     return new HttpReply.Body(
         status, versionHeader(), JSON, JsonRpcCodec.bytes(JsonRpcCodec.error(id, error)));
+  }
+
+  /**
+   * The drain began: streams following a task another instance runs ({@code SubscribeToTask}
+   * through a shared store) end, after the task as stored, as open {@code GET /mcp} streams do;
+   * their clients subscribe again elsewhere. Streams of tasks running here go on.
+   */
+  public void startDraining() {
+    followers.end();
   }
 
   /**

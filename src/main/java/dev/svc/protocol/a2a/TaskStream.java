@@ -23,21 +23,28 @@ final class TaskStream {
   /**
    * A task another instance runs, followed through a shared store: the task as stored, the events
    * after it (those already made, then each as it comes), closed after the terminal status. A store
-   * that fails ends the stream (and is logged).
+   * that fails ends the stream (and is logged); so does this instance's drain ({@code followers}),
+   * after the task as stored.
    */
   static MethodReply.Stream shared(
-      SharedTasks shared, TaskStore.Scope scope, String taskId, Duration keepAlive) {
+      SharedTasks shared,
+      TaskFollowers followers,
+      TaskStore.Scope scope,
+      String taskId,
+      Duration keepAlive) {
     return new MethodReply.Stream(results -> {
       BlockingQueue<Boolean> changed = new LinkedBlockingQueue<>();
+      followers.add(changed);
       SharedTasks.Listening listening = shared.listen(taskId, () -> changed.offer(true));
       try {
-        follow(shared, scope, taskId, results, changed, keepAlive.toMillis());
+        follow(shared, followers, scope, taskId, results, changed, keepAlive.toMillis());
       } catch (TaskStoreException e) {
         LOG.warn(
             "task stream ended: the task store failed", "task", taskId, "error", e.getMessage());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } finally {
+        followers.remove(changed);
         listening.close();
       }
     });
@@ -45,6 +52,7 @@ final class TaskStream {
 
   private static void follow(
       SharedTasks shared,
+      TaskFollowers followers,
       TaskStore.Scope scope,
       String taskId,
       ResultStream results,
@@ -61,7 +69,7 @@ final class TaskStream {
       return;
     }
     long last = snapshot.get().seq();
-    while (results.isOpen()) {
+    while (results.isOpen() && !followers.ending()) {
       List<SharedTasks.Event> events = shared.events(taskId, last);
       for (SharedTasks.Event event : events) {
         if (!results.send(event.json())) {
@@ -75,7 +83,7 @@ final class TaskStream {
       if (!events.isEmpty()) {
         continue; // there may be more
       }
-      if (changed.poll(keepAliveMillis, TimeUnit.MILLISECONDS) == null) {
+      if (changed.poll(keepAliveMillis, TimeUnit.MILLISECONDS) == null && !followers.ending()) {
         if (!results.keepAlive()) {
           return;
         }

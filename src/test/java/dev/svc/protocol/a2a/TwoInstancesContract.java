@@ -8,7 +8,9 @@ import dev.svc.testing.ScriptedModelServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,7 @@ import tools.jackson.databind.JsonNode;
 abstract class TwoInstancesContract {
   @TempDir Path first;
   @TempDir Path second;
+  @TempDir Path third;
   ScriptedModelServer model;
   A2aFixture a;
   A2aFixture b;
@@ -186,5 +189,40 @@ abstract class TwoInstancesContract {
     assertThat(again.path("id").asString()).isEqualTo(taskId);
     assertThat(state(again)).isEqualTo("TASK_STATE_COMPLETED");
     assertThat(model.requests()).hasSize(1);
+  }
+
+  /**
+   * An instance that drains ends the streams following a task another instance runs, at once: it
+   * has nothing of theirs to finish, and the client subscribes again elsewhere. Before, such a
+   * stream held the drain to its limit (60 s here) and was then cut 3 s later without a word.
+   */
+  @Test
+  void aDrainingInstanceEndsItsStreamsOfTasksTheOtherRunsAtOnce() throws Exception {
+    CountDownLatch gate = model.gated(OpenAiReplies.delta("later"), OpenAiReplies.done());
+    A2aFixture.LiveStream started =
+        b.open("chat", "SendStreamingMessage", A2aServerIT.userMessage("slow"));
+    String taskId = started.next().path("result").path("task").path("id").asString();
+    assertThat(model.awaitEndlessStarted()).isTrue();
+    String longDrain =
+        project(connector())
+            .replace("name: replicas", "name: replicas\nserver:\n  limits:\n    drain_timeout: 60");
+    A2aFixture draining =
+        A2aFixture.launch(
+            third, longDrain, model.url(), Map.of("STATE_URL", storeUrl()), A2aServerIT.settings());
+    A2aFixture.LiveStream followed = draining.open("chat", "SubscribeToTask", id(taskId));
+    assertThat(state(followed.next().path("result").path("task"))).isEqualTo("TASK_STATE_WORKING");
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(draining::close);
+    CompletableFuture<List<JsonNode>> rest =
+        CompletableFuture.supplyAsync(() -> followed.rest().events());
+
+    assertThat(rest.get(30, TimeUnit.SECONDS))
+        .as("the task as stored; no status of its own")
+        .hasSize(1);
+    closing.get(30, TimeUnit.SECONDS);
+    assertThat(state(b.result("chat", "GetTask", id(taskId)))).isEqualTo("TASK_STATE_WORKING");
+    gate.countDown();
+    assertThat(state(started.rest().events().getLast().path("result").path("statusUpdate")))
+        .isEqualTo("TASK_STATE_COMPLETED");
   }
 }
