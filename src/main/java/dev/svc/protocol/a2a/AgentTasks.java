@@ -480,13 +480,12 @@ final class AgentTasks implements AutoCloseable {
     } catch (Exception e) {
       LOG.debug("task gauge not unregistered", "error", e.getMessage());
     }
-    for (TaskRun run : running.values()) {
-      run.cancel();
-    }
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); // for both waits together
+    StopCancels.cancelAll(List.copyOf(running.values()), Duration.ofSeconds(5));
     threads.shutdownNow();
     changes.close();
     try {
-      threads.awaitTermination(5, TimeUnit.SECONDS);
+      threads.awaitTermination(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -6,8 +6,12 @@ import dev.svc.testing.A2aFixture;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.TcpProxy;
 import dev.svc.testing.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
@@ -95,6 +99,39 @@ class PostgresTwoInstancesIT extends TwoInstancesContract {
         assertThat(later.path("artifacts").get(0).path("parts").get(0).path("text").asString())
             .isEqualTo("All done.");
       }
+    }
+  }
+
+  @Test
+  void aStoreThatStopsAnsweringDoesNotHoldTheStopForEachTaskCanceledAtTheDrainLimit()
+      throws Exception {
+    // before: the tasks still running at the drain limit were canceled one after the other, each
+    // waiting for the frozen store's time-outs (10 s to save, 10 s to share): ~60 s for three
+    for (int i = 0; i < 3; i++) {
+      model.endless(true);
+    }
+    try (TcpProxy proxy = TcpProxy.to(db.host(), db.port())) {
+      String url = "postgresql://" + db.user() + "@127.0.0.1:" + proxy.port() + "/" + db.name();
+      A2aFixture c =
+          A2aFixture.launch(
+              first.resolve("c"),
+              project("postgres")
+                  .replace(
+                      "name: replicas", "name: replicas\nserver:\n  limits:\n    drain_timeout: 1"),
+              model.url(),
+              Map.of("STATE_URL", url),
+              A2aServerIT.settings());
+      List<A2aFixture.LiveStream> streams = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        streams.add(c.open("chat", "SendStreamingMessage", A2aServerIT.userMessage("run " + i)));
+        streams.getLast().next();
+        assertThat(model.awaitEndlessStarted()).isTrue();
+      }
+
+      proxy.freeze();
+      CompletableFuture<Void> closing = CompletableFuture.runAsync(c::close);
+
+      closing.get(30, TimeUnit.SECONDS);
     }
   }
 
