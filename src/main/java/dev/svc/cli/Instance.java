@@ -9,7 +9,6 @@ import dev.svc.diagnostic.Diagnostic;
 import dev.svc.log.Log;
 import dev.svc.log.StartupTrace;
 import dev.svc.model.Model;
-import dev.svc.model.Tool;
 import dev.svc.project.Environment;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.a2a.A2aServer;
@@ -340,28 +339,10 @@ public final class Instance implements AutoCloseable {
       fresh.cache().invalidateTools(changes.tools());
       mcp.publish(changes);
       console.ifPresent(c -> c.reloaded(changes));
-      List<Connector> retired = previous.retiredBy(fresh);
-      Optional<ScriptRunner> retiredScripts =
-          sameScripts ? Optional.empty() : Optional.of(previous.scripts());
-      if (!retired.isEmpty() || retiredScripts.isPresent()) {
-        Duration drain =
-            previous.model().tools().stream()
-                .map(Tool::timeout)
-                .max(Duration::compareTo)
-                .orElse(Duration.ZERO)
-                .plusSeconds(1);
-        Thread.ofVirtual()
-            .name("svc-retire-adapters")
-            .start(() -> {
-              try {
-                Thread.sleep(drain);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              ProjectRuntime.close(retired);
-              retiredScripts.ifPresent(ScriptRunner::close);
-            });
-      }
+      Retirement.later(
+          previous,
+          previous.retiredBy(fresh),
+          sameScripts ? Optional.empty() : Optional.of(previous.scripts()));
       return changes;
     }
   }
