@@ -49,7 +49,9 @@
     const n = lengthOf(self);
     if (n > MOST_ELEMENTS) refuse("Array.prototype." + name, n);
   };
-  for (const name of ["fill", "toReversed", "toSorted", "toSpliced", "with"]) {
+  // sort too: it copies `this.length` elements into a work array first (an array-like, a string or
+  // a proxy of an array that long ends the process; a sparse array is refused with them)
+  for (const name of ["fill", "sort", "toReversed", "toSorted", "toSpliced", "with"]) {
     wrap(Array.prototype, name, whole(name));
   }
   // Array.from of an array-like makes its array at the array-like's length (an iterable grows one

@@ -45,6 +45,15 @@ class ScriptHeapCapTest {
       export const from = ({ inputs }) => Array.from({ length: inputs.n }).length;
       export const split = ({ inputs }) => "x".repeat(inputs.n).split("").length;
       export const parseLong = ({ inputs }) => JSON.parse("[" + "0,".repeat(inputs.n) + "0]").length;
+      export const sortLike = ({ inputs }) =>
+        (Array.prototype.sort.call({ length: inputs.n }) as any).length;
+      export const sortString = ({ inputs }) =>
+        (Array.prototype.sort.call(new String("x".repeat(inputs.n))) as any).length;
+      export const sortProxy = ({ inputs }) => {
+        const a: number[] = [];
+        a.length = inputs.n;
+        return new Proxy(a, {}).sort().length;
+      };
       export const caught = ({ inputs }) => {
         try { return new Array(inputs.n).fill(0).length; } catch (e) { return (e as Error).name; }
       };
@@ -141,6 +150,20 @@ class ScriptHeapCapTest {
       assertThat(call("default", 0).asString()).as("after " + c.export()).isEqualTo("ok");
     }
     assertThat(call("caught", 1L << 28).asString()).isEqualTo("RangeError");
+  }
+
+  @Test
+  void aSortOfMoreElementsThanV8HoldsIsARangeError_notTheEndOfTheProcess() {
+    // sort copies this.length elements into a work array first: of an array-like, a string or a
+    // proxy of an array of 2^28, V8 ended the process ("... process out of memory")
+    pool(1);
+    for (String export : List.of("sortLike", "sortString", "sortProxy")) {
+      assertThatThrownBy(() -> call(export, 1L << 28))
+          .as(export)
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessageContaining("Array.prototype.sort: 268435456 elements are more");
+      assertThat(call("default", 0).asString()).as("after " + export).isEqualTo("ok");
+    }
   }
 
   @Test
