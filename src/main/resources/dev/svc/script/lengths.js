@@ -7,20 +7,27 @@
 // The built-ins that make such an array in one step from a length are wrapped here: past the
 // length they throw a RangeError the script can catch, before V8 is asked. The list cannot be
 // complete (docs/scripts.md, Limits, says so); below the length, the heap cap applies as usual.
+// A regular expression compiled from a pattern of millions of characters ends it too: RegExp,
+// and what compiles a string as one, refuse a longer pattern the same way.
 // The wrappers are proxies of the built-ins: names, lengths and `toString` stay theirs.
 (function () {
   "use strict";
-  const { apply, defineProperty, getOwnPropertyDescriptor } = Reflect;
+  const { apply, construct, defineProperty, getOwnPropertyDescriptor } = Reflect;
   const ProxyCtor = Proxy;
   const NumberCtor = Number;
   const StringCtor = String;
   const RangeErrorCtor = RangeError;
+  const RegExpCtor = RegExp;
   const iteratorSymbol = Symbol.iterator;
   // fewer than V8's most (FixedArray::kMaxLength, 2^27 less a few): a margin for what a built-in
   // adds to the length it was given
   const MOST_ELEMENTS = 2 ** 27 - 1024;
   // a JSON text shorter than this cannot hold more items than that (each takes two characters)
   const MOST_JSON_CHARS = 2 * MOST_ELEMENTS;
+  // a regular expression compiled from a longer pattern may end the process (4 million
+  // alternatives, `"a|".repeat(2 ** 22)`, did; 3 million did not): a quarter of that, for shapes
+  // that compile to more per character
+  const MOST_PATTERN_CHARS = 2 ** 21;
 
   const lengthOf = (value) => {
     if (value === null || value === undefined) return 0;
@@ -72,6 +79,35 @@
       refuse("String.prototype.split of " + text.length + " characters into up to", text.length);
     }
   });
+  // a pattern given as a string is compiled by RegExp (called or constructed, also as
+  // `/x/.constructor`), RegExp.prototype.compile, and match, matchAll and search of a string
+  const checkPattern = (what) => (self, args) => {
+    const pattern = args[0];
+    if (typeof pattern === "string" && pattern.length > MOST_PATTERN_CHARS) {
+      throw new RangeErrorCtor(
+        what + ": a pattern of " + pattern.length + " characters is longer than a regular" +
+          " expression may be here (" + MOST_PATTERN_CHARS + "); check a length before" +
+          " compiling a pattern of it",
+      );
+    }
+  };
+  const checkRegExp = checkPattern("RegExp");
+  const regExpProxy = new ProxyCtor(RegExpCtor, {
+    apply(target, self, args) {
+      checkRegExp(self, args);
+      return apply(target, self, args);
+    },
+    construct(target, args, newTarget) {
+      checkRegExp(undefined, args);
+      return construct(target, args, newTarget === regExpProxy ? target : newTarget);
+    },
+  });
+  defineProperty(globalThis, "RegExp", { value: regExpProxy });
+  defineProperty(RegExpCtor.prototype, "constructor", { value: regExpProxy });
+  wrap(RegExpCtor.prototype, "compile", checkPattern("RegExp.prototype.compile"));
+  for (const name of ["match", "matchAll", "search"]) {
+    wrap(StringCtor.prototype, name, checkPattern("String.prototype." + name));
+  }
   wrap(JSON, "parse", (self, args) => {
     const text = args[0];
     if (typeof text === "string" && text.length > MOST_JSON_CHARS) {

@@ -54,6 +54,25 @@ class ScriptHeapCapTest {
         a.length = inputs.n;
         return new Proxy(a, {}).sort().length;
       };
+      export const regexp = ({ inputs }) => new RegExp("a|".repeat(inputs.n) + "b").test("b");
+      export const regexpCalled = ({ inputs }) => RegExp("a|".repeat(inputs.n) + "b").test("b");
+      export const regexpOfLiteral = ({ inputs }) =>
+        new (/x/.constructor as RegExpConstructor)("a|".repeat(inputs.n) + "b").test("b");
+      export const compile = ({ inputs }) =>
+        (/x/ as any).compile("a|".repeat(inputs.n) + "b").test("b");
+      export const match = ({ inputs }) => "b".match("a|".repeat(inputs.n) + "b")!.length;
+      export const search = ({ inputs }) => "b".search("a|".repeat(inputs.n) + "b");
+      export const matchAll = ({ inputs }) => [..."b".matchAll("a|".repeat(inputs.n) + "b")].length;
+      export const patterns = () => {
+        class Words extends RegExp {}
+        const words = new Words("a|b", "g");
+        return [
+          new RegExp("a|b").test("b"), RegExp("c").test("c"), /x/ instanceof RegExp,
+          words instanceof Words, words instanceof RegExp, "abc".match("b")!.index,
+          "abcb".search("c"), [..."abab".matchAll("b")].length, "a,b".split(/,/).length,
+          /y/.constructor === RegExp, (/(z)/.exec("z"), RegExp.$1),
+        ].join(" ");
+      };
       export const caught = ({ inputs }) => {
         try { return new Array(inputs.n).fill(0).length; } catch (e) { return (e as Error).name; }
       };
@@ -164,6 +183,32 @@ class ScriptHeapCapTest {
           .hasMessageContaining("Array.prototype.sort: 268435456 elements are more");
       assertThat(call("default", 0).asString()).as("after " + export).isEqualTo("ok");
     }
+  }
+
+  @Test
+  void aPatternOfMillionsOfCharactersIsARangeError_notTheEndOfTheProcess() {
+    // a regular expression of 4 million alternatives (8 MiB characters) ended the process when
+    // compiled ("... process out of memory"), however it was compiled from a string
+    pool(1);
+    record Case(String export, String what) {}
+    for (Case c :
+        List.of(
+            new Case("regexp", "RegExp"),
+            new Case("regexpCalled", "RegExp"),
+            new Case("regexpOfLiteral", "RegExp"),
+            new Case("compile", "RegExp.prototype.compile"),
+            new Case("match", "String.prototype.match"),
+            new Case("search", "String.prototype.search"),
+            new Case("matchAll", "String.prototype.matchAll"))) {
+      assertThatThrownBy(() -> call(c.export(), 1L << 22))
+          .as(c.export())
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessageContaining(c.what() + ": a pattern of 8388609 characters is longer than");
+      assertThat(call("default", 0).asString()).as("after " + c.export()).isEqualTo("ok");
+    }
+    // a million alternatives still compile
+    assertThat(call("regexp", 1_000_000).asBoolean()).isTrue();
+    assertThat(call("patterns", 0).asString()).isEqualTo("true true true true true 1 2 2 2 true z");
   }
 
   @Test
