@@ -61,6 +61,22 @@
   for (const name of ["fill", "sort", "toReversed", "toSorted", "toSpliced", "with"]) {
     wrap(Array.prototype, name, whole(name));
   }
+  // slice of a string (`Array.prototype.slice.call(s)`) of 2^28 characters ended the process after
+  // 15 s of copying them one by one (a sparse array or an array-like that long does not)
+  // (where start or end falls: a number clamped to the string, anything else the widest)
+  const at = (v, n, widest) => {
+    if (typeof v !== "number") return widest;
+    if (v !== v) return 0;
+    const x = v < 0 ? n + v : v;
+    return x < 0 ? 0 : x > n ? n : x;
+  };
+  wrap(Array.prototype, "slice", (self, args) => {
+    if (typeof self !== "string" && !(self instanceof StringCtor)) return;
+    const n = lengthOf(self);
+    if (n <= MOST_ELEMENTS) return;
+    const count = at(args[1], n, n) - at(args[0], n, 0);
+    if (count > MOST_ELEMENTS) refuse("Array.prototype.slice of a string", count);
+  });
   // Array.from of an array-like makes its array at the array-like's length (an iterable grows one
   // element at a time, under the heap cap)
   wrap(Array, "from", (self, args) => {

@@ -54,6 +54,10 @@ class ScriptHeapCapTest {
         a.length = inputs.n;
         return new Proxy(a, {}).sort().length;
       };
+      export const sliceString = ({ inputs }) =>
+        Array.prototype.slice.call("x".repeat(inputs.n)).length;
+      export const sliceOfString = ({ inputs }) =>
+        Array.prototype.slice.call("x".repeat(inputs.n), 0, 2).join("");
       export const regexp = ({ inputs }) => new RegExp("a|".repeat(inputs.n) + "b").test("b");
       export const regexpCalled = ({ inputs }) => RegExp("a|".repeat(inputs.n) + "b").test("b");
       export const regexpOfLiteral = ({ inputs }) =>
@@ -183,6 +187,17 @@ class ScriptHeapCapTest {
           .hasMessageContaining("Array.prototype.sort: 268435456 elements are more");
       assertThat(call("default", 0).asString()).as("after " + export).isEqualTo("ok");
     }
+  }
+
+  @Test
+  void aSliceOfAStringOfMoreCharactersThanAnArrayHoldsIsARangeError() {
+    // Array.prototype.slice.call(s) of 2^28 characters ended the process after 15 s
+    pool(1);
+    assertThatThrownBy(() -> call("sliceString", 1L << 28))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageContaining(
+            "Array.prototype.slice of a string: 268435456 elements are more than one array");
+    assertThat(call("sliceOfString", 1L << 28).asString()).isEqualTo("xx");
   }
 
   @Test
