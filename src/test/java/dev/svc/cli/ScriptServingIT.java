@@ -117,7 +117,14 @@ class ScriptServingIT {
   }
 
   static String call(String tool, String arguments) {
-    return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\""
+    return call(1, tool, arguments);
+  }
+
+  /** A call with an id of its own: calls in flight at once in one session need distinct ids. */
+  static String call(int id, String tool, String arguments) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":"
+        + id
+        + ",\"method\":\"tools/call\",\"params\":{\"name\":\""
         + tool
         + "\",\"arguments\":"
         + arguments
@@ -150,7 +157,8 @@ class ScriptServingIT {
     try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
       List<java.util.concurrent.Future<HttpResponse<String>>> calls = new ArrayList<>();
       for (int i = 0; i < 16; i++) {
-        calls.add(threads.submit(() -> post(session, call("deep", "{}"))));
+        String deep = call(100 + i, "deep", "{}");
+        calls.add(threads.submit(() -> post(session, deep)));
       }
       for (var response : calls) {
         JsonNode result = messages(response.get()).getFirst().path("result");
