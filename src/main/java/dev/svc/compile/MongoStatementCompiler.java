@@ -15,11 +15,12 @@ import tools.jackson.databind.json.JsonMapper;
  * content, and one in an object key is refused (values never change the document's structure). The
  * JSON is checked with each placeholder replaced by a dummy value.
  *
- * <p>A placeholder naming the database or what the command acts on (its collection) is refused, as
- * SQL placeholders are never identifiers; so is a placeholder in a string MongoDB runs as
- * JavaScript ({@code $where}, the {@code body} of {@code $function}, the functions of {@code
- * $accumulator} and of {@code mapReduce}) is refused too: there a value would be spliced into code,
- * not bound (a name of {@code ' || sleep(1e9) || '}).
+ * <p>An input's placeholder naming the database or a collection (what the command acts on, or what
+ * a stage reads or writes) is refused: a caller must not choose them, as a SQL placeholder is never
+ * a table; a verified claim's may (a database per tenant). Any placeholder in a string MongoDB runs
+ * as JavaScript ({@code $where}, the {@code body} of {@code $function}, the functions of {@code
+ * $accumulator} and of {@code mapReduce}) is refused: there a value would be spliced into code, not
+ * bound (a name of {@code ' || sleep(1e9) || '}).
  */
 final class MongoStatementCompiler {
   private static final JsonMapper JSON = Jackson.MAPPER;
@@ -40,12 +41,16 @@ final class MongoStatementCompiler {
     while (i < source.length()) {
       char c = source.charAt(i);
       if (statement.opensPlaceholder(i)) {
+        int start = i;
         i = statement.readPlaceholder(i, segments, inString);
         if (i < 0) {
           return Optional.empty();
         }
+        // a placeholder read without a problem is an input's or, spelt so, a verified claim's
+        boolean claim = source.substring(start + 2, i - 2).strip().startsWith(StatementText.CLAIMS);
+        String mark = claim ? CLAIM_MARK_ESCAPED : MARK_ESCAPED;
         probe.append(inString ? "x" : "null");
-        marked.append(inString ? MARK_ESCAPED : "\"" + MARK_ESCAPED + "\"");
+        marked.append(inString ? mark : "\"" + mark + "\"");
         stringHasPlaceholder |= inString;
         continue;
       }
@@ -81,7 +86,8 @@ final class MongoStatementCompiler {
       statement.error(
           "invalid-placeholder",
           "a placeholder cannot name " + name.get(),
-          "placeholders are values, never names: write one tool per database and collection");
+          "a caller's input never chooses a name: write one tool per database and collection, or"
+              + " name it by a verified claim ({{ auth.claims.<name> }})");
       return Optional.empty();
     }
     Optional<String> code = placeholderInCode(tree.path("command"));
@@ -103,6 +109,15 @@ final class MongoStatementCompiler {
 
   private static final String MARK_ESCAPED = "\\u0001";
 
+  /**
+   * What a placeholder of a verified claim stands for in {@code marked}: the server, not the
+   * caller, chooses its value, so it may name the database or a collection (a database per tenant,
+   * from {@code {{ auth.claims.tenant }}}); in JavaScript it is refused like any other.
+   */
+  private static final char CLAIM_MARK = '\u0002';
+
+  private static final String CLAIM_MARK_ESCAPED = "\\u0002";
+
   /** The fields of {@code $accumulator} and of a {@code mapReduce} command that are code. */
   private static final List<String> ACCUMULATOR_CODE =
       List.of("init", "accumulate", "merge", "finalize");
@@ -115,12 +130,12 @@ final class MongoStatementCompiler {
    * client must not choose, as a SQL placeholder can never be a table.
    */
   private static Optional<String> placeholderInName(JsonNode statement) {
-    if (holdsMark(statement.path("database"))) {
+    if (holdsInputMark(statement.path("database"))) {
       return Optional.of("the database");
     }
     JsonNode command = statement.path("command");
     String commandName = command.propertyNames().iterator().next();
-    return holdsMark(command.path(commandName))
+    return holdsInputMark(command.path(commandName))
         ? Optional.of("what the command acts on (the value of `" + commandName + "`)")
         : collectionOfStage(command);
   }
@@ -146,7 +161,7 @@ final class MongoStatementCompiler {
               case "$merge" -> value.isObject() ? value.path("into") : value;
               default -> null;
             };
-        if (named != null && holdsMark(named)) {
+        if (named != null && holdsInputMark(named)) {
           return Optional.of("the collection of `" + field.getKey() + "`");
         }
       }
@@ -216,12 +231,22 @@ final class MongoStatementCompiler {
     return Optional.empty();
   }
 
+  /** Whether {@code node} holds a placeholder of any kind. */
   private static boolean holdsMark(JsonNode node) {
+    return holds(node, MARK) || holds(node, CLAIM_MARK);
+  }
+
+  /** Whether {@code node} holds a placeholder of an input (a value the caller chooses). */
+  private static boolean holdsInputMark(JsonNode node) {
+    return holds(node, MARK);
+  }
+
+  private static boolean holds(JsonNode node, char mark) {
     if (node.isString()) {
-      return node.stringValue().indexOf(MARK) >= 0;
+      return node.stringValue().indexOf(mark) >= 0;
     }
     for (JsonNode child : node) {
-      if (holdsMark(child)) {
+      if (holds(child, mark)) {
         return true;
       }
     }

@@ -186,4 +186,23 @@ class MongoStatementCompilerTest {
         .isPresent();
     assertThat(diagnostics.sorted()).isEmpty();
   }
+
+  @Test
+  void aVerifiedClaimMayNameTheDatabaseOrACollection() {
+    // the server, not the caller, chooses a claim's value: a database per tenant
+    assertThat(
+            compile(
+                "{\"database\": \"{{ auth.claims.tenant }}\", \"command\": {\"aggregate\":"
+                    + " \"t_{{ auth.claims.tenant }}\", \"cursor\": {}, \"pipeline\": [{\"$lookup\":"
+                    + " {\"from\": \"{{ auth.claims.tenant }}_orders\", \"as\": \"o\","
+                    + " \"pipeline\": []}}]}}"))
+        .isPresent();
+    assertThat(diagnostics.sorted()).isEmpty();
+    // in JavaScript a claim is refused like an input: it would be spliced into code
+    assertThat(
+            compile(
+                "{\"database\": \"d\", \"command\": {\"find\": \"u\", \"filter\": {\"$where\":"
+                    + " \"this.t == '{{ auth.claims.tenant }}'\"}}}"))
+        .isEmpty();
+  }
 }

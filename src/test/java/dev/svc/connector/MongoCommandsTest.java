@@ -122,19 +122,20 @@ class MongoCommandsTest {
             () -> render("{\"find\": \"c\", \"filter\": {\"a\": {{ inputs.v }}}}", Map.of()))
         .isInstanceOf(StatementFailedException.class)
         .hasMessage("the statement uses input `v`, which has no value");
-    assertThatThrownBy(() -> render("{\"find\": \"{{ inputs.v }}\"}", value(null)))
+    assertThatThrownBy(() ->
+            render("{\"find\": \"c\", \"filter\": {\"a\": \"x{{ inputs.v }}\"}}", value(null)))
         .hasMessage("the statement uses input `v` inside a string, but it has no value");
   }
 
   @Test
-  void aDatabaseFromAnInputMustNotBeEmpty() {
+  void aDatabaseFromAClaimMustNotBeEmpty() {
     Statement.Mongo statement =
         (Statement.Mongo)
             StatementFixture.compile(
                 ConnectorKind.MONGODB,
-                "{\"database\": \"{{ inputs.v }}\", \"command\": {\"ping\": 1}}");
+                "{\"database\": \"{{ auth.claims.tenant }}\", \"command\": {\"ping\": 1}}");
 
-    assertThatThrownBy(() -> MongoCommands.render(statement, value(" ")))
+    assertThatThrownBy(() -> MongoCommands.render(statement, Map.of("auth.claims.tenant", " ")))
         .isInstanceOf(StatementFailedException.class)
         .hasMessage("the MongoDB statement needs a non-empty string `database`");
   }
