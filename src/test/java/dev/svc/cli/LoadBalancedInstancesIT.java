@@ -496,6 +496,9 @@ class LoadBalancedInstancesIT {
     final AtomicBoolean running = new AtomicBoolean(true);
     final CountDownLatch stopped = new CountDownLatch(LOAD_THREADS);
 
+    /** The ids of the session's calls: calls in flight at once in one session need distinct ids. */
+    final AtomicInteger sessionIds = new AtomicInteger();
+
     /** Half the clients call over the session, half statelessly (2026-07-28). */
     static Load start(LoadBalancedInstancesIT test, String session) {
       Load load = new Load();
@@ -506,13 +509,16 @@ class LoadBalancedInstancesIT {
             .start(() -> {
               StatelessMcpClient bodies = new StatelessMcpClient(test.balancer);
               try {
-                for (int i = 0; load.running.get(); i++) {
+                while (load.running.get()) {
                   long sent = System.nanoTime();
                   String failure;
                   try {
                     Reply reply =
                         overSession
-                            ? test.post("/mcp", toolCall(i), sessionHeaders(session))
+                            ? test.post(
+                                "/mcp",
+                                toolCall(load.sessionIds.getAndIncrement()),
+                                sessionHeaders(session))
                             : test.statelessToolCall(bodies);
                     failure = reply.failure();
                     if (failure == null) {

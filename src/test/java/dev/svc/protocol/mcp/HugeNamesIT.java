@@ -85,9 +85,16 @@ class HugeNamesIT {
   }
 
   private static String request(String method, ObjectNode params) {
+    return request(7, method, params);
+  }
+
+  /**
+   * A request with an id of its own: requests in flight at once in one session need distinct ids.
+   */
+  private static String request(int id, String method, ObjectNode params) {
     ObjectNode body = JSON.createObjectNode();
     body.put("jsonrpc", "2.0");
-    body.put("id", 7);
+    body.put("id", id);
     body.put("method", method);
     body.set("params", params);
     return JSON.writeValueAsString(body);
@@ -185,12 +192,13 @@ class HugeNamesIT {
   void manyHugeUnknownNamesAtOnceLeaveTheServerServing() throws Exception {
     // before: each request's suggestion allocated a matrix of the name's length per tool
     // (~400 MB), and three at once ended the process with OutOfMemoryError
-    String body =
-        request(
-            "tools/call",
-            JSON.createObjectNode().put("name", HUGE).set("arguments", JSON.createObjectNode()));
     List<Callable<Integer>> calls = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
+      String body =
+          request(
+              100 + i,
+              "tools/call",
+              JSON.createObjectNode().put("name", HUGE).set("arguments", JSON.createObjectNode()));
       calls.add(() -> client.post(body).json().path("error").path("code").asInt());
     }
     try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
