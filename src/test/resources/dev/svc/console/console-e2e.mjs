@@ -187,6 +187,9 @@ async function hostile() {
   });
   await page.goto(base + '/ui/');
   await page.getByRole('status').filter({ hasText: 'connected' }).waitFor();
+  // the title takes the service's name when the event stream describes it, which may come after
+  // the status says connected
+  await page.waitForFunction(() => document.title.includes('·'));
   const title = await page.title();
   const untouched = async (where) => {
     const seen = await page.evaluate(() => ({ hacked: window.hacked, title: document.title }));
