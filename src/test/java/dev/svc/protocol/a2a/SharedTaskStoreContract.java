@@ -7,14 +7,17 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,20 +36,51 @@ abstract class SharedTaskStoreContract extends TaskStoreContract {
   /** Where {@link #openThrough} proxies to: the database server's host and port. */
   abstract InetSocketAddress server();
 
+  private Set<Thread> listenersBefore;
+
+  /**
+   * Synchronized: tests call it from several threads at once (16 claimants), and each that saw no
+   * store yet opened one, of which only the last was kept and closed; the others' listeners
+   * reconnected every 5 s for the rest of the run, to a database dropped long before.
+   */
   @Override
-  TaskStore store() {
+  synchronized TaskStore store() {
     if (first == null) {
       first = open(SharedTasks.Settings.DEFAULTS);
     }
     return first;
   }
 
+  @BeforeEach
+  void noteListeners() {
+    listenersBefore = listeners();
+  }
+
+  /** Closes the first store, then checks that every store the test opened stopped listening. */
   @AfterEach
-  void closeFirst() {
+  synchronized void closeFirst() throws InterruptedException {
     if (first != null) {
       first.close();
       first = null;
     }
+    Set<Thread> left = listeners();
+    left.removeAll(listenersBefore);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      left.removeIf(t -> !t.isAlive());
+    }
+    assertThat(left).as("listeners of stores this test opened and did not close").isEmpty();
+  }
+
+  private static Set<Thread> listeners() {
+    Set<Thread> listening = new HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals("svc-a2a-listen") && t.isAlive()) {
+        listening.add(t);
+      }
+    }
+    return listening;
   }
 
   static SharedTasks shared(TaskStore store) {
