@@ -67,7 +67,12 @@ public final class PostgresTaskStore implements TaskStore, SharedTasks {
             + StateConnections.postgresLocation(adapter)
             + ")";
     this.connections = new PostgresTaskConnections(adapter, description);
-    PostgresTaskSchema.create(connections, description);
+    try {
+      PostgresTaskSchema.create(connections, description);
+    } catch (RuntimeException e) {
+      connections.close(); // the connection that found a newer schema (or none) is not kept
+      throw e;
+    }
     this.pushConfigs = new PostgresPushConfigs(connections);
     this.claims = new PostgresMessageClaims(connections);
     this.events = new PostgresTaskEvents(connections);

@@ -97,6 +97,28 @@ class PostgresTaskStoreIT extends SharedTaskStoreContract {
         .hasMessageContaining("schema version 99")
         .hasMessageContaining("newer svc")
         .hasMessageContaining("postgres adapter `db`");
+    // before: the refused store kept the pooled connection that read the version, open for good
+    try (Connection c = admin();
+        Statement s = c.createStatement()) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      int others = sessionsBesides(s);
+      while (others > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50); // the first store's listener lets go of its connection
+        others = sessionsBesides(s);
+      }
+      assertThat(others).as("connections the refused store left open").isZero();
+    }
+  }
+
+  private int sessionsBesides(Statement s) throws Exception {
+    try (ResultSet rs =
+        s.executeQuery(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '"
+                + db.name()
+                + "' AND pid <> pg_backend_pid()")) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   @Test
