@@ -297,6 +297,12 @@ public final class RedisTaskStore implements TaskStore, SharedTasks {
         new JedisPubSub() {
           @Override
           public void onSubscribe(String channel, int count) {
+            if (closed) {
+              // closed while this subscribed: close() found nothing subscribed to end, and the
+              // pool it closed does not close a borrowed connection, so this would listen forever
+              unsubscribe();
+              return;
+            }
             connected.run();
             signals.wakeAll(); // anything sent while no connection listened is read again
           }
