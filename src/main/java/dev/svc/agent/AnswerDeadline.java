@@ -3,6 +3,7 @@ package dev.svc.agent;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -54,6 +55,7 @@ final class AnswerDeadline extends FilterInputStream {
 
   @Override
   public int read() throws IOException {
+    stopIfInterrupted();
     int b = super.read();
     lastByteNanos = System.nanoTime();
     return b;
@@ -61,6 +63,7 @@ final class AnswerDeadline extends FilterInputStream {
 
   @Override
   public int read(byte[] buffer, int offset, int length) throws IOException {
+    stopIfInterrupted();
     int n = super.read(buffer, offset, length);
     lastByteNanos = System.nanoTime();
     return n;
@@ -70,6 +73,18 @@ final class AnswerDeadline extends FilterInputStream {
   public void close() throws IOException {
     check.cancel(false);
     super.close();
+  }
+
+  /**
+   * Ends the read of a canceled call: the HTTP client's stream notices an interrupt only while it
+   * waits for bytes, so a provider that keeps sending (a long answer, keep-alive ticks) was read on
+   * to its end after its task was canceled.
+   */
+  private void stopIfInterrupted() throws IOException {
+    if (Thread.currentThread().isInterrupted()) {
+      close();
+      throw new InterruptedIOException("the model call was interrupted");
+    }
   }
 
   private void check() {
