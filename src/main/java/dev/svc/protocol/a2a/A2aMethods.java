@@ -159,11 +159,15 @@ final class A2aMethods {
     return run.task();
   }
 
-  /** A task another instance runs, once it has ended (as it is when waiting is interrupted). */
+  /**
+   * A task no run of this instance holds, once it has ended (as it is when waiting is interrupted):
+   * another instance's, or, with a store of this process only, one whose run ended since the task
+   * was read (its final state is saved before the run lets go of it, so the store has it).
+   */
   private Task ended(TaskStore.Scope scope, Task task) {
     Optional<SharedTasks> shared = tasks.store().shared();
     if (shared.isEmpty()) {
-      return task;
+      return tasks.find(scope, task.id()).orElse(task);
     }
     try {
       return shared.get().awaitEnd(scope, task.id()).orElse(task);
