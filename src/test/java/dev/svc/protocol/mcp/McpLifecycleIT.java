@@ -89,11 +89,20 @@ class McpLifecycleIT {
       String call =
           "{\"jsonrpc\":\"2.0\",\"id\":\"dup\",\"method\":\"tools/call\",\"params\":{\"name\":\"slow_count\",\"arguments\":{\"n\":%d}}}";
       // a thread of its own: the common pool may be busy (one thread on two cores)
-      CompletableFuture<McpHttpClient.Reply> slow = new CompletableFuture<>();
-      Thread.ofVirtual().start(() -> slow.complete(client.post(call.formatted(400_000_000))));
+      java.util.function.Supplier<CompletableFuture<McpHttpClient.Reply>> startSlow =
+          () -> {
+            CompletableFuture<McpHttpClient.Reply> started = new CompletableFuture<>();
+            Thread.ofVirtual()
+                .start(() -> started.complete(client.post(call.formatted(400_000_000))));
+            return started;
+          };
+      CompletableFuture<McpHttpClient.Reply> slow = startSlow.get();
       // the same id again, until the first call runs: refused, never run in its place
       JsonNode refused = null;
       for (int i = 0; i < 400 && refused == null; i++) {
+        if (slow.isDone()) {
+          slow = startSlow.get(); // it came while a quick one held the id, and was refused itself
+        }
         JsonNode second = client.post(call.formatted(1)).json();
         if (second.has("error")) {
           refused = second;
