@@ -1,7 +1,7 @@
 package dev.svc.connector;
 
+import dev.svc.call.ByteBudget;
 import dev.svc.json.JsonFootprint;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -45,7 +45,7 @@ public final class ResultMemory {
 
   private final long budgetBytes;
   private final long ceilingBytes;
-  private final AtomicLong reserved = new AtomicLong();
+  private final ByteBudget reserved;
 
   /**
    * @param budgetBytes the most bytes all calls in flight may hold together
@@ -56,6 +56,7 @@ public final class ResultMemory {
       throw new IllegalArgumentException("the result ceiling must be positive and within budget");
     }
     this.budgetBytes = budgetBytes;
+    this.reserved = new ByteBudget(budgetBytes);
     this.ceilingBytes = ceilingBytes;
   }
 
@@ -96,7 +97,7 @@ public final class ResultMemory {
 
   /** Bytes reserved by the calls in flight right now. */
   public long reservedBytes() {
-    return reserved.get();
+    return reserved.takenBytes();
   }
 
   /** A new account for one call; close it when the call is done. */
@@ -133,10 +134,10 @@ public final class ResultMemory {
       if (total > held) {
         long step = Math.max(total - held, Math.max(STEP_BYTES, held / 4));
         step = Math.min(step, ceilingBytes - held);
-        if (!take(step)) {
+        if (!reserved.take(step)) {
           step = total - held; // no room for a whole step: perhaps for what is needed
-          if (!take(step)) {
-            throw ResultRefusedException.budget(reserved.get(), budgetBytes);
+          if (!reserved.take(step)) {
+            throw ResultRefusedException.budget(reserved.takenBytes(), budgetBytes);
           }
         }
         held += step;
@@ -181,21 +182,9 @@ public final class ResultMemory {
     public void close() {
       if (!closed) {
         closed = true;
-        reserved.addAndGet(-held);
+        reserved.give(held);
         held = 0;
         used = 0;
-      }
-    }
-
-    private boolean take(long step) {
-      while (true) {
-        long now = reserved.get();
-        if (now + step > budgetBytes) {
-          return false;
-        }
-        if (reserved.compareAndSet(now, now + step)) {
-          return true;
-        }
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.call.ByteBudget;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -14,14 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * for sixteen 4 MiB bodies at once, or thousands of the usual few hundred bytes.
  */
 final class BodyMemory {
-  private final long budgetBytes;
-  private final AtomicLong reserved = new AtomicLong();
+  private final ByteBudget budget;
 
   BodyMemory(long budgetBytes) {
-    if (budgetBytes < 1) {
-      throw new IllegalArgumentException("the body budget must be positive");
-    }
-    this.budgetBytes = budgetBytes;
+    this.budget = new ByteBudget(budgetBytes);
   }
 
   /** The sizes for a heap of {@code maxHeapBytes} and bodies of at most {@code maxBodyBytes}. */
@@ -30,29 +27,17 @@ final class BodyMemory {
   }
 
   long budgetBytes() {
-    return budgetBytes;
+    return budget.limitBytes();
   }
 
   /** The bytes held by all bodies now. */
   long reservedBytes() {
-    return reserved.get();
+    return budget.takenBytes();
   }
 
   /** A new, empty hold for one request's body. */
   Hold hold() {
-    return new Hold(this);
-  }
-
-  private boolean take(long bytes) {
-    while (true) {
-      long now = reserved.get();
-      if (bytes > budgetBytes - now) {
-        return false;
-      }
-      if (reserved.compareAndSet(now, now + bytes)) {
-        return true;
-      }
-    }
+    return new Hold(budget);
   }
 
   /**
@@ -63,12 +48,12 @@ final class BodyMemory {
     /** A hold that takes nothing from any budget, for a small read bounded by its caller. */
     static final Hold UNCOUNTED = new Hold(null);
 
-    private final BodyMemory memory;
+    private final ByteBudget memory;
 
     /** The bytes held, or -1 once closed. */
     private final AtomicLong held = new AtomicLong();
 
-    private Hold(BodyMemory memory) {
+    private Hold(ByteBudget memory) {
       this.memory = memory;
     }
 
@@ -81,7 +66,7 @@ final class BodyMemory {
         return false;
       }
       if (held.getAndUpdate(h -> h < 0 ? h : h + bytes) < 0) {
-        memory.reserved.addAndGet(-bytes); // closed meanwhile: nothing may stay taken
+        memory.give(bytes); // closed meanwhile: nothing may stay taken
         return false;
       }
       return true;
@@ -92,7 +77,7 @@ final class BodyMemory {
     public void close() {
       long was = held.getAndSet(-1);
       if (memory != null && was > 0) {
-        memory.reserved.addAndGet(-was);
+        memory.give(was);
       }
     }
   }

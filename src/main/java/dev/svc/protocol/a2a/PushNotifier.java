@@ -1,5 +1,6 @@
 package dev.svc.protocol.a2a;
 
+import dev.svc.call.ByteBudget;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
 import dev.svc.log.OncePer;
@@ -78,7 +79,7 @@ public final class PushNotifier implements AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
 
   /** The bytes of the task JSON held by notifications waiting, being sent or between retries. */
-  private final AtomicLong pendingBytes = new AtomicLong();
+  private final ByteBudget pendingBytes;
 
   private final AtomicLong droppedSinceLog = new AtomicLong();
   private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
@@ -95,6 +96,7 @@ public final class PushNotifier implements AutoCloseable {
     this.retry = retry;
     this.destinations = destinations;
     this.bounds = bounds;
+    this.pendingBytes = new ByteBudget(bounds.bytes());
     this.sending = new Semaphore(bounds.sending(), true);
   }
 
@@ -105,7 +107,7 @@ public final class PushNotifier implements AutoCloseable {
     }
     try {
       byte[] body = Json.MAPPER.writeValueAsBytes(new StreamResponse.TaskEvent(task).toJson());
-      if (!reserve(body.length)) {
+      if (!pendingBytes.takeOrAlone(body.length)) {
         for (int i = 0; i < configs.size(); i++) {
           dropped(task.id(), "the tasks of those waiting or retrying hold " + mib(bounds.bytes()));
         }
@@ -116,7 +118,7 @@ public final class PushNotifier implements AutoCloseable {
       Runnable delivered =
           () -> {
             if (holding.decrementAndGet() == 0) {
-              pendingBytes.addAndGet(-body.length);
+              pendingBytes.give(body.length);
             }
           };
       String taskId = task.id();
@@ -152,22 +154,6 @@ public final class PushNotifier implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       LOG.warn("push notification not queued", "task", task.id(), "error", String.valueOf(e));
-    }
-  }
-
-  /**
-   * Takes {@code length} bytes of {@link Bounds#bytes} for a notification's body; false when they
-   * do not fit beside those already held (a body alone always fits).
-   */
-  private boolean reserve(long length) {
-    while (true) {
-      long held = pendingBytes.get();
-      if (held > 0 && held + length > bounds.bytes()) {
-        return false;
-      }
-      if (pendingBytes.compareAndSet(held, held + length)) {
-        return true;
-      }
     }
   }
 

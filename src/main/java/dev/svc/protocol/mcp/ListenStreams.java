@@ -1,5 +1,6 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.call.ByteBudget;
 import dev.svc.json.Json;
 import dev.svc.protocol.EventSink;
 import dev.svc.protocol.jsonrpc.JsonRpcCodec;
@@ -8,7 +9,6 @@ import dev.svc.runtime.ModelChanges;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,7 +35,7 @@ final class ListenStreams {
               * (2L * ResourceMethods.MAX_SUBSCRIBED_URI + McpSession.SUBSCRIPTION_OVERHEAD));
 
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
-  private final AtomicLong held = new AtomicLong();
+  private final ByteBudget held = new ByteBudget(BUDGET);
 
   /**
    * About what a stream with this filter and id holds while it is open: two bytes a character (URIs
@@ -51,20 +51,12 @@ final class ListenStreams {
 
   /** Takes {@code bytes} from the budget; false when the open streams already hold too much. */
   boolean reserve(long bytes) {
-    while (true) {
-      long now = held.get();
-      if (bytes > BUDGET - now) {
-        return false;
-      }
-      if (held.compareAndSet(now, now + bytes)) {
-        return true;
-      }
-    }
+    return held.take(bytes);
   }
 
   /** Gives back what {@link #reserve} took, once the stream has ended. */
   void release(long bytes) {
-    held.addAndGet(-bytes);
+    held.give(bytes);
   }
 
   /** What a client asked to hear of: svc honours every kind, so the acknowledgement repeats it. */
