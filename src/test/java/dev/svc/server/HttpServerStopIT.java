@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.protocol.HttpReply;
 import dev.svc.testing.RawHttp;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,17 @@ class HttpServerStopIT {
 
   @Test
   void afterTheDrainLimitARequestIsRefusedWith503RetryAfterAndAJsonRpcError() throws Exception {
+    // Once stopping, Jetty closes a connection that has been idle for a second (by design): on a
+    // machine so loaded that more than that passes between the open connection's last answer and
+    // the request below, the connection is rightly gone before the request is read, and the
+    // scenario is tried again. A close within the second is a failure.
+    for (int attempt = 1; !refusalAfterTheDrainLimit(); attempt++) {
+      assertThat(attempt).as("attempts whose connection idled past a second").isLessThan(3);
+    }
+  }
+
+  /** False when the open connection idled past Jetty's second before the request was sent. */
+  private static boolean refusalAfterTheDrainLimit() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch blocking = new CountDownLatch(1);
     HttpServer http =
@@ -45,6 +57,7 @@ class HttpServerStopIT {
             call -> new HttpReply.Empty(404, Map.of()));
     http.markReady();
     int port = http.port();
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
     try (RawHttp open = RawHttp.connect(port);
         RawHttp blocked = RawHttp.connect(port)) {
       blocked.send(post("{\"block\":true}"));
@@ -52,8 +65,8 @@ class HttpServerStopIT {
       // the open connection's last answer just now: once stopping, an idle connection closes after
       // a second without a request, and the request below must come within that second
       assertThat(open.send(post("{}")).read().status()).isEqualTo(200);
+      long answeredAt = System.nanoTime();
 
-      CompletableFuture<Void> stopped = new CompletableFuture<>();
       Thread.ofPlatform() // not the common pool: on two cores it has one thread, perhaps busy
           .start(() -> {
             http.stop(Duration.ofSeconds(10));
@@ -64,8 +77,18 @@ class HttpServerStopIT {
         Thread.sleep(1);
       }
       assertThat(http.isRefusing()).isTrue();
-      RawHttp.Answer refused =
-          open.send(post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}")).read();
+      open.send(post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}"));
+      long idleMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - answeredAt);
+      RawHttp.Answer refused;
+      try {
+        refused = open.read();
+      } catch (IOException closed) {
+        if (idleMillis >= 900) {
+          return false;
+        }
+        throw new AssertionError(
+            "the open connection closed " + idleMillis + " ms after its last answer", closed);
+      }
       assertThat(refused.status()).isEqualTo(503);
       assertThat(refused.header("Retry-After")).contains("1");
       assertThat(refused.header("Connection")).contains("close");
@@ -77,7 +100,10 @@ class HttpServerStopIT {
 
       release.countDown();
       assertThat(blocked.read().status()).isEqualTo(200);
-      stopped.get(10, TimeUnit.SECONDS);
+      return true;
+    } finally {
+      release.countDown();
+      stopped.get(15, TimeUnit.SECONDS);
     }
   }
 
