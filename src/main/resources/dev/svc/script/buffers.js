@@ -175,6 +175,54 @@
     });
   }
 
+  // --- a typed array's indices as property keys ------------------------------------------------
+  // Object.keys and the like name every element of a typed array by a string of its own, built in
+  // one step of V8's C++ that never looks for the call's termination: ~30 bytes of heap per element.
+  // Past the heap cap, svc gives V8 room and ends the call, but the step goes on to its end and
+  // asks for room again and again: `Object.keys(new Uint8Array(2 ** 27))` (a buffer within the
+  // budget) held 4.4 GB and ran past its call's deadline for minutes, and ended the process once.
+  // Here such a step is refused when its keys alone (16 bytes each at the least) would pass the
+  // heap cap, a RangeError the script can catch; below that the heap cap ends the call as usual.
+  // `for…in` over such an array cannot be wrapped (docs/scripts.md, Limits).
+  const mostKeys = trunc(maxBytes / 16);
+  const isView = BufferCtor.isView; // quick, for the plain objects these usually see
+  const checkKeys = (what, value) => {
+    if (value === null || typeof value !== "object" || !apply(isView, BufferCtor, [value])) return;
+    if (!isTypedArray(value)) return; // a DataView
+    const n = apply(typedLength, value, []);
+    if (n > mostKeys) {
+      throw new RangeErrorCtor(
+        what + ": a typed array of " + n + " elements has more indices than property keys of" +
+          " them fit in the script heap (" + mostKeys + " at most, SVC_SCRIPT_HEAP_MB); read" +
+          " its elements, or its length, instead",
+      );
+    }
+  };
+  for (const name of ["keys", "entries", "getOwnPropertyNames", "getOwnPropertyDescriptors"]) {
+    replace(Object, name, (original) => function (...args) {
+      checkKeys("Object." + name, args[0]);
+      return apply(original, this, args);
+    });
+  }
+  replace(Reflect, "ownKeys", (original) => function (...args) {
+    checkKeys("Reflect.ownKeys", args[0]);
+    return apply(original, this, args);
+  });
+  replace(Object, "assign", (original) => function (...args) {
+    for (let i = 1; i < args.length; i++) checkKeys("Object.assign", args[i]);
+    return apply(original, this, args);
+  });
+  // JSON.stringify writes a typed array as an object of its indices: a typed array anywhere in
+  // the value asks here first (toJSON returns the array itself, which is then written as before)
+  defineProperty(TypedArrayPrototype, "toJSON", {
+    value: method("toJSON", function () {
+      checkKeys("JSON.stringify", this);
+      return this;
+    }),
+    writable: true,
+    configurable: true,
+  });
+
   return () => {
     used = 0;
   };

@@ -136,6 +136,55 @@ class ScriptBufferMemoryTest {
   }
 
   @Test
+  void namingEachIndexOfABigTypedArrayIsRefusedBeforeV8TriesWhileSmallOnesAreNamedAsBefore() {
+    // ~30 bytes of heap per key, in one step of V8 that no deadline or heap cap stops:
+    // Object.keys of a buffer within the budget held 4.4 GB for minutes
+    List<String> ways =
+        List.of(
+            "Object.keys(a)",
+            "Object.entries(a)",
+            "Object.getOwnPropertyNames(a)",
+            "Object.getOwnPropertyDescriptors(a)",
+            "Reflect.ownKeys(a)",
+            "Object.assign({}, {}, a)",
+            "JSON.stringify({ nested: [a] })",
+            "JSON.stringify(new Float64Array(a.buffer, 0, 2 ** 23 + 8))");
+    StringBuilder source =
+        new StringBuilder(
+            """
+            export default () => {
+              const a = new Uint8Array([1, 2]);
+              return {
+                keys: Object.keys(a), json: JSON.stringify({ a }), own: Reflect.ownKeys(a),
+                assigned: Object.assign({}, a), entries: Object.entries(a),
+                view: JSON.stringify(new DataView(a.buffer)), plain: Object.keys({ x: 1 }),
+              };
+            };
+            """);
+    for (int i = 0; i < ways.size(); i++) {
+      source.append("export const k").append(i).append(" = () => { ");
+      source.append("const a = new Uint8Array(2 ** 27 - 1024); ");
+      source.append("return String(").append(ways.get(i)).append(").length; };\n");
+    }
+    sandbox(source.toString(), 1);
+
+    for (int i = 0; i < ways.size(); i++) {
+      String export = "k" + i;
+      assertThatThrownBy(() -> call(export))
+          .as(ways.get(i))
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessageContaining("more indices than property keys of them fit in the script heap");
+    }
+    assertThat(call("default"))
+        .isEqualTo(
+            JSON.readTree(
+                """
+                {"keys":["0","1"],"json":"{\\"a\\":{\\"0\\":1,\\"1\\":2}}","own":["0","1"],
+                 "assigned":{"0":1,"1":2},"entries":[["0",1],["1",2]],"view":"{}","plain":["x"]}
+                """));
+  }
+
+  @Test
   void buffersWithinTheBudgetWork_andEachCallHasItsOwnBudget() {
     sandbox(
         """
