@@ -132,78 +132,75 @@ class DocumentedKeysTest {
   }
 
   /**
-   * One key of a schema.
+   * One key of a schema, or the place keys are under.
    *
    * @param path what the docs must write: dotted from the file's top, or from the entry
    * @param shown the whole way to the key, for the failure message
    * @param fromTop whether {@code path} starts at the top of the file
    */
-  record Key(String path, String shown, boolean fromTop) {}
+  record Key(String path, String shown, boolean fromTop) {
+    static final Key TOP = new Key("", "", true);
+
+    Key child(String name) {
+      return new Key(dotted(path, name), dotted(shown, name), fromTop);
+    }
+
+    private static String dotted(String path, String name) {
+      return path.isEmpty() ? name : path + "." + name;
+    }
+
+    /** An entry of the map or list this key holds: paths start again. */
+    Key entry(String marker) {
+      return new Key("", shown + marker, false);
+    }
+  }
 
   /** Every key of a schema, in order. */
   static List<Key> keys(JsonNode schema) {
-    List<Key> keys = new ArrayList<>();
-    properties(schema, schema.path("definitions"), "", "", true, new HashSet<>(), keys);
-    return keys;
+    SchemaWalk walk = new SchemaWalk(schema.path("definitions"));
+    walk.properties(schema, Key.TOP);
+    return walk.keys;
   }
 
-  private static void properties(
-      JsonNode object,
-      JsonNode definitions,
-      String path,
-      String shown,
-      boolean fromTop,
-      Set<String> enclosing,
-      List<Key> keys) {
-    for (Map.Entry<String, JsonNode> property : object.path("properties").properties()) {
-      String keyPath = path + property.getKey();
-      String keyShown = shown + property.getKey();
-      keys.add(new Key(keyPath, keyShown, fromTop));
-      value(property.getValue(), definitions, keyPath, keyShown, fromTop, enclosing, keys);
-    }
-  }
+  /** Walks the properties of a schema through its references, maps, lists and alternatives. */
+  private static final class SchemaWalk {
+    final JsonNode definitions;
+    final List<Key> keys = new ArrayList<>();
+    final Set<String> enclosing = new HashSet<>();
 
-  /** The keys under one value: an object, a map or list of entries, or either of two. */
-  private static void value(
-      JsonNode value,
-      JsonNode definitions,
-      String path,
-      String shown,
-      boolean fromTop,
-      Set<String> enclosing,
-      List<Key> keys) {
-    for (JsonNode alternative : value.path("oneOf")) {
-      value(alternative, definitions, path, shown, fromTop, enclosing, keys);
+    SchemaWalk(JsonNode definitions) {
+      this.definitions = definitions;
     }
-    properties(value, definitions, path + ".", shown + ".", fromTop, enclosing, keys);
-    referenced(value, definitions, path + ".", shown + ".", fromTop, enclosing, keys);
-    referenced(
-        value.path("additionalProperties"),
-        definitions,
-        "",
-        shown + ".<name>.",
-        false,
-        enclosing,
-        keys);
-    referenced(value.path("items"), definitions, "", shown + "[].", false, enclosing, keys);
-  }
 
-  private static void referenced(
-      JsonNode value,
-      JsonNode definitions,
-      String path,
-      String shown,
-      boolean fromTop,
-      Set<String> enclosing,
-      List<Key> keys) {
-    String reference = value.path("$ref").asString("");
-    if (reference.isEmpty()) {
-      return;
+    void properties(JsonNode object, Key at) {
+      for (Map.Entry<String, JsonNode> property : object.path("properties").properties()) {
+        Key key = at.child(property.getKey());
+        keys.add(key);
+        value(property.getValue(), key);
+      }
     }
-    String name = reference.substring(reference.lastIndexOf('/') + 1);
-    if (enclosing.add(name)) { // a shape nested in itself is walked once
-      properties(definitions.path(name), definitions, path, shown, fromTop, enclosing, keys);
-      enclosing.remove(name);
+
+    /** The keys under one value: an object, a map or list of entries, or either of two. */
+    void value(JsonNode value, Key at) {
+      for (JsonNode alternative : value.path("oneOf")) {
+        value(alternative, at);
+      }
+      properties(value, at);
+      referenced(value, at);
+      referenced(value.path("additionalProperties"), at.entry(".<name>"));
+      referenced(value.path("items"), at.entry("[]"));
+    }
+
+    void referenced(JsonNode value, Key at) {
+      String reference = value.path("$ref").asString("");
+      if (reference.isEmpty()) {
+        return;
+      }
+      String name = reference.substring(reference.lastIndexOf('/') + 1);
+      if (enclosing.add(name)) { // a shape nested in itself is walked once
+        properties(definitions.path(name), at);
+        enclosing.remove(name);
+      }
     }
   }
 
