@@ -2,6 +2,9 @@ package dev.svc.definition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.diagnostic.Diagnostic;
+import dev.svc.diagnostic.Diagnostics;
+import dev.svc.project.YamlParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +14,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,6 +43,12 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A key only a schema knows is a gap to fix in the docs: a row in the page's field table (its
  * type, default and one line of what it does) and an example, not an exception here.
+ *
+ * <p>The other way round, a YAML example that names its file ({@code # .svc} or {@code #
+ * app/tools/get_rates/config.terse} as its first line, or {@code Minimal
+ * (`app/prompts/hello.terse`):} before it) is read by the loader's shape check as that kind of
+ * file, and may not hold a key the loader does not know: an example that puts a key in the wrong
+ * place teaches it there.
  */
 class DocumentedKeysTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -72,6 +83,52 @@ class DocumentedKeysTest {
     assertThat(undocumented)
         .as("keys of the editor schemas that no field table row or YAML example of the docs names")
         .isEmpty();
+  }
+
+  @Test
+  void theYamlExamplesThatNameTheirFileWriteOnlyKeysTheLoaderKnows() throws IOException {
+    List<String> unknown = new ArrayList<>();
+    Set<Shape> read = new HashSet<>();
+    for (Path page : pages()) {
+      String text = Files.readString(page);
+      for (Pattern naming : List.of(NAMED_IN_ITS_FIRST_LINE, NAMED_IN_THE_LINE_BEFORE)) {
+        Matcher example = naming.matcher(text);
+        while (example.find()) {
+          String file = example.group(1);
+          Optional<Shape> shape = shapeOf(file);
+          shape.ifPresent(read::add);
+          shape.ifPresent(s -> unknown.addAll(unknownKeys(example.group(2), page, file, s)));
+        }
+      }
+    }
+    assertThat(read)
+        .as("the kinds of file the examples were read as")
+        .contains(Shapes.ROOT, Shapes.ADAPTER, Shapes.TOOL, Shapes.PROMPT, Shapes.RESOURCE)
+        .contains(Shapes.AGENT, TestShapes.TESTS, TestShapes.AGENT_TESTS);
+    assertThat(unknown)
+        .as("keys of the docs' YAML examples that the loader does not know")
+        .isEmpty();
+  }
+
+  /** What the loader's shape check says of an example: unknown keys, and YAML it cannot read. */
+  private static List<String> unknownKeys(String yaml, Path page, String file, Shape shape) {
+    Diagnostics diagnostics = new Diagnostics();
+    YamlParser.parse(yaml, page + " (" + file + ")", diagnostics)
+        .ifPresent(node -> new ShapeChecker(diagnostics).checkMapping(node, shape, "file"));
+    // an example may leave out required fields, or elide a value with …: only keys are pinned
+    return diagnostics.sorted().stream()
+        .filter(d -> d.code().equals("unknown-key") || d.code().equals("yaml-syntax"))
+        .map(Diagnostic::render)
+        .toList();
+  }
+
+  private static List<Path> pages() throws IOException {
+    try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+      return Stream.concat(
+              docs.filter(page -> page.toString().endsWith(".md")).sorted(),
+              Stream.of(Path.of("README.md")))
+          .toList();
+    }
   }
 
   @Test
@@ -129,6 +186,38 @@ class DocumentedKeysTest {
     assertThat(docs.mentions(new Key("server.port", "", true))).isTrue();
     assertThat(docs.mentions(new Key("clean_dir", "", false))).isTrue();
     assertThat(docs.mentions(new Key("type", "", false))).isFalse();
+  }
+
+  /** A YAML example whose first line names its file: {@code # app/tools/get_rates/config.terse}. */
+  private static final Pattern NAMED_IN_ITS_FIRST_LINE =
+      Pattern.compile("(?ms)^```yaml\\n# ([.\\w/-]*\\.(?:svc|terse))\\b[^\\n]*\\n(.*?)^```");
+
+  /** A YAML example introduced by its file: {@code Minimal (`app/prompts/hello.terse`):}. */
+  private static final Pattern NAMED_IN_THE_LINE_BEFORE =
+      Pattern.compile(
+          "(?ms)^[^\\n]*\\(`([.\\w/-]*\\.(?:svc|terse))`[^\\n]*:\\n\\n```yaml\\n(.*?)^```");
+
+  /** File kinds by their paths, as discovery finds them (docs/configuration.md). */
+  private static final Map<String, Shape> SHAPES = new LinkedHashMap<>();
+
+  static {
+    SHAPES.put("\\.svc", Shapes.ROOT);
+    SHAPES.put("app/adapters/[^/]+\\.terse", Shapes.ADAPTER);
+    SHAPES.put("app/tools/[^/]+/config\\.terse", Shapes.TOOL);
+    SHAPES.put("app/tools/[^/]+/tests\\.terse", TestShapes.TESTS);
+    SHAPES.put("app/prompts/.+\\.tests\\.terse", TestShapes.PROMPT_TESTS);
+    SHAPES.put("app/prompts/.+\\.terse", Shapes.PROMPT);
+    SHAPES.put("app/resources/.+/config\\.terse", Shapes.RESOURCE);
+    SHAPES.put("app/resources/.+/tests\\.terse", TestShapes.RESOURCE_TESTS);
+    SHAPES.put("app/agents/[^/]+/config\\.terse", Shapes.AGENT);
+    SHAPES.put("app/agents/[^/]+/tests\\.terse", TestShapes.AGENT_TESTS);
+  }
+
+  private static Optional<Shape> shapeOf(String file) {
+    return SHAPES.entrySet().stream()
+        .filter(kind -> file.matches(kind.getKey()))
+        .map(Map.Entry::getValue)
+        .findFirst();
   }
 
   /**
