@@ -84,7 +84,9 @@ final class TestCommand implements Callable<Integer> {
     boolean junit = format.equals("junit");
     // errors only unless asked: the report is what a test run prints (a suite's fresh database
     // has no tables until its fixtures ran, which the start-up's statement check would warn of)
-    log.apply(Optional.of(1), context);
+    // the log file's path on standard error: standard output may be the JUnit report
+    log.apply(Optional.of(1), context)
+        .ifPresent(file -> context.err().println("svc: logging to " + file));
     Project located = project.locate(context);
     Optional<Compilation.Success> compiled = ProjectCompiler.compiled(located, context);
     if (compiled.isEmpty()) {

@@ -8,6 +8,8 @@ import dev.svc.testing.TestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -259,6 +261,19 @@ class TestCommandIT {
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
     assertThat(run.out()).isEqualTo(REPORT);
+  }
+
+  @Test
+  void withALogFileItsPathIsPrintedOnStderrAndStdoutStaysTheReport() throws IOException {
+    ProjectFixture.write(work, PROJECT + SQLITE);
+
+    CliRun run = svc(work, "test", "--format", "junit", "--filter", "FIND_ITEM/", "--log-file");
+
+    assertThat(run.out()).startsWith("<?xml").doesNotContain("logging to");
+    Matcher path = Pattern.compile("svc: logging to (\\S+\\.log)").matcher(run.err());
+    assertThat(path.find()).as(run.err()).isTrue();
+    assertThat(Path.of(path.group(1))).exists();
+    Files.deleteIfExists(Path.of(path.group(1)));
   }
 
   @Test
