@@ -104,17 +104,17 @@ public final class EditorSchemas {
       }
       case FieldType.ScalarMap map -> {
         node.put("type", "object");
+        // a known name takes any scalar too (kept as text): `max_steps: 12` is no mistake
         if (!map.known().isEmpty()) {
           ObjectNode known = node.putObject("properties");
           map.known()
-              .forEach((name, description) ->
-                  known.putObject(name).put("type", "string").put("description", description));
+              .forEach((name, description) -> {
+                ObjectNode property = known.putObject(name);
+                scalar(property);
+                property.put("description", description);
+              });
         }
-        node.putObject("additionalProperties")
-            .putArray("type")
-            .add("string")
-            .add("number")
-            .add("boolean");
+        scalar(node.putObject("additionalProperties"));
       }
       case FieldType.Document ignored -> node.put("type", "object");
       case FieldType.Value ignored -> {} // any JSON value
@@ -148,5 +148,10 @@ public final class EditorSchemas {
 
   private static String render(ObjectNode schema) {
     return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(schema) + "\n";
+  }
+
+  /** A string, number or boolean: what a map of scalars holds, read as text. */
+  private static void scalar(ObjectNode node) {
+    node.putArray("type").add("string").add("number").add("boolean");
   }
 }

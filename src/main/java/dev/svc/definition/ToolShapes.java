@@ -194,7 +194,7 @@ final class ToolShapes {
                   + " security)."));
 
   /** Name → description pairs, in the order written (schemas are files: their order must hold). */
-  private static Map<String, String> inOrder(String... pairs) {
+  static Map<String, String> inOrder(String... pairs) {
     Map<String, String> map = new LinkedHashMap<>();
     for (int i = 0; i + 1 < pairs.length; i += 2) {
       map.put(pairs[i], pairs[i + 1]);
