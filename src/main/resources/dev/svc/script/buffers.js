@@ -198,19 +198,23 @@
       );
     }
   };
-  for (const name of ["keys", "entries", "getOwnPropertyNames", "getOwnPropertyDescriptors"]) {
-    replace(Object, name, (original) => function (...args) {
-      checkKeys("Object." + name, args[0]);
-      return apply(original, this, args);
+  // proxies of the built-ins, as lengths.js makes: their names, lengths and `toString` stay
+  const checked = (owner, key, check) => {
+    const desc = getOwnPropertyDescriptor(owner, key);
+    const wrapped = new ProxyCtor(desc.value, {
+      apply(target, self, args) {
+        check(args);
+        return apply(target, self, args);
+      },
     });
+    defineProperty(owner, key, { ...desc, value: wrapped });
+  };
+  for (const name of ["keys", "entries", "getOwnPropertyNames", "getOwnPropertyDescriptors"]) {
+    checked(Object, name, (args) => checkKeys("Object." + name, args[0]));
   }
-  replace(Reflect, "ownKeys", (original) => function (...args) {
-    checkKeys("Reflect.ownKeys", args[0]);
-    return apply(original, this, args);
-  });
-  replace(Object, "assign", (original) => function (...args) {
+  checked(Reflect, "ownKeys", (args) => checkKeys("Reflect.ownKeys", args[0]));
+  checked(Object, "assign", (args) => {
     for (let i = 1; i < args.length; i++) checkKeys("Object.assign", args[i]);
-    return apply(original, this, args);
   });
   // JSON.stringify writes a typed array as an object of its indices: a typed array anywhere in
   // the value asks here first (toJSON returns the array itself, which is then written as before)

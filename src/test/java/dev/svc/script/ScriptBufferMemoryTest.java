@@ -158,6 +158,8 @@ class ScriptBufferMemoryTest {
                 keys: Object.keys(a), json: JSON.stringify({ a }), own: Reflect.ownKeys(a),
                 assigned: Object.assign({}, a), entries: Object.entries(a),
                 view: JSON.stringify(new DataView(a.buffer)), plain: Object.keys({ x: 1 }),
+                native: [Object.keys.length, Object.assign.length, Object.keys.name,
+                  Function.prototype.toString.call(Object.keys).includes("[native code]")],
               };
             };
             """);
@@ -180,7 +182,8 @@ class ScriptBufferMemoryTest {
             JSON.readTree(
                 """
                 {"keys":["0","1"],"json":"{\\"a\\":{\\"0\\":1,\\"1\\":2}}","own":["0","1"],
-                 "assigned":{"0":1,"1":2},"entries":[["0",1],["1",2]],"view":"{}","plain":["x"]}
+                 "assigned":{"0":1,"1":2},"entries":[["0",1],["1",2]],"view":"{}","plain":["x"],
+                 "native":[1,2,"keys",true]}
                 """));
   }
 
