@@ -454,39 +454,7 @@ public final class Shapes {
               "Connection string; `{{ env.NAME }}` placeholders are filled in at start."),
           optional(
               "options",
-              new FieldType.ScalarMap(
-                  ToolShapes.inOrder(
-                      "sslmode",
-                      "`postgres`: `disable`, `allow`, `prefer`, `require`, `verify-ca` or"
-                          + " `verify-full`.",
-                      "connect_timeout",
-                      "`postgres`: connect timeout in seconds.",
-                      "application_name",
-                      "`postgres`: the name reported to the server.",
-                      "max_connections",
-                      "`postgres`, `mysql`, local `sqlite`: most pool connections.",
-                      "charset",
-                      "`mysql`: the connection character set (`utf8mb4` for full Unicode).",
-                      "maxPoolSize",
-                      "`mongodb`: most pool connections per server (default 100).",
-                      "minPoolSize",
-                      "`mongodb`: fewest idle connections per server (default 0).",
-                      "connectTimeoutMS",
-                      "`mongodb`: connect timeout in milliseconds (default 10000).",
-                      "serverSelectionTimeoutMS",
-                      "`mongodb`: how long a call waits for a usable server, in milliseconds"
-                          + " (default 10000).",
-                      "pool_size",
-                      "`redis`: most pool connections, 1 to 200 (default 8).",
-                      "authToken",
-                      "remote `sqlite`: the database's auth token (also `auth_token`, `jwt`).",
-                      "sync_interval",
-                      "remote `sqlite`: replica sync interval passed to the server, e.g. `5s`.",
-                      "tls",
-                      "remote `sqlite`: `1` for https, `0` for http (with an explicit port).",
-                      "seed",
-                      "local `sqlite`: a SQL script that creates the database file when it does"
-                          + " not exist.")),
+              new FieldType.ScalarMap(OptionNames.CONNECTOR),
               "Connector options (values are kept as text; `{{ env.NAME }}` allowed); other"
                   + " names are passed to the driver."));
 
@@ -505,20 +473,7 @@ public final class Shapes {
           required("model", FieldType.text(), "Provider-specific model name."),
           optional(
               "options",
-              new FieldType.ScalarMap(
-                  ToolShapes.inOrder(
-                      "api_key",
-                      "The provider's key (else env `GOOGLE_API_KEY` or `OPENAI_API_KEY`).",
-                      "base_url",
-                      "The provider's endpoint (each provider has its default).",
-                      "project",
-                      "`vertex`: the Google Cloud project (else env `GOOGLE_CLOUD_PROJECT`).",
-                      "location",
-                      "`vertex`: the region (else env `GOOGLE_CLOUD_LOCATION`, then `global`).",
-                      "max_steps",
-                      "Model calls per task, a positive whole number (default 8).",
-                      "timeout",
-                      "Seconds a model call may take to start answering (default 120).")),
+              new FieldType.ScalarMap(OptionNames.MODEL),
               "Provider options; other names (`temperature`, `max_tokens`, …) are generation"
                   + " parameters passed to the model."));
 
