@@ -16,7 +16,7 @@ final class OptionNames {
   static final Map<String, String> CONNECTOR =
       ToolShapes.inOrder(
           "sslmode",
-          "`postgres`: `disable`, `allow`, `prefer`, `require`, `verify-ca` or" + " `verify-full`.",
+          "`postgres`: `disable`, `allow`, `prefer`, `require`, `verify-ca` or `verify-full`.",
           "connect_timeout",
           "`postgres`: connect timeout in seconds.",
           "application_name",
