@@ -188,6 +188,38 @@ class ScriptBufferMemoryTest {
   }
 
   @Test
+  void concatOfABigTypedArrayMarkedSpreadableIsRefusedWhileASmallOneIsSpreadAsBefore() {
+    // a 32 MiB Uint8Array spread by concat ended the whole process (V8's fatal out of memory)
+    sandbox(
+        """
+        export default () => {
+          const small: any = new Uint8Array([1, 2]);
+          small[Symbol.isConcatSpreadable] = true;
+          return { spread: [0].concat(small, [3]), whole: [0].concat(new Uint8Array(2) as any).length };
+        };
+        export const big = () => {
+          const a: any = new Uint8Array(2 ** 25);
+          a[Symbol.isConcatSpreadable] = true;
+          return [].concat(a).length;
+        };
+        export const twoHalves = () => {
+          const a: any = new Uint8Array(2 ** 22 + 1);
+          a[Symbol.isConcatSpreadable] = true;
+          return Array.prototype.concat.call(a, a).length;
+        };
+        """,
+        1);
+
+    assertThatThrownBy(() -> call("big"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageContaining("Array.prototype.concat: spreading 33554432 typed-array elements");
+    assertThatThrownBy(() -> call("twoHalves"))
+        .isInstanceOf(ScriptFailedException.class)
+        .hasMessageContaining("spreading 8388610 typed-array elements");
+    assertThat(call("default")).isEqualTo(JSON.readTree("{\"spread\":[0,1,2,3],\"whole\":2}"));
+  }
+
+  @Test
   void buffersWithinTheBudgetWork_andEachCallHasItsOwnBudget() {
     sandbox(
         """
