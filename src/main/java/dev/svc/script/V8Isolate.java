@@ -98,6 +98,9 @@ final class V8Isolate implements ScriptIsolate {
   /** Set on the isolate's thread by {@link #nearHeapLimit}; read by {@link #close} on it too. */
   private boolean overdrawn;
 
+  /** How often V8 asked for room again after the call was ended at the cap (its thread only). */
+  private int roomsAgain;
+
   private final AtomicBoolean holdsOverdraft = new AtomicBoolean();
 
   /**
@@ -376,6 +379,18 @@ final class V8Isolate implements ScriptIsolate {
     if (!overdrawn) {
       overdrawn = true;
       holdsOverdraft.set(HeapOverdrafts.process().take());
+    } else if (++roomsAgain == 1) {
+      // terminated, yet V8 asks again: one built-in step that never looks for the termination
+      // (docs/scripts.md, Limits: `for…in` over a huge typed array) goes on until it is done, and
+      // each refusal would end the process; the operator should learn which tool it was
+      RunningCall running = functions.running();
+      LOG.warn(
+          "a script call past its heap cap goes on inside one step of V8 that does not stop for"
+              + " it; its isolate is given more memory until the step ends",
+          "tool",
+          running == null ? "" : running.call().tool(),
+          "heap_mb",
+          current / (1024 * 1024));
     }
     return current + HeapOverdrafts.roomBytes(heapBytes);
   }

@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
+import dev.svc.log.Level;
+import dev.svc.log.LogFormat;
+import dev.svc.log.LogSink;
+import dev.svc.log.TagFilter;
 import dev.svc.model.ScriptRef;
 import dev.svc.testing.ProjectFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -86,6 +94,11 @@ class ScriptHeapCapTest {
         const pairs: [string, number][] = [];
         for (let i = 0; i < inputs.n; i++) pairs.push(["k" + i, i]);
         return Object.keys(Object.fromEntries(pairs)).length;
+      };
+      export const forIn = ({ inputs }) => {
+        let count = 0;
+        for (const key in new Uint8Array(inputs.n)) count++;
+        return count;
       };
       export const map = ({ inputs }) => {
         const m = new Map<number, number>();
@@ -224,6 +237,32 @@ class ScriptHeapCapTest {
     // a million alternatives still compile
     assertThat(call("regexp", 1_000_000).asBoolean()).isTrue();
     assertThat(call("patterns", 0).asString()).isEqualTo("true true true true true 1 2 2 2 true z");
+  }
+
+  @Test
+  void aStepOfV8ThatIgnoresTheTerminationGetsRoomUntilItEnds_andTheOperatorIsToldWhichTool() {
+    // for…in makes a key string of each index of a typed array in one step that never looks for
+    // the termination: past the cap V8 asks for room again and again (refusing would end the
+    // process); the call still ends at the cap once the step is done, and a warning names it
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    LogSink.configure(
+        Level.INFO,
+        LogFormat.TEXT,
+        TagFilter.ALL,
+        new PrintStream(log, true, StandardCharsets.UTF_8),
+        Optional.empty());
+    try {
+      pool(1);
+      assertThatThrownBy(() -> call("forIn", 1L << 26))
+          .isInstanceOf(ScriptFailedException.class)
+          .hasMessage(OUT_OF_MEMORY);
+      assertThat(call("default", 0).asString()).isEqualTo("ok");
+    } finally {
+      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    }
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .containsOnlyOnce("past its heap cap goes on inside one step of V8")
+        .contains("tool=t");
   }
 
   @Test
