@@ -6,19 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.model.ScriptRef;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.ProjectFixture;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -244,23 +238,16 @@ class ScriptHeapCapTest {
     // for…in makes a key string of each index of a typed array in one step that never looks for
     // the termination: past the cap V8 asks for room again and again (refusing would end the
     // process); the call still ends at the cap once the step is done, and a warning names it
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    LogSink.configure(
-        Level.INFO,
-        LogFormat.TEXT,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
-    try {
+    String log;
+    try (CapturedLog captured = CapturedLog.at(Level.INFO)) {
       pool(1);
       assertThatThrownBy(() -> call("forIn", 1L << 26))
           .isInstanceOf(ScriptFailedException.class)
           .hasMessage(OUT_OF_MEMORY);
       assertThat(call("default", 0).asString()).isEqualTo("ok");
-    } finally {
-      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+      log = captured.text();
     }
-    assertThat(log.toString(StandardCharsets.UTF_8))
+    assertThat(log)
         .containsOnlyOnce("past its heap cap goes on inside one step of V8")
         .contains("tool=t");
   }

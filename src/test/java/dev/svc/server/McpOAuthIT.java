@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.KeycloakFixture;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RawHttp;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -271,20 +265,12 @@ class McpOAuthIT {
 
   @Test
   void aRefusalIsLoggedWithItsReasonButNeverTheToken() {
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    LogSink.configure(
-        Level.DEBUG,
-        LogFormat.TEXT,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
     String token = keycloak.token("other-client", "other-secret");
-    try {
+    String text;
+    try (CapturedLog log = CapturedLog.at(Level.DEBUG)) {
       new StatelessMcpClient(base).bearer(token).post("tools/call", ECHO);
-    } finally {
-      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+      text = log.text();
     }
-    String text = log.toString(StandardCharsets.UTF_8);
     assertThat(text).contains("request refused").contains("the token is not for this server");
     assertThat(text).doesNotContain(token).doesNotContain(token.split("\\.")[2]);
   }

@@ -3,18 +3,13 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.model.Service;
 import dev.svc.telemetry.SvcMetrics;
-import java.io.ByteArrayOutputStream;
+import dev.svc.testing.CapturedLog;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -93,7 +88,8 @@ class PushNotifierBoundsIT {
                 new PushDestinations(
                     () -> new Service.PushNotifications(true, List.of()),
                     host -> List.of(InetAddress.ofLiteral("127.0.0.1"))),
-                new PushNotifier.Bounds(2, 5, 1L << 30))) {
+                new PushNotifier.Bounds(2, 5, 1L << 30));
+        CapturedLog log = CapturedLog.at(Level.INFO)) {
       List<PushConfig> configs =
           java.util.stream.IntStream.range(0, 10)
               .mapToObj(i ->
@@ -105,13 +101,6 @@ class PushNotifierBoundsIT {
                       Optional.empty()))
               .toList();
       long droppedBefore = SvcMetrics.PUSH_DROPPED.value();
-      ByteArrayOutputStream log = new ByteArrayOutputStream();
-      LogSink.configure(
-          Level.INFO,
-          LogFormat.TEXT,
-          TagFilter.ALL,
-          new PrintStream(log, true, StandardCharsets.UTF_8),
-          Optional.empty());
 
       notifier.notify(configs, task());
 
@@ -140,13 +129,11 @@ class PushNotifierBoundsIT {
         Thread.sleep(20);
       }
       Thread.sleep(200);
-      String lines = log.toString(StandardCharsets.UTF_8);
+      String lines = log.text();
       assertThat(lines.lines().filter(l -> l.contains("push notification not delivered")))
           .as("five failures in a minute, one line at warn")
           .hasSize(1);
       assertThat(lines.lines().filter(l -> l.contains("push notifications dropped"))).hasSize(1);
-    } finally {
-      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
     }
   }
 
