@@ -3,26 +3,21 @@ package dev.svc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.project.Environment;
 import dev.svc.project.Project;
 import dev.svc.project.ProjectLocator;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,21 +60,16 @@ class HotReloadIT {
       """;
 
   @TempDir Path dir;
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private CapturedLog log;
 
   @BeforeEach
   void captureLog() {
-    LogSink.configure(
-        Level.INFO,
-        LogFormat.TEXT,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
+    log = CapturedLog.at(Level.INFO);
   }
 
   @AfterEach
   void restoreLogging() {
-    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    log.close();
   }
 
   /** A project served with {@code --watch}: the instance, its reloader, what it printed. */
@@ -151,7 +142,7 @@ class HotReloadIT {
       Files.writeString(
           dir.resolve("app/tools/second/config.terse"),
           "description: Broken.\nuse: nowhere\nstatement: SELECT 1\n");
-      awaitText(err, "unknown-adapter");
+      awaitText(err::toString, "unknown-adapter");
       assertThat(client.call("second", "{}").path("result").path("structuredContent").toString())
           .isEqualTo("{\"rows\":[{\"value\":2}]}");
     }
@@ -257,8 +248,8 @@ class HotReloadIT {
       assertThat(awaitEvent(events, "notifications/prompts/list_changed")).isTrue();
       assertThat(client.request("prompts/list", "{}").path("result").path("prompts").size())
           .isZero();
-      awaitText(log, "[reload] reloaded");
-      assertThat(log.toString(StandardCharsets.UTF_8))
+      awaitText(log::text, "[reload] reloaded");
+      assertThat(log.text())
           .contains("[reload] files changed, recompiling files=app/prompts/hello.terse")
           .containsPattern(
               "\\[reload\\] reloaded ms=\\d+ changed_tools=\"\" prompts_changed=true"
@@ -279,9 +270,8 @@ class HotReloadIT {
       assertThat(awaitEvent(events, "notifications/tools/list_changed")).isTrue();
       assertThat(client.request("tools/list", "{}").path("result").path("tools").toString())
           .doesNotContain("\"first\"");
-      awaitText(log, "[reload] reloaded");
-      assertThat(log.toString(StandardCharsets.UTF_8))
-          .contains("[reload] files changed, recompiling files=app/tools/first");
+      awaitText(log::text, "[reload] reloaded");
+      assertThat(log.text()).contains("[reload] files changed, recompiling files=app/tools/first");
     }
   }
 
@@ -487,11 +477,11 @@ class HotReloadIT {
     return false;
   }
 
-  private static void awaitText(Object out, String text) throws InterruptedException {
+  private static void awaitText(Supplier<String> out, String text) throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (System.nanoTime() < end && !out.toString().contains(text)) {
+    while (System.nanoTime() < end && !out.get().contains(text)) {
       Thread.sleep(100);
     }
-    assertThat(out.toString()).contains(text);
+    assertThat(out.get()).contains(text);
   }
 }

@@ -6,16 +6,11 @@ import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.model.ScriptRef;
 import dev.svc.model.Scripts;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.NpmFixture;
 import dev.svc.testing.ProjectFixture;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -33,13 +28,16 @@ class ScriptConsoleAndPackagesTest {
 
   @TempDir Path dir;
   PooledScriptRunner runner;
+  CapturedLog captured;
 
   @AfterEach
   void close() {
     if (runner != null) {
       runner.close();
     }
-    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    if (captured != null) {
+      captured.close();
+    }
   }
 
   PooledScriptRunner runner(Scripts scripts) {
@@ -75,13 +73,7 @@ class ScriptConsoleAndPackagesTest {
                 """)
             .scripts();
     runner(scripts);
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    LogSink.configure(
-        Level.DEBUG,
-        LogFormat.TEXT,
-        TagFilter.ALL,
-        new PrintStream(captured, true, StandardCharsets.UTF_8),
-        Optional.empty());
+    captured = CapturedLog.at(Level.DEBUG);
     List<Line> client = new CopyOnWriteArrayList<>();
     Caller caller =
         new Caller("req-42", Headers.NONE, Optional.empty())
@@ -107,7 +99,7 @@ class ScriptConsoleAndPackagesTest {
             org.assertj.core.groups.Tuple.tuple(Level.DEBUG, "script:greet"));
     assertThat(client.getFirst().message()).isEqualTo("hello Ada {\"n\":1} [2]");
     assertThat(client.get(3).message()).startsWith("Error: bad thing");
-    String log = captured.toString(StandardCharsets.UTF_8);
+    String log = captured.text();
     assertThat(log)
         .contains("script:greet")
         .contains("hello Ada {\"n\":1} [2]")

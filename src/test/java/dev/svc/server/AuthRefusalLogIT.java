@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.RawHttp;
 import dev.svc.testing.RunningProject;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,20 +58,18 @@ class AuthRefusalLogIT {
     instance.close();
   }
 
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private CapturedLog log;
 
   private void captureLog(Level level) {
-    LogSink.configure(
-        level,
-        LogFormat.JSON,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
+    restoreLogging();
+    log = CapturedLog.asJson(level);
   }
 
   @AfterEach
   void restoreLogging() {
-    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    if (log != null) {
+      log.close();
+    }
   }
 
   private static int post(String path, String authorization) throws IOException {
@@ -100,11 +93,11 @@ class AuthRefusalLogIT {
     for (int i = 0; i < 20; i++) {
       assertThat(post(LONG_PATH, "")).isEqualTo(401);
     }
-    assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("request refused");
+    assertThat(log.text()).doesNotContain("request refused");
 
     captureLog(Level.DEBUG);
     assertThat(post(LONG_PATH, "")).isEqualTo(401);
-    String debug = log.toString(StandardCharsets.UTF_8);
+    String debug = log.text();
     assertThat(debug).contains("request refused", "… (7007 characters)");
     assertThat(debug.length()).isLessThan(2_000);
   }
@@ -124,7 +117,7 @@ class AuthRefusalLogIT {
     for (int i = 0; i < 20; i++) {
       assertThat(post(LONG_PATH, "Authorization: Bearer " + token + "\r\n")).isEqualTo(503);
     }
-    String written = log.toString(StandardCharsets.UTF_8);
+    String written = log.text();
     assertThat(written.split("cannot check an access token", -1)).hasSizeLessThanOrEqualTo(2);
     assertThat(written.length()).isLessThan(2_000);
   }

@@ -5,23 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.RawHttp;
 import dev.svc.testing.RunningProject;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -80,20 +74,17 @@ class HttpEdgeIT {
     instance.close();
   }
 
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private CapturedLog log;
 
   @AfterEach
   void restoreLogging() {
-    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    if (log != null) {
+      log.close();
+    }
   }
 
   private void captureLog() {
-    LogSink.configure(
-        Level.DEBUG,
-        LogFormat.TEXT,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
+    log = CapturedLog.at(Level.DEBUG);
   }
 
   private static RawHttp.Answer exchange(String request) throws IOException {
@@ -262,7 +253,7 @@ class HttpEdgeIT {
     assertThat(answer.status()).isEqualTo(400);
     assertThat(answer.header("Content-Type")).contains("application/json");
     assertThat(answer.body()).startsWith("{\"error\":");
-    assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("ERROR");
+    assertThat(log.text()).doesNotContain("ERROR");
   }
 
   @Test

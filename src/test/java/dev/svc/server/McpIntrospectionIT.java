@@ -4,23 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.KeycloakFixture;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
 import dev.svc.testing.StatelessMcpClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -173,24 +167,17 @@ class McpIntrospectionIT {
 
   @Test
   void aWrongClientSecretGets503WithAClearMessageAndNeverLeaksTheSecretOrToken() {
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
     String token = token();
     try (Instance wrong =
         RunningProject.start(
             wrongSecretDir,
             project("wrong", "tokens: all"),
             env("not-the-secret-" + System.nanoTime()))) {
-      LogSink.configure(
-          Level.DEBUG,
-          LogFormat.TEXT,
-          TagFilter.ALL,
-          new PrintStream(log, true, StandardCharsets.UTF_8),
-          Optional.empty());
       Reply reply;
-      try {
+      String text;
+      try (CapturedLog log = CapturedLog.at(Level.DEBUG)) {
         reply = call(wrong.baseUrl(), token);
-      } finally {
-        LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+        text = log.text();
       }
       assertThat(reply.status()).isEqualTo(503);
       assertThat(reply.header("Retry-After")).hasValue("30");
@@ -198,7 +185,6 @@ class McpIntrospectionIT {
           .isEqualTo(
               "the access token cannot be checked now: the authorization server cannot be asked"
                   + " about it (token introspection); retry later");
-      String text = log.toString(StandardCharsets.UTF_8);
       assertThat(text)
           .contains("refused svc's client credentials (HTTP 401, error `invalid_client`)")
           .doesNotContain(token)

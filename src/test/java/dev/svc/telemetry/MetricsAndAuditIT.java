@@ -6,22 +6,17 @@ import dev.svc.audit.AuditFile;
 import dev.svc.cli.Instance;
 import dev.svc.connector.Connectors;
 import dev.svc.log.Level;
-import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
-import dev.svc.log.TagFilter;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.script.PooledScriptRunner;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.HranaTestServer;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.ProjectFixture;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -82,11 +77,13 @@ class MetricsAndAuditIT {
       """;
 
   @TempDir Path dir;
-  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+  private CapturedLog log;
 
   @AfterEach
   void restoreLogging() {
-    LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+    if (log != null) {
+      log.close();
+    }
   }
 
   @Test
@@ -97,12 +94,7 @@ class MetricsAndAuditIT {
       seed.executeUpdate("CREATE TABLE items (name TEXT)");
       seed.executeUpdate("INSERT INTO items VALUES ('pen'), ('mug')");
     }
-    LogSink.configure(
-        Level.DEBUG,
-        LogFormat.JSON,
-        TagFilter.ALL,
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
+    log = CapturedLog.asJson(Level.DEBUG);
     Path project = dir.resolve("project");
     Path auditPath = dir.resolve("audit/trail.jsonl");
     try (HranaTestServer libsql = new HranaTestServer(remote, Set.of(2, 3), Optional.of(TOKEN))) {
@@ -195,8 +187,8 @@ class MetricsAndAuditIT {
         .isEqualTo("{\"name\":\"[redacted]\"}");
     assertThat(json.readTree(lines.get(4)).path("arguments").toString()).isEqualTo("{\"id\":9}");
 
-    String everything = log.toString(StandardCharsets.UTF_8) + String.join("\n", lines);
-    assertThat(log.toString(StandardCharsets.UTF_8)).contains("\"level\":\"debug\"");
+    String everything = log.text() + String.join("\n", lines);
+    assertThat(log.text()).contains("\"level\":\"debug\"");
     for (String secret : List.of(KEY, TOKEN, BEARER, VALUE, "wrong-key")) {
       assertThat(everything)
           .as("the log and audit trail hold no %s", secret)

@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.cli.Instance;
 import dev.svc.log.Level;
 import dev.svc.log.LogFormat;
-import dev.svc.log.LogSink;
 import dev.svc.log.TagFilter;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -142,21 +138,13 @@ class HugeNamesIT {
   @Test
   void aResponseWithAHugeIdThatNoRequestAwaitsWritesAShortDebugLine() {
     // before: the id was logged whole, a debug line of 4 MB for one request
-    ByteArrayOutputStream log = new ByteArrayOutputStream();
-    LogSink.configure(
-        Level.DEBUG,
-        LogFormat.JSON,
-        TagFilter.parse("mcp"),
-        new PrintStream(log, true, StandardCharsets.UTF_8),
-        Optional.empty());
-    try {
+    String written;
+    try (CapturedLog log = CapturedLog.at(Level.DEBUG, LogFormat.JSON, TagFilter.parse("mcp"))) {
       ObjectNode body = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", HUGE);
       body.set("result", JSON.createObjectNode());
       assertThat(client.post(JSON.writeValueAsString(body)).status()).isEqualTo(202);
-    } finally {
-      LogSink.configure(Level.INFO, LogFormat.TEXT, TagFilter.ALL, System.err, Optional.empty());
+      written = log.text();
     }
-    String written = log.toString(StandardCharsets.UTF_8);
     assertThat(written).contains("a response to no waiting request was dropped", "characters)");
     assertThat(written.length()).isLessThan(2_000);
   }
