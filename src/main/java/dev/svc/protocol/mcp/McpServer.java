@@ -2,6 +2,7 @@ package dev.svc.protocol.mcp;
 
 import dev.svc.SvcVersion;
 import dev.svc.call.Caller;
+import dev.svc.call.ClientText;
 import dev.svc.call.VerifiedToken;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
@@ -184,7 +185,7 @@ public final class McpServer {
           idOf(message),
           ErrorCodes.INVALID_REQUEST,
           "Bad Request: unsupported MCP-Protocol-Version "
-              + version.get()
+              + ClientText.shown(version.get())
               + "; supported: "
               + String.join(", ", ProtocolVersions.ALL));
     }

@@ -1,5 +1,6 @@
 package dev.svc.protocol.mcp;
 
+import dev.svc.call.ClientText;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.jsonrpc.JsonRpcMessage;
 import java.util.Map;
@@ -38,9 +39,9 @@ final class StandardHeaders {
     if (!version.get().equals(meta.protocolVersion())) {
       return Optional.of(
           "MCP-Protocol-Version is "
-              + version.get()
+              + ClientText.shown(version.get())
               + " but params._meta names "
-              + meta.protocolVersion());
+              + ClientText.shown(meta.protocolVersion()));
     }
     Optional<String> method = http.headers().first(McpServer.METHOD_HEADER);
     if (method.isEmpty()) {
@@ -52,7 +53,10 @@ final class StandardHeaders {
     }
     if (!decodedMethod.get().equals(request.method())) {
       return Optional.of(
-          "Mcp-Method is " + decodedMethod.get() + " but the body's method is " + request.method());
+          "Mcp-Method is "
+              + ClientText.shown(decodedMethod.get())
+              + " but the body's method is "
+              + ClientText.shown(request.method()));
     }
     String field = NAMED.get(request.method());
     if (field == null) {

@@ -144,14 +144,14 @@ final class StatelessMcp {
     ObjectNode data = Json.NODES.objectNode();
     ArrayNode supported = data.putArray("supported");
     ProtocolVersions.ALL.forEach(supported::add);
-    data.put("requested", requested);
+    data.put("requested", ClientText.shown(requested));
     String hint =
         ProtocolVersions.SUPPORTED.contains(requested)
             ? " (" + requested + " is served with sessions: send initialize without _meta)"
             : "";
     return new JsonRpcError(
         ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
-        "Unsupported protocol version: " + requested + hint,
+        "Unsupported protocol version: " + ClientText.shown(requested) + hint,
         Optional.of(data));
   }
 

@@ -10,6 +10,7 @@ import dev.svc.testing.CapturedLog;
 import dev.svc.testing.McpHttpClient;
 import dev.svc.testing.McpHttpClient.Reply;
 import dev.svc.testing.RunningProject;
+import dev.svc.testing.StatelessMcpClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,6 +148,52 @@ class HugeNamesIT {
     }
     assertThat(written).contains("a response to no waiting request was dropped", "characters)");
     assertThat(written.length()).isLessThan(2_000);
+  }
+
+  @Test
+  void aRevisionOfFourMegabytesInTheBodyOrOfThousandsOfCharactersInTheHeaderGetsAShortError() {
+    // before: the revision asked for was repeated whole (a 4 MB error; found by McpWireFuzzIT)
+    ObjectNode meta =
+        StatelessMcpClient.meta().put("io.modelcontextprotocol/protocolVersion", HUGE);
+    ObjectNode params = JSON.createObjectNode();
+    params.set("_meta", meta);
+    Reply body =
+        new StatelessMcpClient(instance.baseUrl())
+            .postRaw(
+                request("tools/list", params), "MCP-Protocol-Version", HUGE.substring(0, 6_000));
+    assertThat(body.status()).isEqualTo(400);
+    assertThat(error(body).path("message").asString()).contains("… (");
+
+    Reply unknown =
+        new StatelessMcpClient(instance.baseUrl())
+            .postRaw(
+                request("tools/list", params("2026-07-28")),
+                "MCP-Protocol-Version",
+                HUGE.substring(0, 6_000),
+                "Mcp-Method",
+                "tools/list");
+    assertThat(unknown.status()).isEqualTo(400);
+    assertThat(error(unknown).path("message").asString())
+        .startsWith("Header mismatch: MCP-Protocol-Version is xxxx")
+        .contains("… (6000 characters)");
+
+    Reply session =
+        client.post(
+            request("tools/list", JSON.createObjectNode()),
+            "MCP-Protocol-Version",
+            HUGE.substring(0, 6_000));
+    assertThat(session.status()).isEqualTo(400);
+    assertThat(error(session).path("message").asString())
+        .startsWith("Bad Request: unsupported MCP-Protocol-Version xxxx")
+        .contains("… (6000 characters)");
+  }
+
+  private static ObjectNode params(String revision) {
+    ObjectNode params = JSON.createObjectNode();
+    params.set(
+        "_meta",
+        StatelessMcpClient.meta().put("io.modelcontextprotocol/protocolVersion", revision));
+    return params;
   }
 
   @Test
