@@ -56,7 +56,7 @@ public final class A2aErrors {
         ErrorCodes.VERSION_NOT_SUPPORTED,
         "VERSION_NOT_SUPPORTED",
         "The requested A2A protocol version '"
-            + version
+            + ClientText.shown(version)
             + "' is not supported. Supported versions: "
             + String.join(", ", A2aServer.SUPPORTED_VERSIONS));
   }

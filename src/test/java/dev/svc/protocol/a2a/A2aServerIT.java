@@ -167,6 +167,15 @@ class A2aServerIT {
             "");
     assertThat(Json.MAPPER.readTree(byQuery.body()).path("error").path("code").asInt())
         .isEqualTo(-32009);
+
+    // a version of thousands of characters is shown cut (before: repeated whole; found by the
+    // fuzzer, A2aWireFuzzIT)
+    JsonNode longVersion =
+        svc.rpc("weather", "GetTask", "{\"id\":\"x\"}", "A2A-Version", "9".repeat(6_000));
+    assertThat(longVersion.path("error").path("code").asInt()).isEqualTo(-32009);
+    assertThat(longVersion.path("error").path("message").asString())
+        .contains("… (6000 characters)")
+        .hasSizeLessThan(400);
   }
 
   @Test
