@@ -69,6 +69,7 @@ public final class ScriptedModelServer implements AutoCloseable {
 
   private final HttpServer server;
   private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
+  private volatile Reply otherwise;
   private final List<Recorded> requests = java.util.Collections.synchronizedList(new ArrayList<>());
   private final java.util.concurrent.Semaphore started = new java.util.concurrent.Semaphore(0);
   private final CountDownLatch disconnected = new CountDownLatch(1);
@@ -98,6 +99,15 @@ public final class ScriptedModelServer implements AutoCloseable {
 
   public ScriptedModelServer reply(Reply reply) {
     replies.add(reply);
+    return this;
+  }
+
+  /**
+   * Answers with {@code reply} whenever no scripted reply is left (by default such a request gets a
+   * 500 "no scripted reply left").
+   */
+  public ScriptedModelServer otherwise(Reply reply) {
+    otherwise = reply;
     return this;
   }
 
@@ -196,6 +206,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     requests.add(recorded);
     arrivals.add(recorded);
     Reply reply = replies.poll();
+    if (reply == null) {
+      reply = otherwise;
+    }
     if (reply == null) {
       reply =
           new JsonReply(
