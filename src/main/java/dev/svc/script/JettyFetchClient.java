@@ -123,6 +123,11 @@ final class JettyFetchClient implements AutoCloseable {
         listener.getInputStream());
   }
 
+  /** How many hosts (scheme, name and port) this client keeps a connection pool for. */
+  int hosts() {
+    return client.getDestinations().size();
+  }
+
   /** The cause as what {@link #send} throws. */
   private static IOException failure(Throwable cause) throws TimeoutException {
     for (Throwable t = cause; t != null; t = t.getCause()) {
