@@ -28,12 +28,29 @@ public record AuthPolicy(String plugin, Optional<ScriptRef> script, Map<String, 
     policy = Collections.unmodifiableMap(new LinkedHashMap<>(policy));
   }
 
+  /** Which of a request's credential headers a plugin checks before the tool runs. */
+  public enum CheckedCredentials {
+    /** None: {@code allow_all} looks at nothing and lets a made-up key in. */
+    NONE,
+    /** {@code X-API-Key} alone: {@code api_key}. */
+    API_KEY,
+    /** {@code Authorization} alone: {@code jwt}. */
+    AUTHORIZATION,
+    /** Both: a custom plugin, which may read either. */
+    BOTH
+  }
+
   /**
-   * Whether the plugin checks the caller's credentials before the tool runs, so that they may tell
-   * callers apart (for rate limits): every plugin but {@code allow_all}, which looks at nothing and
-   * lets a made-up key in.
+   * The credentials the plugin checks before the tool runs, which alone may tell callers apart (for
+   * rate limits): a header the plugin never looks at is the caller's to make up, a new value with
+   * each call.
    */
-  public boolean checksCredentials() {
-    return !plugin.equals(ALLOW_ALL);
+  public CheckedCredentials checkedCredentials() {
+    return switch (plugin) {
+      case ALLOW_ALL -> CheckedCredentials.NONE;
+      case API_KEY -> CheckedCredentials.API_KEY;
+      case JWT -> CheckedCredentials.AUTHORIZATION;
+      default -> CheckedCredentials.BOTH;
+    };
   }
 }

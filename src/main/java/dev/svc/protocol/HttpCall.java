@@ -1,8 +1,10 @@
 package dev.svc.protocol;
 
+import dev.svc.auth.ApiKeyPlugin;
 import dev.svc.auth.Principal;
 import dev.svc.call.Headers;
 import dev.svc.call.VerifiedToken;
+import dev.svc.model.AuthPolicy;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -76,23 +78,29 @@ public record HttpCall(
 
   /**
    * Whose calls a rate limit counts together: the principal of the access token {@code server.auth}
-   * verified; for a tool whose own {@code auth} block checks the credentials before it runs, the
-   * {@link #principal()} they make (a made-up key is refused there, so it buys no call); else the
-   * IP address of the connection ({@code ip:<address>}). Not unchecked credentials: a client that
-   * sent a new {@code X-API-Key} or {@code Authorization} value with each call would be a new
-   * caller each time, never limited.
+   * verified; for a tool whose own {@code auth} block checks credentials before it runs, the {@link
+   * Principal} the credentials it checks make (a made-up key is refused there, so it buys no call);
+   * else the IP address of the connection ({@code ip:<address>}). Not unchecked credentials: a
+   * client that sent a new {@code X-API-Key} or {@code Authorization} value with each call would be
+   * a new caller each time, never limited; that holds for a header the tool's plugin does not look
+   * at too ({@code Authorization} beside the key {@code api_key} checks).
    *
-   * @param credentialsChecked whether the tool checks the caller's credentials itself
+   * @param checked the credentials the tool checks itself ({@code NONE} without an auth block)
    */
-  public String rateLimitKey(boolean credentialsChecked) {
+  public String rateLimitKey(AuthPolicy.CheckedCredentials checked) {
     if (verified.isPresent()) {
       return verified.get().principalId();
     }
-    if (credentialsChecked) {
-      Principal principal = Principal.fromCredentials(headers);
-      if (!principal.isAnonymous()) {
-        return principal.id();
-      }
+    Headers credentials =
+        switch (checked) {
+          case NONE -> Headers.NONE;
+          case API_KEY -> headers.without("authorization");
+          case AUTHORIZATION -> headers.without(ApiKeyPlugin.HEADER);
+          case BOTH -> headers;
+        };
+    Principal principal = Principal.fromCredentials(credentials);
+    if (!principal.isAnonymous()) {
+      return principal.id();
     }
     return clientAddress.isEmpty() ? Principal.ANONYMOUS.id() : "ip:" + clientAddress;
   }

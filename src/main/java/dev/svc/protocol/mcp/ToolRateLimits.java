@@ -32,7 +32,11 @@ final class ToolRateLimits {
       return Optional.empty();
     }
     Tool t = tool.get();
-    String caller = http.rateLimitKey(t.auth().filter(AuthPolicy::checksCredentials).isPresent());
+    String caller =
+        http.rateLimitKey(
+            t.auth()
+                .map(AuthPolicy::checkedCredentials)
+                .orElse(AuthPolicy.CheckedCredentials.NONE));
     return Optional.of(limiter.acquire(t.name() + "\n" + caller, t.rateLimit().get()));
   }
 

@@ -74,6 +74,14 @@ class RateLimitIT {
       rate_limit: {requests: 2}
       auth:
         plugin: allow_all
+      == app/tools/scarce_keyed/config.terse
+      description: A tool two calls a minute, for the holder of its key.
+      use: lite
+      statement: SELECT 1 AS one
+      rate_limit: {requests: 2}
+      auth:
+        plugin: api_key
+        policy: {value: the-one-key}
       """;
 
   @BeforeAll
@@ -186,6 +194,37 @@ class RateLimitIT {
     assertThat(statelessCall("scarce_open", "open-1").status()).isEqualTo(200);
     assertThat(sessionCall("scarce_open", "open-2").status()).isEqualTo(200);
     assertThat(statelessCall("scarce_open", "open-3").status()).isEqualTo(429);
+  }
+
+  @Test
+  void aHeaderTheToolsPluginDoesNotCheckMakesNoNewCaller() {
+    // api_key checks X-API-Key alone: a new Authorization value with each call is made up
+    for (int i = 1; i <= 2; i++) {
+      assertThat(
+              stateless
+                  .post(
+                      "tools/call",
+                      "{\"name\":\"scarce_keyed\",\"arguments\":{}}",
+                      "X-API-Key",
+                      "the-one-key",
+                      "Authorization",
+                      "Bearer made-up-" + i)
+                  .status())
+          .as("call %d", i)
+          .isEqualTo(200);
+    }
+    // before: 200, a caller (and a window) of its own for each Authorization value
+    assertThat(
+            stateless
+                .post(
+                    "tools/call",
+                    "{\"name\":\"scarce_keyed\",\"arguments\":{}}",
+                    "X-API-Key",
+                    "the-one-key",
+                    "Authorization",
+                    "Bearer made-up-3")
+                .status())
+        .isEqualTo(429);
   }
 
   @Test
