@@ -1,6 +1,7 @@
 package dev.svc.auth;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Headers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -38,6 +39,14 @@ public final class ApiKeyPlugin implements AuthPlugin {
       return new AuthDecision.Deny("invalid API key");
     }
     return new AuthDecision.Allow("key:" + fingerprint(key));
+  }
+
+  @Override
+  public boolean refusesOutright(Headers headers) {
+    Optional<String> given = headers.first(HEADER);
+    return expected.isEmpty()
+        || given.isEmpty()
+        || !MessageDigest.isEqual(given.get().getBytes(StandardCharsets.UTF_8), expected.get());
   }
 
   /**

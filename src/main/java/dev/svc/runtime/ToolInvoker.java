@@ -4,6 +4,7 @@ import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.AnswerHold;
 import dev.svc.call.Caller;
+import dev.svc.call.Headers;
 import dev.svc.connector.Connector;
 import dev.svc.connector.ResultMemory;
 import dev.svc.model.Model;
@@ -64,6 +65,15 @@ public final class ToolInvoker {
   /** Whether the project has a tool of this name (the built-in {@code search} is not one). */
   public boolean has(String name) {
     return callable.getOrDefault(name, Optional.empty()).isPresent();
+  }
+
+  /**
+   * Whether the tool's own auth plugin would refuse a call with {@code headers} outright, before
+   * anything runs ({@link AuthPlugin#refusesOutright}): its rate limit then counts the call for its
+   * address.
+   */
+  public boolean refusesOutright(Tool tool, Headers headers) {
+    return pipeline.refusesOutright(tool, headers);
   }
 
   /**

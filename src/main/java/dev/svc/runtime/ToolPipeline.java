@@ -5,6 +5,7 @@ import dev.svc.auth.AuthPlugin;
 import dev.svc.cache.ResultCache;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
+import dev.svc.call.Headers;
 import dev.svc.call.InputRequiredException;
 import dev.svc.call.VerifiedToken;
 import dev.svc.connector.Connector;
@@ -336,6 +337,15 @@ final class ToolPipeline {
 
   private static String principal(Optional<String> identity) {
     return identity.orElse(ANONYMOUS);
+  }
+
+  /**
+   * Whether the auth plugin of {@code tool} would refuse a call with {@code headers} outright
+   * ({@link AuthPlugin#refusesOutright}); false for a tool without one.
+   */
+  boolean refusesOutright(Tool tool, Headers headers) {
+    AuthPlugin plugin = auth.get(tool.name());
+    return plugin != null && plugin.refusesOutright(headers);
   }
 
   /** The tool's database cannot be reached: a server fault, its details in the log. */

@@ -284,7 +284,8 @@ public final class McpServer {
     Map<String, String> headers = Map.of();
     if (request.method().equals("tools/call")) {
       String name = request.params().path("name").asString("");
-      Optional<RateLimitDecision> limited = rateLimits.take(http, current.tools().tool(name));
+      Optional<RateLimitDecision> limited =
+          rateLimits.take(http, current.tools(), current.tools().tool(name));
       if (limited.isPresent() && !limited.get().allowed()) {
         return ToolRateLimits.refused(request.id(), name, limited.get());
       }

@@ -263,7 +263,7 @@ final class StatelessMcp {
             Optional.of(request.id()),
             JsonRpcError.of(ErrorCodes.HEADER_MISMATCH, "Header mismatch: " + mismatch.get()));
       }
-      Optional<RateLimitDecision> limited = rateLimits.take(http, tool);
+      Optional<RateLimitDecision> limited = rateLimits.take(http, current.tools(), tool);
       if (limited.isPresent() && !limited.get().allowed()) {
         return ToolRateLimits.refused(request.id(), name, limited.get());
       }

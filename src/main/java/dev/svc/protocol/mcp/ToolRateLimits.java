@@ -10,6 +10,7 @@ import dev.svc.protocol.jsonrpc.JsonRpcCodec;
 import dev.svc.protocol.jsonrpc.JsonRpcError;
 import dev.svc.ratelimit.RateLimitDecision;
 import dev.svc.ratelimit.RateLimiter;
+import dev.svc.runtime.ToolInvoker;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -26,17 +27,22 @@ final class ToolRateLimits {
     this.limiter = limiter;
   }
 
-  /** The decision about one call of {@code tool} by the caller of {@code http}; empty: no limit. */
-  Optional<RateLimitDecision> take(HttpCall http, Optional<Tool> tool) {
+  /**
+   * The decision about one call of {@code tool} by the caller of {@code http}; empty: no limit. A
+   * call whose credentials the tool's plugin refuses outright (a made-up key) counts for its
+   * address: guesses are limited, and each opens no window of its own.
+   */
+  Optional<RateLimitDecision> take(HttpCall http, ToolInvoker tools, Optional<Tool> tool) {
     if (tool.isEmpty() || tool.get().rateLimit().isEmpty()) {
       return Optional.empty();
     }
     Tool t = tool.get();
-    String caller =
-        http.rateLimitKey(
-            t.auth()
-                .map(AuthPolicy::checkedCredentials)
-                .orElse(AuthPolicy.CheckedCredentials.NONE));
+    AuthPolicy.CheckedCredentials checked =
+        t.auth().map(AuthPolicy::checkedCredentials).orElse(AuthPolicy.CheckedCredentials.NONE);
+    if (checked != AuthPolicy.CheckedCredentials.NONE && tools.refusesOutright(t, http.headers())) {
+      checked = AuthPolicy.CheckedCredentials.NONE;
+    }
+    String caller = http.rateLimitKey(checked);
     return Optional.of(limiter.acquire(t.name() + "\n" + caller, t.rateLimit().get()));
   }
 

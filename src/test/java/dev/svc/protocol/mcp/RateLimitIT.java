@@ -82,6 +82,14 @@ class RateLimitIT {
       auth:
         plugin: api_key
         policy: {value: the-one-key}
+      == app/tools/scarce_guarded/config.terse
+      description: A tool two calls a minute, for the holder of its key.
+      use: lite
+      statement: SELECT 1 AS one
+      rate_limit: {requests: 2}
+      auth:
+        plugin: api_key
+        policy: {value: the-one-key}
       """;
 
   @BeforeAll
@@ -225,6 +233,20 @@ class RateLimitIT {
                     "Bearer made-up-3")
                 .status())
         .isEqualTo(429);
+  }
+
+  @Test
+  void madeUpKeysCountForTheAddressTheyComeFromAndOpenNoWindowsOfTheirOwn() {
+    for (int i = 1; i <= 2; i++) {
+      McpHttpClient.Reply refused = statelessCall("scarce_guarded", "guess-" + i);
+      assertThat(refused.status()).as("guess %d", i).isEqualTo(200);
+      assertThat(refused.body()).contains("authentication failed: invalid API key");
+    }
+    // before: a window of its own for every made-up key (in Redis, a key each until its window
+    // ends), and never a 429: a client spraying guesses was not limited at all
+    assertThat(statelessCall("scarce_guarded", "guess-3").status()).isEqualTo(429);
+    // the holder of the key, from the same address, is a caller of its own
+    assertThat(statelessCall("scarce_guarded", "the-one-key").status()).isEqualTo(200);
   }
 
   @Test

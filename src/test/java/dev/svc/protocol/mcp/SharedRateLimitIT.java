@@ -47,8 +47,15 @@ class SharedRateLimitIT {
     description: Pings.
     use: limits
     statement: PING
+    == app/tools/%s_keyed/config.terse
+    description: Pings, for the holder of the key.
+    use: limits
+    statement: PING
+    auth:
+      plugin: api_key
+      policy: {value: the-one-key}
     """
-        .formatted(redis.connectionString(DATABASE), TOOL);
+        .formatted(redis.connectionString(DATABASE), TOOL, TOOL);
   }
 
   @BeforeAll
@@ -66,15 +73,33 @@ class SharedRateLimitIT {
     }
     List<?> page =
         (List<?>)
-            redis.run(DATABASE, "SCAN", "0", "MATCH", "svc:rl:" + TOOL + ":*", "COUNT", "10000");
+            redis.run(DATABASE, "SCAN", "0", "MATCH", "svc:rl:" + TOOL + "*", "COUNT", "10000");
     for (Object key : (List<?>) page.get(1)) {
       redis.run(DATABASE, "DEL", TestRedis.text(key));
     }
   }
 
   static McpHttpClient.Reply call(Instance instance, String key) {
+    return call(instance, TOOL, key);
+  }
+
+  static McpHttpClient.Reply call(Instance instance, String tool, String key) {
     return new StatelessMcpClient(instance.baseUrl())
-        .post("tools/call", "{\"name\":\"" + TOOL + "\",\"arguments\":{}}", "X-API-Key", key);
+        .post("tools/call", "{\"name\":\"" + tool + "\",\"arguments\":{}}", "X-API-Key", key);
+  }
+
+  @Test
+  void madeUpKeysLeaveOneWindowInRedisNotOneEach() {
+    String keyed = TOOL + "_keyed";
+    for (int i = 0; i < 50; i++) {
+      call(i % 2 == 0 ? first : second, keyed, "guess-" + i);
+    }
+    List<?> page =
+        (List<?>)
+            redis.run(DATABASE, "SCAN", "0", "MATCH", "svc:rl:" + keyed + ":*", "COUNT", "10000");
+    // before: 50 keys, one per made-up key, each kept until its window ended (up to 24 h)
+    assertThat((List<?>) page.get(1)).hasSize(1);
+    assertThat(call(first, keyed, "the-one-key").status()).isEqualTo(200);
   }
 
   @Test
