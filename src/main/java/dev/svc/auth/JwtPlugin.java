@@ -1,6 +1,7 @@
 package dev.svc.auth;
 
 import dev.svc.call.Caller;
+import dev.svc.call.Headers;
 import dev.svc.call.VerifiedToken;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,24 @@ public final class JwtPlugin implements AuthPlugin {
       case TokenCheck.Rejected rejected -> new AuthDecision.Deny(rejected.reason());
       case TokenCheck.Unavailable unavailable -> new AuthDecision.Deny(unavailable.reason());
       case TokenCheck.Verified verified -> withScopes(verified.token());
+    };
+  }
+
+  /**
+   * A call whose {@code Authorization} is missing, malformed, of another scheme, or carries a token
+   * that does not verify (against the cached keys; an introspection answer is cached for the call's
+   * own check); never when the issuer could not be asked, nor behind {@code server.auth}, where the
+   * endpoint verified the token and its subject is the caller.
+   */
+  @Override
+  public boolean refusesOutright(Headers headers) {
+    if (verifier.isEmpty()) {
+      return false;
+    }
+    return switch (BearerCredentials.of(headers)) {
+      case BearerCredentials.Token bearer ->
+          verifier.get().verify(bearer.token()) instanceof TokenCheck.Rejected;
+      default -> true;
     };
   }
 
