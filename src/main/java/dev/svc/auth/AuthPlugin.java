@@ -11,9 +11,9 @@ public interface AuthPlugin {
 
   /**
    * Whether {@link #authorize} would refuse a call carrying {@code headers}, told without running a
-   * script or asking anyone ({@code api_key}: the key is missing or not the key). A rate limit then
-   * counts the call for its address, not for credentials made up to look like a caller of their
-   * own. False when it cannot be told so cheaply: {@link #authorize} decides.
+   * script ({@code api_key}: the key is missing or not the key; {@code jwt}: the token does not
+   * verify). A rate limit then counts the call for its address, not for credentials made up to look
+   * like a caller of their own. False when it cannot be told so: {@link #authorize} decides.
    */
   default boolean refusesOutright(Headers headers) {
     return false;
