@@ -147,7 +147,12 @@ final class ConnectionStrings {
             + MAX_POOL_SIZE);
   }
 
-  /** Splits {@code host:port} (IPv6 in brackets) into host and port, with a default port. */
+  /**
+   * Splits {@code host:port} (IPv6 in brackets) into host and port, with a default port. A port
+   * that is not a number and a host holding a colon are refused without being quoted: they are what
+   * a password becomes when the {@code @} before the host is missing or the password holds an
+   * unencoded {@code ?} ({@code u:pass?word@h} reads as host {@code u}, port {@code pass}).
+   */
   static HostPort hostPort(String text, int defaultPort, String adapter) {
     String host = text;
     String port = "";
@@ -162,16 +167,20 @@ final class ConnectionStrings {
     if (host.isEmpty()) {
       host = "localhost";
     }
+    if (!port.matches("[0-9]{0,9}") || (!host.startsWith("[") && host.indexOf(':') >= 0)) {
+      throw new ConnectorUnavailableException(
+          "the connection string of adapter `"
+              + adapter
+              + "` has a host or port that cannot be read (not quoted: it may hold the password);"
+              + " check that an @ ends the user and password, and percent-encode a ? or # in"
+              + " the password (%3F, %23)");
+    }
     if (port.isEmpty()) {
       return new HostPort(host, defaultPort);
     }
-    try {
-      int p = Integer.parseInt(port);
-      if (p > 0 && p < 65536) {
-        return new HostPort(host, p);
-      }
-    } catch (NumberFormatException e) {
-      // reported below
+    int p = Integer.parseInt(port);
+    if (p > 0 && p < 65536) {
+      return new HostPort(host, p);
     }
     throw new ConnectorUnavailableException(
         "the connection string of adapter `" + adapter + "` has an invalid port `" + port + "`");

@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bson.UuidRepresentation;
 
 /**
@@ -58,14 +60,15 @@ record MongoSettings(MongoClientSettings client, String location, Optional<Strin
     number(adapter, CONNECT_TIMEOUT, 1);
     number(adapter, SERVER_SELECTION_TIMEOUT, 1);
     ConnectionString parsed;
+    String uri = withOptions(text, options);
     try {
-      parsed = new ConnectionString(withOptions(text, options));
+      parsed = new ConnectionString(uri);
     } catch (IllegalArgumentException e) {
       throw new ConnectorUnavailableException(
           "the connection string of mongodb adapter `"
               + adapter.name()
               + "` is invalid: "
-              + hidden(SqlDialect.firstLine(e.getMessage()), text),
+              + hidden(SqlDialect.firstLine(e.getMessage()), uri),
           e);
     }
     MongoClientSettings.Builder client =
@@ -133,10 +136,35 @@ record MongoSettings(MongoClientSettings client, String location, Optional<Strin
     return uri.toString();
   }
 
-  /** A driver message with the connection string (which may hold a password) cut out. */
-  private static String hidden(String message, String connectionString) {
-    return message.replace(connectionString, "<connection string>");
+  /**
+   * A driver message without the connection string (which may hold a password) or a piece of it:
+   * the driver quotes what it could not read ({@code invalid host 'app:pw127.0.0.1'} when the
+   * {@code @} is missing) or ends with a value it copied ({@code Duplicated values for
+   * proxyPassword: pw}). Its own words, quoted or not, stay.
+   */
+  static String hidden(String message, String connectionString) {
+    String shown = message.replace(connectionString, "<connection string>");
+    Matcher quoted = QUOTED.matcher(shown);
+    StringBuilder out = new StringBuilder();
+    while (quoted.find()) {
+      quoted.appendReplacement(
+          out,
+          Matcher.quoteReplacement(
+              connectionString.contains(quoted.group(1)) ? "'…'" : quoted.group()));
+    }
+    quoted.appendTail(out);
+    int colon = out.lastIndexOf(": ");
+    if (colon >= 0) {
+      String tail = out.substring(colon + 2).strip();
+      if (tail.length() >= 2 && connectionString.contains(tail)) {
+        out.replace(colon + 2, out.length(), "…");
+      }
+    }
+    return out.toString();
   }
+
+  /** A quoted piece of a driver message: {@code 'app:pw@host'}. */
+  private static final Pattern QUOTED = Pattern.compile("'([^']{2,})'");
 
   @Override
   public String toString() {

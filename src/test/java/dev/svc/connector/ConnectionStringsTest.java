@@ -73,8 +73,24 @@ class ConnectionStringsTest {
     assertThat(ConnectionStrings.hostPort("[::1]:6000", 5432, "db").toString())
         .isEqualTo("[::1]:6000");
     assertThat(ConnectionStrings.hostPort("[::1]", 5432, "db").toString()).isEqualTo("[::1]:5432");
-    assertThatThrownBy(() -> ConnectionStrings.hostPort("db:http", 5432, "db"))
-        .hasMessage("the connection string of adapter `db` has an invalid port `http`");
+    assertThatThrownBy(() -> ConnectionStrings.hostPort("db:99999", 5432, "db"))
+        .hasMessage("the connection string of adapter `db` has an invalid port `99999`");
+  }
+
+  @Test
+  void aHostOrPortThatIsPartOfThePasswordIsNotQuoted() {
+    // the @ is missing, or an unencoded ? ends the part read as user, password and host
+    for (String afterScheme :
+        new String[] {
+          "app:Sup3rS3cret127.0.0.1/db", "app:Sup3r?S3cret@h/db", "app:Sup3r:5432?x@h/db"
+        }) {
+      assertThatThrownBy(() -> ConnectionStrings.url(afterScheme, 5432, "db"))
+          .isInstanceOf(ConnectorUnavailableException.class)
+          .hasMessage(
+              "the connection string of adapter `db` has a host or port that cannot be read (not"
+                  + " quoted: it may hold the password); check that an @ ends the user and"
+                  + " password, and percent-encode a ? or # in the password (%3F, %23)");
+    }
   }
 
   @Test

@@ -98,4 +98,21 @@ class MongoSettingsTest {
         .hasMessageStartingWith("the connection string of mongodb adapter `crm` is invalid: ")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret"));
   }
+
+  @Test
+  void whatTheDriverQuotesFromTheStringIsLeftOut() {
+    // the @ before the host is missing: the driver reads user, password and host as the host
+    assertThatThrownBy(() -> parse("mongodb://app:Sup3rS3cret127.0.0.1:27017/crm", Map.of()))
+        .hasMessageStartingWith(
+            "the connection string of mongodb adapter `crm` is invalid: The connection string"
+                + " contains an invalid host '…'. Reserved characters such as ':' must be"
+                + " escaped");
+    assertThat(
+            MongoSettings.hidden(
+                "Duplicated values for proxyPassword: Sup3rS3cret",
+                "mongodb://h/?proxyPassword=a&proxyPassword=Sup3rS3cret"))
+        .isEqualTo("Duplicated values for proxyPassword: …");
+    assertThat(MongoSettings.hidden("Unsupported authMechanism: NOPE", "mongodb://h/?x=1"))
+        .isEqualTo("Unsupported authMechanism: NOPE");
+  }
 }
