@@ -1,6 +1,7 @@
 package dev.svc.cli;
 
 import dev.svc.compile.Artifacts;
+import dev.svc.compile.Compilation;
 import dev.svc.diagnostic.Diagnostic;
 import dev.svc.model.Adapter;
 import dev.svc.model.ConnectorKind;
@@ -38,6 +39,13 @@ import picocli.CommandLine.Option;
       "(and build/vendor.js when scripts import npm packages). Serve it with: cd <dir> && ./svc serve"
     })
 final class BuildCommand implements Callable<Integer> {
+  /** The warning of a password, token or key written in the project's files, not taken from env. */
+  private static final String LITERAL_SECRET = "literal-secret";
+
+  private static final String SECRETS_WRITTEN =
+      " the build holds the secrets written in the project's files: see the literal-secret"
+          + " warnings above)";
+
   @Mixin ProjectOptions project;
 
   @Option(
@@ -118,10 +126,14 @@ final class BuildCommand implements Callable<Integer> {
     long started = System.nanoTime();
     Project located = project.locate(context);
     progress("compiling " + located.directory());
-    Optional<Model> compiled = ProjectCompiler.compile(located, context);
-    if (compiled.isEmpty()) {
+    Optional<Compilation.Success> compilation = ProjectCompiler.compile(located, context);
+    if (compilation.isEmpty()) {
       return ExitCodes.FAILED;
     }
+    Optional<Model> compiled = compilation.map(Compilation.Success::model);
+    // the secrets the project's files hold themselves are in the build too (warned above)
+    boolean secretsWritten =
+        compilation.get().diagnostics().stream().anyMatch(d -> d.code().equals(LITERAL_SECRET));
     List<Diagnostic> unbuildable = ArtifactLayout.seedsOutsideTheProject(compiled.get());
     if (!unbuildable.isEmpty()) {
       ProjectCompiler.print(unbuildable, context.err());
@@ -140,7 +152,7 @@ final class BuildCommand implements Callable<Integer> {
                 : located.directory().resolve("dist").toAbsolutePath().normalize());
     Model model = Artifacts.embedFiles(compiled.get(), located.directory(), outputs);
     if (image != null) {
-      return buildImage(model, located, started);
+      return buildImage(model, located, started, secretsWritten);
     }
     Path out =
         output != null
@@ -220,12 +232,16 @@ final class BuildCommand implements Callable<Integer> {
     context
         .out()
         .println(
-            " the build holds no secrets)  [" + (System.nanoTime() - started) / 1_000_000 + " ms]");
+            (secretsWritten ? SECRETS_WRITTEN : " the build holds no secrets)")
+                + "  ["
+                + (System.nanoTime() - started) / 1_000_000
+                + " ms]");
     context.out().flush();
     return ExitCodes.OK;
   }
 
-  private int buildImage(Model model, Project located, long started) throws IOException {
+  private int buildImage(Model model, Project located, long started, boolean secretsWritten)
+      throws IOException {
     if (output != null || cleanDir) {
       context
           .err()
@@ -296,7 +312,10 @@ final class BuildCommand implements Callable<Integer> {
       context
           .out()
           .println(
-              "(the image holds no secrets: pass environment variables at run time)  ["
+              (secretsWritten
+                      ? "(the image holds the secrets written in the project's files, see the"
+                          + " literal-secret warnings above; pass the others at run time)  ["
+                      : "(the image holds no secrets: pass environment variables at run time)  [")
                   + (System.nanoTime() - started) / 1_000_000
                   + " ms]");
       context.out().flush();

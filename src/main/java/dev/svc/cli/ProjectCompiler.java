@@ -20,12 +20,12 @@ import java.util.Optional;
 final class ProjectCompiler {
   private ProjectCompiler() {}
 
-  /** The model, or empty after printing every error. Warnings are printed either way. */
-  static Optional<Model> compile(Project project, CliContext context) {
+  /** The compilation, or empty after printing every error. Warnings are printed either way. */
+  static Optional<Compilation.Success> compile(Project project, CliContext context) {
     Compilation compilation = compilation(project, context);
     print(compilation.diagnostics(), context.err());
     return compilation instanceof Compilation.Success success
-        ? Optional.of(success.model())
+        ? Optional.of(success)
         : Optional.empty();
   }
 

@@ -48,6 +48,7 @@ final class AdapterCompiler {
     Located<String> connection = adapter.connectionString().get();
     EnvString connectionString = env.substituted(connection);
     checkConnectionString(connector.get(), connection);
+    AdapterSecrets.check(diagnostics, name, connection, adapter.options());
     Map<String, EnvString> options = new LinkedHashMap<>();
     for (NamedValue option : adapter.options()) {
       options.put(option.key().value(), env.substituted(option.value()));

@@ -3,6 +3,7 @@ package dev.svc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.testing.ProjectFixture;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -160,6 +161,64 @@ class BuildOutputIT {
     CliRun flag = CliRun.svc(dir, "build", project.toString(), "-o", "project/app/prompts");
     assertThat(flag.exitCode()).isEqualTo(ExitCodes.FAILED);
     assertThat(project.resolve("app/prompts/hello.terse")).isRegularFile();
+  }
+
+  /**
+   * A password written in a connection string is in {@code model.bin}, as it must be for the
+   * artifact to connect: the build warns of it and no longer says the build holds no secrets. One
+   * from {@code .env} stays out, and then the build does say so.
+   */
+  @Test
+  void aBuildHoldingAPasswordWrittenInTheFilesSaysSo() throws Exception {
+    String tool =
+        """
+        == app/tools/count/config.terse
+        description: Counts.
+        use: db
+        statement: SELECT 1
+        """;
+    Path written =
+        ProjectFixture.write(
+            dir.resolve("written"),
+            """
+            == .svc
+            name: written
+            == app/adapters/db.terse
+            connector: postgres
+            connection_string: "postgresql://app:Sup3rS3cretPw@db.internal:5432/shop"
+            """
+                + tool);
+    Path fromEnv =
+        ProjectFixture.write(
+            dir.resolve("from-env"),
+            """
+            == .svc
+            name: from-env
+            == .env
+            DB_PASSWORD=Sup3rS3cretPw
+            == app/adapters/db.terse
+            connector: postgres
+            connection_string: "postgresql://app:{{ env.DB_PASSWORD }}@db.internal:5432/shop"
+            """
+                + tool);
+
+    CliRun literal = build(written.toString());
+    CliRun placeholder = build(fromEnv.toString());
+
+    assertThat(Files.readString(written.resolve("dist/model.bin"), StandardCharsets.ISO_8859_1))
+        .contains("Sup3rS3cretPw");
+    assertThat(literal.err())
+        .contains("app/adapters/db.terse:2:20: warning[literal-secret]: ")
+        .doesNotContain("Sup3rS3cretPw");
+    assertThat(literal.out())
+        .doesNotContain("holds no secrets")
+        .contains(
+            "the build holds the secrets written in the project's files: see the literal-secret"
+                + " warnings above)");
+    assertThat(Files.readString(fromEnv.resolve("dist/model.bin"), StandardCharsets.ISO_8859_1))
+        .doesNotContain("Sup3rS3cretPw");
+    assertThat(placeholder.err()).doesNotContain("literal-secret");
+    assertThat(placeholder.out()).contains("the build holds no secrets)");
   }
 
   @Test

@@ -68,7 +68,7 @@ class AdapterDiagnosticsTest {
                 + """
                 == app/adapters/db.terse
                 connector: postgresql
-                connection_string: postgresql://u:p@localhost:5432/shop
+                connection_string: postgresql://u@localhost:5432/shop
                 """,
             """
             app/adapters/db.terse:1:12: error[unknown-connector]: `connector` is `postgresql`, which is not supported
@@ -120,7 +120,7 @@ class AdapterDiagnosticsTest {
                 + """
                 == app/adapters/db.terse
                 connector: postgres
-                connection_string: mysql://u:p@localhost:3306/shop
+                connection_string: mysql://u@localhost:3306/shop
                 """,
             """
             app/adapters/db.terse:2:20: error[invalid-connection-string]: the connection string must start with postgresql:// or postgres://
@@ -249,7 +249,7 @@ class AdapterDiagnosticsTest {
                 + """
                 == app/adapters/db.terse
                 connector: postgres
-                connection_string: postgresql://u:p@localhost:5432/shop
+                connection_string: postgresql://u@localhost:5432/shop
                 options:
                   ssl_mode: require
                 """,
@@ -326,7 +326,7 @@ class AdapterDiagnosticsTest {
                 + """
                 == app/adapters/db.terse
                 connector: postgres
-                connection_string: postgresql://u:p@localhost:5432/shop
+                connection_string: postgresql://u@localhost:5432/shop
                 options:
                   sslmode: always
                 """,
@@ -341,7 +341,7 @@ class AdapterDiagnosticsTest {
                 + """
                 == app/adapters/db.terse
                 connector: postgres
-                connection_string: postgresql://u:p@localhost:5432/shop
+                connection_string: postgresql://u@localhost:5432/shop
                 options:
                   max_connections: ten
                 """,
@@ -390,7 +390,62 @@ class AdapterDiagnosticsTest {
             app/adapters/db.terse:3:1: error[unknown-key]: unknown key `option` in the adapter
               hint: did you mean `options`?
             1 error, 0 warnings
-            """));
+            """),
+        argumentSet(
+            "a password written in the connection string is a warning that does not repeat it",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: "postgresql://app:Sup3rS3cret@db.internal:5432/shop"
+                """,
+            """
+            app/adapters/db.terse:2:20: warning[literal-secret]: the connection string of adapter `db` holds a password or token written in the file: it would be in the repository and in the built artifact
+              hint: write that part as {{ env.DB_PASSWORD }} (e.g. postgresql://app:{{ env.DB_PASSWORD }}@db:5432/shop), or the whole string as {{ env.DB_URL }}, and set the variable where svc runs (or in .env, kept out of version control)
+            0 errors, 1 warning
+            """),
+        argumentSet(
+            "a password in a MySQL DSN, a token parameter and a token option are warnings",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: mysql
+                connection_string: "app:Sup3rS3cret@tcp(db.internal:3306)/shop"
+                == app/adapters/edge.terse
+                connector: sqlite
+                connection_string: "libsql://edge.example.com?authToken=eyJhbGci"
+                == app/adapters/other_edge.terse
+                connector: sqlite
+                connection_string: "libsql://edge.example.com"
+                options:
+                  authToken: eyJhbGci
+                """,
+            """
+            app/adapters/db.terse:2:20: warning[literal-secret]: the connection string of adapter `db` holds a password or token written in the file: it would be in the repository and in the built artifact
+              hint: write that part as {{ env.DB_PASSWORD }} (e.g. postgresql://app:{{ env.DB_PASSWORD }}@db:5432/shop), or the whole string as {{ env.DB_URL }}, and set the variable where svc runs (or in .env, kept out of version control)
+            app/adapters/edge.terse:2:20: warning[literal-secret]: the connection string of adapter `edge` holds a password or token written in the file: it would be in the repository and in the built artifact
+              hint: write that part as {{ env.DB_PASSWORD }} (e.g. postgresql://app:{{ env.DB_PASSWORD }}@db:5432/shop), or the whole string as {{ env.DB_URL }}, and set the variable where svc runs (or in .env, kept out of version control)
+            app/adapters/other_edge.terse:4:14: warning[literal-secret]: option `authToken` of adapter `other_edge` is written in the file: it would be in the repository and in the built artifact
+              hint: write `authToken: "{{ env.DB_TOKEN }}"` and set the variable where svc runs (or in .env, kept out of version control)
+            0 errors, 3 warnings
+            """),
+        argumentSet(
+            "credentials from the environment, a user without a password and a file name with @ are fine",
+            TOOL_ON_DB
+                + """
+                == app/adapters/db.terse
+                connector: postgres
+                connection_string: "postgresql://app:{{ env.DB_PASSWORD }}@db.internal:5432/shop"
+                options:
+                  password: "{{ env.DB_PASSWORD }}"
+                == app/adapters/orders.terse
+                connector: mysql
+                connection_string: mysql://root@127.0.0.1:3306/orders
+                == app/adapters/local.terse
+                connector: sqlite
+                connection_string: "file:./data/team@home:1.db"
+                """,
+            ""));
   }
 
   @ParameterizedTest

@@ -22,7 +22,7 @@ class StatementDiagnosticsTest {
       """
       == app/adapters/db.terse
       connector: postgres
-      connection_string: postgresql://u:p@localhost:5432/shop
+      connection_string: postgresql://u@localhost:5432/shop
       """;
 
   static final String MONGO =
