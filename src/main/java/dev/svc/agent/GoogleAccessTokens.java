@@ -1,7 +1,9 @@
 package dev.svc.agent;
 
+import com.google.api.client.http.HttpResponseException;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
+import dev.svc.auth.OAuthErrors;
 import dev.svc.project.Environment;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,8 +46,25 @@ final class GoogleAccessTokens implements Supplier<String> {
         return token.getTokenValue();
       }
     } catch (IOException e) {
-      throw new ModelException("vertex: could not get an access token: " + e.getMessage(), e);
+      throw new ModelException("vertex: could not get an access token: " + why(e), e);
     }
+  }
+
+  /**
+   * Why a token could not be had, as it may be shown to a task's client and logged. When the token
+   * endpoint answered an HTTP error, its status and only its OAuth error code: the library's
+   * message holds the whole answer, and an endpoint may echo the request (the refresh token and
+   * client secret of user credentials, a service account's signed assertion).
+   */
+  static String why(IOException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpResponseException answer) {
+        return "the token endpoint answered HTTP "
+            + answer.getStatusCode()
+            + OAuthErrors.code(answer.getContent() == null ? "" : answer.getContent());
+      }
+    }
+    return e.getMessage();
   }
 
   private static GoogleCredentials load(String file) {

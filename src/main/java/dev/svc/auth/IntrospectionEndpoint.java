@@ -107,13 +107,17 @@ final class IntrospectionEndpoint {
               + target
               + " refused svc's client credentials (HTTP "
               + status
-              + errorCode(body)
+              + OAuthErrors.code(body)
               + "): check server.auth.policy.introspection client_id and client_secret, and that"
               + " the client may introspect tokens");
     }
     if (status != 200) {
       return new Reply.Failed(
-          "the introspection endpoint " + target + " answered HTTP " + status + errorCode(body));
+          "the introspection endpoint "
+              + target
+              + " answered HTTP "
+              + status
+              + OAuthErrors.code(body));
     }
     try {
       return new Reply.Answered(Jackson.MAPPER.readTree(body));
@@ -210,20 +214,6 @@ final class IntrospectionEndpoint {
   /** The body, or null when it is longer than {@link #SIZE_LIMIT}. */
   private static String text(IssuerHttp.Answer answer) {
     return answer.body().map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null);
-  }
-
-  /**
-   * RFC 6749 §5.2 {@code error} of an error answer, when it is a code ({@code invalid_client}): one
-   * word of letters, digits, {@code _ . -}, at most 40 characters. Free text is not repeated: an
-   * issuer may echo the request ("invalid_client Basic c3ZjOl…", svc's own credentials).
-   */
-  static String errorCode(String body) {
-    try {
-      String error = Jackson.MAPPER.readTree(body).path("error").asString("");
-      return error.matches("[A-Za-z0-9_.-]{1,40}") ? ", error `" + error + "`" : "";
-    } catch (JacksonException | IllegalArgumentException e) {
-      return "";
-    }
   }
 
   private static String seconds() {

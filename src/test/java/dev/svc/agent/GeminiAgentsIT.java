@@ -2,8 +2,10 @@ package dev.svc.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.log.Level;
 import dev.svc.protocol.a2a.A2aServer;
 import dev.svc.testing.A2aFixture;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.GeminiReplies;
 import dev.svc.testing.GoogleServiceAccount;
 import dev.svc.testing.ScriptedModelServer;
@@ -254,6 +256,33 @@ class GeminiAgentsIT {
     assertThat(call.header("x-goog-api-key")).isEmpty();
     assertThat(call.body().path("systemInstruction").path("parts").get(0).path("text").asString())
         .isEqualTo("You are on Vertex.");
+  }
+
+  /**
+   * Google's auth library puts the token endpoint's whole answer in its message, and an endpoint
+   * may echo the request: a service account's signed assertion, the refresh token and client secret
+   * of user credentials.
+   */
+  @Test
+  void aVertexTokenErrorRepeatsOnlyItsErrorCodeToTheClientAndTheLog() {
+    model.error(
+        400,
+        "{\"error\":\"invalid_grant\",\"error_description\":\"you sent"
+            + " client_secret=LeakCanarySecret&refresh_token=LeakCanaryRefresh\"}");
+
+    JsonNode task;
+    String log;
+    try (CapturedLog captured = CapturedLog.at(Level.DEBUG)) {
+      task = svc.result("vx", "SendMessage", message("hi")).path("task");
+      log = captured.text();
+    }
+
+    assertThat(state(task)).isEqualTo("TASK_STATE_FAILED");
+    assertThat(task.path("status").path("message").path("parts").get(0).path("text").asString())
+        .isEqualTo(
+            "vertex: could not get an access token: the token endpoint answered HTTP 400, error"
+                + " `invalid_grant`");
+    assertThat(log).contains("invalid_grant").doesNotContain("LeakCanary");
   }
 
   @Test

@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class IntrospectionEndpointTest {
+class OAuthErrorsTest {
   @Test
   void anErrorCodeIsRepeatedButFreeTextIsNot() {
-    assertThat(IntrospectionEndpoint.errorCode("{\"error\":\"invalid_client\"}"))
+    assertThat(OAuthErrors.code("{\"error\":\"invalid_client\"}"))
         .isEqualTo(", error `invalid_client`");
     // an issuer echoing the request: svc's own client credentials, base64 (svc:TopSecret-Client)
     assertThat(
-            IntrospectionEndpoint.errorCode(
-                "{\"error\":\"invalid_client Basic c3ZjOlRvcFNlY3JldC1DbGllbnQ=\"}"))
+            OAuthErrors.code("{\"error\":\"invalid_client Basic c3ZjOlRvcFNlY3JldC1DbGllbnQ=\"}"))
         .isEmpty();
-    assertThat(IntrospectionEndpoint.errorCode("not json")).isEmpty();
+    assertThat(OAuthErrors.code("not json")).isEmpty();
   }
 }
