@@ -2,6 +2,7 @@ package dev.svc.agent;
 
 import dev.svc.call.HeaderValues;
 import dev.svc.json.Json;
+import dev.svc.log.SecretValues;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -230,14 +231,7 @@ final class ProviderHttp {
    * provided: Bearer sk-…").
    */
   static String withoutSecrets(String text, Map<String, String> headers) {
-    String cleaned = text;
-    for (String value : headers.values()) {
-      String secret = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7) : value;
-      if (secret.length() >= 8) {
-        cleaned = cleaned.replace(secret, "[redacted]");
-      }
-    }
-    return cleaned;
+    return SecretValues.removedFrom(text, headers.values());
   }
 
   private static String oneLine(String text) {

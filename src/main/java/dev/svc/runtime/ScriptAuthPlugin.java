@@ -15,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -143,7 +145,8 @@ final class ScriptAuthPlugin implements AuthPlugin {
               tool,
               // the plugin runs first in a tool call: the call's deadline is this one
               Deadline.after(timeout),
-              caller);
+              caller,
+              secrets(headers));
     } catch (ScriptTimeoutException e) {
       // "the script ran longer than …" or "the script could not start within …: why"
       return new AuthDecision.Deny(
@@ -182,6 +185,28 @@ final class ScriptAuthPlugin implements AuthPlugin {
     return new AuthDecision.Deny(
         "the auth plugin `" + name + "` returned neither true/false nor {allow, reason}");
   }
+
+  /**
+   * What a thrown message must not repeat to the caller, the audit file or the log: the policy's
+   * values (filled in from the environment: keys, client secrets) and the credentials the caller
+   * sent. V8 quotes them when a plugin trips over them ({@code JSON.parse(policy.keys)}: {@code
+   * Unexpected token 'P', "P4ss…" is not valid JSON}).
+   */
+  private List<String> secrets(Headers headers) {
+    List<String> secrets = new ArrayList<>(policy.values());
+    headers
+        .forScripts()
+        .forEach((header, value) -> {
+          if (CREDENTIALS.contains(header)) {
+            secrets.add(value);
+          }
+        });
+    return secrets;
+  }
+
+  /** Headers that carry credentials (lower case, as plugins see them). */
+  private static final Set<String> CREDENTIALS =
+      Set.of("authorization", "proxy-authorization", "x-api-key");
 
   /**
    * A non-secret id of the caller: 32 hex digits of the SHA-256 of the headers the plugin saw

@@ -2,16 +2,19 @@ package dev.svc.runtime;
 
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
+import dev.svc.log.Log;
 import dev.svc.model.ScriptRef;
 import dev.svc.script.ScriptFailedException;
 import dev.svc.script.ScriptRunner;
 import dev.svc.script.ScriptTimeoutException;
 import dev.svc.telemetry.SvcMetrics;
+import java.util.Collection;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Runs a script call inside the {@code svc.script.call.duration} metric: how long a tool's handler,
- * transforms and auth plugin take, waiting for an isolate included.
+ * transforms and auth plugin take, waiting for an isolate included. A script that threw leaves its
+ * message and stack in the debug log, without the values the caller names as secrets.
  */
 final class ScriptTelemetry {
   /** Where in a tool call a script runs. */
@@ -33,6 +36,8 @@ final class ScriptTelemetry {
     }
   }
 
+  private static final Log LOG = Log.tagged("script");
+
   private ScriptTelemetry() {}
 
   static JsonNode call(
@@ -42,7 +47,8 @@ final class ScriptTelemetry {
       JsonNode payload,
       String tool,
       Deadline deadline,
-      Caller caller) {
+      Caller caller,
+      Collection<String> secrets) {
     long started = System.nanoTime();
     String errorType = "";
     try {
@@ -52,7 +58,12 @@ final class ScriptTelemetry {
       throw e;
     } catch (ScriptFailedException e) {
       errorType = "script_failed";
-      throw e;
+      ScriptFailedException shown = e.without(secrets);
+      shown
+          .scriptStack()
+          .ifPresent(stack ->
+              LOG.child(tool).debug("script failed", "error", shown.getMessage(), "stack", stack));
+      throw shown;
     } catch (RuntimeException e) {
       errorType = e.getClass().getName();
       throw e;

@@ -435,7 +435,14 @@ final class ToolPipeline {
     Span span = Telemetry.tracer().start(SpanKind.INTERNAL, stage.spanName);
     try {
       return ScriptTelemetry.call(
-          scripts, stage, script, payload, call.tool().name(), call.deadline(), call.caller());
+          scripts,
+          stage,
+          script,
+          payload,
+          call.tool().name(),
+          call.deadline(),
+          call.caller(),
+          List.of());
     } catch (RuntimeException e) {
       span.fail(e.getClass().getSimpleName(), "the script failed");
       throw e;

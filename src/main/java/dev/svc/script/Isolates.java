@@ -33,17 +33,12 @@ record Isolates(
     return isolate;
   }
 
-  /** Runs the call; a script that threw leaves its stack in the debug log (not in the result). */
+  /**
+   * Runs the call. A script that threw leaves its stack in the debug log (not in the result): the
+   * caller writes it, knowing which values it must leave out (dev.svc.runtime.ScriptTelemetry).
+   */
   static String call(ScriptIsolate isolate, ScriptCall call) {
-    try {
-      return isolate.call(call);
-    } catch (ScriptFailedException e) {
-      e.scriptStack()
-          .ifPresent(stack ->
-              LOG.child(call.tool())
-                  .debug("script failed", "error", e.getMessage(), "stack", stack));
-      throw e;
-    }
+    return isolate.call(call);
   }
 
   /** Closes the isolate, if there is one. */

@@ -1,6 +1,8 @@
 package dev.svc.script;
 
 import dev.svc.SvcException;
+import dev.svc.log.SecretValues;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -30,6 +32,23 @@ public class ScriptFailedException extends SvcException {
   /** The script's stack trace, for the debug log only. */
   public Optional<String> scriptStack() {
     return scriptStack.isBlank() ? Optional.empty() : Optional.of(scriptStack);
+  }
+
+  /**
+   * The same failure with {@code secrets} taken out of its message and stack (an auth plugin's
+   * policy values, the credentials its caller sent), which a script may quote when it throws. The
+   * subclasses (time-outs, waits) say what svc saw, not what the script threw: they are kept.
+   */
+  public ScriptFailedException without(Collection<String> secrets) {
+    if (secrets.isEmpty() || getClass() != ScriptFailedException.class) {
+      return this;
+    }
+    ScriptFailedException shown =
+        new ScriptFailedException(
+            SecretValues.removedFrom(getMessage(), secrets),
+            SecretValues.removedFrom(scriptStack, secrets));
+    shown.setStackTrace(getStackTrace());
+    return shown;
   }
 
   /**

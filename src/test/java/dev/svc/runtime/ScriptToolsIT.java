@@ -6,10 +6,12 @@ import dev.svc.call.Caller;
 import dev.svc.call.Headers;
 import dev.svc.connector.Connectors;
 import dev.svc.json.Json;
+import dev.svc.log.Level;
 import dev.svc.model.Model;
 import dev.svc.project.Environment;
 import dev.svc.script.PooledScriptRunner;
 import dev.svc.script.V8Engine;
+import dev.svc.testing.CapturedLog;
 import dev.svc.testing.ProjectFixture;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -112,6 +114,19 @@ class ScriptToolsIT {
       };
       == app/plugins/odd.ts
       export default () => 42;
+      == app/tools/vault/config.terse
+      description: Behind a plugin that trips over its policy or the caller's key.
+      auth:
+        plugin: parsing
+        policy:
+          keys: "{{ env.VAULT_KEYS }}"
+      == app/tools/vault/handler.ts
+      export default () => "opened";
+      == app/plugins/parsing.ts
+      export default ({ headers, policy }) =>
+        headers["x-api-key"] !== undefined
+          ? JSON.parse(headers["x-api-key"]).ok === true
+          : JSON.parse(policy.keys).length > 0;
       == app/tools/stuck/config.terse
       description: Behind a plugin that never answers.
       timeout: 1
@@ -137,7 +152,7 @@ class ScriptToolsIT {
         ProjectRuntime.start(
             model,
             new ProjectRuntime.Settings(
-                Environment.of(Map.of("NOTES_TOKEN", "s3cret")),
+                Environment.of(Map.of("NOTES_TOKEN", "s3cret", "VAULT_KEYS", "Vault-K3ys-Secret")),
                 dir,
                 Connectors::open,
                 new PooledScriptRunner(
@@ -256,6 +271,36 @@ class ScriptToolsIT {
                 "authentication failed: "
                     + ("not you " + "r".repeat(2000)).substring(0, 2000)
                     + "…"));
+  }
+
+  /**
+   * V8 quotes what it could not parse, so a plugin tripping over a policy value (from the
+   * environment) or the caller's key would hand it to the caller, the audit file and the debug log.
+   */
+  @Test
+  void aThrownMessageDoesNotRepeatThePolicyOrTheCallersKey() {
+    ToolOutcome policy;
+    ToolOutcome key;
+    String log;
+    try (CapturedLog captured = CapturedLog.at(Level.DEBUG)) {
+      policy = call("vault", "{}");
+      key = call("vault", "{}", Headers.of("X-API-Key", "Caller-K3y-123"));
+      log = captured.text();
+    }
+
+    assertThat(policy)
+        .isInstanceOfSatisfying(
+            ToolOutcome.Failure.class,
+            f ->
+                assertThat(f.message())
+                    .startsWith("authentication failed: ")
+                    .contains("[redacted]")
+                    .doesNotContain("K3y"));
+    assertThat(key)
+        .isInstanceOfSatisfying(
+            ToolOutcome.Failure.class,
+            f -> assertThat(f.message()).contains("[redacted]").doesNotContain("K3y"));
+    assertThat(log).contains("script failed").doesNotContain("K3y");
   }
 
   @Test
