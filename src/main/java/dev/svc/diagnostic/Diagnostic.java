@@ -2,6 +2,8 @@ package dev.svc.diagnostic;
 
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One problem found in a project. The {@code code} is a stable kebab-case word that tests and docs
@@ -17,10 +19,44 @@ public record Diagnostic(
           .thenComparing(Diagnostic::code)
           .thenComparing(Diagnostic::message);
 
+  /** The most characters of a value a message quotes ({@code `…`}) before it is shown cut. */
+  static final int QUOTED = 200;
+
+  /** The most characters of a message or hint, after its quoted values are cut. */
+  static final int LONGEST = 2_000;
+
+  private static final Pattern LONG_QUOTE = Pattern.compile("`([^`]{" + (QUOTED + 1) + ",})`");
+
+  /**
+   * A message or hint longer than {@value #LONGEST} characters (a value of 100,000 characters in a
+   * file, repeated) is kept readable: each quoted value over {@value #QUOTED} characters shows its
+   * beginning and its length, and what is still too long is cut the same way.
+   */
   public Diagnostic {
     if (!code.matches("[a-z][a-z0-9]*(-[a-z0-9]+)*")) {
       throw new IllegalArgumentException("diagnostic code must be kebab-case: " + code);
     }
+    message = readable(message);
+    hint = hint.map(Diagnostic::readable);
+  }
+
+  static String readable(String text) {
+    if (text.length() <= LONGEST) {
+      return text;
+    }
+    String quotesCut =
+        LONG_QUOTE
+            .matcher(text)
+            .replaceAll(quote -> Matcher.quoteReplacement("`" + cut(quote.group(1), QUOTED) + "`"));
+    return cut(quotesCut, LONGEST);
+  }
+
+  private static String cut(String text, int keep) {
+    if (text.length() <= keep) {
+      return text;
+    }
+    int end = Character.isHighSurrogate(text.charAt(keep - 1)) ? keep - 1 : keep;
+    return text.substring(0, end) + "… (" + text.length() + " characters)";
   }
 
   public static Diagnostic error(String code, Origin origin, String message) {

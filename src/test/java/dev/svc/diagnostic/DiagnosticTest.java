@@ -46,6 +46,24 @@ class DiagnosticTest {
   }
 
   @Test
+  void aValueOfAHundredThousandCharactersIsQuotedByItsBeginningAndItsLength() {
+    // before: the whole value, a diagnostic line of 100 KB (found by ProjectFuzzTest)
+    String path = "x".repeat(100_000);
+    Diagnostic missing =
+        Diagnostic.error("missing-file", AT, "the seed script `" + path + "` does not exist")
+            .withHint("write `" + path + "` or fix the path");
+
+    assertThat(missing.message())
+        .isEqualTo("the seed script `" + "x".repeat(200) + "… (100000 characters)` does not exist");
+    assertThat(missing.hint())
+        .contains("write `" + "x".repeat(200) + "… (100000 characters)` or fix the path");
+    assertThat(Diagnostic.error("yaml-syntax", AT, "y".repeat(50_000)).message())
+        .hasSize(2_000 + "… (50000 characters)".length());
+    String ordinary = "unknown adapter `" + "a".repeat(500) + "`";
+    assertThat(Diagnostic.error("unknown-adapter", AT, ordinary).message()).isEqualTo(ordinary);
+  }
+
+  @Test
   void codesMustBeKebabCase() {
     assertThatThrownBy(() -> Diagnostic.error("UnknownAdapter", AT, "x"))
         .isInstanceOf(IllegalArgumentException.class);
