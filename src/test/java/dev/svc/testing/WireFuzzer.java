@@ -48,11 +48,18 @@ public record WireFuzzer(
   /** The longest error message that is not a client's text repeated whole. */
   public static final int LONGEST_MESSAGE = 1_000;
 
-  /** A request as sent: its path, headers (names as written) and body bytes. */
-  public record Request(String path, Map<String, String> headers, byte[] body) {
+  /** A request as sent: its method, path, headers (names as written) and body bytes. */
+  public record Request(String method, String path, Map<String, String> headers, byte[] body) {
+    /** A POST. */
+    public Request(String path, Map<String, String> headers, byte[] body) {
+      this("POST", path, headers, body);
+    }
+
     public String shown() {
       String text = new String(body, StandardCharsets.UTF_8);
-      return path
+      return method
+          + " "
+          + path
           + " "
           + headers
           + " "
@@ -60,13 +67,17 @@ public record WireFuzzer(
     }
   }
 
-  private record Answer(int status, Map<String, String> headers, String body) {}
+  /**
+   * An answer as read: its status ({@link #NO_ANSWER}, {@link #REFUSED_WHILE_SENT}, or 0 for bytes
+   * that are no HTTP answer), headers (lower-case names) and body (de-chunked).
+   */
+  public record Answer(int status, Map<String, String> headers, String body) {}
 
   /** Status of an answer lost to a reset while the request was still being sent. */
-  private static final int REFUSED_WHILE_SENT = -2;
+  public static final int REFUSED_WHILE_SENT = -2;
 
   /** Status when no complete answer came within the read timeout. */
-  private static final int NO_ANSWER = -1;
+  public static final int NO_ANSWER = -1;
 
   /**
    * Sends {@code count} mutated requests made from {@code seeds}; returns what was wrong with the
@@ -77,7 +88,7 @@ public record WireFuzzer(
     List<String> faults = new ArrayList<>();
     for (int i = 0; i < count && faults.size() < 10; i++) {
       Request request = mutate(seeds.apply(random), random);
-      String fault = check(exchange(request));
+      String fault = check(exchange(port, request));
       if (fault != null) {
         faults.add("seed " + seed + " #" + i + ": " + fault + "\n  request: " + request.shown());
       }
@@ -150,7 +161,8 @@ public record WireFuzzer(
       whole = batch;
     }
     try {
-      return new Request(request.path(), request.headers(), JSON.writeValueAsBytes(whole));
+      return new Request(
+          request.method(), request.path(), request.headers(), JSON.writeValueAsBytes(whole));
     } catch (RuntimeException e) {
       return request; // nested deeper than Jackson writes: the bytes' mutation covers that
     }
@@ -258,7 +270,7 @@ public record WireFuzzer(
                 "]".repeat(depth).getBytes(StandardCharsets.US_ASCII));
           }
         };
-    return new Request(request.path(), request.headers(), changed);
+    return new Request(request.method(), request.path(), request.headers(), changed);
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
@@ -282,18 +294,20 @@ public record WireFuzzer(
             default -> headerValues.get(random.nextInt(headerValues.size()));
           });
     }
-    return new Request(request.path(), changed, request.body());
+    return new Request(request.method(), request.path(), changed, request.body());
   }
 
   // --- the wire ---
 
   /** One request on a connection of its own, read to its end (or to a 30 s silence). */
-  private Answer exchange(Request request) {
+  public static Answer exchange(int port, Request request) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
       socket.setSoTimeout(30_000);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      out.writeBytes(("POST " + request.path() + " HTTP/1.1\r\n").getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(
+          (request.method() + " " + request.path() + " HTTP/1.1\r\n")
+              .getBytes(StandardCharsets.UTF_8));
       for (Map.Entry<String, String> header : request.headers().entrySet()) {
         // header values as UTF-8 bytes: what a careless client sends
         out.writeBytes(
