@@ -18,6 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -94,6 +98,31 @@ public record WireFuzzer(
       }
     }
     return faults;
+  }
+
+  /**
+   * {@link #campaign}s from {@code clients} clients at once, each of {@code count} requests with a
+   * seed of its own ({@code firstSeed}, {@code firstSeed + 1}, …); returns the faults of all.
+   */
+  public List<String> campaignAtOnce(
+      long firstSeed, int clients, int count, Function<Random, Request> seeds) {
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<List<String>>> runs = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        long seed = firstSeed + c;
+        runs.add(threads.submit(() -> campaign(seed, count, seeds)));
+      }
+      List<String> faults = new ArrayList<>();
+      for (Future<List<String>> run : runs) {
+        faults.addAll(run.get());
+      }
+      return faults;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** A request's body as JSON bytes. */

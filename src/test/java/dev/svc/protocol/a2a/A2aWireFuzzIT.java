@@ -17,9 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,19 +119,10 @@ class A2aWireFuzzIT {
   }
 
   @Test
-  void mutatedRequestsFromEightClientsAtOnceGetAPreciseAnswerAndTheAgentKeepsAnswering()
-      throws Exception {
-    try (CapturedLog log = CapturedLog.asJson(Level.WARN);
-        ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<List<String>>> runs = new ArrayList<>();
-      for (int c = 0; c < 8; c++) {
-        long seed = SEED + 1_000 + c;
-        runs.add(clients.submit(() -> fuzzer().campaign(seed, REQUESTS / 8, A2aWireFuzzIT::seed)));
-      }
-      List<String> faults = new ArrayList<>();
-      for (Future<List<String>> run : runs) {
-        faults.addAll(run.get());
-      }
+  void mutatedRequestsFromEightClientsAtOnceGetAPreciseAnswerAndTheAgentKeepsAnswering() {
+    try (CapturedLog log = CapturedLog.asJson(Level.WARN)) {
+      List<String> faults =
+          fuzzer().campaignAtOnce(SEED + 1_000, 8, REQUESTS / 8, A2aWireFuzzIT::seed);
       assertThat(faults).as("seeds %d…%d", SEED + 1_000, SEED + 1_007).isEmpty();
       assertAnswersAPlainMessage();
       assertThat(WireFuzzer.errorLines(log.text())).as("errors in svc's log").isEmpty();
