@@ -169,9 +169,18 @@ final class HttpFetch implements AutoCloseable {
     }
   }
 
-  /** Stops the clients replaced for holding too many hosts, ending their fetches still running. */
+  /**
+   * Stops the clients replaced for holding too many hosts, ending their fetches still running. No
+   * method reference to the client here: linking one loads its class, and with it Jetty's client,
+   * which an artifact whose scripts never fetch does not ship.
+   */
   private void stopReplaced() {
-    replaced.keySet().forEach(JettyFetchClient::close);
+    if (replaced.isEmpty()) {
+      return;
+    }
+    for (JettyFetchClient old : replaced.keySet()) {
+      old.close();
+    }
     replaced.clear();
   }
 
