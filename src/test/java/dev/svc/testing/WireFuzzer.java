@@ -1,5 +1,8 @@
 package dev.svc.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.log.Level;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -122,6 +126,21 @@ public record WireFuzzer(
       throw new IllegalStateException(e);
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Runs {@code campaign} with svc's log captured, and asserts what a campaign must leave: no
+   * fault, then {@code afterwards} (a plain request still served), then no error line in the log.
+   *
+   * @param seeds the seeds the campaign used, for the assertions' descriptions
+   */
+  public static void assertHeld(
+      String seeds, Supplier<List<String>> campaign, Runnable afterwards) {
+    try (CapturedLog log = CapturedLog.asJson(Level.WARN)) {
+      assertThat(campaign.get()).as("%s: requests answered wrongly", seeds).isEmpty();
+      afterwards.run();
+      assertThat(errorLines(log.text())).as("%s: errors in svc's log", seeds).isEmpty();
     }
   }
 

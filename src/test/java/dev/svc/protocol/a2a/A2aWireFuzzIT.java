@@ -3,9 +3,7 @@ package dev.svc.protocol.a2a;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Json;
-import dev.svc.log.Level;
 import dev.svc.testing.A2aFixture;
-import dev.svc.testing.CapturedLog;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ScriptedModelServer;
 import dev.svc.testing.WireFuzzer;
@@ -108,25 +106,18 @@ class A2aWireFuzzIT {
 
   @Test
   void mutatedRequestsOneAfterAnotherGetAPreciseAnswerAndTheAgentKeepsAnswering() {
-    try (CapturedLog log = CapturedLog.asJson(Level.WARN)) {
-      List<String> faults = fuzzer().campaign(SEED, REQUESTS, A2aWireFuzzIT::seed);
-      assertThat(faults).as("seed %d: requests answered wrongly", SEED).isEmpty();
-      assertAnswersAPlainMessage();
-      assertThat(WireFuzzer.errorLines(log.text()))
-          .as("seed %d: errors in svc's log", SEED)
-          .isEmpty();
-    }
+    WireFuzzer.assertHeld(
+        "seed " + SEED,
+        () -> fuzzer().campaign(SEED, REQUESTS, A2aWireFuzzIT::seed),
+        A2aWireFuzzIT::assertAnswersAPlainMessage);
   }
 
   @Test
   void mutatedRequestsFromEightClientsAtOnceGetAPreciseAnswerAndTheAgentKeepsAnswering() {
-    try (CapturedLog log = CapturedLog.asJson(Level.WARN)) {
-      List<String> faults =
-          fuzzer().campaignAtOnce(SEED + 1_000, 8, REQUESTS / 8, A2aWireFuzzIT::seed);
-      assertThat(faults).as("seeds %d…%d", SEED + 1_000, SEED + 1_007).isEmpty();
-      assertAnswersAPlainMessage();
-      assertThat(WireFuzzer.errorLines(log.text())).as("errors in svc's log").isEmpty();
-    }
+    WireFuzzer.assertHeld(
+        "seeds " + (SEED + 1_000) + "…" + (SEED + 1_007),
+        () -> fuzzer().campaignAtOnce(SEED + 1_000, 8, REQUESTS / 8, A2aWireFuzzIT::seed),
+        A2aWireFuzzIT::assertAnswersAPlainMessage);
   }
 
   private static void assertAnswersAPlainMessage() {
