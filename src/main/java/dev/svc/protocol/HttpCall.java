@@ -22,8 +22,9 @@ import java.util.function.Supplier;
  * @param verified the access token {@code server.auth} verified (its subject, scopes and claims,
  *     never the token); empty without {@code server.auth} (then the request's {@code Authorization}
  *     header is passed on as sent)
- * @param clientAddress the IP address of the connection's peer (not {@code X-Forwarded-For}, which
- *     svc does not trust); empty when unknown
+ * @param clientAddress the client the connection's peer is (not {@code X-Forwarded-For}, which svc
+ *     does not trust): its IPv4 address, or its IPv6 address's {@code /64} network ({@link
+ *     dev.svc.net.ClientAddress}); empty when unknown
  */
 public record HttpCall(
     String method,
@@ -80,10 +81,10 @@ public record HttpCall(
    * Whose calls a rate limit counts together: the principal of the access token {@code server.auth}
    * verified; for a tool whose own {@code auth} block checks credentials before it runs, the {@link
    * Principal} the credentials it checks make (a made-up key is refused there, so it buys no call);
-   * else the IP address of the connection ({@code ip:<address>}). Not unchecked credentials: a
-   * client that sent a new {@code X-API-Key} or {@code Authorization} value with each call would be
-   * a new caller each time, never limited; that holds for a header the tool's plugin does not look
-   * at too ({@code Authorization} beside the key {@code api_key} checks).
+   * else the connection's client ({@code ip:10.0.0.7}, {@code ip:2001:db8:1:2::/64}). Not unchecked
+   * credentials: a client that sent a new {@code X-API-Key} or {@code Authorization} value with
+   * each call would be a new caller each time, never limited; that holds for a header the tool's
+   * plugin does not look at too ({@code Authorization} beside the key {@code api_key} checks).
    *
    * @param checked the credentials the tool checks itself ({@code NONE} without an auth block)
    */

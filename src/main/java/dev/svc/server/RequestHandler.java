@@ -6,6 +6,7 @@ import dev.svc.call.Headers;
 import dev.svc.call.RequestIds;
 import dev.svc.json.Json;
 import dev.svc.log.Log;
+import dev.svc.net.ClientAddress;
 import dev.svc.protocol.EndpointAuth;
 import dev.svc.protocol.HttpCall;
 import dev.svc.protocol.HttpReply;
@@ -17,6 +18,7 @@ import dev.svc.telemetry.Metrics;
 import dev.svc.telemetry.PrometheusText;
 import dev.svc.telemetry.Scope;
 import dev.svc.telemetry.SvcMetrics;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -374,7 +376,16 @@ final class RequestHandler extends Handler.Abstract {
         RequestIds.next(),
         Objects.requireNonNullElse(request.getHttpURI().getQuery(), ""),
         Optional.empty(),
-        Objects.requireNonNullElse(Request.getRemoteAddr(request), ""));
+        clientAddress(request));
+  }
+
+  /** The client per-client limits count ({@link ClientAddress}); empty when not an IP peer. */
+  private static String clientAddress(Request request) {
+    return request.getConnectionMetaData().getRemoteSocketAddress()
+                instanceof InetSocketAddress remote
+            && remote.getAddress() != null
+        ? ClientAddress.of(remote.getAddress())
+        : "";
   }
 
   /**

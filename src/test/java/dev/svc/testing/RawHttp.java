@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -36,6 +37,19 @@ public final class RawHttp implements AutoCloseable {
     try {
       Socket socket = new Socket();
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.setSoTimeout(20_000);
+      return new RawHttp(socket);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A connection from the local address {@code from} (one of this machine's) to {@code to}. */
+  public static RawHttp connect(InetAddress from, InetAddress to, int port) {
+    try {
+      Socket socket = new Socket();
+      socket.bind(new InetSocketAddress(from, 0));
+      socket.connect(new InetSocketAddress(to, port), 5000);
       socket.setSoTimeout(20_000);
       return new RawHttp(socket);
     } catch (IOException e) {
