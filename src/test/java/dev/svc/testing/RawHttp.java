@@ -34,21 +34,19 @@ public final class RawHttp implements AutoCloseable {
   }
 
   public static RawHttp connect(int port) {
-    try {
-      Socket socket = new Socket();
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      socket.setSoTimeout(20_000);
-      return new RawHttp(socket);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return connect(null, InetAddress.ofLiteral("127.0.0.1"), port);
   }
 
-  /** A connection from the local address {@code from} (one of this machine's) to {@code to}. */
+  /**
+   * A connection from the local address {@code from} (one of this machine's; {@code null}: any) to
+   * {@code to}.
+   */
   public static RawHttp connect(InetAddress from, InetAddress to, int port) {
     try {
       Socket socket = new Socket();
-      socket.bind(new InetSocketAddress(from, 0));
+      if (from != null) {
+        socket.bind(new InetSocketAddress(from, 0));
+      }
       socket.connect(new InetSocketAddress(to, port), 5000);
       socket.setSoTimeout(20_000);
       return new RawHttp(socket);

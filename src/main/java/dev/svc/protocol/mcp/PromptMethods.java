@@ -133,7 +133,8 @@ final class PromptMethods {
         continue;
       }
       if (value.isContainer()) {
-        throw JsonRpcException.invalidParams("argument `" + entry.getKey() + "` must be a string");
+        throw JsonRpcException.invalidParams(
+            "argument `" + ClientText.shown(entry.getKey()) + "` must be a string");
       }
       arguments.put(entry.getKey(), value.asString());
     }

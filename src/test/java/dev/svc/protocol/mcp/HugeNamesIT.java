@@ -207,6 +207,19 @@ class HugeNamesIT {
   }
 
   @Test
+  void aPromptArgumentOfFortyThousandCharactersThatIsNoStringIsNamedShortly() {
+    // found by McpWireFuzzIT (seed 31): the name was repeated whole in the error
+    String key = "k".repeat(40_000);
+    JsonNode error =
+        client.request(
+            "prompts/get", "{\"name\":\"hello\",\"arguments\":{\"" + key + "\":{\"a\":1}}}");
+    assertThat(error.path("error").path("message").asString())
+        .hasSizeLessThan(400)
+        .startsWith("argument `kkk")
+        .contains("… (40000 characters)` must be a string");
+  }
+
+  @Test
   void aNearMissIsStillSuggestedAndAHugeNameBeginningWithAToolSuggestsIt() {
     JsonNode typo = client.request("tools/call", "{\"name\":\"get_prodcut\",\"arguments\":{}}");
     assertThat(typo.path("error").path("message").asString())
