@@ -42,7 +42,7 @@ public final class ApiKeyPlugin implements AuthPlugin {
   }
 
   @Override
-  public boolean refusesOutright(Headers headers) {
+  public boolean takesForAGuess(Headers headers) {
     Optional<String> given = headers.first(HEADER);
     return expected.isEmpty()
         || given.isEmpty()

@@ -10,12 +10,13 @@ public interface AuthPlugin {
   AuthDecision authorize(Caller caller);
 
   /**
-   * Whether {@link #authorize} would refuse a call carrying {@code headers}, told without running a
-   * script ({@code api_key}: the key is missing or not the key; {@code jwt}: the token does not
-   * verify). A rate limit then counts the call for its address, not for credentials made up to look
-   * like a caller of their own. False when it cannot be told so: {@link #authorize} decides.
+   * Whether the credentials in {@code headers} make no caller of their own, told without running a
+   * script: {@code api_key} and {@code jwt} would refuse them (the key is missing or not the key;
+   * the token does not verify); a custom plugin has not admitted them lately (it must run to tell,
+   * so until it has, they are taken for a guess). A rate limit then counts the call for its
+   * address, not for credentials made up to look like a caller of their own.
    */
-  default boolean refusesOutright(Headers headers) {
+  default boolean takesForAGuess(Headers headers) {
     return false;
   }
 }

@@ -87,7 +87,7 @@ public final class JwtPlugin implements AuthPlugin {
    * endpoint verified the token and its subject is the caller.
    */
   @Override
-  public boolean refusesOutright(Headers headers) {
+  public boolean takesForAGuess(Headers headers) {
     if (verifier.isEmpty()) {
       return false;
     }

@@ -1,7 +1,10 @@
 package dev.svc.runtime;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.svc.auth.AuthDecision;
 import dev.svc.auth.AuthPlugin;
+import dev.svc.auth.Principal;
 import dev.svc.call.Caller;
 import dev.svc.call.Deadline;
 import dev.svc.call.Headers;
@@ -37,6 +40,11 @@ import tools.jackson.databind.node.ObjectNode;
  * auth proxy's {@code X-Forwarded-User}, a key in a header of its own) gave every caller the same
  * identity, and one caller's cached result was served to the next. A header that differs per
  * request and is not listed only costs cache hits.
+ *
+ * <p>It remembers the credentials ({@code Authorization}, {@code X-API-Key}) it admitted lately:
+ * the rate limit takes any others for a guess and counts them for the address they come from
+ * ({@link #takesForAGuess}), since only running the plugin could tell a made-up key from a real
+ * one, and a window per made-up key would limit no one.
  */
 final class ScriptAuthPlugin implements AuthPlugin {
   private static final Log LOG = Log.tagged("auth");
@@ -108,6 +116,19 @@ final class ScriptAuthPlugin implements AuthPlugin {
   private final Map<String, String> policy;
   private final Duration timeout;
 
+  /**
+   * The principals ({@link Principal#fromCredentials}) of credentials admitted lately. Only an
+   * admission adds one, so guesses cannot fill it; bounded all the same.
+   */
+  private final Cache<String, Boolean> admitted =
+      Caffeine.newBuilder()
+          .maximumSize(ADMITTED_KEPT)
+          .expireAfterAccess(Duration.ofHours(24))
+          .build();
+
+  /** How many admitted credentials one plugin of one tool remembers. */
+  static final int ADMITTED_KEPT = 10_000;
+
   ScriptAuthPlugin(
       ScriptRunner scripts,
       String name,
@@ -157,12 +178,15 @@ final class ScriptAuthPlugin implements AuthPlugin {
       return new AuthDecision.Deny(e.getMessage());
     }
     if (result.isBoolean()) {
-      return result.asBoolean()
-          ? new AuthDecision.Allow(fingerprint(headers))
-          : new AuthDecision.Deny("the auth plugin `" + name + "` refused the call");
+      if (result.asBoolean()) {
+        admit(headers);
+        return new AuthDecision.Allow(fingerprint(headers));
+      }
+      return new AuthDecision.Deny("the auth plugin `" + name + "` refused the call");
     }
     if (result.isObject() && result.path("allow").isBoolean()) {
       if (result.path("allow").asBoolean()) {
+        admit(headers);
         JsonNode identity = result.path("identity");
         return new AuthDecision.Allow(
             identity.isString() && !identity.asString().isEmpty()
@@ -184,6 +208,23 @@ final class ScriptAuthPlugin implements AuthPlugin {
         tool);
     return new AuthDecision.Deny(
         "the auth plugin `" + name + "` returned neither true/false nor {allow, reason}");
+  }
+
+  /**
+   * Credentials this plugin has not admitted lately (or none at all): a guess, until running the
+   * plugin admits them.
+   */
+  @Override
+  public boolean takesForAGuess(Headers headers) {
+    Principal principal = Principal.fromCredentials(headers);
+    return principal.isAnonymous() || admitted.getIfPresent(principal.id()) == null;
+  }
+
+  private void admit(Headers headers) {
+    Principal principal = Principal.fromCredentials(headers);
+    if (!principal.isAnonymous()) {
+      admitted.put(principal.id(), Boolean.TRUE);
+    }
   }
 
   /**

@@ -68,12 +68,12 @@ public final class ToolInvoker {
   }
 
   /**
-   * Whether the tool's own auth plugin would refuse a call with {@code headers} outright, before
-   * anything runs ({@link AuthPlugin#refusesOutright}): its rate limit then counts the call for its
-   * address.
+   * Whether the credentials in {@code headers} make no caller of their own to the tool's auth
+   * plugin, told before anything runs ({@link AuthPlugin#takesForAGuess}): its rate limit then
+   * counts the call for its address.
    */
-  public boolean refusesOutright(Tool tool, Headers headers) {
-    return pipeline.refusesOutright(tool, headers);
+  public boolean takesForAGuess(Tool tool, Headers headers) {
+    return pipeline.takesForAGuess(tool, headers);
   }
 
   /**

@@ -340,12 +340,12 @@ final class ToolPipeline {
   }
 
   /**
-   * Whether the auth plugin of {@code tool} would refuse a call with {@code headers} outright
-   * ({@link AuthPlugin#refusesOutright}); false for a tool without one.
+   * Whether the credentials in {@code headers} make no caller of their own to the auth plugin of
+   * {@code tool} ({@link AuthPlugin#takesForAGuess}); false for a tool without one.
    */
-  boolean refusesOutright(Tool tool, Headers headers) {
+  boolean takesForAGuess(Tool tool, Headers headers) {
     AuthPlugin plugin = auth.get(tool.name());
-    return plugin != null && plugin.refusesOutright(headers);
+    return plugin != null && plugin.takesForAGuess(headers);
   }
 
   /** The tool's database cannot be reached: a server fault, its details in the log. */

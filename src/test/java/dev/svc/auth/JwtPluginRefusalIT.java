@@ -33,21 +33,21 @@ class JwtPluginRefusalIT {
     JwtPlugin plugin =
         JwtPlugin.verifying(new TokenVerifier(issuer.policy(List.of())), List.of("profile"));
     String valid = issuer.rsaToken(issuer.claims("alice", Instant.now()).build());
-    assertThat(plugin.refusesOutright(Headers.of("Authorization", "Bearer " + valid))).isFalse();
+    assertThat(plugin.takesForAGuess(Headers.of("Authorization", "Bearer " + valid))).isFalse();
 
     String tampered = valid.substring(0, valid.length() - 4) + "AAAA";
     for (String made :
         List.of("Bearer " + tampered, "Bearer made-up-1", "Bearer a.b.c", "Basic eDp5")) {
-      assertThat(plugin.refusesOutright(Headers.of("Authorization", made))).as(made).isTrue();
+      assertThat(plugin.takesForAGuess(Headers.of("Authorization", made))).as(made).isTrue();
     }
-    assertThat(plugin.refusesOutright(Headers.NONE)).isTrue();
+    assertThat(plugin.takesForAGuess(Headers.NONE)).isTrue();
   }
 
   @Test
   void behindServerAuthTheEndpointDecidesAndThePluginRefusesNothingOutright() {
     assertThat(
             JwtPlugin.behindServerAuth(List.of("profile"))
-                .refusesOutright(Headers.of("Authorization", "Bearer made-up")))
+                .takesForAGuess(Headers.of("Authorization", "Bearer made-up")))
         .isFalse();
   }
 }

@@ -29,8 +29,9 @@ final class ToolRateLimits {
 
   /**
    * The decision about one call of {@code tool} by the caller of {@code http}; empty: no limit. A
-   * call whose credentials the tool's plugin refuses outright (a made-up key) counts for its
-   * address: guesses are limited, and each opens no window of its own.
+   * call whose credentials make no caller to the tool's plugin (a made-up key; for a custom plugin,
+   * one it has not admitted lately) counts for its address: guesses are limited, and each opens no
+   * window of its own.
    */
   Optional<RateLimitDecision> take(HttpCall http, ToolInvoker tools, Optional<Tool> tool) {
     if (tool.isEmpty() || tool.get().rateLimit().isEmpty()) {
@@ -39,7 +40,7 @@ final class ToolRateLimits {
     Tool t = tool.get();
     AuthPolicy.CheckedCredentials checked =
         t.auth().map(AuthPolicy::checkedCredentials).orElse(AuthPolicy.CheckedCredentials.NONE);
-    if (checked != AuthPolicy.CheckedCredentials.NONE && tools.refusesOutright(t, http.headers())) {
+    if (checked != AuthPolicy.CheckedCredentials.NONE && tools.takesForAGuess(t, http.headers())) {
       checked = AuthPolicy.CheckedCredentials.NONE;
     }
     String caller = http.rateLimitKey(checked);

@@ -82,6 +82,16 @@ class RateLimitIT {
       auth:
         plugin: api_key
         policy: {value: the-one-key}
+      == app/tools/scarce_custom/config.terse
+      description: A tool two calls a minute, for the holder of its key, by a plugin of its own.
+      use: lite
+      statement: SELECT 1 AS one
+      rate_limit: {requests: 2}
+      auth:
+        plugin: one_key
+        policy: {value: the-one-key}
+      == app/plugins/one_key.ts
+      export default ({ headers, policy }) => headers["x-api-key"] === policy.value;
       == app/tools/scarce_guarded/config.terse
       description: A tool two calls a minute, for the holder of its key.
       use: lite
@@ -247,6 +257,25 @@ class RateLimitIT {
     assertThat(statelessCall("scarce_guarded", "guess-3").status()).isEqualTo(429);
     // the holder of the key, from the same address, is a caller of its own
     assertThat(statelessCall("scarce_guarded", "the-one-key").status()).isEqualTo(200);
+  }
+
+  @Test
+  void keysAPluginOfTheProjectsOwnHasNotAdmittedCountForTheAddressTheyComeFrom() {
+    // the holder's first call: the plugin has not admitted the key yet (only running it could
+    // tell a made-up key from a real one), so it counts for the address: one of two
+    McpHttpClient.Reply first = statelessCall("scarce_custom", "the-one-key");
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(first.json().path("result").path("isError").asBoolean()).isFalse();
+    McpHttpClient.Reply guess = statelessCall("scarce_custom", "guess-1");
+    assertThat(guess.status()).isEqualTo(200);
+    assertThat(guess.body()).contains("authentication failed: the auth plugin `one_key` refused");
+    // before: a window of its own for every made-up key, and never a 429
+    assertThat(statelessCall("scarce_custom", "guess-2").status()).isEqualTo(429);
+    assertThat(statelessCall("scarce_custom", "guess-3").status()).isEqualTo(429);
+    // the key the plugin admitted is a caller of its own: two calls in its own window
+    assertThat(statelessCall("scarce_custom", "the-one-key").status()).isEqualTo(200);
+    assertThat(sessionCall("scarce_custom", "the-one-key").status()).isEqualTo(200);
+    assertThat(statelessCall("scarce_custom", "the-one-key").status()).isEqualTo(429);
   }
 
   @Test
