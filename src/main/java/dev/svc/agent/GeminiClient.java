@@ -1,6 +1,7 @@
 package dev.svc.agent;
 
 import dev.svc.json.Json;
+import dev.svc.json.LoneSurrogates;
 import dev.svc.model.Provider;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -197,7 +198,7 @@ final class GeminiClient implements ModelClient {
 
   private JsonNode parse(String data) {
     try {
-      return Json.MAPPER.readTree(data);
+      return LoneSurrogates.mended(Json.MAPPER.readTree(data), data);
     } catch (JacksonException e) {
       throw new ModelException(
           settings.provider().wireName() + " streamed an event that is not JSON", e);

@@ -1,6 +1,7 @@
 package dev.svc.agent;
 
 import dev.svc.json.Json;
+import dev.svc.json.LoneSurrogates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -241,7 +242,7 @@ final class OpenAiCompatibleClient implements ModelClient {
       args = Json.NODES.objectNode();
     } else {
       try {
-        args = Json.MAPPER.readTree(arguments);
+        args = LoneSurrogates.mended(Json.MAPPER.readTree(arguments), arguments);
       } catch (JacksonException e) {
         args = Json.NODES.stringNode(arguments); // the loop tells the model it was not JSON
       }
@@ -251,7 +252,7 @@ final class OpenAiCompatibleClient implements ModelClient {
 
   private static JsonNode parse(String data) {
     try {
-      return Json.MAPPER.readTree(data);
+      return LoneSurrogates.mended(Json.MAPPER.readTree(data), data);
     } catch (JacksonException e) {
       throw new ModelException("openai_compatible streamed an event that is not JSON", e);
     }

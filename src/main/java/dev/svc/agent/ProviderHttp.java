@@ -2,6 +2,7 @@ package dev.svc.agent;
 
 import dev.svc.call.HeaderValues;
 import dev.svc.json.Json;
+import dev.svc.json.LoneSurrogates;
 import dev.svc.log.SecretValues;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -66,7 +67,7 @@ final class ProviderHttp {
   JsonNode post(String url, Map<String, String> headers, JsonNode body) {
     Answer answer = send(url, headers, body, "application/json");
     try (InputStream in = new AnswerLimit(answer.body(), MAX_ANSWER_BYTES)) {
-      return Json.MAPPER.readTree(in);
+      return LoneSurrogates.mended(Json.MAPPER.readTree(in));
     } catch (IOException | JacksonException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw new ModelCallInterruptedException();

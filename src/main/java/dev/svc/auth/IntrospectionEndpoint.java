@@ -1,6 +1,7 @@
 package dev.svc.auth;
 
 import dev.svc.json.Jackson;
+import dev.svc.json.LoneSurrogates;
 import dev.svc.log.Log;
 import dev.svc.model.OAuthUrls;
 import java.io.IOException;
@@ -120,7 +121,7 @@ final class IntrospectionEndpoint {
               + OAuthErrors.code(body));
     }
     try {
-      return new Reply.Answered(Jackson.MAPPER.readTree(body));
+      return new Reply.Answered(LoneSurrogates.mended(Jackson.MAPPER.readTree(body), body));
     } catch (JacksonException e) {
       return new Reply.Failed(
           "the introspection endpoint " + target + " answered something that is not JSON");

@@ -4,6 +4,7 @@ import dev.svc.call.ClientRequest;
 import dev.svc.call.ClientRequestException;
 import dev.svc.call.ClientRequests;
 import dev.svc.json.Jackson;
+import dev.svc.json.LoneSurrogates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -88,7 +89,7 @@ final class RunningCall {
     }
     ClientRequest request;
     try {
-      request = ClientRequest.of(kind, JSON.readTree(argument));
+      request = ClientRequest.of(kind, LoneSurrogates.mended(JSON.readTree(argument), argument));
     } catch (IllegalArgumentException | JacksonException e) {
       arrived(new Finished(id, error(e.getMessage())));
       return;

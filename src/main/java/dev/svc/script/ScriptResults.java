@@ -4,6 +4,7 @@ import dev.svc.connector.ResultMemory;
 import dev.svc.connector.ResultRefusedException;
 import dev.svc.json.Jackson;
 import dev.svc.json.JsonFootprint;
+import dev.svc.json.LoneSurrogates;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -51,12 +52,12 @@ final class ScriptResults {
   static JsonNode read(String json, ResultMemory.Account memory) {
     try {
       if (json.length() <= SMALL_CHARS) {
-        JsonNode tree = JSON.readTree(json);
+        JsonNode tree = LoneSurrogates.mended(JSON.readTree(json), json);
         memory.add(JsonFootprint.of(tree));
         return tree;
       }
       memory.add(footprint(json));
-      return JSON.readTree(json);
+      return LoneSurrogates.mended(JSON.readTree(json), json);
     } catch (ResultRefusedException e) {
       throw new ScriptFailedException(
           e.limit() == ResultRefusedException.Limit.CEILING

@@ -12,6 +12,7 @@ import com.caoccao.javet.values.reference.V8ValueObject;
 import dev.svc.call.Watchdog;
 import dev.svc.connector.ResultMemory;
 import dev.svc.json.Jackson;
+import dev.svc.json.LoneSurrogates;
 import dev.svc.log.Log;
 import dev.svc.model.ScriptBundle;
 import dev.svc.model.ScriptRef;
@@ -315,7 +316,7 @@ final class V8Isolate implements ScriptIsolate {
     if (outcome.startsWith("v")) {
       return outcome.substring(1);
     }
-    JsonNode thrown = JSON.readTree(outcome.substring(1));
+    JsonNode thrown = LoneSurrogates.mended(JSON.readTree(outcome.substring(1)));
     throw new ScriptFailedException(
         thrown.path("message").asString("the script failed"), thrown.path("stack").asString(""));
   }

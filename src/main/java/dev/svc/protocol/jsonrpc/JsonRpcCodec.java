@@ -2,6 +2,7 @@ package dev.svc.protocol.jsonrpc;
 
 import dev.svc.json.FiniteNumbers;
 import dev.svc.json.Jackson;
+import dev.svc.json.LoneSurrogates;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
@@ -54,7 +55,7 @@ public final class JsonRpcCodec {
   public static Parsed parse(byte[] body) {
     JsonNode tree;
     try {
-      tree = BODIES.readTree(body);
+      tree = LoneSurrogates.mended(BODIES.readTree(body), body);
     } catch (JacksonException e) {
       return invalid(ErrorCodes.PARSE_ERROR, parseError(e), null);
     } catch (FiniteNumbers.OutOfRange e) {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -136,6 +137,22 @@ class McpWireFuzzIT {
                 .toString())
         .contains("\"id\":3");
     assertThat(client.call("greet", "{\"name\":\"Ada\"}").toString()).contains("Hello Ada");
+  }
+
+  /**
+   * Found by this fuzzer (seeds 51–55): a lone surrogate ({@code "\\uDE6C"}) in a handler's
+   * argument came back in its answer, Jackson refused to write it as UTF-8, and the call ended with
+   * a 500. Now every lone surrogate is U+FFFD where the request is read.
+   */
+  @Test
+  void aLoneSurrogateInAnArgumentIsTheReplacementCharacter() {
+    McpHttpClient client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+    assertThat(client.call("greet", "{\"name\":\"a\\uDE6Cb\",\"times\":2}").toString())
+        .contains("Hello a\uFFFDb");
+    JsonNode prompt =
+        client.request("prompts/get", "{\"name\":\"hello\",\"arguments\":{\"name\":\"x\\uD82D\"}}");
+    assertThat(prompt.toString()).contains("Hello x\uFFFD");
   }
 
   private static WireFuzzer fuzzer() {
