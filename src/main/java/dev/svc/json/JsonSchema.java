@@ -12,8 +12,10 @@ import com.networknt.schema.regex.RegularExpressions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.JsonNodeException;
 
 /**
  * A compiled JSON Schema 2020-12, checking values against itself. Done by networknt's
@@ -160,7 +162,43 @@ public final class JsonSchema {
     } catch (StackOverflowError e) {
       // a schema whose every level recurses many times: refuse the value, keep the thread
       return List.of(new Problem("", "", "", "the value is nested too deeply to be checked"));
+    } catch (JsonNodeException e) {
+      // the validator compares a number with an integral `minimum`, `maximum` or their exclusive
+      // kin as a 64-bit integer, and Jackson refuses to make one of 1e19 (found by McpWireFuzzIT)
+      return List.of(
+          new Problem(
+              beyondLong(value),
+              "",
+              "",
+              "the number is beyond ±9223372036854775807, the range in which svc compares numbers"
+                  + " with the schema's bounds"));
     }
+  }
+
+  /** The JSON Pointer of the first number in {@code value} a {@code long} cannot hold. */
+  private static String beyondLong(JsonNode value) {
+    ArrayDeque<Map.Entry<String, JsonNode>> waiting = new ArrayDeque<>();
+    waiting.add(Map.entry("", value));
+    while (!waiting.isEmpty()) {
+      Map.Entry<String, JsonNode> next = waiting.poll();
+      JsonNode node = next.getValue();
+      if (node.isNumber() && !node.canConvertToLong()) {
+        return next.getKey();
+      }
+      if (node.isObject()) {
+        for (Map.Entry<String, JsonNode> property : node.properties()) {
+          waiting.add(
+              Map.entry(
+                  next.getKey() + "/" + property.getKey().replace("~", "~0").replace("/", "~1"),
+                  property.getValue()));
+        }
+      } else if (node.isArray()) {
+        for (int i = 0; i < node.size(); i++) {
+          waiting.add(Map.entry(next.getKey() + "/" + i, node.get(i)));
+        }
+      }
+    }
+    return "";
   }
 
   private List<Problem> check(JsonNode value) {

@@ -31,6 +31,29 @@ class JsonSchemaTest {
   }
 
   @Test
+  void aNumberBeyondALongAgainstAnIntegralBoundIsAProblemNotAnException() {
+    // the validator compares it as a long, which Jackson 3 refuses to make (found by the fuzzer)
+    JsonSchema schema =
+        compile(
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"minimum\":0},"
+                + "\"m\":{\"maximum\":10}}}");
+    for (String value : new String[] {"{\"n\":1e19}", "{\"n\":-1e300}", "{\"n\":1e308}"}) {
+      assertThat(schema.problems(Json.MAPPER.readTree(value)))
+          .as(value)
+          .singleElement()
+          .satisfies(problem -> {
+            assertThat(problem.location()).isIn("/n", "/m");
+            assertThat(problem.message()).contains("beyond ±9223372036854775807");
+          });
+    }
+    assertThat(schema.problems(Json.MAPPER.readTree("{\"n\":9007199254740993,\"m\":3}"))).isEmpty();
+    assertThat(schema.problems(Json.MAPPER.readTree("{\"n\":-1}"))).hasSize(1);
+    assertThat(schema.problems(Json.MAPPER.readTree("{\"m\":1e308}")))
+        .extracting(JsonSchema.Problem::message)
+        .containsExactly("must have a maximum value of 10");
+  }
+
+  @Test
   void aPatternThatBacktracksForeverIsStoppedAndTheValueRefused() {
     JsonSchema schema = compile("{\"type\":\"string\",\"pattern\":\"^(.*a){12}$\"}");
     assertThat(schema.problems(Json.NODES.stringNode("a".repeat(60) + "!")))

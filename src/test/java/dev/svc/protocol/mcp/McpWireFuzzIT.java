@@ -87,6 +87,46 @@ class McpWireFuzzIT {
               times: {type: int, description: How often, required: false}
             == app/tools/greet/handler.ts
             export default ({ inputs }) => ({ greeting: "Hello " + inputs.name, n: inputs.times });
+            == app/tools/mapped/config.terse
+            description: A product through transforms, cached.
+            use: db
+            statement: SELECT {{ inputs.id }} AS id, {{ inputs.label }} AS label
+            inputs:
+              id: {type: int, description: Id}
+              label: {type: string, description: Label, required: false}
+            cache: {enabled: true, ttl: 60}
+            == app/tools/mapped/input.ts
+            export default ({ inputs }) => ({ ...inputs, label: String(inputs.label ?? "none") });
+            == app/tools/mapped/output.ts
+            export default ({ results }) => ({ wrapped: results });
+            == app/tools/keyed/config.terse
+            description: Behind a key, rate limited.
+            use: db
+            statement: SELECT {{ inputs.n }} AS n
+            inputs:
+              n: {type: int, description: N}
+            auth:
+              plugin: api_key
+              policy: {value: fuzz-key}
+            rate_limit: {requests: 100000, per: 1m}
+            == app/tools/checked/config.terse
+            description: Arguments by a schema of its own.
+            input_schema:
+              type: object
+              properties:
+                tags: {type: array, items: {type: string}, maxItems: 5}
+                n: {type: integer, minimum: 0}
+              required: [n]
+            == app/tools/checked/handler.ts
+            export default ({ inputs }) => ({ echoed: inputs });
+            == app/resources/greeting/config.terse
+            uri_template: docs://greeting/{name}
+            text_template: "Hello, {{ name }}!"
+            arguments:
+              name:
+                description: Who.
+                required: true
+                completion: [Ada, Bob]
             == app/resources/doc/config.terse
             name: doc
             uri: docs://doc
@@ -139,6 +179,33 @@ class McpWireFuzzIT {
     assertThat(client.call("greet", "{\"name\":\"Ada\"}").toString()).contains("Hello Ada");
   }
 
+  /** The seeds are valid requests: each kind of tool and resource answers them as it should. */
+  @Test
+  void theSeedsToolsAndResourcesAnswerPlainCalls() {
+    McpHttpClient client = new McpHttpClient(instance.baseUrl());
+    client.initialize();
+    assertThat(client.call("mapped", "{\"id\":2,\"label\":\"a\"}").toString())
+        .contains("wrapped")
+        .contains("\\\"label\\\":\\\"a\\\"")
+        .doesNotContain("\"isError\":true");
+    assertThat(client.call("checked", "{\"n\":3,\"tags\":[\"a\"]}").toString())
+        .contains("echoed")
+        .doesNotContain("\"isError\":true");
+    assertThat(client.call("keyed", "{\"n\":1}").toString())
+        .contains("authentication failed: missing API key");
+    assertThat(
+            client
+                .post(
+                    client.requestBody(
+                        "tools/call", "{\"name\":\"keyed\",\"arguments\":{\"n\":1}}"),
+                    "X-API-Key",
+                    "fuzz-key")
+                .body())
+        .contains("\"isError\":false");
+    assertThat(client.request("resources/read", "{\"uri\":\"docs://greeting/Ada\"}").toString())
+        .contains("Hello, Ada!");
+  }
+
   /**
    * Found by this fuzzer (seeds 51–55): a lone surrogate ({@code "\\uDE6C"}) in a handler's
    * argument came back in its answer, Jackson refused to write it as UTF-8, and the call ended with
@@ -185,6 +252,14 @@ class McpWireFuzzIT {
             "greet",
             "hello",
             "docs://doc",
+            "mapped",
+            "keyed",
+            "checked",
+            "tags",
+            "label",
+            "docs://greeting/Ada",
+            "docs://greeting/{name}",
+            "ref/resource",
             "docs://../../etc/passwd",
             "file:///etc/passwd",
             "ref/prompt",
@@ -206,6 +281,7 @@ class McpWireFuzzIT {
             "Origin",
             "Authorization",
             "Last-Event-ID",
+            "X-API-Key",
             "Accept-Encoding",
             "Content-Encoding",
             "X-Forwarded-Host"),
@@ -226,6 +302,7 @@ class McpWireFuzzIT {
             "http://evil.example",
             "null",
             "Bearer x",
+            "fuzz-key",
             "gzip",
             "deflate",
             "5",
@@ -239,7 +316,8 @@ class McpWireFuzzIT {
     boolean stateless = random.nextInt(3) == 0;
     String method;
     ObjectNode params = NODES.objectNode();
-    switch (random.nextInt(11)) {
+    String apiKey = null;
+    switch (random.nextInt(16)) {
       case 0 -> {
         method = "tools/call";
         params.put("name", "get_product");
@@ -281,6 +359,32 @@ class McpWireFuzzIT {
         stateless = false;
       }
       case 9 -> method = stateless ? "server/discover" : "ping";
+      case 10 -> {
+        method = "tools/call";
+        params.put("name", "mapped");
+        params.putObject("arguments").put("id", random.nextInt(5)).put("label", "a");
+      }
+      case 11 -> {
+        method = "tools/call";
+        params.put("name", "keyed");
+        params.putObject("arguments").put("n", random.nextInt(100));
+        apiKey = "fuzz-key";
+      }
+      case 12 -> {
+        method = "tools/call";
+        params.put("name", "checked");
+        ObjectNode arguments = params.putObject("arguments").put("n", 3);
+        arguments.putArray("tags").add("a").add("b");
+      }
+      case 13 -> {
+        method = "resources/read";
+        params.put("uri", "docs://greeting/Ada");
+      }
+      case 14 -> {
+        method = "completion/complete";
+        params.putObject("ref").put("type", "ref/resource").put("uri", "docs://greeting/{name}");
+        params.putObject("argument").put("name", "name").put("value", "A");
+      }
       default -> method = "resources/list";
     }
     ObjectNode body = NODES.objectNode();
@@ -302,6 +406,9 @@ class McpWireFuzzIT {
     } else if (!method.equals("initialize")) {
       headers.put("Mcp-Session-Id", session);
       headers.put("MCP-Protocol-Version", "2025-11-25");
+    }
+    if (apiKey != null) {
+      headers.put("X-API-Key", apiKey);
     }
     body.set("params", params);
     return new Request("/mcp", headers, WireFuzzer.bytes(body));
