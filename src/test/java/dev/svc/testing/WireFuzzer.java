@@ -149,6 +149,23 @@ public record WireFuzzer(
     return JSON.writeValueAsBytes(body);
   }
 
+  /**
+   * {@code body} changed one to three times as a request's would be (its tree or its bytes): for
+   * what svc reads from others, such as a model's answer.
+   */
+  public byte[] mutatedBody(byte[] body, Random random) {
+    Request request = new Request("/", Map.of(), body);
+    for (int m = 1 + random.nextInt(3); m > 0; m--) {
+      request = random.nextInt(3) == 0 ? mutateBytes(request, random) : mutateTree(request, random);
+    }
+    return request.body();
+  }
+
+  /** What is wrong with {@code answer} as a JSON-RPC exchange's (a 5xx, …); null when nothing. */
+  public static String faultIn(Answer answer) {
+    return check(answer);
+  }
+
   // --- mutations ---
 
   private Request mutate(Request valid, Random random) {
