@@ -249,7 +249,7 @@ final class GeminiClient implements ModelClient {
                   args.isObject() ? args : Json.NODES.objectNode()));
           callParts.add(part);
         } else if (part.has("text") && !part.path("thought").asBoolean(false)) {
-          String piece = part.get("text").asString();
+          String piece = part.get("text").asString("");
           if (!piece.isEmpty()) {
             text.append(piece);
             chunks.accept(piece);

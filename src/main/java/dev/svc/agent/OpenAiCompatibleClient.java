@@ -46,9 +46,9 @@ final class OpenAiCompatibleClient implements ModelClient {
       for (JsonNode call : message.path("tool_calls")) {
         calls.add(
             toolCall(
-                call.path("id").asString(""),
-                call.path("function").path("name").asString(""),
-                call.path("function").path("arguments").asString(""),
+                text(call.path("id")),
+                text(call.path("function").path("name")),
+                text(call.path("function").path("arguments")),
                 n++));
       }
       return new Turn.Model(
@@ -80,8 +80,12 @@ final class OpenAiCompatibleClient implements ModelClient {
             usage[0] = Turn.Usage.of(chunk.path("usage"), "prompt_tokens", "completion_tokens");
           }
           JsonNode choices = chunk.path("choices");
-          if (choices.isEmpty()) {
+          if (choices.isMissingNode() || choices.isNull() || choices.isEmpty()) {
             return; // e.g. a usage-only chunk
+          }
+          if (!choices.isArray()) {
+            throw new ModelException(
+                "openai_compatible streamed `choices` that are not a list (" + kind(choices) + ")");
           }
           JsonNode delta = shaped(choices.get(0).path("delta"), "delta");
           String piece = content(delta.path("content"));
@@ -236,6 +240,18 @@ final class OpenAiCompatibleClient implements ModelClient {
     return text.toString();
   }
 
+  /**
+   * A field OpenAI sends as a string (a call's id, name, arguments): its text, a number's or a
+   * boolean's as written, and an object or a list as JSON text (some compatible servers send {@code
+   * arguments} as an object); nothing for null.
+   */
+  private static String text(JsonNode value) {
+    if (value == null || value.isNull() || value.isMissingNode()) {
+      return "";
+    }
+    return value.isContainer() ? Json.MAPPER.writeValueAsString(value) : value.asString();
+  }
+
   private static ToolCall toolCall(String id, String name, String arguments, int n) {
     JsonNode args;
     if (arguments.isBlank()) {
@@ -267,18 +283,18 @@ final class OpenAiCompatibleClient implements ModelClient {
     void add(JsonNode delta) {
       if (delta.hasNonNull("id")) {
         id.setLength(0);
-        id.append(delta.get("id").asString());
+        id.append(text(delta.get("id")));
       }
       JsonNode function = delta.path("function");
       if (function.hasNonNull("name")) {
         // OpenAI sends the name once; some compatible servers repeat it in every delta
-        String piece = function.get("name").asString();
+        String piece = text(function.get("name"));
         if (!name.toString().equals(piece)) {
           name.append(piece);
         }
       }
       if (function.hasNonNull("arguments")) {
-        arguments.append(function.get("arguments").asString());
+        arguments.append(text(function.get("arguments")));
       }
     }
   }

@@ -102,6 +102,12 @@ public final class ScriptedModelServer implements AutoCloseable {
     return this;
   }
 
+  /** Drops the scripted replies no request has taken yet. */
+  public ScriptedModelServer clearReplies() {
+    replies.clear();
+    return this;
+  }
+
   /**
    * Answers with {@code reply} whenever no scripted reply is left (by default such a request gets a
    * 500 "no scripted reply left").

@@ -100,16 +100,79 @@ class ModelReplyFuzzIT {
   @Test
   void mutatedModelAnswersEndTheirTaskWithAReasonAndTheAgentKeepsAnswering() {
     WireFuzzer.assertHeld(
-        "seed " + SEED,
-        ModelReplyFuzzIT::campaign,
-        () ->
-            assertThat(
-                    svc.result("chat", "SendMessage", A2aServerIT.userMessage("and now?"))
-                        .toString())
-                .contains("fine"));
+        "seed " + SEED, ModelReplyFuzzIT::campaign, ModelReplyFuzzIT::assertAnswersAPlainMessage);
     assertThat(ENDS)
         .as("the tasks' ends")
         .containsKeys("TASK_STATE_COMPLETED", "TASK_STATE_FAILED");
+  }
+
+  @Test
+  void mutatedStreamedModelAnswersEndTheirStreamWithAReasonAndTheAgentKeepsAnswering() {
+    WireFuzzer.assertHeld(
+        "seed " + SEED,
+        ModelReplyFuzzIT::streamedCampaign,
+        ModelReplyFuzzIT::assertAnswersAPlainMessage);
+  }
+
+  /**
+   * Streamed answers: one event of a valid stream mutated, the stream read by SendStreamingMessage.
+   */
+  private static List<String> streamedCampaign() {
+    Random random = new Random(SEED + 1);
+    WireFuzzer fuzzer = new WireFuzzer(port, words(), List.of(), List.of());
+    List<String> faults = new ArrayList<>();
+    for (int i = 0; i < ANSWERS && faults.size() < 10; i++) {
+      List<String> events = new ArrayList<>(validStream(random));
+      int changed = random.nextInt(events.size());
+      events.set(
+          changed,
+          new String(
+              fuzzer.mutatedBody(events.get(changed).getBytes(StandardCharsets.UTF_8), random),
+              StandardCharsets.UTF_8));
+      model.reply(new ScriptedModelServer.SseReply(events));
+      Request request = sendMessage(i, "SendStreamingMessage");
+      request.headers().put("Accept", "text/event-stream");
+      Answer reply = WireFuzzer.exchange(port, request);
+      String fault = WireFuzzer.faultIn(reply);
+      if (fault == null && reply.body().contains("\"code\":-32603")) {
+        fault = "an internal error: " + reply.body();
+      }
+      if (fault != null) {
+        faults.add(
+            "seed "
+                + (SEED + 1)
+                + " #"
+                + i
+                + ": "
+                + fault
+                + "\n  model events: "
+                + shown(events.toString()));
+      }
+    }
+    return faults;
+  }
+
+  private static List<String> validStream(Random random) {
+    return switch (random.nextInt(3)) {
+      case 0 ->
+          List.of(OpenAiReplies.delta("Hel"), OpenAiReplies.delta("lo"), OpenAiReplies.done());
+      case 1 ->
+          List.of(
+              OpenAiReplies.toolDelta(0, "call_1", "lookup", "{\"id\""),
+              OpenAiReplies.toolDelta(0, null, null, ":3}"),
+              OpenAiReplies.done());
+      default ->
+          List.of(
+              OpenAiReplies.toolDelta(0, "call_1", "greet", "{\"name\":\"Ada\"}"),
+              OpenAiReplies.toolDelta(1, "call_2", "lookup", "{\"id\":1}"),
+              OpenAiReplies.done());
+    };
+  }
+
+  private static void assertAnswersAPlainMessage() {
+    model.clearReplies(); // a message refused before its model call leaves its answer unread
+    assertThat(svc.result("chat", "SendMessage", A2aServerIT.userMessage("and now?")).toString())
+        .contains("fine");
   }
 
   private static List<String> campaign() {
@@ -120,7 +183,7 @@ class ModelReplyFuzzIT {
       byte[] answer =
           fuzzer.mutatedBody(validAnswer(random).getBytes(StandardCharsets.UTF_8), random);
       model.raw(200, "application/json", new String(answer, StandardCharsets.UTF_8));
-      Answer reply = WireFuzzer.exchange(port, sendMessage(i));
+      Answer reply = WireFuzzer.exchange(port, sendMessage(i, "SendMessage"));
       String fault = WireFuzzer.faultIn(reply);
       if (reply.body().startsWith("{")) {
         ENDS.merge(
@@ -163,11 +226,11 @@ class ModelReplyFuzzIT {
     };
   }
 
-  private static Request sendMessage(int i) {
+  private static Request sendMessage(int i, String method) {
     ObjectNode body = Json.NODES.objectNode();
-    body.put("jsonrpc", "2.0").put("id", i).put("method", "SendMessage");
+    body.put("jsonrpc", "2.0").put("id", i).put("method", method);
     ObjectNode message = body.putObject("params").putObject("message");
-    message.put("messageId", "m-" + i).put("role", "ROLE_USER");
+    message.put("messageId", method + "-" + i).put("role", "ROLE_USER");
     message.putArray("parts").addObject().put("text", "hello").put("mediaType", "text/plain");
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Host", "localhost");
