@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.json.Json;
 import dev.svc.testing.A2aFixture;
+import dev.svc.testing.GeminiReplies;
 import dev.svc.testing.OpenAiReplies;
 import dev.svc.testing.ScriptedModelServer;
 import dev.svc.testing.WireFuzzer;
@@ -17,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,9 +84,17 @@ class ModelReplyFuzzIT {
               options:
                 base_url: {{MODEL}}/v1
                 api_key: test-key
+            == app/agents/gem/config.terse
+            description: Chats through Gemini.
+            instruction: Be brief.
+            model:
+              provider: Google-AI-Studio
+              model: gemini-2.5-flash
+              options:
+                base_url: {{MODEL}}/v1beta
             """,
             model.url(),
-            Map.of(),
+            Map.of("GOOGLE_API_KEY", "test-key"),
             A2aServerIT.settings());
     port = URI.create(svc.url()).getPort();
   }
@@ -94,35 +105,94 @@ class ModelReplyFuzzIT {
     model.close();
   }
 
-  /** How the campaign's tasks ended, by state: it must have reached both ends. */
-  static final Map<String, Integer> ENDS = new java.util.concurrent.ConcurrentHashMap<>();
-
   @Test
-  void mutatedModelAnswersEndTheirTaskWithAReasonAndTheAgentKeepsAnswering() {
+  void mutatedAnswersOfAnOpenAiCompatibleModelEndTheirTaskWithAReason() {
+    Map<String, Integer> ends = new ConcurrentHashMap<>();
     WireFuzzer.assertHeld(
-        "seed " + SEED, ModelReplyFuzzIT::campaign, ModelReplyFuzzIT::assertAnswersAPlainMessage);
-    assertThat(ENDS)
+        "seed " + SEED,
+        () -> campaign("chat", SEED, ModelReplyFuzzIT::openAiAnswer, ends),
+        ModelReplyFuzzIT::assertAnswersAPlainMessage);
+    assertThat(ends)
         .as("the tasks' ends")
         .containsKeys("TASK_STATE_COMPLETED", "TASK_STATE_FAILED");
   }
 
   @Test
-  void mutatedStreamedModelAnswersEndTheirStreamWithAReasonAndTheAgentKeepsAnswering() {
+  void mutatedStreamsOfAnOpenAiCompatibleModelEndTheirStreamWithAReason() {
     WireFuzzer.assertHeld(
-        "seed " + SEED,
-        ModelReplyFuzzIT::streamedCampaign,
+        "seed " + (SEED + 1),
+        () -> streamedCampaign("chat", SEED + 1, ModelReplyFuzzIT::openAiStream),
         ModelReplyFuzzIT::assertAnswersAPlainMessage);
   }
 
-  /**
-   * Streamed answers: one event of a valid stream mutated, the stream read by SendStreamingMessage.
-   */
-  private static List<String> streamedCampaign() {
-    Random random = new Random(SEED + 1);
+  @Test
+  void mutatedAnswersOfGeminiEndTheirTaskWithAReason() {
+    Map<String, Integer> ends = new ConcurrentHashMap<>();
+    WireFuzzer.assertHeld(
+        "seed " + (SEED + 2),
+        () -> campaign("gem", SEED + 2, ModelReplyFuzzIT::geminiAnswer, ends),
+        ModelReplyFuzzIT::assertAnswersAPlainMessage);
+    assertThat(ends)
+        .as("the tasks' ends")
+        .containsKeys("TASK_STATE_COMPLETED", "TASK_STATE_FAILED");
+  }
+
+  @Test
+  void mutatedStreamsOfGeminiEndTheirStreamWithAReason() {
+    WireFuzzer.assertHeld(
+        "seed " + (SEED + 3),
+        () -> streamedCampaign("gem", SEED + 3, ModelReplyFuzzIT::geminiStream),
+        ModelReplyFuzzIT::assertAnswersAPlainMessage);
+  }
+
+  private static void assertAnswersAPlainMessage() {
+    model.clearReplies(); // a message refused before its model call leaves its answer unread
+    assertThat(svc.result("chat", "SendMessage", A2aServerIT.userMessage("and now?")).toString())
+        .contains("fine");
+  }
+
+  /** Each answer mutated and given to one SendMessage; {@code ends} counts the tasks' states. */
+  private static List<String> campaign(
+      String agent, long seed, Function<Random, String> validAnswer, Map<String, Integer> ends) {
+    Random random = new Random(seed);
     WireFuzzer fuzzer = new WireFuzzer(port, words(), List.of(), List.of());
     List<String> faults = new ArrayList<>();
     for (int i = 0; i < ANSWERS && faults.size() < 10; i++) {
-      List<String> events = new ArrayList<>(validStream(random));
+      String answer =
+          new String(
+              fuzzer.mutatedBody(
+                  validAnswer.apply(random).getBytes(StandardCharsets.UTF_8), random),
+              StandardCharsets.UTF_8);
+      model.raw(200, "application/json", answer);
+      Answer reply = WireFuzzer.exchange(port, sendMessage(agent, i, "SendMessage"));
+      if (reply.body().startsWith("{")) {
+        ends.merge(
+            Json.MAPPER
+                .readTree(reply.body())
+                .path("result")
+                .path("task")
+                .path("status")
+                .path("state")
+                .asString("none"),
+            1,
+            Integer::sum);
+      }
+      String fault = fault(reply);
+      if (fault != null) {
+        faults.add("seed " + seed + " #" + i + ": " + fault + "\n  model answer: " + shown(answer));
+      }
+    }
+    return faults;
+  }
+
+  /** One event of a valid stream mutated, the stream read by SendStreamingMessage. */
+  private static List<String> streamedCampaign(
+      String agent, long seed, Function<Random, List<String>> validStream) {
+    Random random = new Random(seed);
+    WireFuzzer fuzzer = new WireFuzzer(port, words(), List.of(), List.of());
+    List<String> faults = new ArrayList<>();
+    for (int i = 0; i < ANSWERS && faults.size() < 10; i++) {
+      List<String> events = new ArrayList<>(validStream.apply(random));
       int changed = random.nextInt(events.size());
       events.set(
           changed,
@@ -130,17 +200,13 @@ class ModelReplyFuzzIT {
               fuzzer.mutatedBody(events.get(changed).getBytes(StandardCharsets.UTF_8), random),
               StandardCharsets.UTF_8));
       model.reply(new ScriptedModelServer.SseReply(events));
-      Request request = sendMessage(i, "SendStreamingMessage");
+      Request request = sendMessage(agent, i, "SendStreamingMessage");
       request.headers().put("Accept", "text/event-stream");
-      Answer reply = WireFuzzer.exchange(port, request);
-      String fault = WireFuzzer.faultIn(reply);
-      if (fault == null && reply.body().contains("\"code\":-32603")) {
-        fault = "an internal error: " + reply.body();
-      }
+      String fault = fault(WireFuzzer.exchange(port, request));
       if (fault != null) {
         faults.add(
             "seed "
-                + (SEED + 1)
+                + seed
                 + " #"
                 + i
                 + ": "
@@ -152,7 +218,26 @@ class ModelReplyFuzzIT {
     return faults;
   }
 
-  private static List<String> validStream(Random random) {
+  private static String fault(Answer reply) {
+    String fault = WireFuzzer.faultIn(reply);
+    if (fault == null && reply.body().contains("\"code\":-32603")) {
+      return "an internal error: " + reply.body();
+    }
+    return fault;
+  }
+
+  private static String openAiAnswer(Random random) {
+    return switch (random.nextInt(6)) {
+      case 0 -> OpenAiReplies.text("the answer");
+      case 1 -> OpenAiReplies.toolCall("call_1", "lookup", "{\"id\":" + random.nextInt(9) + "}");
+      case 2 -> OpenAiReplies.toolCall("call_1", "greet", "{\"name\":\"Ada\"}");
+      case 3 -> OpenAiReplies.toolCall("call_1", "lookup", "{\"id\":\"not a number\"}");
+      case 4 -> OpenAiReplies.toolCall("call_1", "nobody", "{}");
+      default -> OpenAiReplies.toolCalls("greet", "{\"name\":\"Bo\"}", 1 + random.nextInt(3));
+    };
+  }
+
+  private static List<String> openAiStream(Random random) {
     return switch (random.nextInt(3)) {
       case 0 ->
           List.of(OpenAiReplies.delta("Hel"), OpenAiReplies.delta("lo"), OpenAiReplies.done());
@@ -169,74 +254,35 @@ class ModelReplyFuzzIT {
     };
   }
 
-  private static void assertAnswersAPlainMessage() {
-    model.clearReplies(); // a message refused before its model call leaves its answer unread
-    assertThat(svc.result("chat", "SendMessage", A2aServerIT.userMessage("and now?")).toString())
-        .contains("fine");
-  }
-
-  private static List<String> campaign() {
-    Random random = new Random(SEED);
-    WireFuzzer fuzzer = new WireFuzzer(port, words(), List.of(), List.of());
-    List<String> faults = new ArrayList<>();
-    for (int i = 0; i < ANSWERS && faults.size() < 10; i++) {
-      byte[] answer =
-          fuzzer.mutatedBody(validAnswer(random).getBytes(StandardCharsets.UTF_8), random);
-      model.raw(200, "application/json", new String(answer, StandardCharsets.UTF_8));
-      Answer reply = WireFuzzer.exchange(port, sendMessage(i, "SendMessage"));
-      String fault = WireFuzzer.faultIn(reply);
-      if (reply.body().startsWith("{")) {
-        ENDS.merge(
-            Json.MAPPER
-                .readTree(reply.body())
-                .path("result")
-                .path("task")
-                .path("status")
-                .path("state")
-                .asString("none"),
-            1,
-            Integer::sum);
-      }
-      if (fault == null && reply.body().contains("\"code\":-32603")) {
-        fault = "an internal error: " + reply.body();
-      }
-      if (fault != null) {
-        faults.add(
-            "seed "
-                + SEED
-                + " #"
-                + i
-                + ": "
-                + fault
-                + "\n  model answer: "
-                + shown(new String(answer, StandardCharsets.UTF_8)));
-      }
-    }
-    return faults;
-  }
-
-  private static String validAnswer(Random random) {
-    return switch (random.nextInt(6)) {
-      case 0 -> OpenAiReplies.text("the answer");
-      case 1 -> OpenAiReplies.toolCall("call_1", "lookup", "{\"id\":" + random.nextInt(9) + "}");
-      case 2 -> OpenAiReplies.toolCall("call_1", "greet", "{\"name\":\"Ada\"}");
-      case 3 -> OpenAiReplies.toolCall("call_1", "lookup", "{\"id\":\"not a number\"}");
-      case 4 -> OpenAiReplies.toolCall("call_1", "nobody", "{}");
-      default -> OpenAiReplies.toolCalls("greet", "{\"name\":\"Bo\"}", 1 + random.nextInt(3));
+  private static String geminiAnswer(Random random) {
+    return switch (random.nextInt(4)) {
+      case 0 -> GeminiReplies.text("the answer");
+      case 1 -> GeminiReplies.functionCall("lookup", "{\"id\":" + random.nextInt(9) + "}", null);
+      case 2 -> GeminiReplies.functionCall("greet", "{\"name\":\"Ada\"}", "c2lnbmF0dXJl");
+      default -> GeminiReplies.functionCall("nobody", "{}", null);
     };
   }
 
-  private static Request sendMessage(int i, String method) {
+  private static List<String> geminiStream(Random random) {
+    return random.nextBoolean()
+        ? List.of(
+            "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Hel\"}]}}]}",
+            "{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"lo\"}]},"
+                + "\"finishReason\":\"STOP\"}]}")
+        : List.of(GeminiReplies.functionCall("lookup", "{\"id\":2}", null));
+  }
+
+  private static Request sendMessage(String agent, int i, String method) {
     ObjectNode body = Json.NODES.objectNode();
     body.put("jsonrpc", "2.0").put("id", i).put("method", method);
     ObjectNode message = body.putObject("params").putObject("message");
-    message.put("messageId", method + "-" + i).put("role", "ROLE_USER");
+    message.put("messageId", agent + "-" + method + "-" + i).put("role", "ROLE_USER");
     message.putArray("parts").addObject().put("text", "hello").put("mediaType", "text/plain");
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Host", "localhost");
     headers.put("Content-Type", "application/json");
     headers.put("A2A-Version", "1.0");
-    return new Request("/agent/chat", headers, WireFuzzer.bytes(body));
+    return new Request("/agent/" + agent, headers, WireFuzzer.bytes(body));
   }
 
   private static List<String> words() {
