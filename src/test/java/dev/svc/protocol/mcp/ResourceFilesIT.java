@@ -105,22 +105,36 @@ class ResourceFilesIT {
   }
 
   /**
-   * A URI whose value holds a lone surrogate (U+D800 with no partner, which a JSON escape can write
-   * but no file name can hold) is the client's mistake, {@code -32602}: before, the file system's
-   * exception reached the client as {@code -32603 internal error} and svc's log as an error, for
-   * reads and for a prompt that embeds the resource alike.
+   * A URI whose value holds a character no file name can hold (NUL) is the client's mistake, {@code
+   * -32602}, for reads and for a prompt that embeds the resource alike. (A lone surrogate was the
+   * other such character: the file system's exception reached the client as {@code -32603} and the
+   * log as an error; it is U+FFFD now, below.)
    */
   @Test
   void aValueNoFileNameCanHoldIsTheClientsError() {
-    for (String uri : new String[] {"raw://files/a\\ud800.txt", "raw://files/inside.txt\\udc00"}) {
+    for (String uri : new String[] {"raw://files/a\\u0000.txt", "raw://files/inside.txt\\u0000"}) {
       JsonNode read = read(uri);
       assertThat(read.path("error").path("code").asInt()).as(read.toString()).isEqualTo(-32602);
       assertThat(read.path("error").path("message").asString())
-          .isEqualTo("the resource path holds a character no file name can hold");
+          .isEqualTo("the URI holds an escaped control character");
       JsonNode prompt =
           client.request(
               "prompts/get", "{\"name\":\"embed\",\"arguments\":{\"uri\":\"" + uri + "\"}}");
       assertThat(prompt.path("error").path("code").asInt()).as(prompt.toString()).isEqualTo(-32602);
+    }
+  }
+
+  /**
+   * A lone surrogate (U+D800 with no partner, which a JSON escape can write) becomes U+FFFD as svc
+   * reads the request, so such a URI names a file that is not there: {@code -32002}, never an
+   * internal error.
+   */
+  @Test
+  void aLoneSurrogateInAValueNamesAFileThatIsNotThere() {
+    for (String uri : new String[] {"raw://files/a\\ud800.txt", "raw://files/inside.txt\\udc00"}) {
+      JsonNode read = read(uri);
+      assertThat(read.path("error").path("code").asInt()).as(read.toString()).isEqualTo(-32002);
+      assertThat(read.toString()).contains("\uFFFD");
     }
   }
 }
