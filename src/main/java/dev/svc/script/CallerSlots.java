@@ -98,11 +98,11 @@ final class CallerSlots {
     } finally {
       isolates.running().end(run);
       slot.release();
-      if (keep != null
-          && keep.isReusable()
-          && !workers.starved()
-          && !isolates.limits().beyondShortCalls()) {
+      if (keep != null && keep.isReusable() && !isolates.limits().beyondShortCalls()) {
         isolates.spares().giveBack(keep);
+        if (workers.starved()) {
+          workers.grow(); // a new worker adopts the isolate just given back
+        }
       } else {
         Isolates.close(keep);
         isolates.spares().release();

@@ -5,6 +5,7 @@ import com.caoccao.javet.exceptions.JavetTerminatedException;
 import com.caoccao.javet.interop.V8Host;
 import com.caoccao.javet.interop.V8Runtime;
 import com.caoccao.javet.interop.V8ScriptOrigin;
+import com.caoccao.javet.interop.monitoring.V8HeapStatistics;
 import com.caoccao.javet.values.V8Value;
 import com.caoccao.javet.values.primitive.V8ValueString;
 import com.caoccao.javet.values.reference.V8ValueFunction;
@@ -95,6 +96,18 @@ final class V8Isolate implements ScriptIsolate {
   private final AtomicReference<State> state = new AtomicReference<>(State.USABLE);
   private final HostFunctions functions;
   private final IsolateHeaps heap = new IsolateHeaps();
+
+  /**
+   * How much more than after its last full collection an isolate may hold before it is asked to
+   * collect all its garbage (V8's {@code LowMemoryNotification}; looked at when it measures itself,
+   * at most once a second). V8 by itself lets an isolate's old generation grow to two or three
+   * times what survives; three isolates under load held ~15 MB more that way (bench/RESULTS.md,
+   * "Isolates handed over, and their garbage collected").
+   */
+  static final long COLLECT_AFTER_BYTES = 4L * 1024 * 1024;
+
+  /** What the isolate held after its last full collection, or when first measured (its thread). */
+  private long heldAfterCollection = -1;
 
   /** Set on the isolate's thread by {@link #nearHeapLimit}; read by {@link #close} on it too. */
   private boolean overdrawn;
@@ -286,20 +299,57 @@ final class V8Isolate implements ScriptIsolate {
   }
 
   /**
-   * Updates this isolate's share of the script memory gauge, at most once a second: V8 answers on
-   * this thread while the isolate is idle, and later (at V8's next interrupt check) while it runs.
+   * Updates this isolate's share of the script memory gauge, at most once a second, after a call:
+   * V8 answers on this thread while the isolate is idle. An isolate holding {@link
+   * #COLLECT_AFTER_BYTES} more than after its last full collection collects all its garbage first
+   * (a few ms, on the thread of the call that just ended; at most once a second, and only after
+   * that much garbage).
    */
   private void measureHeap() {
     if (!isReusable() || !heap.due(System.nanoTime())) {
       return;
     }
     try {
-      runtime
-          .getV8HeapStatistics()
-          .thenAccept(s -> heap.measured(s.getTotalPhysicalSize() + s.getMallocedMemory()));
+      long held = heldBytes();
+      if (held < 0) { // not answered at once: the gauge takes it when V8 answers
+        runtime.getV8HeapStatistics().thenAccept(s -> heap.measured(bytesOf(s)));
+        return;
+      }
+      if (heldAfterCollection < 0) {
+        heldAfterCollection = held;
+      } else if (held - heldAfterCollection >= COLLECT_AFTER_BYTES) {
+        long started = System.nanoTime();
+        runtime.lowMemoryNotification();
+        long after = heldBytes();
+        LOG.debug(
+            "isolate garbage collected",
+            "kb_before",
+            held / 1024,
+            "kb_after",
+            after / 1024,
+            "ms",
+            (System.nanoTime() - started) / 1_000_000);
+        if (after >= 0) {
+          held = after;
+          heldAfterCollection = after;
+        }
+      }
+      heap.measured(held);
     } catch (RuntimeException e) {
       LOG.debug("measuring a V8 heap failed", "error", e.toString());
     }
+  }
+
+  /** What V8 holds for this isolate now, or -1 when it does not answer at once. */
+  private long heldBytes() {
+    long[] held = {-1};
+    runtime.getV8HeapStatistics().thenAccept(s -> held[0] = bytesOf(s));
+    return held[0];
+  }
+
+  /** The physical pages of the heap's spaces, and what V8 allocated with malloc beside them. */
+  private static long bytesOf(V8HeapStatistics statistics) {
+    return statistics.getTotalPhysicalSize() + statistics.getMallocedMemory();
   }
 
   /** What the caller of a call that V8 terminated is told. */

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * idle timeout stop, the last one too (the next call starts a new one); a worker beyond the limit
  * of short or idle isolates stops as soon as its call ends, and when calls on their callers'
  * threads need room a worker stops (down to one) once idle for a second, or after its call at most
- * once a second.
+ * once a second, and leaves its isolate to that path.
  */
 final class WorkerPool {
   private static final Log LOG = Log.tagged("script");
@@ -88,9 +88,9 @@ final class WorkerPool {
 
   /**
    * Whether calls wait in the queue with no idle worker and no room for another, while there are
-   * fewer workers than CPU slots: a caller then closes its isolate instead of keeping it spare, so
-   * that a worker can take its place. With a worker per CPU slot, closing it would only make the
-   * next caller build a new one (~15 ms), and the two paths would trade isolates back and forth.
+   * fewer workers than CPU slots: a caller then hands its isolate to a new worker instead of
+   * keeping it for the next caller. With a worker per CPU slot, handing it over would only move the
+   * wait, and the two paths would trade isolates back and forth.
    */
   boolean starved() {
     return !queue.isEmpty()
@@ -103,7 +103,7 @@ final class WorkerPool {
    * A call found no room on its caller's thread: a worker idle for {@link #IDLE_CHECK}, or one that
    * just finished a call, stops to make room; the latter at most once per {@link #IDLE_CHECK}
    * ({@link #stopForCallersNow()}), so that under load the two paths do not trade isolates back and
-   * forth (each trade makes a new isolate, ~15 ms).
+   * forth with every call. The worker leaves its isolate to the callers ({@link #leaveForCallers}).
    */
   void makeRoomForCallers() {
     if (idle.get() > 0) {
@@ -220,9 +220,13 @@ final class WorkerPool {
             // script runs (a new worker comes with the next call); to make room for callers, one
             // worker stays
             boolean idleTooLong = System.nanoTime() - idleSince >= settings.idleTimeout().toNanos();
-            if ((retiring || idleTooLong || callersWantRoom)
-                && stopWorker(retiring || idleTooLong ? 0 : 1)) {
+            if ((retiring || idleTooLong) && stopWorker(0)) {
+              counted = false;
+              return;
+            }
+            if (callersWantRoom && leaveForCallers(isolate)) {
               callersWantRoom = false;
+              isolate = null; // the callers' now
               counted = false;
               return;
             }
@@ -234,8 +238,9 @@ final class WorkerPool {
             counted = false;
             return;
           }
-          if (callersWantRoom && stopForCallersNow() && stopWorker(1)) {
+          if (callersWantRoom && stopForCallersNow() && leaveForCallers(isolate)) {
             callersWantRoom = false;
+            isolate = null; // the callers' now
             counted = false;
             return;
           }
@@ -269,6 +274,27 @@ final class WorkerPool {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Stops a worker for the callers' path, down to one worker and only while no call waits, and
+   * hands its isolate to that path as a spare one, still counted by the limits: making a new one
+   * there would cost ~10 ms of CPU and V8's compilations of the scripts again, and the worker's
+   * isolate would be closed for nothing. False when the worker must go on.
+   */
+  private boolean leaveForCallers(ScriptIsolate isolate) {
+    int n = workers.get();
+    if (n <= 1 || !queue.isEmpty() || !workers.compareAndSet(n, n - 1)) {
+      return false;
+    }
+    if (isolate != null && isolate.isReusable()) {
+      isolates.spares().counted();
+      isolates.spares().giveBack(isolate);
+    } else {
+      Isolates.close(isolate);
+      isolates.limits().release();
+    }
+    return true;
   }
 
   /** Runs one job; returns the isolate to keep (null when it must be replaced). */

@@ -277,6 +277,37 @@ class ScriptPoolTest {
   }
 
   @Test
+  void underSteadyLoadTheCallersAndTheWorkersHandIsolatesOver_insteadOfMakingNewOnes()
+      throws Exception {
+    pool(new PooledScriptRunner.Settings(3, 2, 1, Duration.ofSeconds(30), false));
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+    AtomicInteger calls = new AtomicInteger();
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<?>> clients = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        clients.add(
+            threads.submit(() -> {
+              while (System.nanoTime() < end) {
+                call("default", "{}", Duration.ofSeconds(10));
+                calls.incrementAndGet();
+                long served = System.nanoTime() + 50_000; // the rest of a request's work
+                while (System.nanoTime() < served) {
+                  Thread.onSpinWait();
+                }
+              }
+              return null;
+            }));
+      }
+      for (Future<?> client : clients) {
+        client.get(30, TimeUnit.SECONDS);
+      }
+    }
+    assertThat(created.get())
+        .as("isolates made for %d calls by 16 callers in 4 s", calls.get())
+        .isLessThanOrEqualTo(3);
+  }
+
+  @Test
   void aScriptWhoseLastCallRanLongRunsOnAWorker_whereItCannotHoldACarrierThread() throws Exception {
     pool(2);
     try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
