@@ -100,9 +100,11 @@ final class V8Isolate implements ScriptIsolate {
   /**
    * How much more than after its last full collection an isolate may hold before it is asked to
    * collect all its garbage (V8's {@code LowMemoryNotification}; looked at when it measures itself,
-   * at most once a second). V8 by itself lets an isolate's old generation grow to two or three
-   * times what survives; three isolates under load held ~15 MB more that way (bench/RESULTS.md,
-   * "Isolates handed over, and their garbage collected").
+   * at most once a second), unless it held more than this then: it may then double first, so that
+   * the collection's cost, which grows with what survives, stays in proportion to the garbage. V8
+   * by itself lets a small old generation grow to several times what survives; three isolates under
+   * load held ~15 MB more that way (bench/RESULTS.md, "Isolates passed on, and their garbage
+   * collected").
    */
   static final long COLLECT_AFTER_BYTES = 4L * 1024 * 1024;
 
@@ -301,9 +303,9 @@ final class V8Isolate implements ScriptIsolate {
   /**
    * Updates this isolate's share of the script memory gauge, at most once a second, after a call:
    * V8 answers on this thread while the isolate is idle. An isolate holding {@link
-   * #COLLECT_AFTER_BYTES} more than after its last full collection collects all its garbage first
-   * (a few ms, on the thread of the call that just ended; at most once a second, and only after
-   * that much garbage).
+   * #COLLECT_AFTER_BYTES} (or, if more, as much as it then held) more than after its last full
+   * collection collects all its garbage first (a few ms, on the thread of the call that just ended;
+   * at most once a second, and only after that much garbage).
    */
   private void measureHeap() {
     if (!isReusable() || !heap.due(System.nanoTime())) {
@@ -317,7 +319,7 @@ final class V8Isolate implements ScriptIsolate {
       }
       if (heldAfterCollection < 0) {
         heldAfterCollection = held;
-      } else if (held - heldAfterCollection >= COLLECT_AFTER_BYTES) {
+      } else if (held - heldAfterCollection >= Math.max(COLLECT_AFTER_BYTES, heldAfterCollection)) {
         long started = System.nanoTime();
         runtime.lowMemoryNotification();
         long after = heldBytes();
