@@ -280,7 +280,7 @@ class ScriptPoolTest {
   void underSteadyLoadTheCallersAndTheWorkersHandIsolatesOver_insteadOfMakingNewOnes()
       throws Exception {
     pool(new PooledScriptRunner.Settings(3, 2, 1, Duration.ofSeconds(30), false));
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
     AtomicInteger calls = new AtomicInteger();
     try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<?>> clients = new ArrayList<>();
@@ -303,8 +303,9 @@ class ScriptPoolTest {
       }
     }
     assertThat(created.get())
-        .as("isolates made for %d calls by 16 callers in 4 s", calls.get())
-        .isLessThanOrEqualTo(3);
+        .as("isolates made for %d calls by 16 callers in 8 s", calls.get())
+        .isLessThanOrEqualTo(
+            5); // 3, or a call of a loaded machine past 50 ms gets one more; before: 8-9
   }
 
   @Test
