@@ -97,19 +97,7 @@ final class V8Isolate implements ScriptIsolate {
   private final HostFunctions functions;
   private final IsolateHeaps heap = new IsolateHeaps();
 
-  /**
-   * How much more than after its last full collection an isolate may hold before it is asked to
-   * collect all its garbage (V8's {@code LowMemoryNotification}; looked at when it measures itself,
-   * at most once a second), unless it held more than this then: it may then double first, so that
-   * the collection's cost, which grows with what survives, stays in proportion to the garbage. V8
-   * by itself lets a small old generation grow to several times what survives; three isolates under
-   * load held ~15 MB more that way (bench/RESULTS.md, "Isolates passed on, and their garbage
-   * collected").
-   */
-  static final long COLLECT_AFTER_BYTES = 4L * 1024 * 1024;
-
-  /** What the isolate held after its last full collection, or when first measured (its thread). */
-  private long heldAfterCollection = -1;
+  private final IsolateGarbage garbage = new IsolateGarbage();
 
   /** Set on the isolate's thread by {@link #nearHeapLimit}; read by {@link #close} on it too. */
   private boolean overdrawn;
@@ -302,10 +290,9 @@ final class V8Isolate implements ScriptIsolate {
 
   /**
    * Updates this isolate's share of the script memory gauge, at most once a second, after a call:
-   * V8 answers on this thread while the isolate is idle. An isolate holding {@link
-   * #COLLECT_AFTER_BYTES} (or, if more, as much as it then held) more than after its last full
-   * collection collects all its garbage first (a few ms, on the thread of the call that just ended;
-   * at most once a second, and only after that much garbage).
+   * V8 answers on this thread while the isolate is idle. An isolate holding as much more as {@link
+   * IsolateGarbage} allows collects all its garbage first (a few ms, on the thread of the call that
+   * just ended; at most once a second).
    */
   private void measureHeap() {
     if (!isReusable() || !heap.due(System.nanoTime())) {
@@ -317,9 +304,7 @@ final class V8Isolate implements ScriptIsolate {
         runtime.getV8HeapStatistics().thenAccept(s -> heap.measured(bytesOf(s)));
         return;
       }
-      if (heldAfterCollection < 0) {
-        heldAfterCollection = held;
-      } else if (held - heldAfterCollection >= Math.max(COLLECT_AFTER_BYTES, heldAfterCollection)) {
+      if (garbage.due(held)) {
         long started = System.nanoTime();
         runtime.lowMemoryNotification();
         long after = heldBytes();
@@ -333,7 +318,7 @@ final class V8Isolate implements ScriptIsolate {
             (System.nanoTime() - started) / 1_000_000);
         if (after >= 0) {
           held = after;
-          heldAfterCollection = after;
+          garbage.collected(after);
         }
       }
       heap.measured(held);

@@ -75,7 +75,22 @@ class IsolateGarbageTest {
     long after = Long.parseLong(collected.group(2));
     assertThat(before - after)
         .as("what the collection gave back, KB")
-        .isGreaterThanOrEqualTo(V8Isolate.COLLECT_AFTER_BYTES / 1024);
+        .isGreaterThanOrEqualTo(IsolateGarbage.COLLECT_AFTER_BYTES / 1024);
+  }
+
+  @Test
+  void aSmallIsolateCollectsAfter4MiB_aBigOneOnceItHoldsTwiceWhatSurvived() {
+    IsolateGarbage small = new IsolateGarbage();
+    assertThat(small.due(3_000_000)).as("the first measurement, its starting point").isFalse();
+    assertThat(small.due(3_000_000 + IsolateGarbage.COLLECT_AFTER_BYTES - 1)).isFalse();
+    assertThat(small.due(3_000_000 + IsolateGarbage.COLLECT_AFTER_BYTES)).isTrue();
+    small.collected(800_000);
+    assertThat(small.due(800_000 + IsolateGarbage.COLLECT_AFTER_BYTES)).isTrue();
+
+    IsolateGarbage big = new IsolateGarbage();
+    big.due(50_000_000);
+    assertThat(big.due(99_999_999)).as("below twice what it held").isFalse();
+    assertThat(big.due(100_000_000)).isTrue();
   }
 
   private JsonNode call(int n) {
